@@ -1,0 +1,3 @@
+module github.com/gorobots/robots
+
+go 1.26
