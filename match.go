@@ -1,0 +1,185 @@
+package robots
+
+import "strings"
+
+// Pattern shapes, decided at parse time so that the common cases skip the general matcher.
+const (
+	shapePrefix uint8 = iota // no '*' and no trailing '$': a plain prefix
+	shapeExact               // a trailing '$' and no '*': the path equals the value
+	shapeWild                // contains '*'
+)
+
+func shapeOf(pat string) uint8 {
+	if strings.IndexByte(pat, '*') >= 0 {
+		return shapeWild
+	}
+	if strings.HasSuffix(pat, "$") {
+		return shapeExact
+	}
+	return shapePrefix
+}
+
+// matches reports whether path matches pat of the given shape. Like Google's matcher,
+// a pattern matches from the start of the path, '*' matches any run of bytes and '$'
+// anchors only as the last byte of the pattern (elsewhere it is literal).
+func matches(shape uint8, pat, path string) bool {
+	switch shape {
+	case shapePrefix:
+		return strings.HasPrefix(path, pat)
+	case shapeExact:
+		return path == pat[:len(pat)-1]
+	}
+	return matchWild(pat, path)
+}
+
+// matchWild matches a pattern with '*' wildcards. Each literal piece is taken at its
+// leftmost occurrence after the previous one: with '*' as the only wildcard this finds
+// a match whenever one exists, so no backtracking is needed and the cost is at worst
+// linear in len(pat) × len(path).
+func matchWild(pat, path string) bool {
+	anchored := strings.HasSuffix(pat, "$")
+	if anchored {
+		pat = pat[:len(pat)-1]
+	}
+	star := strings.IndexByte(pat, '*')
+	if star < 0 { // only reached for shapeWild patterns, kept for safety
+		if anchored {
+			return path == pat
+		}
+		return strings.HasPrefix(path, pat)
+	}
+	// The first piece is anchored at the start of the path.
+	if !strings.HasPrefix(path, pat[:star]) {
+		return false
+	}
+	pos := star
+	pat = pat[star+1:]
+	for {
+		star = strings.IndexByte(pat, '*')
+		if star < 0 {
+			break
+		}
+		piece := pat[:star]
+		pat = pat[star+1:]
+		if piece == "" {
+			continue
+		}
+		i := strings.Index(path[pos:], piece)
+		if i < 0 {
+			return false
+		}
+		pos += i + len(piece)
+	}
+	// pat is now the last piece, after the last '*'.
+	if anchored {
+		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
+	}
+	return strings.Contains(path[pos:], pat)
+}
+
+const upperHex = "0123456789ABCDEF"
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func toUpper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// escapePattern percent-encodes bytes outside US-ASCII and upper-cases the hex digits
+// of existing %xx escapes, as Google does to rule values. It returns s itself when
+// nothing changes, which is the common case.
+func escapePattern(s string) string {
+	change := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			if s[i+1] != toUpper(s[i+1]) || s[i+2] != toUpper(s[i+2]) {
+				change = true
+			}
+			i += 2
+		} else if c >= 0x80 {
+			change = true
+		}
+		if change {
+			break
+		}
+	}
+	if !change {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b.WriteByte('%')
+			b.WriteByte(toUpper(s[i+1]))
+			b.WriteByte(toUpper(s[i+2]))
+			i += 2
+		case c >= 0x80:
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// pathOf returns the path, params and query of a URL: what rules are matched against.
+// It follows Google's GetPathParamsQuery: no scheme or host, no fragment, "/" when
+// there is no path, and a "/" put in front when the result would start with '?' or ';'.
+// Only that last case allocates.
+func pathOf(url string) string {
+	start := 0
+	if strings.HasPrefix(url, "//") {
+		start = 2
+	}
+	early := indexAnyFrom(url, "/?;", start)
+	protoEnd := strings.Index(url[start:], "://")
+	if protoEnd >= 0 {
+		protoEnd += start
+	}
+	if early >= 0 && (protoEnd < 0 || early < protoEnd) {
+		protoEnd = -1
+	}
+	if protoEnd < 0 {
+		protoEnd = start
+	} else {
+		protoEnd += 3
+	}
+	p := indexAnyFrom(url, "/?;", protoEnd)
+	if p < 0 {
+		return "/"
+	}
+	end := len(url)
+	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
+		h += start
+		if h < p {
+			return "/"
+		}
+		end = h
+	}
+	if url[p] != '/' {
+		return "/" + url[p:end]
+	}
+	return url[p:end]
+}
+
+func indexAnyFrom(s, chars string, from int) int {
+	if from > len(s) {
+		return -1
+	}
+	i := strings.IndexAny(s[from:], chars)
+	if i < 0 {
+		return -1
+	}
+	return i + from
+}
