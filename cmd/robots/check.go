@@ -1,0 +1,304 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gorobots/robots"
+)
+
+func init() {
+	register("check", "decide whether crawlers may fetch URLs", runCheck)
+}
+
+const checkUsage = `Usage:
+	robots check -robots FILE -agent NAME [-agent NAME]... URL...
+	robots check -agent NAME [-json] [-timeout 10s] URL...
+	robots check -jsonl < cases.jsonl
+
+With -robots, decide from FILE ("-" reads standard input). Without it, fetch each
+URL's /robots.txt as a crawler would (status codes, redirects, size limit) and decide.
+
+Prints one line per URL: the verdict, the URL and the deciding rule with its line
+("12: Disallow: /private/"). Several -agent flags name one crawler that obeys
+several product tokens. Exit status: 0 if every URL is allowed, 1 if any is
+disallowed, 2 on a usage or input error.
+
+With -jsonl, read JSON objects from standard input, one per line:
+	{"robots": "...", "agent": "FooBot", "url": "https://example.com/x"}
+with "robots_base64" or "robots_file" (a path; each file is read once) instead of
+"robots", and "agents" (an array) instead of "agent". Unknown fields are ignored.
+Writes one JSON object per input line, in order:
+	{"allowed": false, "line": 2, "rule": "disallow: /x"}
+("line" 0 and no "rule" when no rule matched) or {"error": "..."} for a bad line.
+
+Flags:
+`
+
+// agentList is a repeatable -agent flag.
+type agentList []string
+
+func (a *agentList) String() string     { return strings.Join(*a, ",") }
+func (a *agentList) Set(v string) error { *a = append(*a, v); return nil }
+
+type checkFlags struct {
+	robotsFile string
+	agents     agentList
+	jsonl      bool
+	json       bool
+	timeout    time.Duration
+}
+
+func runCheck(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { fmt.Fprint(e.stderr, checkUsage); fs.PrintDefaults() }
+	var f checkFlags
+	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to decide from (- for standard input)")
+	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable)")
+	fs.BoolVar(&f.jsonl, "jsonl", false, "read JSON cases from standard input, write JSON results")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object per URL")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "whole-fetch `timeout` when fetching robots.txt")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usagef("check: %v", err)
+	}
+	urls := fs.Args()
+	if f.jsonl {
+		if len(urls) > 0 || f.robotsFile != "" || len(f.agents) > 0 {
+			return usagef("check: -jsonl takes its cases from standard input only")
+		}
+		return checkJSONL(e.stdin, e.stdout)
+	}
+	if len(f.agents) == 0 {
+		return usagef("check: -agent is required")
+	}
+	if len(urls) == 0 {
+		return usagef("check: no URL given")
+	}
+	if f.robotsFile == "" {
+		return checkRemote(ctx, e, &f, urls)
+	}
+	body, err := readInput(e.stdin, f.robotsFile)
+	if err != nil {
+		return err
+	}
+	r := robots.Parse(body)
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	disallowed := false
+	for _, u := range urls {
+		d := r.Decide(u, f.agents...)
+		if !d.Allowed {
+			disallowed = true
+		}
+		if f.json {
+			writeJSON(w, jsonDecision(d, u))
+			continue
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", verdict(d.Allowed), u, describeRule(d.Rule))
+	}
+	if disallowed {
+		return exitError{1}
+	}
+	return nil
+}
+
+func verdict(allowed bool) string {
+	if allowed {
+		return "allowed"
+	}
+	return "disallowed"
+}
+
+// describeRule formats the deciding rule with its line: "12: Disallow: /private/".
+func describeRule(r robots.Rule) string {
+	if r.Line == 0 {
+		return "no rule matched"
+	}
+	return fmt.Sprintf("%d: %s", r.Line, r.String())
+}
+
+// maxInputFile bounds a robots.txt read from a file or standard input: four times the
+// parse limit, so that "file too large" can still be reported with the file's size.
+const maxInputFile = 4 * robots.DefaultMaxBytes
+
+// readInput reads a robots.txt file; "-" is standard input.
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	var rd io.Reader
+	if name == "-" {
+		rd = stdin
+	} else {
+		fh, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer fh.Close()
+		rd = fh
+	}
+	return io.ReadAll(io.LimitReader(rd, maxInputFile))
+}
+
+// checkResult is the -jsonl and -json output for one URL.
+type checkResult struct {
+	URL     string `json:"url,omitempty"`
+	Allowed *bool  `json:"allowed,omitempty"`
+	Line    *int   `json:"line,omitempty"`
+	Rule    string `json:"rule,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+func jsonDecision(d robots.Decision, url string) checkResult {
+	allowed, line := d.Allowed, d.Rule.Line
+	res := checkResult{URL: url, Allowed: &allowed, Line: &line}
+	if d.Rule.Line > 0 {
+		res.Rule = "disallow: " + d.Rule.Value
+		if d.Rule.Allow {
+			res.Rule = "allow: " + d.Rule.Value
+		}
+	}
+	return res
+}
+
+func writeJSON(w io.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(checkResult{Error: err.Error()})
+	}
+	w.Write(append(b, '\n'))
+}
+
+// maxCaseLine bounds one -jsonl input line (a body of up to 500 KiB, JSON-escaped, fits).
+const maxCaseLine = 16 << 20
+
+type checkCase struct {
+	Robots       *string         `json:"robots"`
+	RobotsBase64 *string         `json:"robots_base64"`
+	RobotsFile   *string         `json:"robots_file"`
+	Agent        *string         `json:"agent"`
+	Agents       []string        `json:"agents"`
+	URL          *string         `json:"url"`
+}
+
+// checkJSONL streams cases from in to results on out, one line each, in order.
+func checkJSONL(in io.Reader, out io.Writer) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	w := bufio.NewWriterSize(out, 64<<10)
+	defer w.Flush()
+	files := map[string]*robots.Robots{} // each distinct file parsed once per run
+	var lastBody string                  // consecutive cases often share a body
+	var last *robots.Robots
+	for lineNum := 1; ; lineNum++ {
+		line, tooLong, err := readLine(br, maxCaseLine)
+		if err == io.EOF && len(line) == 0 && !tooLong {
+			return nil
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("reading standard input: %w", err)
+		}
+		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
+			if err == io.EOF {
+				return nil
+			}
+			writeJSON(w, checkResult{Error: fmt.Sprintf("line %d: empty line", lineNum)})
+			continue
+		}
+		var res checkResult
+		if tooLong {
+			res = checkResult{Error: fmt.Sprintf("line %d: longer than %d bytes", lineNum, maxCaseLine)}
+		} else {
+			res = runCase(line, lineNum, files, &lastBody, &last)
+		}
+		writeJSON(w, res)
+		if br.Buffered() == 0 {
+			w.Flush() // stream: answer what we have before waiting for more input
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+func runCase(line []byte, lineNum int, files map[string]*robots.Robots, lastBody *string, last **robots.Robots) checkResult {
+	fail := func(format string, args ...any) checkResult {
+		return checkResult{Error: fmt.Sprintf("line %d: ", lineNum) + fmt.Sprintf(format, args...)}
+	}
+	var c checkCase
+	if err := json.Unmarshal(line, &c); err != nil {
+		return fail("invalid JSON: %v", err)
+	}
+	if c.URL == nil {
+		return fail(`missing field "url"`)
+	}
+	agents := c.Agents
+	if c.Agent != nil {
+		agents = append([]string{*c.Agent}, agents...)
+	}
+	if len(agents) == 0 {
+		return fail(`missing field "agent" or "agents"`)
+	}
+	var r *robots.Robots
+	switch {
+	case c.Robots != nil:
+		r = parseCached(*c.Robots, lastBody, last)
+	case c.RobotsBase64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*c.RobotsBase64)
+		if err != nil {
+			return fail(`field "robots_base64": %v`, err)
+		}
+		r = parseCached(string(b), lastBody, last)
+	case c.RobotsFile != nil:
+		var ok bool
+		if r, ok = files[*c.RobotsFile]; !ok {
+			b, err := readInput(nil, *c.RobotsFile)
+			if err != nil || *c.RobotsFile == "-" {
+				return fail(`field "robots_file": cannot read %q: %v`, *c.RobotsFile, err)
+			}
+			r = robots.Parse(b)
+			files[*c.RobotsFile] = r
+		}
+	default:
+		return fail(`missing field "robots", "robots_base64" or "robots_file"`)
+	}
+	res := jsonDecision(r.Decide(*c.URL, agents...), "")
+	return res
+}
+
+func parseCached(body string, lastBody *string, last **robots.Robots) *robots.Robots {
+	if *last != nil && body == *lastBody {
+		return *last
+	}
+	*lastBody, *last = body, robots.Parse([]byte(body))
+	return *last
+}
+
+// readLine reads one line of at most limit bytes. A longer line is consumed to its end
+// and reported with tooLong, so that the next line is read correctly.
+func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > limit {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, tooLong, err
+	}
+}

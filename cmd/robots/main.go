@@ -1,0 +1,113 @@
+// Command robots checks, explains and fetches robots.txt files.
+//
+// Usage:
+//
+//	robots <command> [flags] [arguments]
+//
+// Run "robots help" for the list of commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// exitError carries an exit status other than 2 (usage) through run.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// usageError is a bad flag or argument: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// env is what a subcommand may touch: no package-level state.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+type command struct {
+	summary string
+	run     func(ctx context.Context, e *env, args []string) error
+}
+
+// commands is the table of subcommands; each lives in its own file.
+var commands = map[string]command{}
+
+func register(name, summary string, run func(ctx context.Context, e *env, args []string) error) {
+	commands[name] = command{summary: summary, run: run}
+}
+
+const usage = `robots: check, explain and fetch robots.txt files.
+
+Usage:
+	robots <command> [flags] [arguments]
+
+Commands:
+%s
+Run "robots <command> -h" for a command's flags.
+`
+
+func printUsage(w io.Writer) {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	list := ""
+	for _, n := range names {
+		list += fmt.Sprintf("\t%-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintf(w, usage, list)
+}
+
+// run dispatches to a subcommand and returns its error; the exit status follows from it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		printUsage(stderr)
+		return usagef("no command given")
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
+		printUsage(stdout)
+		return nil
+	}
+	c, ok := commands[name]
+	if !ok {
+		printUsage(stderr)
+		return usagef("unknown command %q", name)
+	}
+	return c.run(ctx, e, args[1:])
+}
+
+// exitCode maps run's error to the process exit status: 0 ok, 1 a negative answer
+// (a disallowed URL, a lint error, a diff), 2 usage or input errors.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "robots:", err)
+	return 2
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := exitCode(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr)
+	stop()
+	os.Exit(code)
+}
