@@ -184,12 +184,12 @@ func writeJSON(w io.Writer, v any) {
 const maxCaseLine = 16 << 20
 
 type checkCase struct {
-	Robots       *string         `json:"robots"`
-	RobotsBase64 *string         `json:"robots_base64"`
-	RobotsFile   *string         `json:"robots_file"`
-	Agent        *string         `json:"agent"`
-	Agents       []string        `json:"agents"`
-	URL          *string         `json:"url"`
+	Robots       *string  `json:"robots"`
+	RobotsBase64 *string  `json:"robots_base64"`
+	RobotsFile   *string  `json:"robots_file"`
+	Agent        *string  `json:"agent"`
+	Agents       []string `json:"agents"`
+	URL          *string  `json:"url"`
 }
 
 // checkJSONL streams cases from in to results on out, one line each, in order.

@@ -1,0 +1,183 @@
+// Package bench compares the robots package with other Go robots.txt libraries on the
+// shared corpus. It is a separate module so that their code stays out of the main
+// go.mod. Run it with run.sh, which also prints the ratios the project targets.
+package bench
+
+import (
+	"errors"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/corpus"
+	"github.com/jimsmart/grobotstxt"
+	"github.com/temoto/robotstxt"
+)
+
+// data is the corpus prepared once for every library, so that all of them see the
+// same bytes, URLs and agents.
+type data struct {
+	bodies  [][]byte // each file cut at robots.DefaultMaxBytes, the part every library is given
+	strs    []string // the same bodies as strings, for grobotstxt's string API
+	bytes   int64
+	cases   []corpus.Case
+	paths   []string // the path, params and query of each case's URL, for temoto's TestAgent
+	ours    map[int]*robots.Robots
+	temotos map[int]*robotstxt.RobotsData
+}
+
+var (
+	dataOnce sync.Once
+	dataVal  *data
+	dataErr  error
+)
+
+func load(tb testing.TB) *data {
+	tb.Helper()
+	dataOnce.Do(func() { dataVal, dataErr = prepare() })
+	if dataErr != nil {
+		if errors.Is(dataErr, corpus.ErrNotFound) && os.Getenv("CI") != "true" {
+			tb.Skipf("skipping: no corpus at ../../shared/corpus (set $%s to its directory): %v", corpus.EnvDir, dataErr)
+		}
+		tb.Fatal(dataErr)
+	}
+	return dataVal
+}
+
+func prepare() (*data, error) {
+	dir, err := corpus.Find(".")
+	if err != nil {
+		return nil, err
+	}
+	c, err := corpus.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := &data{cases: c.Cases(), ours: map[int]*robots.Robots{}, temotos: map[int]*robotstxt.RobotsData{}}
+	// Crawlers read at most a limit of each file (RFC 9309 §2.5, 500 KiB for Google);
+	// our Parse applies it itself, the other libraries do not. Cutting the three
+	// larger files beforehand gives every library the same bytes to parse.
+	for _, f := range c.Files {
+		b := f.Body[:min(len(f.Body), robots.DefaultMaxBytes)]
+		d.bodies = append(d.bodies, b)
+		d.strs = append(d.strs, string(b))
+		d.bytes += int64(len(b))
+	}
+	for _, cs := range d.cases {
+		u, err := url.Parse(cs.URL)
+		if err != nil {
+			return nil, err
+		}
+		d.paths = append(d.paths, u.RequestURI())
+		if _, ok := d.ours[cs.File]; ok {
+			continue
+		}
+		d.ours[cs.File] = robots.Parse(d.bodies[cs.File])
+		// temoto fails on files it cannot read; like a crawler using it, decide with
+		// an empty file then (it allows everything).
+		t, err := robotstxt.FromBytes(d.bodies[cs.File])
+		if err != nil {
+			t, _ = robotstxt.FromBytes(nil)
+		}
+		d.temotos[cs.File] = t
+	}
+	return d, nil
+}
+
+func reportDecisions(b *testing.B) {
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(b.N)/s, "decisions/s")
+	}
+}
+
+// nopHandler receives grobotstxt's parse events and keeps nothing: the cheapest
+// possible use of its parser, so its MB/s is an upper bound.
+type nopHandler struct{}
+
+func (nopHandler) HandleRobotsStart()                      {}
+func (nopHandler) HandleRobotsEnd()                        {}
+func (nopHandler) HandleUserAgent(int, string)             {}
+func (nopHandler) HandleAllow(int, string)                 {}
+func (nopHandler) HandleDisallow(int, string)              {}
+func (nopHandler) HandleSitemap(int, string)               {}
+func (nopHandler) HandleUnknownAction(int, string, string) {}
+
+// BenchmarkParse parses every corpus file once per op.
+func BenchmarkParse(b *testing.B) {
+	d := load(b)
+	b.Run("lib=robots", func(b *testing.B) {
+		b.SetBytes(d.bytes)
+		b.ReportAllocs()
+		for range b.N {
+			for _, body := range d.bodies {
+				robots.Parse(body)
+			}
+		}
+	})
+	b.Run("lib=temoto", func(b *testing.B) {
+		b.SetBytes(d.bytes)
+		b.ReportAllocs()
+		for range b.N {
+			for _, body := range d.bodies {
+				robotstxt.FromBytes(body)
+			}
+		}
+	})
+	b.Run("lib=grobotstxt", func(b *testing.B) {
+		b.SetBytes(d.bytes)
+		b.ReportAllocs()
+		for range b.N {
+			for _, s := range d.strs {
+				grobotstxt.Parse(s, nopHandler{})
+			}
+		}
+	})
+}
+
+// BenchmarkDecide makes one decision per op on files parsed beforehand, cycling
+// through the real (file, URL, agent) cases.
+func BenchmarkDecide(b *testing.B) {
+	d := load(b)
+	b.Run("lib=robots", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := range b.N {
+			cs := &d.cases[i%len(d.cases)]
+			d.ours[cs.File].Allowed(cs.Agent, cs.URL)
+		}
+		reportDecisions(b)
+	})
+	b.Run("lib=temoto", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := range b.N {
+			j := i % len(d.cases)
+			cs := &d.cases[j]
+			// temoto takes a path; it is cut from the URL beforehand, which favours temoto.
+			d.temotos[cs.File].TestAgent(d.paths[j], cs.Agent)
+		}
+		reportDecisions(b)
+	})
+}
+
+// BenchmarkParseAndDecide parses the host's file and makes one decision per op,
+// which is all grobotstxt offers (AgentAllowed parses the body on every call).
+func BenchmarkParseAndDecide(b *testing.B) {
+	d := load(b)
+	b.Run("lib=robots", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := range b.N {
+			cs := &d.cases[i%len(d.cases)]
+			robots.Parse(d.bodies[cs.File]).Allowed(cs.Agent, cs.URL)
+		}
+		reportDecisions(b)
+	})
+	b.Run("lib=grobotstxt", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := range b.N {
+			cs := &d.cases[i%len(d.cases)]
+			grobotstxt.AgentAllowed(d.strs[cs.File], cs.Agent, cs.URL)
+		}
+		reportDecisions(b)
+	})
+}
