@@ -197,3 +197,54 @@ func FuzzDecide(f *testing.F) {
 		}
 	})
 }
+
+// slowPathOf transcribes Google's GetPathParamsQuery step by step.
+func slowPathOf(url string) string {
+	start := 0
+	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
+		start = 2
+	}
+	early := strings.IndexAny(url[start:], "/?;")
+	if early >= 0 {
+		early += start
+	}
+	proto := strings.Index(url[start:], "://")
+	if proto >= 0 {
+		proto += start
+	}
+	if early >= 0 && (proto < 0 || early < proto) {
+		proto = -1
+	}
+	if proto < 0 {
+		proto = start
+	} else {
+		proto += 3
+	}
+	p := strings.IndexAny(url[proto:], "/?;")
+	if p < 0 {
+		return "/"
+	}
+	p += proto
+	end := len(url)
+	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
+		if h+start < p {
+			return "/"
+		}
+		end = h + start
+	}
+	if url[p] != '/' {
+		return "/" + url[p:end]
+	}
+	return url[p:end]
+}
+
+func FuzzPathOf(f *testing.F) {
+	for _, u := range []string{"http://a.b/c?d#e", "https://x#y/z", "//a/b", "a;b", "http://a?b", "https://a.b", "ftp://x/y", "http:/x"} {
+		f.Add(u)
+	}
+	f.Fuzz(func(t *testing.T, url string) {
+		if got, want := pathOf(url), slowPathOf(url); got != want {
+			t.Fatalf("pathOf(%q) = %q, want %q", url, got, want)
+		}
+	})
+}
