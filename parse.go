@@ -359,11 +359,11 @@ func (s *sorter) sort(rules []rule) {
 	s.keys = s.keys[:0]
 	for i := range rules {
 		ru := &rules[i]
-		// bucket (9 bits), longest first (15 bits; patterns are shorter than
-		// MaxLineBytes < 1<<15), allow first (1 bit), then file order (the index).
-		k := uint64(ru.key+1)<<55 | uint64(1<<15-1-len(ru.pat))<<40 | uint64(i)
+		// bucket (9 bits), longest first (16 bits: an escaped line is at most
+		// 3 × MaxLineBytes < 1<<16 bytes), allow first (1 bit), then file order (24 bits).
+		k := uint64(ru.key+1)<<55 | uint64(1<<16-1-len(ru.pat))<<39 | uint64(i)
 		if !ru.allow {
-			k |= 1 << 39
+			k |= 1 << 38
 		}
 		s.keys = append(s.keys, k)
 	}

@@ -248,3 +248,18 @@ func FuzzPathOf(f *testing.F) {
 		}
 	})
 }
+
+// TestLongPatternOrder checks the decision order with patterns longer than 1<<15
+// bytes, which escaping non-ASCII bytes can produce from a line of MaxLineBytes.
+func TestLongPatternOrder(t *testing.T) {
+	long := "/" + strings.Repeat("\u00e9", MaxLineBytes/2-2) // each é escapes to 6 bytes
+	body := "user-agent: *\ndisallow: " + long + "\nallow: /%C3%A9\n" // same bucket
+	r := Parse([]byte(body))
+	url := escapePattern(long) + "x"
+	if len(escapePattern(long)) < 1<<15 {
+		t.Fatalf("pattern too short for the test: %d", len(escapePattern(long)))
+	}
+	if d := r.Decide(url, "bot"); d.Allowed || d.Rule.Line != 2 {
+		t.Errorf("Decide = %+v, want the long disallow on line 2", d)
+	}
+}
