@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 )
 
@@ -330,5 +331,19 @@ func TestMemoryStoreBound(t *testing.T) {
 	s.Save(ctx, &fetch.Entry{Origin: "http://huge.test", Body: make([]byte, 5000)})
 	if e, _ := s.Load(ctx, "http://huge.test"); e != nil {
 		t.Error("an entry larger than the bound was kept")
+	}
+}
+
+// TestParseOptions: files are parsed with the client's parse options.
+func TestParseOptions(t *testing.T) {
+	// The 1996 draft: the first matching rule wins, so "Disallow: /" decides.
+	srv := serve(t, answer(200, "User-agent: *\nDisallow: /\nAllow: /public\n"))
+	res := mustGet(t, newClient(t, fetch.WithParseOptions(robots.WithDialect(robots.Legacy1996))), srv.URL+"/", t0)
+	if res.Allowed(agent, "/public") {
+		t.Error("legacy1996: /public allowed; want disallowed by the first rule")
+	}
+	res = mustGet(t, newClient(t), srv.URL+"/", t0)
+	if !res.Allowed(agent, "/public") {
+		t.Error("google: /public disallowed; want allowed by the longer rule")
 	}
 }
