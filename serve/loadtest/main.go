@@ -32,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gorobots/robots/fetch"
@@ -235,6 +236,7 @@ func singles(client *http.Client, base, title string, d time.Duration, conns int
 	var errs atomic.Int64
 	deadline := time.Now().Add(d)
 	start := time.Now()
+	cpu0 := cpuTime()
 	var wg sync.WaitGroup
 	for c := range conns {
 		wg.Go(func() {
@@ -264,9 +266,11 @@ func singles(client *http.Client, base, title string, d time.Duration, conns int
 	wg.Wait()
 	el := time.Since(start)
 	slices.Sort(lat)
-	fmt.Printf("%s: %d requests in %.1fs = %.0f req/s; latency p50 %s p90 %s p99 %s p99.9 %s max %s; errors %d\n",
+	cpu := cpuTime() - cpu0
+	fmt.Printf("%s: %d requests in %.1fs = %.0f req/s; latency p50 %s p90 %s p99 %s p99.9 %s max %s; errors %d; CPU %.1fs = %.0f req per CPU-second (server and generator)\n",
 		title, len(lat), el.Seconds(), float64(len(lat))/el.Seconds(),
-		pct(lat, 50), pct(lat, 90), pct(lat, 99), pct(lat, 99.9), pct(lat, 100), errs.Load())
+		pct(lat, 50), pct(lat, 90), pct(lat, 99), pct(lat, 99.9), pct(lat, 100), errs.Load(),
+		cpu.Seconds(), float64(len(lat))/cpu.Seconds())
 }
 
 // batches runs conns loops of POST /v1/check with size URLs of mixed origins.
@@ -276,6 +280,7 @@ func batches(client *http.Client, base, title string, d time.Duration, conns, si
 	var lat []time.Duration
 	deadline := time.Now().Add(d)
 	start := time.Now()
+	cpu0 := cpuTime()
 	var wg sync.WaitGroup
 	for c := range conns {
 		wg.Go(func() {
@@ -309,8 +314,10 @@ func batches(client *http.Client, base, title string, d time.Duration, conns, si
 	wg.Wait()
 	el := time.Since(start)
 	slices.Sort(lat)
-	fmt.Printf("%s: %d batches of %d in %.1fs = %.0f decisions/s; batch latency p50 %s p99 %s; errors %d\n",
-		title, requests.Load(), size, el.Seconds(), float64(decisions.Load())/el.Seconds(), pct(lat, 50), pct(lat, 99), errs.Load())
+	cpu := cpuTime() - cpu0
+	fmt.Printf("%s: %d batches of %d in %.1fs = %.0f decisions/s; batch latency p50 %s p99 %s; errors %d; CPU %.1fs = %.0f decisions per CPU-second\n",
+		title, requests.Load(), size, el.Seconds(), float64(decisions.Load())/el.Seconds(), pct(lat, 50), pct(lat, 99), errs.Load(),
+		cpu.Seconds(), float64(decisions.Load())/cpu.Seconds())
 }
 
 func batch(client *http.Client, base string, urls []string) (int, error) {
@@ -366,4 +373,14 @@ func rss() uint64 {
 		}
 	}
 	return 0
+}
+
+// cpuTime is the CPU time this process has used (user and system): with the
+// machine shared, throughput per CPU-second says more than per wall second.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
