@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ func NewClient(opts ...Option) *Client {
 		opt(&o)
 	}
 	o.maxBytes = max(o.maxBytes, robots.DefaultMaxBytes)
+	o.parse = append(slices.Clip(o.parse), robots.WithMaxBytes(o.maxBytes))
 	if o.timeout <= 0 {
 		o.timeout = DefaultTimeout
 	}
@@ -328,7 +330,7 @@ func (c *Client) materialise(e *Entry, prev *Result) *Result {
 		if prev != nil && prev.Robots != nil && prev.rulesFrom.Equal(inEffect.FetchedAt) {
 			res.Robots = prev.Robots
 		} else {
-			res.Robots = robots.Parse(inEffect.Body, robots.WithMaxBytes(c.opts.maxBytes))
+			res.Robots = robots.Parse(inEffect.Body, c.opts.parse...)
 		}
 		res.rulesFrom = inEffect.FetchedAt
 	}
