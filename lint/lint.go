@@ -47,6 +47,7 @@ type file struct {
 	groups []robots.Group
 	html   bool
 	sets   []ruleSet // cached by ruleSets
+	blocks []int8    // per group: 1 blocks every path, -1 has an allow, 0 neither; cached by blocksEverything
 	out    []Finding
 }
 

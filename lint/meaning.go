@@ -72,7 +72,7 @@ func tokenProblem(v string) string {
 		return fmt.Sprintf("Google reads no product token in %q (a token is letters, \"_\" and \"-\", from the start): this line names no crawler", v)
 	}
 	rest := v[len(tok):]
-	if strings.ContainsAny(rest, "(;") && robots.ProductToken(v) != tok {
+	if low := strings.ToLower(v); (strings.HasPrefix(low, "mozilla/") || strings.Contains(low, "compatible;")) && robots.ProductToken(v) != tok {
 		return fmt.Sprintf("%q looks like a whole User-Agent header: Google reads only %q, so the group does not apply to %s; write the crawler's product token", v, tok, robots.ProductToken(v))
 	}
 	if i := strings.IndexByte(rest, ','); i >= 0 && leading(strings.TrimLeft(rest[i+1:], " \t")) != "" {
@@ -107,6 +107,7 @@ func leading(v string) string {
 func checkAgents(f *file) {
 	firstGroup := map[string]int{}          // lower-case token (or "*") → line of the first group naming it
 	rulesOf := map[string]map[string]bool{} // lower-case token → the rules of the groups naming it so far
+	disallows := map[string]bool{}          // lower-case token → whether those rules include a disallow
 	for _, g := range f.groups {
 		seen := map[string]bool{}
 		for _, a := range g.Agents {
@@ -128,13 +129,20 @@ func checkAgents(f *file) {
 			}
 			// Merging matters only when this group adds rules the earlier ones lack
 			// ("Crescent" and "Crescent Internet ToolPak", both "Disallow: /", agree).
-			adds := false
+			// A new allow matters only next to a disallow it could override.
+			newDisallow, newAllow, anyDisallow := false, false, disallows[key]
 			for _, r := range g.Rules {
+				if !r.Allow {
+					anyDisallow = true
+				}
 				if k := r.String(); !rulesOf[key][k] {
 					rulesOf[key][k] = true
-					adds = true
+					newDisallow = newDisallow || !r.Allow
+					newAllow = newAllow || r.Allow
 				}
 			}
+			disallows[key] = anyDisallow
+			adds := newDisallow || newAllow && anyDisallow
 			if !ok || !adds {
 				continue
 			}
@@ -231,7 +239,7 @@ func (f *file) ruleSets() []ruleSet {
 			}
 			if _, ok := byToken[tok]; !ok {
 				order = append(order, tok)
-				name[tok] = a.Token()
+				name[tok] = a.Name
 			}
 			if !slices.Contains(byToken[tok], gi) {
 				byToken[tok] = append(byToken[tok], gi)
@@ -280,20 +288,25 @@ type verdict struct {
 // applies to.
 func checkRules(f *file) {
 	budget := MaxCoverChecks
-	sets := f.ruleSets()
 	in := map[int]int{}      // rule line → number of sets containing it
 	dead := map[int]int{}    // rule line → number of sets where it never decides
 	why := map[int]verdict{} // rule line → the reason in the first such set
-	for _, s := range sets {
+	pats := map[int]*pattern{}
+	for _, s := range f.ruleSets() {
 		byValue := map[string][]robots.Rule{}
-		var wild []robots.Rule
+		var wild []*pattern
 		for _, r := range s.rules {
 			if !isPath(r.Value) {
 				continue
 			}
 			byValue[r.Value] = append(byValue[r.Value], r)
-			if strings.IndexByte(r.Value, '*') >= 0 {
-				wild = append(wild, r)
+			p, ok := pats[r.Line]
+			if !ok {
+				p = newPattern(r)
+				pats[r.Line] = p
+			}
+			if p.wild && p.ascii {
+				wild = append(wild, p)
 			}
 		}
 		for _, r := range s.rules {
@@ -301,7 +314,7 @@ func checkRules(f *file) {
 				continue
 			}
 			in[r.Line]++
-			v, ok := neverDecides(r, byValue[r.Value], wild, &budget)
+			v, ok := neverDecides(pats[r.Line], byValue[r.Value], wild, &budget)
 			if !ok {
 				continue
 			}
@@ -316,7 +329,7 @@ func checkRules(f *file) {
 			continue
 		}
 		v := why[line]
-		r := ruleAt(f, line)
+		r := pats[line].rule
 		col := max(f.line(line).ValueCol, 1)
 		switch v.code {
 		case DuplicateRule:
@@ -340,17 +353,6 @@ func allowedWord(allow bool) string {
 	return "disallowed"
 }
 
-func ruleAt(f *file, line int) robots.Rule {
-	for _, g := range f.groups {
-		for _, r := range g.Rules {
-			if r.Line == line {
-				return r
-			}
-		}
-	}
-	return robots.Rule{}
-}
-
 // isPath reports whether a rule value can match a URL path at all.
 func isPath(v string) bool {
 	return v != "" && (v[0] == '/' || v[0] == '*')
@@ -368,9 +370,28 @@ func beats(a, b robots.Rule) bool {
 	return a.Line < b.Line
 }
 
-// neverDecides reports whether r never decides in a set whose rules with r's value
-// are same and whose rules with wildcards are wild, and why.
-func neverDecides(r robots.Rule, same, wild []robots.Rule, budget *int) (verdict, bool) {
+// pattern is a rule prepared for comparison with others.
+type pattern struct {
+	rule   robots.Rule
+	glob   string // the value as a pattern over the whole path (see glob)
+	prefix string // glob up to its first "*": every path the rule matches starts with it
+	wild   bool   // the value has a "*"
+	ascii  bool
+}
+
+func newPattern(r robots.Rule) *pattern {
+	p := &pattern{rule: r, glob: glob(r.Value), wild: strings.IndexByte(r.Value, '*') >= 0, ascii: isASCII(r.Value)}
+	p.prefix = p.glob
+	if i := strings.IndexByte(p.glob, '*'); i >= 0 {
+		p.prefix = p.glob[:i]
+	}
+	return p
+}
+
+// neverDecides reports whether the rule of p never decides in a set whose rules with
+// the same value are same and whose ASCII rules with wildcards are wild, and why.
+func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, budget *int) (verdict, bool) {
+	r := p.rule
 	for _, q := range same {
 		if q.Line != r.Line && beats(q, r) {
 			if q.Allow == r.Allow {
@@ -381,21 +402,22 @@ func neverDecides(r robots.Rule, same, wild []robots.Rule, budget *int) (verdict
 	}
 	// Only a value with "*" can cover a different value of at least the same length.
 	// Values with non-ASCII bytes are compared by the parser after escaping, which can
-	// change their length; they are left alone.
-	if !isASCII(r.Value) || strings.Contains(r.Value, "/index.htm") && r.Allow {
+	// change their length; they are left alone. So is an allow of ".../index.html",
+	// which the parser widens to the directory.
+	if !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") {
 		return verdict{}, false
 	}
 	var best robots.Rule
 	for _, q := range wild {
-		if q.Line == r.Line || q.Value == r.Value || !beats(q, r) || !isASCII(q.Value) {
+		if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) || !strings.HasPrefix(p.glob, q.prefix) {
 			continue
 		}
 		if *budget <= 0 {
 			return verdict{}, false
 		}
 		*budget--
-		if covers(q.Value, r.Value) && (best.Line == 0 || beats(q, best)) {
-			best = q
+		if globMatch(q.glob, p.glob) && (best.Line == 0 || beats(q.rule, best)) {
+			best = q.rule
 		}
 	}
 	if best.Line == 0 {
@@ -501,19 +523,29 @@ func checkBlocksAll(f *file) {
 // blocksEverything reports whether the groups disallow every path: a disallow rule
 // matches every path and no allow rule can match any.
 func blocksEverything(f *file, gs []int) bool {
-	all := false
-	for _, gi := range gs {
-		for _, r := range f.groups[gi].Rules {
-			if !isPath(r.Value) {
-				continue
-			}
-			if r.Allow {
-				return false
-			}
-			if covers(r.Value, "/") {
-				all = true
+	if f.blocks == nil {
+		f.blocks = make([]int8, len(f.groups))
+		for gi, g := range f.groups {
+			for _, r := range g.Rules {
+				switch {
+				case !isPath(r.Value):
+				case r.Allow:
+					f.blocks[gi] = -1
+				case f.blocks[gi] == 0 && covers(r.Value, "/"):
+					f.blocks[gi] = 1
+				}
+				if f.blocks[gi] < 0 {
+					break
+				}
 			}
 		}
+	}
+	all := false
+	for _, gi := range gs {
+		if f.blocks[gi] < 0 {
+			return false
+		}
+		all = all || f.blocks[gi] > 0
 	}
 	return all
 }
