@@ -151,6 +151,7 @@ const (
 
 type options struct {
 	maxBytes int
+	dialect  Dialect
 }
 
 // Option changes how Parse reads a file.
@@ -192,7 +193,17 @@ func (r *Robots) parse() {
 	cur := -1        // current group
 	inRules := false // a rule has been seen since the group's user-agent lines
 	var raw []rule   // rules in file order
+	dialect := r.opts.dialect
 	scanLines(r.body, func(l *Line) bool {
+		if dialect.legacy() && l.Kind != KindBlank && l.Kind != KindInvalid {
+			// The old documents know no misspellings and require the colon.
+			l.Typo = false
+			if l.MissingColon {
+				l.Kind, l.MissingColon = KindInvalid, false
+			} else {
+				l.Kind = legacyKind(dialect, l.Key)
+			}
+		}
 		if l.TooLong {
 			r.diag(l.Num, DiagLineTooLong, "line is longer than %d bytes; the rest is ignored", MaxLineBytes)
 		}
@@ -226,14 +237,14 @@ func (r *Robots) parse() {
 				return true // an empty value restricts nothing, but still ends the agent lines
 			}
 			allow := l.Kind == KindAllow
-			pat := escapePattern(l.Value)
+			pat, shape := dialect.compilePattern(l.Value)
 			if pat != l.Value {
 				r.setWritten(l.Num, l.Value)
 			}
-			raw = append(raw, rule{pat: pat, line: int32(l.Num), group: int32(cur), allow: allow, shape: shapeOf(pat)})
+			raw = append(raw, rule{pat: pat, line: int32(l.Num), group: int32(cur), allow: allow, shape: shape})
 			// Google normalises ".../index.htm*" in an allow rule: the directory itself
 			// ("...//$") is allowed too.
-			if allow {
+			if allow && !dialect.legacy() {
 				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
 					p := pat[:slash+1] + "$"
 					r.setWritten(l.Num, l.Value)
@@ -296,7 +307,9 @@ func (r *Robots) compile(raw []rule) {
 	for gi := range r.groups {
 		g := &r.groups[gi]
 		g.first = int32(len(r.rules))
-		slices.SortStableFunc(byGroup[gi], cmpRules)
+		if !r.opts.dialect.legacy() { // the old dialects try rules in file order
+			slices.SortStableFunc(byGroup[gi], cmpRules)
+		}
 		r.rules = append(r.rules, byGroup[gi]...)
 		g.end = int32(len(r.rules))
 	}
@@ -404,6 +417,18 @@ func (r *Robots) decide(path, agent string, agents []string) Decision {
 	if r == nil {
 		return d
 	}
+	if dialect := r.opts.dialect; dialect != Google {
+		if dialect == RFC9309 && isRobotsTxt(path) {
+			return d // RFC 9309 §2.2.2: the /robots.txt URI is implicitly allowed
+		}
+		path = dialect.matchPath(path)
+		if dialect.legacy() {
+			if agents == nil {
+				agents = []string{agent}
+			}
+			return r.decideLegacy(path, agents)
+		}
+	}
 	var best *rule
 	found := false
 	try := func(set *ruleSet) {
@@ -440,6 +465,34 @@ func (r *Robots) decide(path, agent string, agents []string) Decision {
 		d.Allowed = best.allow
 		d.Rule = r.ruleOf(best)
 		d.Group = int(best.group)
+	}
+	return d
+}
+
+func isRobotsTxt(path string) bool {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	return path == "/robots.txt"
+}
+
+// decideLegacy decides in the old dialects: one record, its rules in file order, the
+// first match wins.
+func (r *Robots) decideLegacy(path string, agents []string) Decision {
+	d := Decision{Allowed: true, Group: -1}
+	gi, global := r.legacyGroup(agents)
+	if gi < 0 {
+		return d
+	}
+	d.Group, d.Global = gi, global
+	g := &r.groups[gi]
+	for i := g.first; i < g.end; i++ {
+		ru := &r.rules[i]
+		if matches(ru.shape, ru.pat, path) {
+			d.Allowed = ru.allow
+			d.Rule = r.ruleOf(ru)
+			break
+		}
 	}
 	return d
 }
@@ -515,6 +568,13 @@ func (r *Robots) Diagnostics() []Diagnostic {
 func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 	if r == nil {
 		return nil, false
+	}
+	if r.opts.dialect.legacy() {
+		gi, global := r.legacyGroup(agents)
+		if gi < 0 {
+			return nil, false
+		}
+		return []int{gi}, global
 	}
 	for _, a := range agents {
 		if set, ok := r.lookup(a); ok {

@@ -26,6 +26,9 @@ const checkUsage = `Usage:
 	robots check -agent NAME [-json] [-timeout 10s] URL...
 	robots check -jsonl < cases.jsonl
 
+-dialect picks the interpretation: google (the default), rfc9309, legacy1996 or
+legacy1994 (see "go doc github.com/gorobots/robots Dialect").
+
 With -robots, decide from FILE ("-" reads standard input). Without it, fetch each
 URL's /robots.txt as a crawler would (status codes, redirects, size limit) and decide.
 
@@ -37,7 +40,7 @@ disallowed, 2 on a usage or input error.
 With -jsonl, read JSON objects from standard input, one per line:
 	{"robots": "...", "agent": "FooBot", "url": "https://example.com/x"}
 with "robots_base64" or "robots_file" (a path; each file is read once) instead of
-"robots", and "agents" (an array) instead of "agent". Unknown fields are ignored.
+"robots", and "agents" (an array) instead of "agent", and "dialect" to pick an interpretation. Unknown fields are ignored.
 Writes one JSON object per input line, in order:
 	{"allowed": false, "line": 2, "rule": "disallow: /x"}
 ("line" 0 and no "rule" when no rule matched) or {"error": "..."} for a bad line.
@@ -57,6 +60,7 @@ type checkFlags struct {
 	jsonl      bool
 	json       bool
 	timeout    time.Duration
+	dialect    robots.Dialect
 }
 
 func runCheck(ctx context.Context, e *env, args []string) error {
@@ -69,6 +73,10 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.jsonl, "jsonl", false, "read JSON cases from standard input, write JSON results")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per URL")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "whole-fetch `timeout` when fetching robots.txt")
+	fs.Func("dialect", "interpretation: google, rfc9309, legacy1996 or legacy1994", func(v string) (err error) {
+		f.dialect, err = robots.ParseDialect(v)
+		return err
+	})
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -95,7 +103,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	r := robots.Parse(body)
+	r := robots.Parse(body, robots.WithDialect(f.dialect))
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	disallowed := false
@@ -184,12 +192,13 @@ func writeJSON(w io.Writer, v any) {
 const maxCaseLine = 16 << 20
 
 type checkCase struct {
-	Robots       *string         `json:"robots"`
-	RobotsBase64 *string         `json:"robots_base64"`
-	RobotsFile   *string         `json:"robots_file"`
-	Agent        *string         `json:"agent"`
-	Agents       []string        `json:"agents"`
-	URL          *string         `json:"url"`
+	Robots       *string  `json:"robots"`
+	RobotsBase64 *string  `json:"robots_base64"`
+	RobotsFile   *string  `json:"robots_file"`
+	Agent        *string  `json:"agent"`
+	Agents       []string `json:"agents"`
+	URL          *string  `json:"url"`
+	Dialect      string   `json:"dialect"`
 }
 
 // checkJSONL streams cases from in to results on out, one line each, in order.
@@ -197,9 +206,7 @@ func checkJSONL(in io.Reader, out io.Writer) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
 	defer w.Flush()
-	files := map[string]*robots.Robots{} // each distinct file parsed once per run
-	var lastBody string                  // consecutive cases often share a body
-	var last *robots.Robots
+	p := &caseParser{files: map[fileKey]*robots.Robots{}}
 	for lineNum := 1; ; lineNum++ {
 		line, tooLong, err := readLine(br, maxCaseLine)
 		if err == io.EOF && len(line) == 0 && !tooLong {
@@ -219,7 +226,7 @@ func checkJSONL(in io.Reader, out io.Writer) error {
 		if tooLong {
 			res = checkResult{Error: fmt.Sprintf("line %d: longer than %d bytes", lineNum, maxCaseLine)}
 		} else {
-			res = runCase(line, lineNum, files, &lastBody, &last)
+			res = p.run(line, lineNum)
 		}
 		writeJSON(w, res)
 		if br.Buffered() == 0 {
@@ -231,7 +238,29 @@ func checkJSONL(in io.Reader, out io.Writer) error {
 	}
 }
 
-func runCase(line []byte, lineNum int, files map[string]*robots.Robots, lastBody *string, last **robots.Robots) checkResult {
+type fileKey struct {
+	path    string
+	dialect robots.Dialect
+}
+
+// caseParser parses the robots.txt of -jsonl cases, each distinct file once per run and
+// a body shared by consecutive cases once.
+type caseParser struct {
+	files       map[fileKey]*robots.Robots
+	lastBody    string
+	lastDialect robots.Dialect
+	last        *robots.Robots
+}
+
+func (p *caseParser) parseBody(body string, d robots.Dialect) *robots.Robots {
+	if p.last != nil && body == p.lastBody && d == p.lastDialect {
+		return p.last
+	}
+	p.lastBody, p.lastDialect, p.last = body, d, robots.Parse([]byte(body), robots.WithDialect(d))
+	return p.last
+}
+
+func (p *caseParser) run(line []byte, lineNum int) checkResult {
 	fail := func(format string, args ...any) checkResult {
 		return checkResult{Error: fmt.Sprintf("line %d: ", lineNum) + fmt.Sprintf(format, args...)}
 	}
@@ -249,39 +278,36 @@ func runCase(line []byte, lineNum int, files map[string]*robots.Robots, lastBody
 	if len(agents) == 0 {
 		return fail(`missing field "agent" or "agents"`)
 	}
+	dialect, err := robots.ParseDialect(c.Dialect)
+	if err != nil {
+		return fail(`field "dialect": %v`, err)
+	}
 	var r *robots.Robots
 	switch {
 	case c.Robots != nil:
-		r = parseCached(*c.Robots, lastBody, last)
+		r = p.parseBody(*c.Robots, dialect)
 	case c.RobotsBase64 != nil:
 		b, err := base64.StdEncoding.DecodeString(*c.RobotsBase64)
 		if err != nil {
 			return fail(`field "robots_base64": %v`, err)
 		}
-		r = parseCached(string(b), lastBody, last)
+		r = p.parseBody(string(b), dialect)
 	case c.RobotsFile != nil:
+		key := fileKey{*c.RobotsFile, dialect}
 		var ok bool
-		if r, ok = files[*c.RobotsFile]; !ok {
+		if r, ok = p.files[key]; !ok {
 			b, err := readInput(nil, *c.RobotsFile)
 			if err != nil || *c.RobotsFile == "-" {
 				return fail(`field "robots_file": cannot read %q: %v`, *c.RobotsFile, err)
 			}
-			r = robots.Parse(b)
-			files[*c.RobotsFile] = r
+			r = robots.Parse(b, robots.WithDialect(dialect))
+			p.files[key] = r
 		}
 	default:
 		return fail(`missing field "robots", "robots_base64" or "robots_file"`)
 	}
 	res := jsonDecision(r.Decide(*c.URL, agents...), "")
 	return res
-}
-
-func parseCached(body string, lastBody *string, last **robots.Robots) *robots.Robots {
-	if *last != nil && body == *lastBody {
-		return *last
-	}
-	*lastBody, *last = body, robots.Parse([]byte(body))
-	return *last
 }
 
 // readLine reads one line of at most limit bytes. A longer line is consumed to its end

@@ -1,0 +1,208 @@
+// Package bench compares the robots package with other Go robots.txt libraries on the
+// shared corpus. It is a separate module so that their code stays out of the main
+// go.mod. Run it with run.sh, which also prints the ratios the project targets.
+package bench
+
+import (
+	"errors"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/corpus"
+	"github.com/jimsmart/grobotstxt"
+	"github.com/temoto/robotstxt"
+)
+
+// data is the corpus prepared once for every library, so that all of them see the
+// same bytes, URLs and agents.
+type data struct {
+	bodies [][]byte // each file cut at robots.DefaultMaxBytes, the part every library is given
+	strs   []string // the same bodies as strings, for grobotstxt's string API
+	bytes  int64
+	cases  []corpus.Case
+	paths  []string // the path, params and query of each case's URL, for temoto's TestAgent
+	// Each case's file parsed beforehand by each library, indexed like cases so
+	// that finding it costs the same small amount for every library.
+	ours    []*robots.Robots
+	temotos []*robotstxt.RobotsData
+	// temoto's errors on corpus files; such files decide as an empty file.
+	temotoErrs int
+}
+
+var (
+	dataOnce sync.Once
+	dataVal  *data
+	dataErr  error
+)
+
+func load(tb testing.TB) *data {
+	tb.Helper()
+	dataOnce.Do(func() { dataVal, dataErr = prepare() })
+	if dataErr != nil {
+		if errors.Is(dataErr, corpus.ErrNotFound) && os.Getenv("CI") != "true" {
+			tb.Skipf("skipping: no corpus at ../../shared/corpus (set $%s to its directory): %v", corpus.EnvDir, dataErr)
+		}
+		tb.Fatal(dataErr)
+	}
+	return dataVal
+}
+
+func prepare() (*data, error) {
+	dir, err := corpus.Find(".")
+	if err != nil {
+		return nil, err
+	}
+	c, err := corpus.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := &data{cases: c.Cases()}
+	// Crawlers read at most a limit of each file (RFC 9309 §2.5, 500 KiB for Google);
+	// our Parse applies it itself, the other libraries do not. Cutting the three
+	// larger files beforehand gives every library the same bytes to parse.
+	for _, f := range c.Files {
+		b := f.Body[:min(len(f.Body), robots.DefaultMaxBytes)]
+		d.bodies = append(d.bodies, b)
+		d.strs = append(d.strs, string(b))
+		d.bytes += int64(len(b))
+	}
+	ours := map[int]*robots.Robots{}
+	temotos := map[int]*robotstxt.RobotsData{}
+	for _, cs := range d.cases {
+		u, err := url.Parse(cs.URL)
+		if err != nil {
+			return nil, err
+		}
+		d.paths = append(d.paths, u.RequestURI())
+		if _, ok := ours[cs.File]; !ok {
+			ours[cs.File] = robots.Parse(d.bodies[cs.File])
+			// temoto fails on files it cannot read; like a crawler using it, decide
+			// with an empty file then (it allows everything).
+			t, err := robotstxt.FromBytes(d.bodies[cs.File])
+			if err != nil {
+				d.temotoErrs++
+				t, _ = robotstxt.FromBytes(nil)
+			}
+			temotos[cs.File] = t
+		}
+		d.ours = append(d.ours, ours[cs.File])
+		d.temotos = append(d.temotos, temotos[cs.File])
+	}
+	return d, nil
+}
+
+// sampleEvery thins the cases for BenchmarkParseAndDecide, where each decision
+// parses a whole file: every 20th case (about 4,300) keeps one op near a second
+// for grobotstxt. Cases are in a shuffled order, so the sample is representative.
+const sampleEvery = 20
+
+// reportDecisions reports the rate of decisions when each op makes perOp of them.
+func reportDecisions(b *testing.B, perOp int) {
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(perOp)*float64(b.N)/s, "decisions/s")
+	}
+}
+
+// nopHandler receives grobotstxt's parse events and keeps nothing: the cheapest
+// possible use of its parser, so its MB/s is an upper bound.
+type nopHandler struct{}
+
+func (nopHandler) HandleRobotsStart()                      {}
+func (nopHandler) HandleRobotsEnd()                        {}
+func (nopHandler) HandleUserAgent(int, string)             {}
+func (nopHandler) HandleAllow(int, string)                 {}
+func (nopHandler) HandleDisallow(int, string)              {}
+func (nopHandler) HandleSitemap(int, string)               {}
+func (nopHandler) HandleUnknownAction(int, string, string) {}
+
+// BenchmarkParse parses every corpus file once per op.
+func BenchmarkParse(b *testing.B) {
+	d := load(b)
+	b.Run("lib=robots", func(b *testing.B) {
+		b.SetBytes(d.bytes)
+		b.ReportAllocs()
+		for range b.N {
+			for _, body := range d.bodies {
+				robots.Parse(body)
+			}
+		}
+	})
+	b.Run("lib=temoto", func(b *testing.B) {
+		b.SetBytes(d.bytes)
+		b.ReportAllocs()
+		for range b.N {
+			for _, body := range d.bodies {
+				robotstxt.FromBytes(body)
+			}
+		}
+	})
+	b.Run("lib=grobotstxt", func(b *testing.B) {
+		b.SetBytes(d.bytes)
+		b.ReportAllocs()
+		for range b.N {
+			for _, s := range d.strs {
+				grobotstxt.Parse(s, nopHandler{})
+			}
+		}
+	})
+}
+
+// BenchmarkDecide decides every real (file, URL, agent) case once per op, on files
+// parsed beforehand. Every library makes exactly the same decisions per op, so
+// their times compare directly.
+func BenchmarkDecide(b *testing.B) {
+	d := load(b)
+	if d.temotoErrs > 0 {
+		b.Logf("temoto could not parse %d of the files decided on; they decide as empty files", d.temotoErrs)
+	}
+	b.Run("lib=robots", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			for j := range d.cases {
+				d.ours[j].Allowed(d.cases[j].Agent, d.cases[j].URL)
+			}
+		}
+		reportDecisions(b, len(d.cases))
+	})
+	b.Run("lib=temoto", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			for j := range d.cases {
+				// temoto takes a path; it is cut from the URL beforehand, which favours temoto.
+				d.temotos[j].TestAgent(d.paths[j], d.cases[j].Agent)
+			}
+		}
+		reportDecisions(b, len(d.cases))
+	})
+}
+
+// BenchmarkParseAndDecide parses the host's file and makes one decision, for each
+// case of a fixed sample per op; that is all grobotstxt offers (AgentAllowed parses
+// the body on every call).
+func BenchmarkParseAndDecide(b *testing.B) {
+	d := load(b)
+	n := (len(d.cases) + sampleEvery - 1) / sampleEvery
+	b.Run("lib=robots", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			for j := 0; j < len(d.cases); j += sampleEvery {
+				cs := &d.cases[j]
+				robots.Parse(d.bodies[cs.File]).Allowed(cs.Agent, cs.URL)
+			}
+		}
+		reportDecisions(b, n)
+	})
+	b.Run("lib=grobotstxt", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			for j := 0; j < len(d.cases); j += sampleEvery {
+				cs := &d.cases[j]
+				grobotstxt.AgentAllowed(d.strs[cs.File], cs.Agent, cs.URL)
+			}
+		}
+		reportDecisions(b, n)
+	})
+}

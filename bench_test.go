@@ -1,0 +1,164 @@
+package robots_test
+
+import (
+	"errors"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/corpus"
+)
+
+// The benchmarks and the memory and allocation tests run over the shared corpus
+// (../shared/corpus, or $ROBOTS_CORPUS): 19,480 real robots.txt files, 91,492 real
+// crawled URLs and 1,315 real crawler tokens. The comparison with other libraries is
+// in the bench/ module.
+
+var (
+	corpusOnce sync.Once
+	corpusData *corpus.Corpus
+	corpusErr  error
+)
+
+// loadCorpus returns the shared corpus. Where it is absent the caller is skipped,
+// except under CI=true, where the corpus is always provided and its absence is a failure.
+func loadCorpus(tb testing.TB) *corpus.Corpus {
+	tb.Helper()
+	corpusOnce.Do(func() {
+		dir, err := corpus.Find(".")
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		corpusData, corpusErr = corpus.Load(dir)
+	})
+	if corpusErr != nil {
+		if errors.Is(corpusErr, corpus.ErrNotFound) && os.Getenv("CI") != "true" {
+			tb.Skipf("skipping: no corpus at ../shared/corpus (set $%s to its directory): %v", corpus.EnvDir, corpusErr)
+		}
+		tb.Fatal(corpusErr)
+	}
+	return corpusData
+}
+
+// parsedCases parses the file of every case once and returns the cases with them.
+func parsedCases(tb testing.TB) ([]corpus.Case, map[int]*robots.Robots) {
+	c := loadCorpus(tb)
+	cases := c.Cases()
+	parsed := map[int]*robots.Robots{}
+	for _, cs := range cases {
+		if _, ok := parsed[cs.File]; !ok {
+			parsed[cs.File] = robots.Parse(c.Files[cs.File].Body)
+		}
+	}
+	return cases, parsed
+}
+
+// decision is one prepared decision: the parsed file, the URL and the agent.
+type decision struct {
+	r          *robots.Robots
+	url, agent string
+}
+
+var (
+	decisionsOnce sync.Once
+	decisionsData []decision
+)
+
+// decisions returns the real cases with their files parsed, prepared once since a
+// benchmark function runs several times.
+func decisions(tb testing.TB) []decision {
+	cases, parsed := parsedCases(tb) // skips or fails the caller when there is no corpus
+	decisionsOnce.Do(func() {
+		decisionsData = make([]decision, len(cases))
+		for i, cs := range cases {
+			decisionsData[i] = decision{parsed[cs.File], cs.URL, cs.Agent}
+		}
+	})
+	return decisionsData
+}
+
+func reportDecisions(b *testing.B) {
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(b.N)/s, "decisions/s")
+	}
+}
+
+// BenchmarkParse parses every corpus file once per op. MB/s counts the bytes Parse
+// reads: each file up to DefaultMaxBytes (three files are longer).
+func BenchmarkParse(b *testing.B) {
+	c := loadCorpus(b)
+	b.SetBytes(c.Bytes(robots.DefaultMaxBytes))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, f := range c.Files {
+			robots.Parse(f.Body)
+		}
+	}
+	b.ReportMetric(float64(len(c.Files)*b.N)/b.Elapsed().Seconds(), "files/s")
+}
+
+// BenchmarkAllowed decides the real URLs of urls.txt against their hosts' files,
+// parsed beforehand; one op is one decision.
+func BenchmarkAllowed(b *testing.B) {
+	ds := decisions(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		d := &ds[i%len(ds)]
+		d.r.Allowed(d.agent, d.url)
+	}
+	reportDecisions(b)
+}
+
+// BenchmarkDecide is BenchmarkAllowed with the reason (Decide).
+func BenchmarkDecide(b *testing.B) {
+	ds := decisions(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		d := &ds[i%len(ds)]
+		d.r.Decide(d.url, d.agent)
+	}
+	reportDecisions(b)
+}
+
+// BenchmarkAllowedParallel shares the parsed files between goroutines, as a crawler
+// with many workers does.
+func BenchmarkAllowedParallel(b *testing.B) {
+	ds := decisions(b)
+	var (
+		mu   sync.Mutex
+		next int
+	)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		mu.Lock()
+		i := next * 7919 // start the goroutines at different cases
+		next++
+		mu.Unlock()
+		for pb.Next() {
+			d := &ds[i%len(ds)]
+			d.r.Allowed(d.agent, d.url)
+			i++
+		}
+	})
+	reportDecisions(b)
+}
+
+// BenchmarkParseAndAllowed parses the host's file and makes one decision, as a
+// caller that keeps nothing between decisions would.
+func BenchmarkParseAndAllowed(b *testing.B) {
+	c := loadCorpus(b)
+	cases := c.Cases()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		cs := &cases[i%len(cases)]
+		robots.Parse(c.Files[cs.File].Body).Allowed(cs.Agent, cs.URL)
+	}
+	reportDecisions(b)
+}

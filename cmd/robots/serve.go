@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/boltstore"
+	"github.com/gorobots/robots/fetch/redisstore"
+	"github.com/gorobots/robots/serve"
+)
+
+func init() {
+	register("serve", "run the robots.txt service and web tester", runServe)
+}
+
+const serveUsage = `Usage:
+	robots serve [-addr 127.0.0.1:8080] [-data DIR | -redis redis://HOST:PORT/N] [flags]
+
+Serve robots.txt decisions over HTTP (JSON) and a web tester at /. Files fetched
+are cached in a bbolt file under -data (decisions survive a restart without
+refetching), or in Redis with -redis (replicas sharing one Redis fetch each origin
+once while it is fresh).
+
+API:
+	GET  /v1/check?agent=NAME&url=URL   (agent may repeat)
+	POST /v1/check  {"agent": "NAME", "urls": ["https://...", ...]}
+	GET  /v1/robots?url=URL
+	POST /v1/lint   (body: a robots.txt file)
+	GET  /healthz, GET /metrics
+
+By default the server refuses to fetch from loopback, private, link-local and
+other special addresses, checked on every address it dials; -allow-private lifts
+that for local use. Stops gracefully on SIGINT or SIGTERM.
+
+Flags:
+`
+
+func runServe(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { fmt.Fprint(e.stderr, serveUsage); fs.PrintDefaults() }
+	addr := fs.String("addr", serve.DefaultAddr, "`address` to listen on")
+	data := fs.String("data", "", "data `directory` of the embedded store (default: robots-serve in the user cache directory)")
+	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` (redis://HOST:PORT/N) instead of the embedded store")
+	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback, private and link-local addresses")
+	tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (one per line) for the API")
+	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "whole-fetch `timeout` of a robots.txt")
+	connectTimeout := fs.Duration("connect-timeout", fetch.DefaultConnectTimeout, "`timeout` of each connection and TLS handshake")
+	maxBytes := fs.Int("max-bytes", robots.DefaultMaxBytes, "robots.txt `bytes` read and parsed (at least 500 KiB)")
+	userAgent := fs.String("user-agent", fetch.DefaultUserAgent, "User-Agent `header` of robots.txt requests")
+	maxInFlight := fs.Int("max-inflight", fetch.DefaultMaxInFlight, "robots.txt fetches at once, across all requests")
+	memory := fs.Int64("memory", 256<<20, "`bytes` of parsed robots.txt files kept in memory")
+	maxURLs := fs.Int("max-urls", serve.DefaultMaxURLs, "URLs of one batch request")
+	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
+	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
+	logFormat := fs.String("log", "text", "log `format`: text or json")
+	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usagef("serve: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("serve: unexpected argument %q", fs.Arg(0))
+	}
+	if *data != "" && *redisURL != "" {
+		return usagef("serve: -data and -redis are exclusive: give one store")
+	}
+
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	var log *slog.Logger
+	switch *logFormat {
+	case "text":
+		log = slog.New(slog.NewTextHandler(e.stderr, hopts))
+	case "json":
+		log = slog.New(slog.NewJSONHandler(e.stderr, hopts))
+	default:
+		return usagef("serve: -log %q: want text or json", *logFormat)
+	}
+
+	var tokens []string
+	if *tokenFile != "" {
+		var err error
+		if tokens, err = readTokens(*tokenFile); err != nil {
+			return usagef("serve: %v", err)
+		}
+	}
+
+	store, storeName, closeStore, err := openStore(*data, *redisURL)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+
+	srv, err := serve.New(serve.Config{
+		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log,
+		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches,
+		CheckTimeout: *timeout + 5*time.Second,
+		Store:        store,
+		Fetch: []fetch.Option{
+			fetch.WithTimeout(*timeout),
+			fetch.WithConnectTimeout(*connectTimeout),
+			fetch.WithMaxBytes(*maxBytes),
+			fetch.WithUserAgent(*userAgent),
+			fetch.WithMaxInFlight(*maxInFlight),
+			fetch.WithRulesMemory(*memory),
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if err := srv.Open(); err != nil {
+		return err
+	}
+	// Always say where the server is, whatever the log level: the address may come from :0.
+	fmt.Fprintf(e.stderr, "robots serve: listening on http://%s (store: %s)\n", srv.Addr(), storeName)
+	<-ctx.Done()
+	fmt.Fprintln(e.stderr, "robots serve: shutting down")
+	return srv.Close()
+}
+
+// readTokens reads bearer tokens, one per line; blank lines and lines starting
+// with # are skipped.
+func readTokens(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		t := strings.TrimSpace(sc.Text())
+		if t != "" && !strings.HasPrefix(t, "#") {
+			out = append(out, t)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("token file %s: %w", path, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("token file %s has no token", path)
+	}
+	return out, nil
+}
+
+// openStore opens the cache store: Redis when redisURL is set, else a bbolt file in
+// dataDir (or the default data directory).
+func openStore(dataDir, redisURL string) (fetch.Store, string, func(), error) {
+	if redisURL != "" {
+		opt, err := redis.ParseURL(redisURL)
+		if err != nil {
+			return nil, "", nil, usagef("serve: -redis %q: %v", redisURL, err)
+		}
+		rdb := redis.NewClient(opt)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			rdb.Close()
+			return nil, "", nil, fmt.Errorf("serve: redis at %s: %w", redisURL, err)
+		}
+		return redisstore.New(rdb), "redis " + redisURL, func() { rdb.Close() }, nil
+	}
+	if dataDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("serve: no data directory: %v (give -data DIR)", err)
+		}
+		dataDir = filepath.Join(dir, "robots-serve")
+	}
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return nil, "", nil, fmt.Errorf("serve: data directory: %w", err)
+	}
+	path := filepath.Join(dataDir, "cache.bolt")
+	st, err := boltstore.Open(path)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("serve: %w", err)
+	}
+	return st, "bbolt " + path, func() { st.Close() }, nil
+}

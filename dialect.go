@@ -1,0 +1,239 @@
+package robots
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Dialect is an interpretation of robots.txt. The same file can mean different things
+// to crawlers that follow different documents; [Google] is the default.
+type Dialect uint8
+
+const (
+	// Google follows Google's reference parser and matcher (RFC 9309 with Google's
+	// reading): accepted misspellings and missing colons, product tokens cut at the first
+	// character outside [A-Za-z_-], groups naming a token merged, longest match wins and
+	// allow wins ties, '*' and a final '$' are special, URLs are matched as given and rule
+	// values have non-ASCII bytes percent-encoded.
+	Google Dialect = iota
+
+	// RFC9309 follows RFC 9309 §2.2.2–2.2.3 where it differs from Google: /robots.txt is
+	// always allowed, and %xx escapes of unreserved characters (A–Z a–z 0–9 - . _ ~) are
+	// decoded in both the URL and the rule before matching ("%62%61%7A" matches "baz"),
+	// while escapes of reserved characters stay encoded; non-ASCII bytes in the URL are
+	// percent-encoded like those in rules, and hex digits compare case-insensitively.
+	// Everything else is as Google.
+	RFC9309
+
+	// Legacy1996 follows the 1996 draft "A Method for Robots Exclusion" (§3.2): fields
+	// User-agent, Allow and Disallow spelt exactly (no misspellings, a colon required);
+	// the first record whose user-agent equals the robot's name (case-insensitively,
+	// without version) applies, else the "*" record; its rules are tried in file order and
+	// the first match wins; a match is a plain prefix match ('*' and '$' are ordinary
+	// characters) after %xx escapes are decoded in both, except %2F.
+	Legacy1996
+
+	// Legacy1994 follows the 1994 "Standard for Robot Exclusion": only User-agent and
+	// Disallow (Allow is an unknown field); the first record whose user-agent value is a
+	// case-insensitive substring of the robot's name applies ("sidewinder" applies to
+	// "Infoseek-Sidewinder"), else the "*" record; a URL is disallowed when its path
+	// starts with a Disallow value, octet for octet; an empty Disallow allows everything.
+	Legacy1994
+)
+
+// Dialects lists every dialect, the default first.
+var Dialects = []Dialect{Google, RFC9309, Legacy1996, Legacy1994}
+
+var dialectNames = [...]string{"google", "rfc9309", "legacy1996", "legacy1994"}
+
+func (d Dialect) String() string {
+	if int(d) < len(dialectNames) {
+		return dialectNames[d]
+	}
+	return fmt.Sprintf("dialect(%d)", int(d))
+}
+
+// ParseDialect returns the dialect with the given name: "google", "rfc9309",
+// "legacy1996" or "legacy1994" ("" means google).
+func ParseDialect(name string) (Dialect, error) {
+	if name == "" {
+		return Google, nil
+	}
+	for i, n := range dialectNames {
+		if strings.EqualFold(name, n) {
+			return Dialect(i), nil
+		}
+	}
+	return Google, fmt.Errorf("unknown dialect %q (want one of %s)", name, strings.Join(dialectNames[:], ", "))
+}
+
+// WithDialect makes Parse and the decisions of the result follow dialect d.
+func WithDialect(d Dialect) Option {
+	return func(o *options) {
+		if int(d) < len(dialectNames) {
+			o.dialect = d
+		}
+	}
+}
+
+// Dialect returns the dialect r was parsed with.
+func (r *Robots) Dialect() Dialect {
+	if r == nil {
+		return Google
+	}
+	return r.opts.dialect
+}
+
+func (d Dialect) legacy() bool { return d == Legacy1996 || d == Legacy1994 }
+
+// legacyKind recognises field names the way the old documents define them: exactly,
+// ignoring case.
+func legacyKind(d Dialect, key string) Kind {
+	switch {
+	case equalFold(key, "user-agent"):
+		return KindUserAgent
+	case equalFold(key, "disallow"):
+		return KindDisallow
+	case equalFold(key, "allow") && d == Legacy1996:
+		return KindAllow
+	case equalFold(key, "sitemap"):
+		return KindSitemap
+	}
+	for _, f := range otherFields {
+		if equalFold(key, f) {
+			return KindOther
+		}
+	}
+	return KindUnknown
+}
+
+// compilePattern turns a rule value into the pattern matched and its shape.
+func (d Dialect) compilePattern(v string) (string, uint8) {
+	switch d {
+	case RFC9309:
+		p := normalizeRFC(v)
+		return p, shapeOf(p)
+	case Legacy1996:
+		return decode1996(v), shapePrefix
+	case Legacy1994:
+		return v, shapePrefix
+	}
+	p := escapePattern(v)
+	return p, shapeOf(p)
+}
+
+// matchPath turns the path of a URL into what the dialect's patterns are matched against.
+func (d Dialect) matchPath(p string) string {
+	switch d {
+	case RFC9309:
+		return normalizeRFC(p)
+	case Legacy1996:
+		return decode1996(p)
+	}
+	return p
+}
+
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// normalizeRFC applies RFC 9309 §2.2.2: %xx of unreserved characters decoded, other
+// escapes with upper-case hex, non-ASCII bytes percent-encoded. It returns s itself
+// when nothing changes.
+func normalizeRFC(s string) string {
+	return rewriteEscapes(s, func(c byte) bool { return isUnreserved(c) }, true)
+}
+
+// decode1996 applies the 1996 draft's comparison rule: %xx decoded, except %2F.
+func decode1996(s string) string {
+	return rewriteEscapes(s, func(c byte) bool { return c != '/' }, false)
+}
+
+// rewriteEscapes decodes the %xx escapes whose byte satisfies decode, upper-cases the
+// hex of the others and, if encodeHigh, percent-encodes bytes outside US-ASCII.
+func rewriteEscapes(s string, decode func(byte) bool, encodeHigh bool) string {
+	i := 0
+	for ; i < len(s); i++ {
+		if s[i] == '%' || encodeHigh && s[i] >= 0x80 {
+			break
+		}
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			v := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if decode(v) {
+				b.WriteByte(v)
+			} else {
+				b.WriteByte('%')
+				b.WriteByte(toUpper(s[i+1]))
+				b.WriteByte(toUpper(s[i+2]))
+			}
+			i += 2
+		case encodeHigh && c >= 0x80:
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// legacyName is the robot name of a user-agent value, without version information.
+func legacyName(v string) string {
+	if i := strings.IndexAny(v, "/ \t"); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}
+
+// legacyAgentMatches reports whether a user-agent value of the file names the robot.
+func (d Dialect) legacyAgentMatches(value, robot string) bool {
+	name := legacyName(value)
+	if name == "" || name == "*" {
+		return false
+	}
+	if d == Legacy1994 {
+		return strings.Contains(strings.ToLower(robot), strings.ToLower(name))
+	}
+	return strings.EqualFold(name, legacyName(robot))
+}
+
+// legacyGroup finds the record that applies in the old dialects: the first naming the
+// robot (any of its names), else the first "*" record.
+func (r *Robots) legacyGroup(agents []string) (int, bool) {
+	for gi, g := range r.groups {
+		for _, a := range g.agents {
+			if slices.ContainsFunc(agents, func(robot string) bool { return r.opts.dialect.legacyAgentMatches(a.Name, robot) }) {
+				return gi, false
+			}
+		}
+	}
+	for gi, g := range r.groups {
+		if slices.ContainsFunc(g.agents, func(a Agent) bool { return legacyName(a.Name) == "*" }) {
+			return gi, true
+		}
+	}
+	return -1, false
+}

@@ -1,0 +1,33 @@
+// Package robots reads robots.txt files and decides, exactly as Google does, whether
+// a crawler may fetch a URL.
+//
+// # The protocol
+//
+// A site publishes /robots.txt at the top of an origin (scheme, host and port). The
+// file is a list of groups: one or more user-agent lines naming crawlers by product
+// token, then allow and disallow rules whose values are URL path prefixes, where '*'
+// matches any run of characters and a final '$' anchors the end. A crawler obeys the
+// groups that name its token (merged when there are several) or else the "*" groups.
+// Among the rules that match a URL's path and query, the longest value wins; on a tie
+// allow wins; when none matches, the URL is allowed. This is RFC 9309 with Google's
+// reading of it: misspellings such as "dissallow" and a missing colon are accepted, a
+// user-agent value counts up to its first character outside [A-Za-z_-], and rules
+// before any user-agent line are ignored.
+//
+// # Use
+//
+// [Parse] a body once into an immutable [Robots], then ask it many times with
+// [Robots.Allowed], or [Robots.Decide] for the deciding [Rule] and group:
+//
+//	r := robots.Parse(body)
+//	if r.Allowed("Googlebot", "https://example.com/private/x") { ... }
+//
+// Parse never fails: like Google's parser it skips what it cannot read and reports
+// it in [Robots.Diagnostics]. Only the first [DefaultMaxBytes] are read (see
+// [WithMaxBytes]). A [Robots] is safe for concurrent use, and a decision on an ASCII
+// URL does not allocate. [ProductToken] turns a whole User-Agent header into the token
+// to pass. [Lines] shows how each line was read, for tools that lint or explain files.
+//
+// Fetching robots.txt (status codes, redirects, caching) is the job of the fetch
+// package; the robots command checks, lints and explains files.
+package robots

@@ -1,0 +1,79 @@
+package robots_test
+
+import (
+	"fmt"
+
+	"github.com/gorobots/robots"
+)
+
+const exampleFile = `# example.com
+User-agent: *
+Disallow: /private/
+Allow: /private/press/
+Crawl-delay: 2
+
+User-agent: Googlebot-Image
+Disallow: /photos/
+
+Sitemap: https://example.com/sitemap.xml
+`
+
+func Example() {
+	r := robots.Parse([]byte(exampleFile))
+	fmt.Println(r.Allowed("Googlebot", "https://example.com/private/a.html"))
+	fmt.Println(r.Allowed("Googlebot", "https://example.com/private/press/b.html"))
+	fmt.Println(r.Allowed("Googlebot-Image", "https://example.com/private/a.html"))
+	// Output:
+	// false
+	// true
+	// true
+}
+
+func ExampleRobots_Decide() {
+	r := robots.Parse([]byte(exampleFile))
+	d := r.Decide("https://example.com/private/a.html", "Googlebot")
+	fmt.Println(d.Allowed, d.Rule.Line, d.Rule, d.Global)
+	// Output:
+	// false 3 Disallow: /private/ true
+}
+
+// A crawler that obeys two product tokens gets the groups naming either of them;
+// the "*" group applies only when neither is named.
+func ExampleRobots_Decide_severalAgents() {
+	r := robots.Parse([]byte(exampleFile))
+	d := r.Decide("https://example.com/photos/cat.jpg", "Googlebot-Image", "Googlebot")
+	fmt.Println(d.Allowed, d.Rule)
+	// Output:
+	// false Disallow: /photos/
+}
+
+func ExampleRobots_CrawlDelay() {
+	r := robots.Parse([]byte(exampleFile))
+	delay, ok := r.CrawlDelay("bingbot")
+	fmt.Println(delay, ok)
+	fmt.Println(r.Sitemaps())
+	// Output:
+	// 2s true
+	// [https://example.com/sitemap.xml]
+}
+
+func ExampleRobots_Diagnostics() {
+	r := robots.Parse([]byte("Disallow: /nope\nUser-agent: *\nDissallow: /tmp/\nunicorns: /x\n"))
+	for _, d := range r.Diagnostics() {
+		fmt.Println(d)
+	}
+	// Output:
+	// line 1: disallow before any user-agent line: ignored [rule-outside-group]
+	// line 3: "Dissallow" is a misspelling; Google reads it as disallow [misspelled-field]
+	// line 4: unknown field "unicorns": ignored [unknown-field]
+}
+
+func ExampleProductToken() {
+	fmt.Println(robots.ProductToken("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"))
+	fmt.Println(robots.ProductToken("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"))
+	fmt.Println(robots.ProductToken("curl/8.5.0"))
+	// Output:
+	// Googlebot
+	// GPTBot
+	// curl
+}

@@ -1,0 +1,107 @@
+package fetch_test
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/internal/fetchtest"
+)
+
+// t0 is the clock of tests that decide expiry: the time is a parameter.
+var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+const (
+	agent = "TestBot"
+	// rulesBody disallows /private for every crawler.
+	rulesBody = "User-agent: *\nDisallow: /private\n"
+)
+
+// newClient returns a client with short timeouts: every server here is on loopback.
+func newClient(t testing.TB, opts ...fetch.Option) *fetch.Client {
+	t.Helper()
+	base := []fetch.Option{fetch.WithTimeout(2 * time.Second), fetch.WithConnectTimeout(time.Second)}
+	return fetch.NewClient(append(base, opts...)...)
+}
+
+func serve(t testing.TB, h http.HandlerFunc) *fetchtest.Server { return fetchtest.ServeFunc(t, h) }
+
+// answer serves status and body at every path, with header lines "Name: value".
+func answer(status int, body string, header ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i+1 < len(header); i += 2 {
+			w.Header().Set(header[i], header[i+1])
+		}
+		w.WriteHeader(status)
+		w.Write([]byte(body))
+	}
+}
+
+// rawServer accepts TCP connections on loopback and hands each to fn, for servers
+// that misbehave below HTTP. Connections are closed when fn returns or the test ends.
+func rawServer(t testing.TB, fn func(c net.Conn, req *bufio.Reader)) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			stop := context.AfterFunc(ctx, func() { c.Close() })
+			go func() {
+				defer stop()
+				defer c.Close()
+				fn(c, bufio.NewReader(c))
+			}()
+		}
+	}()
+	t.Cleanup(func() { cancel(); l.Close(); <-done })
+	return "http://" + l.Addr().String()
+}
+
+// readRequest consumes a request's head.
+func readRequest(br *bufio.Reader) {
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil || line == "\r\n" || line == "\n" {
+			return
+		}
+	}
+}
+
+// closedPort returns a loopback address nothing listens on.
+func closedPort(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+func mustGet(t testing.TB, c *fetch.Client, url string, now time.Time) *fetch.Result {
+	t.Helper()
+	res, err := c.GetAt(context.Background(), url, now)
+	if err != nil {
+		t.Fatalf("GetAt(%s): %v", url, err)
+	}
+	return res
+}
+
+// verdicts decides /private and /public of res's origin.
+func verdicts(res *fetch.Result) (private, public bool) {
+	return res.Allowed(agent, "/private/x"), res.Allowed(agent, "/public/x")
+}

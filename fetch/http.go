@@ -1,0 +1,226 @@
+package fetch
+
+import (
+	"bufio"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// fetched is the raw story of one fetch, before the policy and the cache read it.
+type fetched struct {
+	status    int // of the last response; 0 if none came
+	hops      []Hop
+	body      []byte
+	bytesRead int64
+	wireBytes int64
+	truncated bool
+	encoding  string
+	header    http.Header // of the last response, for Cache-Control and Retry-After
+
+	// failed: a network failure or invalid response (always Unreachable).
+	failed bool
+	// classifyAs is the status the policy reads: status itself, or 404 for a
+	// redirect chain that cannot be followed.
+	classifyAs int
+	err        error
+}
+
+// maxHeaderBytes bounds the response headers of a robots.txt request: far more than
+// any real server sends, small enough that a hostile one cannot use memory with them.
+const maxHeaderBytes = 64 << 10
+
+// maxRedirectBody bounds what is read from a redirect's body so that its connection
+// can be reused; past it the connection is closed instead.
+const maxRedirectBody = 4 << 10
+
+func (c *Client) newHTTPClient() *http.Client {
+	tr := &http.Transport{
+		Proxy:                  nil, // the dialer must see the address of every request
+		DialContext:            c.dialContext,
+		TLSClientConfig:        c.opts.tlsConfig,
+		TLSHandshakeTimeout:    c.opts.connectTimeout,
+		DisableCompression:     true, // decompressed here, with the size limit
+		MaxResponseHeaderBytes: maxHeaderBytes,
+		MaxIdleConns:           256,
+		MaxIdleConnsPerHost:    2,
+		IdleConnTimeout:        30 * time.Second,
+		ForceAttemptHTTP2:      true,
+	}
+	return &http.Client{
+		Transport: tr,
+		// Redirects are followed by fetchHTTP, which records each hop.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
+	f := &fetched{}
+	next := robotsURL
+	for hop := 0; ; hop++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
+		if err != nil {
+			f.failed, f.err = true, err
+			return f
+		}
+		req.Header.Set("User-Agent", c.opts.userAgent)
+		req.Header.Set("Accept-Encoding", "gzip, deflate")
+		resp, err := c.http.Do(req)
+		if err != nil {
+			f.hops = append(f.hops, Hop{URL: next})
+			f.failed, f.err = true, err
+			return f
+		}
+		f.hops = append(f.hops, Hop{URL: next, Status: resp.StatusCode})
+		f.status, f.header = resp.StatusCode, resp.Header
+		if resp.StatusCode < 300 || resp.StatusCode > 399 {
+			defer resp.Body.Close()
+			f.classifyAs = resp.StatusCode
+			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+				f.encoding = resp.Header.Get("Content-Encoding")
+				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, c.opts.maxBytes)
+				if err != nil {
+					f.failed, f.err = true, fmt.Errorf("reading body of %s: %w", next, err)
+				}
+			}
+			return f
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxRedirectBody))
+		resp.Body.Close()
+		if hop == MaxRedirects {
+			f.classifyAs, f.err = http.StatusNotFound, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, MaxRedirects)
+			return f
+		}
+		target, err := redirectTarget(resp, req.URL)
+		if err != nil {
+			f.classifyAs, f.err = http.StatusNotFound, err
+			return f
+		}
+		next = target
+	}
+}
+
+// redirectTarget resolves a redirect's Location against the URL that answered it.
+func redirectTarget(resp *http.Response, from *url.URL) (string, error) {
+	loc := resp.Header.Get("Location")
+	if loc == "" {
+		return "", fmt.Errorf("redirect %d from %s without Location", resp.StatusCode, from)
+	}
+	u, err := from.Parse(loc)
+	if err != nil {
+		return "", fmt.Errorf("redirect from %s: invalid Location %q", from, loc)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("redirect from %s to %q: only http and https are followed", from, loc)
+	}
+	u.Fragment = ""
+	return u.String(), nil
+}
+
+// readBody reads at most limit bytes of body, decoded. It reads at most limit+1
+// bytes from the wire and keeps at most limit+1 decoded bytes: the one extra byte
+// only tells whether the body went on (truncated), so that a gzip bomb or an endless
+// body costs no more than the limit.
+func readBody(body io.Reader, encoding string, limit int) (data []byte, decoded, wire int64, truncated bool, err error) {
+	cr := &countingReader{r: io.LimitReader(body, int64(limit)+1)}
+	var r io.Reader = cr
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "", "identity":
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(cr)
+		if err != nil {
+			return nil, 0, cr.n, false, fmt.Errorf("gzip: %w", err)
+		}
+		defer zr.Close()
+		r = zr
+	case "deflate":
+		// HTTP's deflate is zlib-wrapped, but some servers send raw deflate.
+		br := bufio.NewReader(cr)
+		if h, err := br.Peek(2); err == nil && h[0]&0x0f == 8 && (uint16(h[0])<<8|uint16(h[1]))%31 == 0 {
+			zr, err := zlib.NewReader(br)
+			if err != nil {
+				return nil, 0, cr.n, false, fmt.Errorf("deflate: %w", err)
+			}
+			defer zr.Close()
+			r = zr
+		} else {
+			fr := flate.NewReader(br)
+			defer fr.Close()
+			r = fr
+		}
+	default:
+		return nil, 0, 0, false, fmt.Errorf("unsupported Content-Encoding %q", encoding)
+	}
+	data, err = io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	wireCut := cr.n > int64(limit)
+	if len(data) > limit || wireCut {
+		// Cut at the limit: a decoder stopped mid-stream by the wire limit reports
+		// an unexpected EOF, which only means the body went on.
+		data, truncated, err = data[:min(len(data), limit)], true, nil
+	}
+	if err != nil {
+		return nil, int64(len(data)), cr.n, false, err
+	}
+	return data, int64(len(data)), cr.n, truncated, nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// maxAge returns the Cache-Control max-age of h, and whether there is one.
+// no-cache and no-store count as max-age=0: the TTL bounds then apply.
+func maxAge(h http.Header) (time.Duration, bool) {
+	var age time.Duration
+	found := false
+	for _, v := range h.Values("Cache-Control") {
+		for d := range strings.SplitSeq(v, ",") {
+			d = strings.TrimSpace(d)
+			name, val, _ := strings.Cut(d, "=")
+			switch strings.ToLower(strings.TrimSpace(name)) {
+			case "max-age":
+				n, err := strconv.ParseInt(strings.Trim(strings.TrimSpace(val), `"`), 10, 64)
+				if err != nil || n < 0 {
+					continue
+				}
+				if n > int64(365*24*time.Hour/time.Second) {
+					n = int64(365 * 24 * time.Hour / time.Second)
+				}
+				return time.Duration(n) * time.Second, true
+			case "no-cache", "no-store":
+				age, found = 0, true
+			}
+		}
+	}
+	return age, found
+}
+
+// retryAfter returns the Retry-After of h (seconds or an HTTP date), and whether there is one.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+		return time.Duration(min(n, int64(365*24*3600))) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}

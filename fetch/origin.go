@@ -1,0 +1,90 @@
+package fetch
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// ErrUnsupportedScheme is returned for URLs whose scheme has no robots.txt access
+// method here: only http, https and ftp do.
+var ErrUnsupportedScheme = errors.New("unsupported scheme")
+
+// hostProfile maps internationalised names to punycode as lookups do (UTS #46
+// non-transitional), without the STD3 rules: real host names contain underscores.
+var hostProfile = idna.New(idna.MapForLookup(), idna.StrictDomainName(false),
+	idna.BidiRule(), idna.Transitional(false))
+
+var defaultPorts = map[string]string{"http": "80", "https": "443", "ftp": "21"}
+
+// Origin returns the origin of rawURL, the key under which its robots.txt is cached,
+// and the URL of that robots.txt. The origin is scheme://host[:port] with the scheme
+// and host lower case, the host in punycode and the scheme's default port left out,
+// so that every spelling of one origin gives the same key (SPEC §1).
+func Origin(rawURL string) (origin, robotsURL string, err error) {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil {
+		return "", "", fmt.Errorf("origin of %q: %w", rawURL, err)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	def, ok := defaultPorts[scheme]
+	if !ok {
+		if scheme == "" {
+			return "", "", fmt.Errorf("origin of %q: not an absolute URL", rawURL)
+		}
+		return "", "", fmt.Errorf("origin of %q: %w %q", rawURL, ErrUnsupportedScheme, u.Scheme)
+	}
+	host, port := u.Hostname(), u.Port()
+	if host == "" {
+		return "", "", fmt.Errorf("origin of %q: no host", rawURL)
+	}
+	if strings.Contains(host, ":") { // IPv6 literal
+		ip := net.ParseIP(host)
+		if ip == nil {
+			return "", "", fmt.Errorf("origin of %q: invalid IPv6 address %q", rawURL, host)
+		}
+		host = "[" + ip.String() + "]"
+	} else if host, err = asciiHost(host); err != nil {
+		return "", "", fmt.Errorf("origin of %q: %w", rawURL, err)
+	}
+	if port != "" && port != def {
+		for i := 0; i < len(port); i++ {
+			if port[i] < '0' || port[i] > '9' {
+				return "", "", fmt.Errorf("origin of %q: invalid port %q", rawURL, port)
+			}
+		}
+		port = strings.TrimLeft(port, "0")
+		if port == "" || len(port) > 5 || port > "65535" && len(port) == 5 {
+			return "", "", fmt.Errorf("origin of %q: invalid port %q", rawURL, u.Port())
+		}
+		if port != def {
+			host += ":" + port
+		}
+	}
+	origin = scheme + "://" + host
+	return origin, origin + "/robots.txt", nil
+}
+
+// asciiHost lower-cases a host name and converts its internationalised labels to
+// punycode. Plain ASCII names skip the IDNA tables: they only need lower-casing.
+func asciiHost(host string) (string, error) {
+	ascii := true
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii && !strings.Contains(host, "xn--") && !strings.Contains(host, "XN--") {
+		return strings.ToLower(host), nil
+	}
+	h, err := hostProfile.ToASCII(host)
+	if err != nil {
+		return "", fmt.Errorf("invalid host name %q: %w", host, err)
+	}
+	return strings.ToLower(h), nil
+}

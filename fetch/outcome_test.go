@@ -1,0 +1,384 @@
+package fetch_test
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
+)
+
+// TestOutcomeTable runs every row of the outcome table of SPEC §2 against a real
+// server on loopback. The expected verdicts follow from the table: 2xx obey the file
+// (rulesBody disallows /private), 4xx except 429 allow everything, 429, 5xx and
+// network failures disallow everything (no cached copy exists yet).
+func TestOutcomeTable(t *testing.T) {
+	type want struct {
+		outcome fetch.Outcome
+		effect  fetch.Effect
+		status  int
+		private bool // verdict for /private/x
+		public  bool // verdict for /public/x
+	}
+	obey := want{fetch.Success, fetch.ObeyRules, 200, false, true}
+	allow := func(status int) want { return want{fetch.Unavailable, fetch.AllowAll, status, true, true} }
+	deny := func(status int) want { return want{fetch.Unreachable, fetch.DisallowAll, status, false, false} }
+
+	tests := []struct {
+		name string
+		url  func(t *testing.T) string
+		want want
+	}{
+		{"200", httpStatus(200, rulesBody), obey},
+		{"203", httpStatus(203, rulesBody), want{fetch.Success, fetch.ObeyRules, 203, false, true}},
+		{"204 empty", httpStatus(204, ""), want{fetch.Success, fetch.ObeyRules, 204, true, true}},
+		{"206", httpStatus(206, rulesBody), want{fetch.Success, fetch.ObeyRules, 206, false, true}},
+		{"301 to 200", redirectChain(1, 301), obey},
+		{"302 to 200", redirectChain(1, 302), obey},
+		{"303 to 200", redirectChain(1, 303), obey},
+		{"307 to 200", redirectChain(1, 307), obey},
+		{"308 to 200", redirectChain(1, 308), obey},
+		{"5 redirects", redirectChain(5, 301), obey},
+		{"6 redirects read as 404", redirectChain(6, 301), allow(301)},
+		{"redirect loop read as 404", redirectLoop, allow(302)},
+		{"redirect without Location read as 404", httpStatus(302, ""), allow(302)},
+		{"300", httpStatus(300, rulesBody), allow(300)},
+		{"400", httpStatus(400, rulesBody), allow(400)},
+		{"401", httpStatus(401, rulesBody), allow(401)},
+		{"403", httpStatus(403, rulesBody), allow(403)},
+		{"404", httpStatus(404, rulesBody), allow(404)},
+		{"410", httpStatus(410, rulesBody), allow(410)},
+		{"451", httpStatus(451, rulesBody), allow(451)},
+		{"429", httpStatus(429, rulesBody), deny(429)},
+		{"500", httpStatus(500, rulesBody), deny(500)},
+		{"502", httpStatus(502, rulesBody), deny(502)},
+		{"503", httpStatus(503, rulesBody), deny(503)},
+		{"504", httpStatus(504, rulesBody), deny(504)},
+		{"599", httpStatus(599, rulesBody), deny(599)},
+		{"redirect to 503", redirectTo(503), deny(503)},
+		{"redirect to 404", redirectTo(404), allow(404)},
+		{"connection refused", func(t *testing.T) string { return "http://" + closedPort(t) }, deny(0)},
+		{"DNS failure", dnsFailure, deny(0)},
+		{"reset before answering", resetServer, deny(0)},
+		{"hang before answering", hangServer, deny(0)},
+		{"body trickles past the timeout", trickleServer, deny(200)},
+		{"invalid response", invalidResponse, deny(0)},
+		{"broken chunking", brokenChunking, deny(200)},
+		{"body cut short", shortBody, deny(200)},
+		{"corrupt gzip", corruptGzip, deny(200)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base := tc.url(t)
+			opts := []fetch.Option{fetch.WithTimeout(500 * time.Millisecond)}
+			if tc.name == "DNS failure" {
+				opts = append(opts, fetch.WithDialContext(failingResolver(t).DialContext))
+			}
+			c := newClient(t, opts...)
+			res := mustGet(t, c, base+"/public/x", t0)
+			got := want{res.Outcome, res.Effect, res.Status, false, false}
+			got.private, got.public = verdicts(res)
+			if got != tc.want {
+				t.Errorf("got %+v; want %+v (err %v, hops %v)", got, tc.want, res.Err, res.Hops)
+			}
+			if tc.want.outcome == fetch.Unreachable && res.Err == nil && res.Status == 0 {
+				t.Errorf("network failure without Err")
+			}
+		})
+	}
+}
+
+func httpStatus(status int, body string) func(t *testing.T) string {
+	return func(t *testing.T) string { return serve(t, answer(status, body)).URL }
+}
+
+// redirectChain serves /robots.txt → /r1 → … → /rN → rulesBody, with code.
+func redirectChain(n, code int) func(t *testing.T) string {
+	return func(t *testing.T) string {
+		return serve(t, func(w http.ResponseWriter, r *http.Request) {
+			step := 0
+			if r.URL.Path != "/robots.txt" {
+				fmt.Sscanf(r.URL.Path, "/r%d", &step)
+			}
+			if step < n {
+				http.Redirect(w, r, fmt.Sprintf("/r%d", step+1), code)
+				return
+			}
+			w.Write([]byte(rulesBody))
+		}).URL
+	}
+}
+
+func redirectLoop(t *testing.T) string {
+	return serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.Redirect(w, r, "/loop", http.StatusFound)
+			return
+		}
+		http.Redirect(w, r, "/robots.txt", http.StatusFound)
+	}).URL
+}
+
+// redirectTo serves a redirect to another server that answers status.
+func redirectTo(status int) func(t *testing.T) string {
+	return func(t *testing.T) string {
+		target := serve(t, answer(status, rulesBody))
+		return serve(t, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, target.URL+"/robots.txt", http.StatusMovedPermanently)
+		}).URL
+	}
+}
+
+// failingResolver is a dialer whose DNS server refuses every query.
+func failingResolver(t *testing.T) *net.Dialer {
+	dnsAddr := closedPort(t)
+	return &net.Dialer{Resolver: &net.Resolver{PreferGo: true,
+		Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, dnsAddr)
+		}}}
+}
+
+func dnsFailure(t *testing.T) string { return "http://robots-fetch-test.invalid" }
+
+func resetServer(t *testing.T) string {
+	return rawServer(t, func(c net.Conn, br *bufio.Reader) {
+		readRequest(br)
+		c.(*net.TCPConn).SetLinger(0) // close with RST
+	})
+}
+
+func hangServer(t *testing.T) string {
+	return rawServer(t, func(c net.Conn, br *bufio.Reader) {
+		readRequest(br)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		br.ReadByte() // until the client gives up or the test ends
+	})
+}
+
+func trickleServer(t *testing.T) string {
+	return serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		for i := 0; i < 100; i++ { // 5 s at most, 10 times the client's timeout
+			if _, err := w.Write([]byte("#")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}).URL
+}
+
+func invalidResponse(t *testing.T) string {
+	return rawServer(t, func(c net.Conn, br *bufio.Reader) {
+		readRequest(br)
+		c.Write([]byte("SSH-2.0-OpenSSH_9.2\r\n\r\n"))
+	})
+}
+
+func brokenChunking(t *testing.T) string {
+	return rawServer(t, func(c net.Conn, br *bufio.Reader) {
+		readRequest(br)
+		c.Write([]byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nUser-\r\nzz\r\nagent\r\n0\r\n\r\n"))
+	})
+}
+
+func shortBody(t *testing.T) string {
+	return rawServer(t, func(c net.Conn, br *bufio.Reader) {
+		readRequest(br)
+		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nUser-agent: *\n"))
+	})
+}
+
+func corruptGzip(t *testing.T) string {
+	return serve(t, answer(200, "\x1f\x8b\x08\x00garbage that is not deflate", "Content-Encoding", "gzip")).URL
+}
+
+// TestRedirectHops checks the story of a redirected fetch: every hop recorded, the
+// rules of the last applying to the original origin.
+func TestRedirectHops(t *testing.T) {
+	base := redirectChain(5, http.StatusMovedPermanently)(t)
+	res := mustGet(t, newClient(t), base+"/", t0)
+	want := []fetch.Hop{{base + "/robots.txt", 301}, {base + "/r1", 301}, {base + "/r2", 301},
+		{base + "/r3", 301}, {base + "/r4", 301}, {base + "/r5", 200}}
+	if fmt.Sprint(res.Hops) != fmt.Sprint(want) {
+		t.Errorf("hops = %v; want %v", res.Hops, want)
+	}
+	if res.Origin != base || res.RobotsURL != base+"/robots.txt" {
+		t.Errorf("origin %q robots %q; want %q", res.Origin, res.RobotsURL, base)
+	}
+
+	base6 := redirectChain(6, http.StatusMovedPermanently)(t)
+	res = mustGet(t, newClient(t), base6+"/", t0)
+	if len(res.Hops) != 6 || !strings.Contains(fmt.Sprint(res.Err), fetch.ErrTooManyRedirects.Error()) {
+		t.Errorf("6 redirects: %d hops, err %v; want 6 hops and %q", len(res.Hops), res.Err, fetch.ErrTooManyRedirects)
+	}
+}
+
+// TestCrossHostRedirect: rules found by following a redirect to another host apply
+// to the original origin only, and are never cached under the target's origin.
+func TestCrossHostRedirect(t *testing.T) {
+	target := serve(t, answer(200, "User-agent: *\nDisallow: /target-only\n"))
+	origin := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL+"/robots.txt", http.StatusMovedPermanently)
+	})
+	var misses []string
+	c := newClient(t, fetch.WithObserver(fetch.Observer{CacheMiss: func(o string) { misses = append(misses, o) }}))
+	res := mustGet(t, c, origin.URL+"/x", t0)
+	if res.Origin != origin.URL || res.Allowed(agent, "/target-only") {
+		t.Fatalf("origin %s allowed /target-only = %v; want origin %s, disallowed", res.Origin, res.Allowed(agent, "/target-only"), origin.URL)
+	}
+	// The target's own robots.txt (the same file here) must be fetched for its origin.
+	res = mustGet(t, c, target.URL+"/x", t0)
+	if res.Origin != target.URL || len(res.Hops) != 1 {
+		t.Errorf("target: origin %s hops %v; want its own fetch", res.Origin, res.Hops)
+	}
+	if fmt.Sprint(misses) != fmt.Sprint([]string{origin.URL, target.URL}) || target.Hits() != 2 {
+		t.Errorf("misses %v, target hits %d; want a miss per origin and 2 fetches of the target", misses, target.Hits())
+	}
+}
+
+// TestBodies: bodies over the limit, compressed bodies and bombs, HTML, BOM and CRLF.
+func TestBodies(t *testing.T) {
+	limit := robots.DefaultMaxBytes
+	// A file whose rule past the limit must be ignored.
+	big := rulesBody + strings.Repeat("# filler line of a large robots.txt file\n", limit/40+10) + "Disallow: /late\n"
+	bomb := append([]byte("User-agent: *\n"), bytes.Repeat([]byte("Disallow: /bomb\n"), 8<<20/16)...) // 8 MiB decoded, 16 times the limit
+
+	tests := []struct {
+		name      string
+		body      []byte
+		encoding  string
+		truncated bool
+		bytesRead int64
+		disallow  []string // paths that must be disallowed
+		allow     []string // paths that must be allowed
+	}{
+		{"over the limit", []byte(big), "", true, int64(limit), []string{"/private"}, []string{"/late"}},
+		{"exactly the limit", []byte(rulesBody + strings.Repeat("#", limit-len(rulesBody))), "", false, int64(limit), []string{"/private"}, nil},
+		{"gzip", gz([]byte(rulesBody)), "gzip", false, int64(len(rulesBody)), []string{"/private"}, []string{"/public"}},
+		{"gzip over the limit", gz([]byte(big)), "gzip", true, int64(limit), []string{"/private"}, []string{"/late"}},
+		{"gzip bomb", gz(bomb), "gzip", true, int64(limit), []string{"/bomb"}, []string{"/public"}},
+		{"deflate (zlib)", zl([]byte(rulesBody)), "deflate", false, int64(len(rulesBody)), []string{"/private"}, nil},
+		{"deflate (raw)", fl([]byte(rulesBody)), "deflate", false, int64(len(rulesBody)), []string{"/private"}, nil},
+		{"deflate bomb", zl(bomb), "deflate", true, int64(limit), []string{"/bomb"}, nil},
+		{"HTML page", []byte("<!DOCTYPE html>\n<html><body><pre>\nUser-agent: *\nDisallow: /html/\n</pre></body></html>\n"), "", false, -1, []string{"/html/x"}, []string{"/public"}},
+		{"BOM and CRLF", []byte("\xef\xbb\xbfUser-agent: *\r\nDisallow: /bom\r\n"), "", false, -1, []string{"/bom"}, []string{"/public"}},
+		{"CR only", []byte("User-agent: *\rDisallow: /cr\r"), "", false, -1, []string{"/cr"}, []string{"/public"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				if tc.encoding != "" {
+					w.Header().Set("Content-Encoding", tc.encoding)
+				}
+				w.Write(tc.body)
+			})
+			res := mustGet(t, newClient(t), srv.URL+"/", t0)
+			if res.Outcome != fetch.Success || res.Truncated != tc.truncated {
+				t.Fatalf("outcome %v truncated %v (err %v); want success, truncated %v", res.Outcome, res.Truncated, res.Err, tc.truncated)
+			}
+			if tc.bytesRead >= 0 && res.BytesRead != tc.bytesRead {
+				t.Errorf("BytesRead = %d; want %d", res.BytesRead, tc.bytesRead)
+			}
+			if res.WireBytes > int64(limit)+1 {
+				t.Errorf("WireBytes = %d; want at most the limit + 1 (%d)", res.WireBytes, limit+1)
+			}
+			for _, p := range tc.disallow {
+				if res.Allowed(agent, p) {
+					t.Errorf("%s allowed; want disallowed", p)
+				}
+			}
+			for _, p := range tc.allow {
+				if !res.Allowed(agent, p) {
+					t.Errorf("%s disallowed; want allowed", p)
+				}
+			}
+		})
+	}
+}
+
+func gz(b []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func zl(b []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func fl(b []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+// TestDialerSeesEveryHop: the dialer given as an option makes every connection of
+// a redirect chain, to every host.
+func TestDialerSeesEveryHop(t *testing.T) {
+	target := serve(t, answer(200, rulesBody))
+	origin := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL+"/robots.txt", http.StatusFound)
+	})
+	var dialled []string
+	d := &net.Dialer{}
+	c := newClient(t, fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dialled = append(dialled, addr)
+		return d.DialContext(ctx, network, addr)
+	}))
+	mustGet(t, c, origin.URL+"/", t0)
+	want := []string{strings.TrimPrefix(origin.URL, "http://"), strings.TrimPrefix(target.URL, "http://")}
+	if fmt.Sprint(dialled) != fmt.Sprint(want) {
+		t.Errorf("dialled %v; want %v", dialled, want)
+	}
+
+	// A dialer that refuses (as an SSRF guard would) makes the origin unreachable.
+	refuse := errors.New("address not allowed")
+	c = newClient(t, fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return nil, refuse
+	}))
+	res := mustGet(t, c, origin.URL+"/", t0)
+	if res.Outcome != fetch.Unreachable || !strings.Contains(fmt.Sprint(res.Err), refuse.Error()) {
+		t.Errorf("refusing dialer: outcome %v err %v; want unreachable with %q", res.Outcome, res.Err, refuse)
+	}
+}
+
+// TestBadURLs: URLs without a robots.txt are errors, not outcomes.
+func TestBadURLs(t *testing.T) {
+	c := newClient(t)
+	for _, u := range []string{"", "/relative", "mailto:a@example.com", "http://", "http://[::1", "http://host:99999/"} {
+		if res, err := c.GetAt(context.Background(), u, t0); err == nil {
+			t.Errorf("GetAt(%q) = %+v, nil; want an error", u, res)
+		}
+	}
+	_, err := c.GetAt(context.Background(), "gopher://example.com/", t0)
+	if !errors.Is(err, fetch.ErrUnsupportedScheme) {
+		t.Errorf("gopher: %v; want ErrUnsupportedScheme", err)
+	}
+}

@@ -1,0 +1,65 @@
+package robots
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// corpusDir is the shared corpus of real robots.txt files, kept outside the repository.
+const corpusDir = "../shared/corpus"
+
+// FuzzParse parses arbitrary bodies, seeded with the real files of the corpus: it must
+// not panic, must take bounded time, and must give stable, self-consistent results.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "robots", "*.txt"))
+	if len(files) == 0 {
+		f.Log("corpus not found at " + corpusDir + "; seeding from testdata only")
+	}
+	for i, name := range files {
+		if testing.Short() && i%20 != 0 {
+			continue
+		}
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b, "/", "googlebot")
+		}
+	}
+	f.Add([]byte("user-agent: *\ndisallow: /\n"), "/x", "*")
+	f.Add([]byte("\xef\xbb\xbfUser-agent: a\r\nAllow: /a*b$\rDisallow /\n"), "/ab", "a")
+	f.Fuzz(func(t *testing.T, body []byte, url, agent string) {
+		start := time.Now()
+		r := Parse(body)
+		// Generous: parsing is linear; this only catches pathological blow-ups.
+		if el := time.Since(start); el > 2*time.Second+time.Duration(len(body))*time.Microsecond {
+			t.Fatalf("Parse took %v for %d bytes", el, len(body))
+		}
+		d := r.Decide(url, agent)
+		if d.Allowed != r.Allowed(agent, url) {
+			t.Fatalf("Decide and Allowed disagree")
+		}
+		if again := Parse(body).Decide(url, agent); again != d {
+			t.Fatalf("unstable: %+v then %+v", d, again)
+		}
+		groups := r.Groups()
+		if d.Rule.Line > 0 {
+			if d.Group < 0 || d.Group >= len(groups) {
+				t.Fatalf("deciding rule %+v but group %d of %d", d.Rule, d.Group, len(groups))
+			}
+			found := slices.ContainsFunc(groups[d.Group].Rules, func(ru Rule) bool {
+				return ru.Line == d.Rule.Line && ru.Allow == d.Rule.Allow
+			})
+			if !found {
+				t.Fatalf("deciding rule %+v not in group %+v", d.Rule, groups[d.Group])
+			}
+		} else if !d.Allowed {
+			t.Fatalf("disallowed without a rule")
+		}
+		for _, g := range groups {
+			if len(g.Agents) == 0 {
+				t.Fatalf("group without agents: %+v", g)
+			}
+		}
+	})
+}

@@ -1,0 +1,199 @@
+package robots
+
+import (
+	"strings"
+	"testing"
+)
+
+// slowMatch is a literal transcription of the matching rule of RFC 9309 §2.2.3 and
+// Google's matcher: it keeps the set of every path position the pattern can have
+// reached so far. It is slow and obviously correct; the fast matcher is tested against it.
+func slowMatch(pat, path string) bool {
+	pos := []int{0}
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		if c == '$' && i == len(pat)-1 {
+			for _, p := range pos {
+				if p == len(path) {
+					return true
+				}
+			}
+			return false
+		}
+		var next []int
+		if c == '*' {
+			for p := pos[0]; p <= len(path); p++ {
+				next = append(next, p)
+			}
+		} else {
+			for _, p := range pos {
+				if p < len(path) && path[p] == c {
+					next = append(next, p+1)
+				}
+			}
+		}
+		if len(next) == 0 {
+			return false
+		}
+		pos = next
+	}
+	return true
+}
+
+// slowAllowed decides by scanning every rule of the applicable groups and keeping the
+// longest match, allow winning ties, as RFC 9309 §2.2.2 says. Groups are found by
+// walking the lines again.
+func slowAllowed(body, agent, url string) bool {
+	type rl struct {
+		allow bool
+		pat   string
+	}
+	var specific, global []rl
+	seenSpecific := false
+	inAgents, forUs, forAll := false, false, false
+	for l := range Lines([]byte(body)) {
+		switch l.Kind {
+		case KindUserAgent:
+			if !inAgents {
+				forUs, forAll = false, false
+			}
+			inAgents = true
+			if isGlobal(l.Value) {
+				forAll = true
+			} else if strings.EqualFold(leadingToken(l.Value), agent) {
+				forUs, seenSpecific = true, true
+			}
+		case KindAllow, KindDisallow:
+			inAgents = false
+			if l.Value == "" {
+				continue
+			}
+			r := rl{l.Kind == KindAllow, escapePattern(l.Value)}
+			if forUs {
+				specific = append(specific, r)
+			} else if forAll {
+				global = append(global, r)
+			}
+			if r.allow && forUs || r.allow && forAll {
+				if s := strings.LastIndexByte(r.pat, '/'); s >= 0 && strings.HasPrefix(r.pat[s:], "/index.htm") {
+					d := rl{true, r.pat[:s+1] + "$"}
+					if forUs {
+						specific = append(specific, d)
+					} else {
+						global = append(global, d)
+					}
+				}
+			}
+		}
+	}
+	rules := global
+	if seenSpecific {
+		rules = specific
+	}
+	path := pathOf(url)
+	bestAllow, bestDisallow := -1, -1
+	for _, r := range rules {
+		if !slowMatch(r.pat, path) {
+			continue
+		}
+		if r.allow {
+			bestAllow = max(bestAllow, len(r.pat))
+		} else {
+			bestDisallow = max(bestDisallow, len(r.pat))
+		}
+	}
+	return bestDisallow <= bestAllow
+}
+
+func TestMatchTable(t *testing.T) {
+	tests := []struct {
+		pat, path string
+		want      bool
+	}{
+		{"/", "/", true},
+		{"/fish", "/fish", true},
+		{"/fish", "/fish.html", true},
+		{"/fish", "/Fish.asp", false},
+		{"/fish", "/catfish", false},
+		{"/fish*", "/fishheads/yummy.html", true},
+		{"/fish*", "/fis", false},
+		{"/fish/", "/fish", false},
+		{"/*.php", "/folder/filename.php?parameters", true},
+		{"/*.php", "/windows.PHP", false},
+		{"/*.php$", "/filename.php", true},
+		{"/*.php$", "/filename.php?parameters", false},
+		{"/*.php$", "/filename.php5", false},
+		{"/fish*.php", "/fishheads/catfish.php?parameters", true},
+		{"/fish*.php", "/Fish.PHP", false},
+		{"/a$b", "/a$b", true}, // '$' is literal except at the end
+		{"/a$b", "/ab", false},
+		{"/$", "/", true},
+		{"/$", "/x", false},
+		{"*", "/anything", true},
+		{"*$", "", true},
+		{"/a*b*c$", "/aXbYc", true},
+		{"/a*b*c$", "/aXbYcZ", false},
+		{"/a*bc$", "/abcbc", true}, // needs the last piece at the end, not the first occurrence
+		{"/a**b", "/ab", true},
+	}
+	for _, tt := range tests {
+		if got := slowMatch(tt.pat, tt.path); got != tt.want {
+			t.Errorf("slowMatch(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
+		}
+		if got := matches(shapeOf(tt.pat), tt.pat, tt.path); got != tt.want {
+			t.Errorf("matches(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
+		}
+	}
+}
+
+// TestSpecExamples holds the examples of Google's page as summarised in SPEC.md §5.
+func TestSpecExamples(t *testing.T) {
+	tests := []struct {
+		path, rules string
+		want        bool
+	}{
+		{"/page", "allow: /p\ndisallow: /", true},
+		{"/folder/page", "allow: /folder\ndisallow: /folder", true},
+		{"/page.htm", "allow: /page\ndisallow: /*.htm", false},
+		{"/page.php5", "allow: /page\ndisallow: /*.ph", true},
+		{"/", "allow: /$\ndisallow: /", true},
+		{"/page.htm", "allow: /$\ndisallow: /", false},
+	}
+	for _, tt := range tests {
+		body := "user-agent: *\n" + tt.rules + "\n"
+		if got := Parse([]byte(body)).Allowed("foobot", "https://example.com"+tt.path); got != tt.want {
+			t.Errorf("%s with %q: got %v, want %v", tt.path, tt.rules, got, tt.want)
+		}
+	}
+}
+
+// FuzzMatch checks that the fast matcher agrees with the literal one.
+func FuzzMatch(f *testing.F) {
+	for _, s := range [][2]string{{"/a*b$", "/axxb"}, {"/*.php$", "/x.php"}, {"*", ""}, {"/a$b", "/a$b"}, {"/**/x*y$", "/q/x/y"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pat, path string) {
+		if len(pat) > 64 || len(path) > 256 {
+			return // the literal matcher is quadratic; keep it quick
+		}
+		if got, want := matches(shapeOf(pat), pat, path), slowMatch(pat, path); got != want {
+			t.Fatalf("matches(%q, %q) = %v, slowMatch = %v", pat, path, got, want)
+		}
+	})
+}
+
+// FuzzDecide checks whole decisions against the slow decision procedure.
+func FuzzDecide(f *testing.F) {
+	f.Add("user-agent: foo\ndisallow: /a\nallow: /a/b$\nuser-agent: *\ndisallow: /", "foo", "/a/b")
+	f.Add("user-agent: *\nallow: /x/index.html\ndisallow: /", "bar", "http://e.com/x/")
+	f.Add("User-Agent: FOO BAR\nDisallow: /*.php$\n\nuser-agent:foo\nallow: /", "foo", "/a.php")
+	f.Fuzz(func(t *testing.T, body, agent, url string) {
+		if len(body) > 2048 || len(url) > 256 {
+			return
+		}
+		r := Parse([]byte(body))
+		if got, want := r.Allowed(agent, url), slowAllowed(body, agent, url); got != want {
+			t.Fatalf("Allowed(%q, %q) = %v, slow = %v\nbody:\n%s", agent, url, got, want, body)
+		}
+	})
+}

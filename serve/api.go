@@ -1,0 +1,455 @@
+package serve
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/netguard"
+)
+
+// MaxURLBytes bounds one URL in a request: far above any URL a crawler keeps
+// (Google's reference parser and most browsers stop near 2 KiB), low enough that a
+// batch of DefaultMaxURLs of them stays within memory a server can spare.
+const MaxURLBytes = 16 << 10
+
+// MaxAgentBytes bounds one agent name; product tokens are a few dozen bytes.
+const MaxAgentBytes = 256
+
+// httpError is an error with the status it should be answered with.
+type httpError struct {
+	code int
+	msg  string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func errorf(code int, format string, args ...any) error {
+	return &httpError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// statusOf picks the answer's status for err: the caller's fault (4xx) where it is,
+// 504 when the robots.txt could not be had in time, 502 for any other failure to
+// reach a decision.
+func statusOf(err error) int {
+	var he *httpError
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &he):
+		return he.code
+	case errors.As(err, &mbe):
+		return http.StatusRequestEntityTooLarge
+	case netguard.IsRefused(err):
+		return http.StatusForbidden
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusBadGateway
+}
+
+var jsonType = []string{"application/json"}
+
+func (s *Server) routes(reg *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /v1/check", s.api("check", s.handleCheck))
+	mux.Handle("POST /v1/check", s.api("batch", s.handleBatch))
+	mux.Handle("GET /v1/robots", s.api("robots", s.handleRobots))
+	mux.Handle("POST /v1/lint", s.api("lint", s.handleLint))
+	mux.Handle("/v1/", s.api("unknown", func(r *http.Request) ([]byte, error) {
+		return nil, errorf(http.StatusNotFound, "no API endpoint %s %s", r.Method, r.URL.Path)
+	}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = jsonType
+		io.WriteString(w, `{"status":"ok"}`)
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	s.pageRoutes(mux)
+	return mux
+}
+
+// api wraps a JSON handler: authorization, the body limit, the error shape, logs and
+// metrics. h returns the encoded answer or an error.
+func (s *Server) api(name string, h func(r *http.Request) ([]byte, error)) http.Handler {
+	hm := s.metrics.handler(name)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		var body []byte
+		var err error
+		if s.authorized(r) {
+			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+			body, err = h(r)
+		} else {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="robots"`)
+			err = errorf(http.StatusUnauthorized, "missing or unknown bearer token")
+		}
+		code := http.StatusOK
+		if err != nil {
+			code = statusOf(err)
+			body = appendError(nil, err.Error())
+			level := slogLevel(code)
+			s.log.Log(r.Context(), level, "request failed", "handler", name, "status", code, "error", err.Error())
+		}
+		w.Header()["Content-Type"] = jsonType
+		w.WriteHeader(code)
+		w.Write(body)
+		hm.done(code, start)
+	})
+}
+
+func (s *Server) authorized(r *http.Request) bool {
+	if len(s.cfg.Tokens) == 0 {
+		return true
+	}
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	good := 0
+	for _, t := range s.cfg.Tokens {
+		good |= subtle.ConstantTimeCompare([]byte(tok), []byte(t))
+	}
+	return good == 1
+}
+
+// agentsOf checks the agent names of a request.
+func (s *Server) agentsOf(agents []string) error {
+	if len(agents) == 0 {
+		return errorf(http.StatusBadRequest, "agent is required (a crawler product token such as Googlebot)")
+	}
+	if len(agents) > s.cfg.MaxAgents {
+		return errorf(http.StatusRequestEntityTooLarge, "%d agents, more than the limit of %d", len(agents), s.cfg.MaxAgents)
+	}
+	for _, a := range agents {
+		if strings.TrimSpace(a) == "" {
+			return errorf(http.StatusBadRequest, "empty agent name")
+		}
+		if len(a) > MaxAgentBytes {
+			return errorf(http.StatusBadRequest, "agent name of %d bytes, more than the limit of %d", len(a), MaxAgentBytes)
+		}
+	}
+	return nil
+}
+
+// lookup returns the robots.txt state of rawURL's origin. Bad URLs are the caller's
+// fault (400); a literal private address is refused here (403) before any fetch,
+// while names are refused by the client's guarded dialer. ctx should carry the
+// request's deadline (see withCheckTimeout).
+func (s *Server) lookup(ctx context.Context, rawURL string) (*fetch.Result, error) {
+	if len(rawURL) > MaxURLBytes {
+		return nil, errorf(http.StatusBadRequest, "URL of %d bytes, more than the limit of %d", len(rawURL), MaxURLBytes)
+	}
+	origin, _, err := fetch.Origin(rawURL)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "%v", err)
+	}
+	if !s.cfg.AllowPrivate {
+		if err := checkLiteral(origin); err != nil {
+			return nil, err
+		}
+	}
+	res, err := s.client.Get(ctx, rawURL)
+	if err != nil {
+		if ctx.Err() != nil && !netguard.IsRefused(err) {
+			return nil, fmt.Errorf("robots.txt of %s not fetched within %v: %w", origin, s.cfg.CheckTimeout, context.DeadlineExceeded)
+		}
+		return nil, fmt.Errorf("robots.txt of %s: %w", origin, err)
+	}
+	// IsRefused rather than errors.Is: the fetch client keeps a fetch's error as
+	// text, and a refusal must read as one from the cache too.
+	if netguard.IsRefused(res.Err) {
+		return nil, fmt.Errorf("robots.txt of %s: %w", origin, res.Err)
+	}
+	return res, nil
+}
+
+// withCheckTimeout bounds a request's wait for robots.txt files, all of them.
+func (s *Server) withCheckTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.cfg.CheckTimeout)
+}
+
+// checkLiteral refuses an origin whose host is an IP address the guard refuses.
+func checkLiteral(origin string) error {
+	host := origin[strings.Index(origin, "://")+3:]
+	if strings.HasPrefix(host, "[") {
+		host = host[1:strings.IndexByte(host, ']')]
+	} else if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		if err := netguard.Check(a); err != nil {
+			return fmt.Errorf("target %s: %w", origin, err)
+		}
+	}
+	return nil
+}
+
+func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
+	q := r.URL.Query()
+	agents := q["agent"]
+	if err := s.agentsOf(agents); err != nil {
+		return nil, err
+	}
+	u := q.Get("url")
+	if u == "" {
+		return nil, errorf(http.StatusBadRequest, "url is required")
+	}
+	ctx, cancel := s.withCheckTimeout(r.Context())
+	defer cancel()
+	res, err := s.lookup(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	d := res.Decide(u, agents...)
+	s.metrics.decided(d.Allowed)
+	b := make([]byte, 0, 384)
+	return appendDecision(b, u, d, appendOrigin(nil, res, agents)), nil
+}
+
+// batchRequest is the body of POST /v1/check.
+type batchRequest struct {
+	Agent  string   `json:"agent"`
+	Agents []string `json:"agents"`
+	URLs   []string `json:"urls"`
+}
+
+// originState is one origin of a batch: looked up once, encoded once.
+type originState struct {
+	url  string // the first URL of the batch seen for it
+	res  *fetch.Result
+	err  error
+	json []byte // the per-origin fields of each result
+}
+
+func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
+	var req batchRequest
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(&req); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, err
+		}
+		return nil, errorf(http.StatusBadRequest, "request body: %v", err)
+	}
+	agents := req.Agents
+	if req.Agent != "" {
+		agents = append([]string{req.Agent}, agents...)
+	}
+	if err := s.agentsOf(agents); err != nil {
+		return nil, err
+	}
+	if len(req.URLs) == 0 {
+		return nil, errorf(http.StatusBadRequest, "urls is required (an array of absolute URLs)")
+	}
+	if len(req.URLs) > s.cfg.MaxURLs {
+		return nil, errorf(http.StatusRequestEntityTooLarge, "%d URLs, more than the limit of %d", len(req.URLs), s.cfg.MaxURLs)
+	}
+
+	// Group by the URL's scheme and authority as written: cheap, and every URL of
+	// one group has the same origin. Spellings of one origin that differ end up in
+	// the client's cache under one key anyway.
+	var origins []*originState
+	index := make(map[string]*originState)
+	per := make([]*originState, len(req.URLs))
+	for i, u := range req.URLs {
+		k := authority(u)
+		o := index[k]
+		if o == nil {
+			o = &originState{url: u}
+			index[k] = o
+			origins = append(origins, o)
+		}
+		per[i] = o
+	}
+	ctx, cancel := s.withCheckTimeout(r.Context())
+	defer cancel()
+	s.lookupAll(ctx, origins, agents)
+
+	b := make([]byte, 0, 64+len(req.URLs)*(200))
+	b = append(b, `{"results":[`...)
+	var allowed, disallowed int
+	for i, u := range req.URLs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		o := per[i]
+		if o.err != nil {
+			b = appendURLError(b, u, statusOf(o.err), o.err.Error())
+			continue
+		}
+		d := o.res.Decide(u, agents...)
+		if d.Allowed {
+			allowed++
+		} else {
+			disallowed++
+		}
+		b = appendDecision(b, u, d, o.json)
+	}
+	b = append(b, "]}"...)
+	s.metrics.allowed.Add(float64(allowed))
+	s.metrics.disallowed.Add(float64(disallowed))
+	return b, nil
+}
+
+// lookupAll looks up every origin of a batch with at most BatchFetches workers:
+// a warm cache answers at once, and a slow origin holds up one worker only.
+func (s *Server) lookupAll(ctx context.Context, origins []*originState, agents []string) {
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(origins) {
+				return
+			}
+			o := origins[i]
+			o.res, o.err = s.lookup(ctx, o.url)
+			if o.err == nil {
+				o.json = appendOrigin(nil, o.res, agents)
+			}
+		}
+	}
+	workers := min(s.cfg.BatchFetches, len(origins))
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+}
+
+// authority returns the scheme and authority of a URL as written
+// ("https://example.com:8443"), or the whole string when it has no "://".
+func authority(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u
+	}
+	rest := u[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		return u[:i+3+j]
+	}
+	return u
+}
+
+// robotsAnswer is the body of GET /v1/robots.
+type robotsAnswer struct {
+	URL         string              `json:"url"`
+	Origin      string              `json:"origin"`
+	RobotsURL   string              `json:"robots_url"`
+	Outcome     fetch.Outcome       `json:"outcome"`
+	Effect      fetch.Effect        `json:"effect"`
+	Status      int                 `json:"status"`
+	Stale       bool                `json:"stale"`
+	Error       string              `json:"error,omitempty"`
+	Hops        []fetch.Hop         `json:"hops"`
+	FetchedAt   *time.Time          `json:"fetched_at"`
+	ExpiresAt   *time.Time          `json:"expires_at"`
+	LastSuccess *time.Time          `json:"last_success"`
+	Bytes       int64               `json:"bytes"`
+	Truncated   bool                `json:"truncated"`
+	Groups      []groupJSON         `json:"groups"`
+	Sitemaps    []string            `json:"sitemaps"`
+	Fields      []robots.Field      `json:"fields"`
+	Diagnostics []robots.Diagnostic `json:"diagnostics"`
+}
+
+type groupJSON struct {
+	Line       int            `json:"line"`
+	Agents     []agentJSON    `json:"agents"`
+	Rules      []ruleJSON     `json:"rules"`
+	CrawlDelay *float64       `json:"crawl_delay"`
+	Fields     []robots.Field `json:"fields"`
+}
+
+type agentJSON struct {
+	Name  string `json:"name"`
+	Token string `json:"token"`
+	Line  int    `json:"line"`
+}
+
+type ruleJSON struct {
+	Allow bool   `json:"allow"`
+	Value string `json:"value"`
+	Line  int    `json:"line"`
+}
+
+func timeRef(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
+	u := r.URL.Query().Get("url")
+	if u == "" {
+		return nil, errorf(http.StatusBadRequest, "url is required")
+	}
+	ctx, cancel := s.withCheckTimeout(r.Context())
+	defer cancel()
+	res, err := s.lookup(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	a := robotsAnswer{
+		URL: u, Origin: res.Origin, RobotsURL: res.RobotsURL, Outcome: res.Outcome, Effect: res.Effect,
+		Status: res.Status, Stale: res.Stale, Hops: res.Hops,
+		FetchedAt: timeRef(res.FetchedAt), ExpiresAt: timeRef(res.ExpiresAt), LastSuccess: timeRef(res.LastSuccess),
+		Bytes: res.BytesRead, Truncated: res.Truncated,
+		Groups: []groupJSON{}, Sitemaps: []string{}, Fields: []robots.Field{}, Diagnostics: []robots.Diagnostic{},
+	}
+	if res.Err != nil {
+		a.Error = res.Err.Error()
+	}
+	if rb := res.Robots; rb != nil {
+		a.Groups = groupsJSON(rb.Groups())
+		a.Sitemaps = append(a.Sitemaps, rb.Sitemaps()...)
+		a.Fields = append(a.Fields, rb.Fields()...)
+		a.Diagnostics = append(a.Diagnostics, rb.Diagnostics()...)
+	}
+	return json.Marshal(a)
+}
+
+func groupsJSON(gs []robots.Group) []groupJSON {
+	out := make([]groupJSON, len(gs))
+	for i, g := range gs {
+		gj := groupJSON{Line: g.Line, Agents: make([]agentJSON, len(g.Agents)), Rules: make([]ruleJSON, len(g.Rules)), Fields: g.Fields}
+		for j, a := range g.Agents {
+			gj.Agents[j] = agentJSON{Name: a.Name, Token: a.Token(), Line: a.Line}
+		}
+		for j, ru := range g.Rules {
+			gj.Rules[j] = ruleJSON{Allow: ru.Allow, Value: ru.Value, Line: ru.Line}
+		}
+		if d, ok := g.CrawlDelay(); ok {
+			secs := d.Seconds()
+			gj.CrawlDelay = &secs
+		}
+		if gj.Fields == nil {
+			gj.Fields = []robots.Field{}
+		}
+		out[i] = gj
+	}
+	return out
+}
+
+func slogLevel(code int) slog.Level {
+	if code >= 500 {
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}

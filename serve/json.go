@@ -1,0 +1,158 @@
+package serve
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
+)
+
+// The check answers are encoded by hand: they are the hot path (a batch holds
+// thousands), their shape is fixed, and the per-origin part is encoded once per
+// origin rather than once per URL.
+
+// appendDecision appends one check result: the URL's own fields, then originJSON
+// (from appendOrigin).
+func appendDecision(b []byte, url string, d robots.Decision, originJSON []byte) []byte {
+	b = append(b, `{"url":`...)
+	b = appendString(b, url)
+	if d.Allowed {
+		b = append(b, `,"allowed":true,"line":`...)
+	} else {
+		b = append(b, `,"allowed":false,"line":`...)
+	}
+	b = strconv.AppendInt(b, int64(d.Rule.Line), 10)
+	b = append(b, `,"rule":`...)
+	if d.Rule.Line == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = appendRule(b, d.Rule)
+	}
+	b = append(b, ',')
+	b = append(b, originJSON...)
+	return append(b, '}')
+}
+
+// appendRule writes the rule as `robots check -json` does: "disallow: /x".
+func appendRule(b []byte, r robots.Rule) []byte {
+	if r.Allow {
+		b = append(b, `"allow: `...)
+	} else {
+		b = append(b, `"disallow: `...)
+	}
+	return appendStringBody(b, r.Value, '"')
+}
+
+// appendOrigin appends the fields every URL of one origin shares, for a crawler
+// obeying agents.
+func appendOrigin(b []byte, res *fetch.Result, agents []string) []byte {
+	b = append(b, `"robots_url":`...)
+	b = appendString(b, res.RobotsURL)
+	b = append(b, `,"outcome":"`...)
+	b = append(b, res.Outcome.String()...)
+	b = append(b, `","effect":"`...)
+	b = append(b, res.Effect.String()...)
+	b = append(b, `","status":`...)
+	b = strconv.AppendInt(b, int64(res.Status), 10)
+	b = append(b, `,"stale":`...)
+	b = strconv.AppendBool(b, res.Stale)
+	b = append(b, `,"fetched_at":`...)
+	b = appendTime(b, res.FetchedAt)
+	b = append(b, `,"expires_at":`...)
+	b = appendTime(b, res.ExpiresAt)
+	b = append(b, `,"crawl_delay":`...)
+	if res.Effect == fetch.ObeyRules && res.Robots != nil {
+		if d, ok := res.Robots.CrawlDelay(agents...); ok {
+			return strconv.AppendFloat(b, d.Seconds(), 'f', -1, 64)
+		}
+	}
+	return append(b, "null"...)
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	if t.IsZero() {
+		return append(b, "null"...)
+	}
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, time.RFC3339)
+	return append(b, '"')
+}
+
+// appendError appends the error body {"error": msg}.
+func appendError(b []byte, msg string) []byte {
+	b = append(b, `{"error":`...)
+	b = appendString(b, msg)
+	return append(b, '}')
+}
+
+// appendURLError appends a batch result for a URL that could not be decided.
+func appendURLError(b []byte, url string, status int, msg string) []byte {
+	b = append(b, `{"url":`...)
+	b = appendString(b, url)
+	b = append(b, `,"error":`...)
+	b = appendString(b, msg)
+	b = append(b, `,"error_status":`...)
+	b = strconv.AppendInt(b, int64(status), 10)
+	return append(b, '}')
+}
+
+// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as with
+// encoding/json.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	return appendStringBody(b, s, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendStringBody appends s escaped for a JSON string, then end.
+func appendStringBody(b []byte, s string, end byte) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		// U+2028 and U+2029 are valid JSON but end lines in JavaScript source.
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, `\u202`...)
+			b = append(b, hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, end)
+}

@@ -1,0 +1,120 @@
+package serve
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gorobots/robots/fetch"
+)
+
+// metrics are the server's Prometheus series. Label values are resolved once where
+// they are known in advance, so that the hot path only adds to a counter.
+type metrics struct {
+	requests    *prometheus.CounterVec   // by handler and status code
+	duration    *prometheus.HistogramVec // by handler
+	allowed     prometheus.Counter
+	disallowed  prometheus.Counter
+	fetches     *prometheus.CounterVec // by outcome
+	fetchTime   prometheus.Histogram
+	hits        prometheus.Counter
+	misses      prometheus.Counter
+	waits       prometheus.Counter
+	storeErrors prometheus.Counter
+	page        *handlerMetrics
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	decisions := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "robots_decisions_total", Help: "URL decisions made, by verdict.",
+	}, []string{"verdict"})
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "robots_http_requests_total", Help: "HTTP requests answered, by handler and status code.",
+		}, []string{"handler", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "robots_http_request_duration_seconds", Help: "Time to answer HTTP requests, by handler.",
+			Buckets: []float64{.0001, .0005, .001, .0025, .005, .01, .05, .1, .5, 1, 5, 30},
+		}, []string{"handler"}),
+		allowed:    decisions.WithLabelValues("allowed"),
+		disallowed: decisions.WithLabelValues("disallowed"),
+		fetches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "robots_fetches_total", Help: "robots.txt fetches made, by outcome.",
+		}, []string{"outcome"}),
+		fetchTime: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "robots_fetch_duration_seconds", Help: "Time taken by robots.txt fetches, redirects included.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}),
+		hits: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "robots_cache_hits_total", Help: "Lookups answered by a fresh cached robots.txt.",
+		}),
+		misses: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "robots_cache_misses_total", Help: "Lookups that needed a fetch.",
+		}),
+		waits: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "robots_singleflight_waits_total", Help: "Lookups that waited for a fetch of the same origin already in flight.",
+		}),
+		storeErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "robots_store_errors_total", Help: "Cache store operations that failed (the server went on without the store).",
+		}),
+	}
+	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range []fetch.Outcome{fetch.Success, fetch.Unavailable, fetch.Unreachable} {
+		m.fetches.WithLabelValues(o.String()) // so that every outcome shows from the start
+	}
+	m.page = m.handler("page")
+	return m, nil
+}
+
+func (m *metrics) decided(allowed bool) {
+	if allowed {
+		m.allowed.Inc()
+	} else {
+		m.disallowed.Inc()
+	}
+}
+
+func (m *metrics) observer() fetch.Observer {
+	return fetch.Observer{
+		CacheHit:   func(string) { m.hits.Inc() },
+		CacheMiss:  func(string) { m.misses.Inc() },
+		FlightWait: func(string) { m.waits.Inc() },
+		Fetched: func(r *fetch.Result, took time.Duration) {
+			m.fetches.WithLabelValues(r.Outcome.String()).Inc()
+			m.fetchTime.Observe(took.Seconds())
+		},
+		StoreError: func(string, error) { m.storeErrors.Inc() },
+	}
+}
+
+// handlerMetrics are one handler's series, resolved once.
+type handlerMetrics struct {
+	name     string
+	requests *prometheus.CounterVec
+	ok       prometheus.Counter
+	duration prometheus.Observer
+}
+
+func (m *metrics) handler(name string) *handlerMetrics {
+	return &handlerMetrics{
+		name:     name,
+		requests: m.requests,
+		ok:       m.requests.WithLabelValues(name, "200"),
+		duration: m.duration.WithLabelValues(name),
+	}
+}
+
+func (h *handlerMetrics) done(code int, start time.Time) {
+	if code == http.StatusOK {
+		h.ok.Inc()
+	} else {
+		h.requests.WithLabelValues(h.name, strconv.Itoa(code)).Inc()
+	}
+	h.duration.Observe(time.Since(start).Seconds())
+}

@@ -1,0 +1,253 @@
+// Package serve is the robots.txt service: one HTTP server that answers crawler
+// fleets' questions ("may Googlebot fetch this URL?") from one shared cache of
+// robots.txt files, and offers site owners a web page to test their files.
+//
+// # API
+//
+// Every answer is JSON; errors are {"error": "..."} with a status that says whose
+// fault it is (400 bad input, 401 missing token, 403 refused target, 413 too large,
+// 502/504 when no decision could be made at all).
+//
+//	GET  /v1/check?agent=NAME&url=URL   one decision; agent may repeat (one crawler, several tokens)
+//	POST /v1/check                      {"agent": "...", "urls": [...]}: decisions in request order
+//	GET  /v1/robots?url=URL             the origin's fetch outcome, groups, sitemaps and fields
+//	POST /v1/lint                       a robots.txt body: the lint findings
+//	GET  /healthz, GET /metrics         liveness and Prometheus metrics
+//	GET  /                              the web tester
+//
+// Decisions follow the access method of package [fetch]: the origin's robots.txt is
+// fetched once, cached (in process, and in the client's store: a bbolt file or a
+// Redis shared between replicas), and its status decides what applies.
+//
+// # Safety
+//
+// The server fetches URLs its callers name, so by default it refuses to connect to
+// loopback, private, link-local and other special addresses (see
+// [github.com/gorobots/robots/internal/netguard]): the check runs on the address
+// actually dialled, for every redirect hop. Request bodies, batch sizes and every
+// connection's time are bounded by the Config limits.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/netguard"
+)
+
+// Limits and defaults. Each can be changed in Config; the zero value of a Config
+// field means the default.
+const (
+	// DefaultAddr is loopback: the server fetches URLs for its callers, so it is
+	// not exposed to a network unless asked to be.
+	DefaultAddr = "127.0.0.1:8080"
+
+	// DefaultMaxBodyBytes bounds a request body. The largest legitimate one is the
+	// tester's diff form: two robots.txt files of up to 500 KiB each, form-encoded
+	// (up to three bytes per byte), plus a URL list.
+	DefaultMaxBodyBytes = 4 << 20
+
+	// DefaultMaxURLs bounds the URLs of one batch check and of one tester form, so
+	// that one request cannot hold the server for long.
+	DefaultMaxURLs = 10_000
+
+	// DefaultMaxAgents bounds the agents of one request.
+	DefaultMaxAgents = 100
+
+	// DefaultBatchFetches bounds the origins one batch request fetches at once; the
+	// fetch client bounds fetches across all requests as well.
+	DefaultBatchFetches = 16
+
+	// DefaultCheckTimeout bounds how long a request waits for robots.txt files. It is
+	// longer than the fetch client's whole-fetch timeout, so that a fetch normally
+	// ends with an outcome (a hanging origin is "unreachable"); past it the answer is
+	// 504.
+	DefaultCheckTimeout = fetch.DefaultTimeout + 5*time.Second
+
+	// Timeouts of every client connection: a slow or idle client cannot hold one open.
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = 30 * time.Second
+	IdleTimeout       = 2 * time.Minute
+
+	// DefaultShutdownTimeout bounds Close's wait for requests in progress.
+	DefaultShutdownTimeout = 10 * time.Second
+)
+
+// Config configures a Server.
+type Config struct {
+	// Addr is the address to listen on (DefaultAddr when empty); ":0" picks a port.
+	Addr string
+	// Store keeps fetched robots.txt files: a bbolt file, a Redis shared by
+	// replicas, or (when nil) a fetch.MemoryStore.
+	Store fetch.Store
+	// Fetch configures the server's fetch client: timeouts and limits. The server
+	// adds its own dialer (guarded unless AllowPrivate) and Store before these
+	// options, and its metrics observer after them.
+	Fetch []fetch.Option
+	// AllowPrivate lets the server fetch from loopback, private, link-local and the
+	// other addresses netguard refuses. Without it the client dials through
+	// netguard.Dialer, and literal addresses in URLs are refused before any fetch.
+	AllowPrivate bool
+	// Tokens, when not empty, are the bearer tokens the API accepts. The web tester,
+	// /healthz and /metrics stay open.
+	Tokens []string
+	// Logger receives one line per failed request and the server's life events;
+	// nil discards them.
+	Logger *slog.Logger
+	// Registry receives the server's metrics; nil makes a new one, served at /metrics.
+	Registry *prometheus.Registry
+
+	MaxBodyBytes    int64         // DefaultMaxBodyBytes
+	MaxURLs         int           // DefaultMaxURLs
+	MaxAgents       int           // DefaultMaxAgents
+	BatchFetches    int           // DefaultBatchFetches
+	CheckTimeout    time.Duration // DefaultCheckTimeout
+	WriteTimeout    time.Duration // CheckTimeout plus ten seconds
+	ShutdownTimeout time.Duration // DefaultShutdownTimeout
+}
+
+// Server is the HTTP service. Create it with New, start it with Open, stop it
+// with Close. It keeps no package-level state, so tests run many at once.
+type Server struct {
+	cfg     Config
+	client  *fetch.Client
+	log     *slog.Logger
+	metrics *metrics
+	page    *template.Template
+	handler http.Handler
+	ln      net.Listener
+	srv     *http.Server
+	done    chan error
+}
+
+// New checks cfg and returns a server that is not yet listening.
+func New(cfg Config) (*Server, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxURLs <= 0 {
+		cfg.MaxURLs = DefaultMaxURLs
+	}
+	if cfg.MaxAgents <= 0 {
+		cfg.MaxAgents = DefaultMaxAgents
+	}
+	if cfg.BatchFetches <= 0 {
+		cfg.BatchFetches = DefaultBatchFetches
+	}
+	if cfg.CheckTimeout <= 0 {
+		cfg.CheckTimeout = DefaultCheckTimeout
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = cfg.CheckTimeout + 10*time.Second
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	for _, t := range cfg.Tokens {
+		if t == "" {
+			return nil, errors.New("serve: empty bearer token")
+		}
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	var err error
+	if s.metrics, err = newMetrics(reg); err != nil {
+		return nil, fmt.Errorf("serve: metrics: %w", err)
+	}
+	if s.page, err = parsePage(); err != nil {
+		return nil, fmt.Errorf("serve: templates: %w", err)
+	}
+	if cfg.Store == nil {
+		cfg.Store = fetch.NewMemoryStore(0)
+	}
+	s.cfg.Store = cfg.Store
+	opts := []fetch.Option{
+		fetch.WithDialContext(netguard.Dialer(cfg.AllowPrivate).DialContext),
+		fetch.WithStore(cfg.Store),
+	}
+	opts = append(opts, cfg.Fetch...)
+	opts = append(opts, fetch.WithObserver(s.metrics.observer()))
+	s.client = fetch.NewClient(opts...)
+	s.handler = s.routes(reg)
+	return s, nil
+}
+
+// Client returns the server's fetch client.
+func (s *Server) Client() *fetch.Client { return s.client }
+
+// Handler returns the server's routes, for use without Open (or behind another mux).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Open binds the listener and starts serving in the background. Once it returns,
+// Addr is the bound address and requests are accepted.
+func (s *Server) Open() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	s.ln = ln
+	s.srv = &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      s.cfg.WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	s.done = make(chan error, 1)
+	go func() {
+		err := s.srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		s.done <- err
+	}()
+	s.log.Info("listening", "addr", ln.Addr().String())
+	return nil
+}
+
+// Addr returns the address the server listens on, once Open has succeeded.
+func (s *Server) Addr() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// Close stops accepting connections and waits up to ShutdownTimeout for requests
+// in progress; then it closes the remaining connections.
+func (s *Server) Close() error {
+	if s.srv == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if err != nil {
+		s.srv.Close()
+	}
+	if serr := <-s.done; err == nil {
+		err = serr
+	}
+	s.log.Info("stopped", "addr", s.ln.Addr().String())
+	return err
+}

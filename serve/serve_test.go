@@ -1,0 +1,669 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/boltstore"
+	"github.com/gorobots/robots/internal/netguard"
+)
+
+// origin is a real HTTP server on loopback standing for a web site; it counts
+// robots.txt requests and serves what the test sets.
+type origin struct {
+	*httptest.Server
+	mu      sync.Mutex
+	status  int
+	body    string
+	header  http.Header
+	fetches atomic.Int32
+	gate    chan struct{} // when set, robots.txt requests wait for it to close
+}
+
+func newOrigin(t *testing.T, status int, body string) *origin {
+	o := &origin{status: status, body: body, header: http.Header{}}
+	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		o.fetches.Add(1)
+		o.mu.Lock()
+		status, body, gate := o.status, o.body, o.gate
+		for k, v := range o.header {
+			w.Header()[k] = v
+		}
+		o.mu.Unlock()
+		if gate != nil {
+			<-gate
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(o.Close)
+	return o
+}
+
+func (o *origin) set(status int, body string, header http.Header) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.status, o.body = status, body
+	if header == nil {
+		header = http.Header{}
+	}
+	o.header = header
+}
+
+// clock is a settable clock for the fetch client.
+type clock struct{ ns atomic.Int64 }
+
+func newClock() *clock {
+	c := &clock{}
+	c.ns.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
+	return c
+}
+func (c *clock) now() time.Time          { return time.Unix(0, c.ns.Load()).UTC() }
+func (c *clock) advance(d time.Duration) { c.ns.Add(int64(d)) }
+
+// start opens a server on a free loopback port and closes it at the end of the test.
+func start(t *testing.T, cfg Config) (*Server, *prometheus.Registry) {
+	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
+	if cfg.Registry == nil {
+		cfg.Registry = prometheus.NewRegistry()
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s, cfg.Registry
+}
+
+// checkAnswer is a check result as the API documents it.
+type checkAnswer struct {
+	URL        string   `json:"url"`
+	Allowed    *bool    `json:"allowed"`
+	Line       int      `json:"line"`
+	Rule       *string  `json:"rule"`
+	RobotsURL  string   `json:"robots_url"`
+	Outcome    string   `json:"outcome"`
+	Effect     string   `json:"effect"`
+	Status     int      `json:"status"`
+	Stale      bool     `json:"stale"`
+	FetchedAt  *string  `json:"fetched_at"`
+	ExpiresAt  *string  `json:"expires_at"`
+	CrawlDelay *float64 `json:"crawl_delay"`
+	Error      string   `json:"error"`
+}
+
+func get(t *testing.T, s *Server, path string, v any) int {
+	t.Helper()
+	resp, err := http.Get("http://" + s.Addr() + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decode(t, resp, v)
+}
+
+func post(t *testing.T, s *Server, path, body string, v any) int {
+	t.Helper()
+	resp, err := http.Post("http://"+s.Addr()+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decode(t, resp, v)
+}
+
+func decode(t *testing.T, resp *http.Response, v any) int {
+	t.Helper()
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q, want application/json", ct)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("answer %s: %v", b, err)
+	}
+	return resp.StatusCode
+}
+
+func checkPath(agents []string, u string) string {
+	q := url.Values{"agent": agents, "url": {u}}
+	return "/v1/check?" + q.Encode()
+}
+
+// The file of SPEC §5's examples, with a crawl-delay and a sitemap.
+const specFile = `User-agent: *
+Allow: /p
+Disallow: /
+Crawl-delay: 2.5
+
+User-agent: FooBot
+Allow: /folder
+Disallow: /folder
+Allow: /page
+Disallow: /*.htm
+Allow: /$
+Disallow: /bar
+
+User-agent: FooBot-Image
+Disallow: /images/
+
+Sitemap: https://example.com/sitemap.xml
+`
+
+func TestCheck(t *testing.T) {
+	o := newOrigin(t, 200, specFile)
+	s, _ := start(t, Config{AllowPrivate: true})
+	tests := []struct {
+		agents  []string
+		path    string
+		allowed bool
+		line    int
+		rule    string
+		delay   *float64
+	}{
+		// SPEC §5 examples (longest match; allow wins ties; $ anchors).
+		{[]string{"Googlebot"}, "/page", true, 2, "allow: /p", ptr(2.5)},
+		{[]string{"FooBot"}, "/folder/page", true, 7, "allow: /folder", nil},
+		{[]string{"FooBot"}, "/page.htm", false, 10, "disallow: /*.htm", nil},
+		{[]string{"FooBot"}, "/", true, 11, "allow: /$", nil},
+		{[]string{"foobot"}, "/bar/x", false, 12, "disallow: /bar", nil},
+		{[]string{"FooBot"}, "/other", true, 0, "", nil}, // no rule matches: allowed
+		// Several tokens: the groups naming any of them apply together.
+		{[]string{"FooBot-Image", "FooBot"}, "/images/a.png", false, 15, "disallow: /images/", nil},
+		{[]string{"FooBot-Image", "FooBot"}, "/bar", false, 12, "disallow: /bar", nil},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.agents, "+")+tt.path, func(t *testing.T) {
+			var a checkAnswer
+			u := o.URL + tt.path
+			if code := get(t, s, checkPath(tt.agents, u), &a); code != 200 {
+				t.Fatalf("status %d (%s), want 200", code, a.Error)
+			}
+			if a.Allowed == nil || *a.Allowed != tt.allowed || a.Line != tt.line {
+				t.Errorf("allowed %v line %d, want %v line %d", deref(a.Allowed), a.Line, tt.allowed, tt.line)
+			}
+			if got := deref(a.Rule); got != tt.rule {
+				t.Errorf("rule %q, want %q", got, tt.rule)
+			}
+			if a.URL != u || a.RobotsURL != o.URL+"/robots.txt" || a.Outcome != "success" || a.Status != 200 {
+				t.Errorf("url %q robots_url %q outcome %q status %d, want %q %q success 200", a.URL, a.RobotsURL, a.Outcome, a.Status, u, o.URL+"/robots.txt")
+			}
+			if (a.CrawlDelay == nil) != (tt.delay == nil) || a.CrawlDelay != nil && *a.CrawlDelay != *tt.delay {
+				t.Errorf("crawl_delay %v, want %v", a.CrawlDelay, tt.delay)
+			}
+			if a.FetchedAt == nil || a.ExpiresAt == nil {
+				t.Errorf("fetched_at %v expires_at %v, want both", a.FetchedAt, a.ExpiresAt)
+			}
+		})
+	}
+	if n := o.fetches.Load(); n != 1 {
+		t.Errorf("origin fetched %d times for %d checks, want 1", n, len(tests))
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func deref[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
+	}
+	return v
+}
+
+func TestBatch(t *testing.T) {
+	ok := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	missing := newOrigin(t, 404, "not found")
+	down := newOrigin(t, 503, "down")
+	s, _ := start(t, Config{AllowPrivate: true})
+
+	urls := []string{
+		ok.URL + "/a", down.URL + "/a", missing.URL + "/private/a", ok.URL + "/private/b",
+		"not a url", down.URL + "/b", missing.URL + "/c", ok.URL + "/private/",
+	}
+	// SPEC §2: 2xx obey the rules; 4xx allow everything; 5xx disallow everything.
+	want := []struct {
+		allowed bool
+		outcome string
+	}{
+		{true, "success"}, {false, "unreachable"}, {true, "unavailable"}, {false, "success"},
+		{}, {false, "unreachable"}, {true, "unavailable"}, {false, "success"},
+	}
+	body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
+	var ans struct {
+		Results []checkAnswer `json:"results"`
+	}
+	if code := post(t, s, "/v1/check", string(body), &ans); code != 200 {
+		t.Fatalf("status %d, want 200", code)
+	}
+	if len(ans.Results) != len(urls) {
+		t.Fatalf("%d results for %d URLs", len(ans.Results), len(urls))
+	}
+	for i, r := range ans.Results {
+		if r.URL != urls[i] {
+			t.Errorf("result %d is for %q, want %q (request order)", i, r.URL, urls[i])
+		}
+		if urls[i] == "not a url" {
+			if r.Error == "" || r.Allowed != nil {
+				t.Errorf("result %d: %+v, want an error and no verdict", i, r)
+			}
+			continue
+		}
+		if r.Allowed == nil || *r.Allowed != want[i].allowed || r.Outcome != want[i].outcome {
+			t.Errorf("result %d (%s): allowed %v outcome %q, want %v %q", i, urls[i], deref(r.Allowed), r.Outcome, want[i].allowed, want[i].outcome)
+		}
+	}
+	for name, o := range map[string]*origin{"ok": ok, "missing": missing, "down": down} {
+		if n := o.fetches.Load(); n != 1 {
+			t.Errorf("origin %s fetched %d times, want 1", name, n)
+		}
+	}
+
+	// "agents" instead of "agent".
+	body, _ = json.Marshal(map[string]any{"agents": []string{"Googlebot"}, "urls": []string{ok.URL + "/private/x"}})
+	if code := post(t, s, "/v1/check", string(body), &ans); code != 200 || len(ans.Results) != 1 || deref(ans.Results[0].Allowed) {
+		t.Errorf("agents form: status %d, results %+v; want one disallowed", code, ans.Results)
+	}
+}
+
+func TestRobots(t *testing.T) {
+	o := newOrigin(t, 200, specFile)
+	s, _ := start(t, Config{AllowPrivate: true})
+	var a struct {
+		RobotsURL string `json:"robots_url"`
+		Outcome   string `json:"outcome"`
+		Status    int    `json:"status"`
+		Groups    []struct {
+			Line   int `json:"line"`
+			Agents []struct {
+				Name string `json:"name"`
+			} `json:"agents"`
+			Rules      []struct{ Line int } `json:"rules"`
+			CrawlDelay *float64             `json:"crawl_delay"`
+		} `json:"groups"`
+		Sitemaps []string `json:"sitemaps"`
+	}
+	if code := get(t, s, "/v1/robots?url="+url.QueryEscape(o.URL+"/x"), &a); code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	if a.RobotsURL != o.URL+"/robots.txt" || a.Outcome != "success" || a.Status != 200 {
+		t.Errorf("robots_url %q outcome %q status %d", a.RobotsURL, a.Outcome, a.Status)
+	}
+	// specFile has three groups, at lines 1, 6 and 14, with 2, 6 and 1 rules.
+	wantLines, wantRules := []int{1, 6, 14}, []int{2, 6, 1}
+	if len(a.Groups) != 3 {
+		t.Fatalf("%d groups, want 3", len(a.Groups))
+	}
+	for i, g := range a.Groups {
+		if g.Line != wantLines[i] || len(g.Rules) != wantRules[i] {
+			t.Errorf("group %d: line %d with %d rules, want line %d with %d", i, g.Line, len(g.Rules), wantLines[i], wantRules[i])
+		}
+	}
+	if a.Groups[0].CrawlDelay == nil || *a.Groups[0].CrawlDelay != 2.5 || a.Groups[0].Agents[0].Name != "*" {
+		t.Errorf("group 0: %+v, want agent * with crawl_delay 2.5", a.Groups[0])
+	}
+	if len(a.Sitemaps) != 1 || a.Sitemaps[0] != "https://example.com/sitemap.xml" {
+		t.Errorf("sitemaps %q", a.Sitemaps)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /\n")
+	s, _ := start(t, Config{AllowPrivate: true, MaxURLs: 3, MaxBodyBytes: 1 << 10})
+	many, _ := json.Marshal(map[string]any{"agent": "a", "urls": []string{o.URL, o.URL, o.URL, o.URL}})
+	tests := []struct {
+		name, method, path, body string
+		code                     int
+		msg                      string // a part of the error message
+	}{
+		{"no agent", "GET", "/v1/check?url=" + url.QueryEscape(o.URL), "", 400, "agent is required"},
+		{"no url", "GET", "/v1/check?agent=a", "", 400, "url is required"},
+		{"relative url", "GET", "/v1/check?agent=a&url=/x", "", 400, "not an absolute URL"},
+		{"bad scheme", "GET", "/v1/check?agent=a&url=mailto:x@example.com", "", 400, "unsupported scheme"},
+		{"long url", "GET", "/v1/check?agent=a&url=" + o.URL + "/" + strings.Repeat("x", MaxURLBytes), "", 400, "limit"},
+		{"bad json", "POST", "/v1/check", "{", 400, "request body"},
+		{"no urls", "POST", "/v1/check", `{"agent":"a"}`, 400, "urls is required"},
+		{"too many urls", "POST", "/v1/check", string(many), 413, "more than the limit of 3"},
+		{"body too large", "POST", "/v1/check", `{"agent":"a","urls":["` + strings.Repeat("x", 2<<10) + `"]}`, 413, "too large"},
+		{"lint body too large", "POST", "/v1/lint", strings.Repeat("Disallow: /\n", 200), 413, "too large"},
+		{"unknown endpoint", "GET", "/v1/nothing", "", 404, "no API endpoint"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tt.method, "http://"+s.Addr()+tt.path, strings.NewReader(tt.body))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var e struct{ Error string }
+			code := decode(t, resp, &e)
+			if code != tt.code || !strings.Contains(e.Error, tt.msg) {
+				t.Errorf("%d %q, want %d with %q", code, e.Error, tt.code, tt.msg)
+			}
+		})
+	}
+}
+
+func TestTokens(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /\n")
+	s, _ := start(t, Config{AllowPrivate: true, Tokens: []string{"s3cret", "other"}})
+	path := checkPath([]string{"a"}, o.URL+"/")
+	for _, tt := range []struct {
+		auth string
+		code int
+	}{{"", 401}, {"Bearer wrong", 401}, {"s3cret", 401}, {"Bearer s3cret", 200}, {"Bearer other", 200}} {
+		req, _ := http.NewRequest("GET", "http://"+s.Addr()+path, nil)
+		if tt.auth != "" {
+			req.Header.Set("Authorization", tt.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a checkAnswer
+		if code := decode(t, resp, &a); code != tt.code {
+			t.Errorf("Authorization %q: status %d, want %d", tt.auth, code, tt.code)
+		}
+	}
+	// The page and health check stay open.
+	for _, p := range []string{"/healthz", "/"} {
+		resp, err := http.Get("http://" + s.Addr() + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("GET %s without token: %d, want 200", p, resp.StatusCode)
+		}
+	}
+}
+
+// TestMaxAge: Cache-Control max-age sets the lifetime; past it the file is fetched again.
+func TestMaxAge(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /old/\n")
+	o.set(200, "User-agent: *\nDisallow: /old/\n", http.Header{"Cache-Control": {"max-age=120"}})
+	clk := newClock()
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: []fetch.Option{fetch.WithClock(clk.now)}})
+	var a checkAnswer
+	get(t, s, checkPath([]string{"a"}, o.URL+"/old/x"), &a)
+	if deref(a.Allowed) || deref(a.FetchedAt) != "2026-11-21T12:00:00Z" || deref(a.ExpiresAt) != "2026-11-21T12:02:00Z" {
+		t.Fatalf("first check: allowed %v fetched_at %v expires_at %v; want false, 12:00:00, 12:02:00", deref(a.Allowed), deref(a.FetchedAt), deref(a.ExpiresAt))
+	}
+	o.set(200, "User-agent: *\nDisallow: /new/\n", nil)
+	clk.advance(119 * time.Second)
+	get(t, s, checkPath([]string{"a"}, o.URL+"/old/x"), &a)
+	if deref(a.Allowed) || o.fetches.Load() != 1 {
+		t.Errorf("within max-age: allowed %v after %d fetches; want the cached file (false, 1 fetch)", deref(a.Allowed), o.fetches.Load())
+	}
+	clk.advance(2 * time.Second)
+	get(t, s, checkPath([]string{"a"}, o.URL+"/old/x"), &a)
+	if !deref(a.Allowed) || o.fetches.Load() != 2 || deref(a.FetchedAt) != "2026-11-21T12:02:01Z" {
+		t.Errorf("past max-age: allowed %v after %d fetches, fetched_at %v; want the new file (true, 2 fetches, 12:02:01)", deref(a.Allowed), o.fetches.Load(), deref(a.FetchedAt))
+	}
+	// The default lifetime without max-age is 24 hours (SPEC §2).
+	if deref(a.ExpiresAt) != "2026-11-22T12:02:01Z" {
+		t.Errorf("expires_at %v, want 24 hours later", deref(a.ExpiresAt))
+	}
+}
+
+// TestFailedRefreshKeepsCopy: when a refresh finds the origin unreachable, the
+// cached copy keeps deciding (SPEC §2).
+func TestFailedRefreshKeepsCopy(t *testing.T) {
+	o := newOrigin(t, 200, "")
+	o.set(200, "User-agent: *\nDisallow: /private/\n", http.Header{"Cache-Control": {"max-age=60"}})
+	clk := newClock()
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: []fetch.Option{fetch.WithClock(clk.now)}})
+	var a checkAnswer
+	get(t, s, checkPath([]string{"a"}, o.URL+"/public"), &a)
+	o.set(503, "busy", nil)
+	clk.advance(61 * time.Second)
+	for _, tt := range []struct {
+		path    string
+		allowed bool
+	}{{"/public", true}, {"/private/x", false}} {
+		get(t, s, checkPath([]string{"a"}, o.URL+tt.path), &a)
+		if deref(a.Allowed) != tt.allowed || a.Outcome != "unreachable" || a.Status != 503 || !a.Stale || a.Effect != "rules" {
+			t.Errorf("%s after a failed refresh: %+v; want allowed %v by the cached copy (outcome unreachable, status 503, stale)", tt.path, a, tt.allowed)
+		}
+	}
+	if n := o.fetches.Load(); n != 2 {
+		t.Errorf("%d fetches, want 2", n)
+	}
+}
+
+// TestSingleflight: 30 concurrent checks of one origin make one fetch.
+func TestSingleflight(t *testing.T) {
+	const n = 30
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /x\n")
+	gate := make(chan struct{})
+	o.gate = gate
+	s, reg := start(t, Config{AllowPrivate: true})
+	var wg sync.WaitGroup
+	answers := make([]checkAnswer, n)
+	codes := make([]int, n)
+	for i := range n {
+		wg.Go(func() {
+			codes[i] = get(t, s, checkPath([]string{"a"}, fmt.Sprintf("%s/x%d", o.URL, i)), &answers[i])
+		})
+	}
+	// Hold the fetch until every request has missed the cache and waits.
+	deadline := time.Now().Add(10 * time.Second)
+	for counter(t, reg, "robots_cache_misses_total") < n && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(gate)
+	wg.Wait()
+	for i := range n {
+		if codes[i] != 200 || deref(answers[i].Allowed) {
+			t.Errorf("request %d: status %d allowed %v, want 200 false", i, codes[i], deref(answers[i].Allowed))
+		}
+	}
+	if f := o.fetches.Load(); f != 1 {
+		t.Errorf("%d fetches for %d concurrent checks, want 1", f, n)
+	}
+	if w := counter(t, reg, "robots_singleflight_waits_total"); w != n-1 {
+		t.Errorf("robots_singleflight_waits_total = %v, want %d", w, n-1)
+	}
+	if f := counter(t, reg, "robots_fetches_total"); f != 1 {
+		t.Errorf("robots_fetches_total = %v, want 1", f)
+	}
+}
+
+// counter sums a metric's series.
+func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			sum += metricValue(m)
+		}
+	}
+	return sum
+}
+
+func metricValue(m *dto.Metric) float64 {
+	switch {
+	case m.Counter != nil:
+		return m.Counter.GetValue()
+	case m.Histogram != nil:
+		return float64(m.Histogram.GetSampleCount())
+	}
+	return 0
+}
+
+func TestMetricsEndpoint(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /x\n")
+	s, _ := start(t, Config{AllowPrivate: true})
+	var a checkAnswer
+	get(t, s, checkPath([]string{"a"}, o.URL+"/x"), &a)
+	get(t, s, checkPath([]string{"a"}, o.URL+"/y"), &a)
+	resp, err := http.Get("http://" + s.Addr() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`robots_http_requests_total{code="200",handler="check"} 2`,
+		`robots_decisions_total{verdict="allowed"} 1`,
+		`robots_decisions_total{verdict="disallowed"} 1`,
+		`robots_fetches_total{outcome="success"} 1`,
+		`robots_cache_hits_total 1`,
+		`robots_cache_misses_total 1`,
+		`robots_singleflight_waits_total 0`,
+		`robots_fetch_duration_seconds_count 1`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+}
+
+// TestRefused: without AllowPrivate the server fetches nothing from loopback, by
+// literal address, by a name that resolves to loopback, or by a redirect.
+func TestRefused(t *testing.T) {
+	private := newOrigin(t, 200, "User-agent: *\nDisallow: /\n")
+	_, port, _ := net.SplitHostPort(private.Listener.Addr().String())
+	// A "public" site that redirects its robots.txt to the private one. The test's
+	// dialer stands in for public DNS: public.test goes to the redirecting server;
+	// every other address goes through the guard.
+	redirector := httptest.NewServer(http.RedirectHandler("http://localhost:"+port+"/robots.txt", http.StatusMovedPermanently))
+	defer redirector.Close()
+	guarded := netguard.Dialer(false)
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if strings.HasPrefix(addr, "public.test:") {
+			var d net.Dialer
+			return d.DialContext(ctx, network, redirector.Listener.Addr().String())
+		}
+		return guarded.DialContext(ctx, network, addr)
+	}
+	s, _ := start(t, Config{Fetch: []fetch.Option{fetch.WithDialContext(dial)}})
+
+	for _, target := range []string{
+		private.URL + "/x",            // literal loopback address
+		"http://[::1]:" + port + "/x", // literal IPv6 loopback
+		"http://localhost:" + port + "/x",
+		"http://public.test/x", // redirects to localhost
+		"http://169.254.169.254/latest/meta-data/",
+		"http://10.0.0.1/x",
+	} {
+		var a checkAnswer
+		code := get(t, s, checkPath([]string{"a"}, target), &a)
+		if code != 403 || !strings.Contains(a.Error, "refusing to connect") {
+			t.Errorf("%s: status %d %q, want 403 refusing to connect", target, code, a.Error)
+		}
+	}
+	if n := private.fetches.Load(); n != 0 {
+		t.Errorf("the private origin was fetched %d times, want 0", n)
+	}
+	// A refusal is not cached as "unreachable": asked again, the answer is the same.
+	var a checkAnswer
+	if code := get(t, s, checkPath([]string{"a"}, "http://localhost:"+port+"/y"), &a); code != 403 {
+		t.Errorf("second ask: status %d, want 403", code)
+	}
+}
+
+// TestRestart: with the embedded store, a restarted server decides from what it
+// stored without fetching again.
+func TestRestart(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	path := filepath.Join(t.TempDir(), "cache.bolt")
+	run := func() checkAnswer {
+		st, err := boltstore.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		s, err := New(Config{Addr: "127.0.0.1:0", AllowPrivate: true, Store: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Open(); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		var a checkAnswer
+		if code := get(t, s, checkPath([]string{"a"}, o.URL+"/private/x"), &a); code != 200 {
+			t.Fatalf("status %d: %s", code, a.Error)
+		}
+		return a
+	}
+	first := run()
+	second := run()
+	if deref(second.Allowed) || deref(second.FetchedAt) != deref(first.FetchedAt) {
+		t.Errorf("after restart: allowed %v fetched_at %v, want false and the first fetch's %v", deref(second.Allowed), deref(second.FetchedAt), deref(first.FetchedAt))
+	}
+	if n := o.fetches.Load(); n != 1 {
+		t.Errorf("%d fetches across a restart, want 1", n)
+	}
+}
+
+func TestCloseWaitsForRequests(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /x\n")
+	gate := make(chan struct{})
+	o.gate = gate
+	s, err := New(Config{Addr: "127.0.0.1:0", AllowPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int)
+	go func() {
+		var a checkAnswer
+		done <- get(t, s, checkPath([]string{"a"}, o.URL+"/x"), &a)
+	}()
+	for o.fetches.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	closed := make(chan error)
+	go func() { closed <- s.Close() }()
+	time.Sleep(50 * time.Millisecond)
+	close(gate)
+	if code := <-done; code != 200 {
+		t.Errorf("request in progress during Close: status %d, want 200", code)
+	}
+	if err := <-closed; err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if _, err := http.Get("http://" + s.Addr() + "/healthz"); err == nil {
+		t.Error("server still answers after Close")
+	}
+}
