@@ -192,11 +192,8 @@ func (c *Client) load(ctx context.Context, origin string) (*Entry, error) {
 
 // refresh fetches origin's robots.txt, merges it with what was known and keeps it.
 func (c *Client) refresh(ctx context.Context, origin, robotsURL string, prev *Entry, now time.Time) *Result {
-	select {
-	case c.slots <- struct{}{}:
-		defer func() { <-c.slots }()
-	case <-ctx.Done():
-	}
+	c.slots <- struct{}{} // the fetch timeout starts once a slot is free
+	defer func() { <-c.slots }()
 	e, took := c.fetchEntry(ctx, origin, robotsURL, prev, now)
 	if err := c.opts.store.Save(ctx, e); err != nil {
 		if fn := c.opts.observer.StoreError; fn != nil {
@@ -233,7 +230,7 @@ func (c *Client) entryOf(f *fetched, origin, robotsURL string, prev *Entry, now 
 		FetchedAt: now,
 	}
 	if f.err != nil {
-		e.Err = f.err.Error()
+		e.Err, e.cause = f.err.Error(), f.err
 	}
 	if f.failed {
 		e.Outcome, e.Effect = Unreachable, DisallowAll
@@ -312,8 +309,10 @@ func (c *Client) materialise(e *Entry, prev *Result) *Result {
 		FetchedAt: e.FetchedAt, ExpiresAt: e.ExpiresAt, LastSuccess: e.LastSuccess,
 		Failures: e.Failures, FailingSince: e.FailingSince, Effect: e.Effect,
 	}
-	if e.Err != "" {
-		res.Err = errors.New(e.Err)
+	if e.cause != nil {
+		res.Err = e.cause
+	} else if e.Err != "" {
+		res.Err = errors.New(e.Err) // from a store: only the text survives
 	}
 	inEffect := e
 	if e.Outcome == Unreachable {

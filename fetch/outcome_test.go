@@ -382,3 +382,18 @@ func TestBadURLs(t *testing.T) {
 		t.Errorf("gopher: %v; want ErrUnsupportedScheme", err)
 	}
 }
+
+// TestErrKeepsType: the error of a fetch can be matched with errors.Is, from the
+// fetch and from the cache.
+func TestErrKeepsType(t *testing.T) {
+	refuse := errors.New("address not allowed")
+	c := newClient(t, fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return nil, refuse
+	}))
+	for i := range 2 {
+		res := mustGet(t, c, "http://blocked.test/", t0)
+		if !errors.Is(res.Err, refuse) {
+			t.Errorf("get %d: Err %v does not match the dialer's error", i+1, res.Err)
+		}
+	}
+}
