@@ -110,7 +110,7 @@ func (c *Client) GetAt(ctx context.Context, rawURL string, now time.Time) (*Resu
 	}
 	// The store may hold a fresher entry than this process: one written by another
 	// process sharing it, or one the rules cache dropped.
-	prev, err := c.load(ctx, origin)
+	prev, _ := c.load(ctx, origin) // a failing store is reported and treated as empty
 	if prev != nil && now.Before(prev.ExpiresAt) {
 		res := c.remember(prev)
 		c.observe(c.opts.observer.CacheHit, origin)
