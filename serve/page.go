@@ -216,7 +216,9 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	var oldBody []byte
 	var oldRobots *robots.Robots
 	if f.FetchURL != "" {
-		fr, err := s.lookup(r.Context(), f.FetchURL)
+		ctx, cancel := s.withCheckTimeout(r.Context())
+		defer cancel()
+		fr, err := s.lookup(ctx, f.FetchURL)
 		if err != nil {
 			return nil, err
 		}
