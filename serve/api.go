@@ -153,26 +153,26 @@ func (s *Server) lookup(ctx context.Context, rawURL string) (*fetch.Result, erro
 	if len(rawURL) > MaxURLBytes {
 		return nil, errorf(http.StatusBadRequest, "URL of %d bytes, more than the limit of %d", len(rawURL), MaxURLBytes)
 	}
-	origin, _, err := fetch.Origin(rawURL)
-	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "%v", err)
-	}
 	if !s.cfg.AllowPrivate {
-		if err := checkLiteral(origin); err != nil {
+		if err := checkLiteral(rawURL); err != nil {
 			return nil, err
 		}
 	}
 	res, err := s.client.Get(ctx, rawURL)
 	if err != nil {
-		if ctx.Err() != nil && !netguard.IsRefused(err) {
-			return nil, fmt.Errorf("robots.txt of %s not fetched within %v: %w", origin, s.cfg.CheckTimeout, context.DeadlineExceeded)
+		switch {
+		case netguard.IsRefused(err):
+			return nil, err
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("robots.txt for %s not fetched within %v: %w", rawURL, s.cfg.CheckTimeout, context.DeadlineExceeded)
 		}
-		return nil, fmt.Errorf("robots.txt of %s: %w", origin, err)
+		// Get fails only for URLs that have no robots.txt, or when ctx ends.
+		return nil, errorf(http.StatusBadRequest, "%v", err)
 	}
 	// IsRefused rather than errors.Is: the fetch client keeps a fetch's error as
 	// text, and a refusal must read as one from the cache too.
 	if netguard.IsRefused(res.Err) {
-		return nil, fmt.Errorf("robots.txt of %s: %w", origin, res.Err)
+		return nil, fmt.Errorf("robots.txt of %s: %w", res.Origin, res.Err)
 	}
 	return res, nil
 }
@@ -182,17 +182,28 @@ func (s *Server) withCheckTimeout(ctx context.Context) (context.Context, context
 	return context.WithTimeout(ctx, s.cfg.CheckTimeout)
 }
 
-// checkLiteral refuses an origin whose host is an IP address the guard refuses.
-func checkLiteral(origin string) error {
-	host := origin[strings.Index(origin, "://")+3:]
+// checkLiteral refuses a URL whose host is an IP address the guard refuses, before
+// any fetch (so that nothing is cached for it). Names are left to the dialer.
+func checkLiteral(rawURL string) error {
+	host := authority(rawURL)
+	i := strings.Index(host, "://")
+	if i < 0 {
+		return nil
+	}
+	host = host[i+3:]
+	if j := strings.LastIndexByte(host, '@'); j >= 0 {
+		host = host[j+1:]
+	}
 	if strings.HasPrefix(host, "[") {
-		host = host[1:strings.IndexByte(host, ']')]
-	} else if i := strings.LastIndexByte(host, ':'); i >= 0 {
-		host = host[:i]
+		if j := strings.IndexByte(host, ']'); j > 0 {
+			host = host[1:j]
+		}
+	} else if j := strings.LastIndexByte(host, ':'); j >= 0 {
+		host = host[:j]
 	}
 	if a, err := netip.ParseAddr(host); err == nil {
 		if err := netguard.Check(a); err != nil {
-			return fmt.Errorf("target %s: %w", origin, err)
+			return fmt.Errorf("target %s: %w", rawURL, err)
 		}
 	}
 	return nil
