@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ func NewClient(opts ...Option) *Client {
 		opt(&o)
 	}
 	o.maxBytes = max(o.maxBytes, robots.DefaultMaxBytes)
+	o.parse = append(slices.Clip(o.parse), robots.WithMaxBytes(o.maxBytes))
 	if o.timeout <= 0 {
 		o.timeout = DefaultTimeout
 	}
@@ -102,13 +104,17 @@ func (c *Client) GetAt(ctx context.Context, rawURL string, now time.Time) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	if res, ok := c.rules.get(origin); ok && now.Before(res.ExpiresAt) {
+	held, ok := c.rules.get(origin)
+	if ok && now.Before(held.ExpiresAt) {
 		c.observe(c.opts.observer.CacheHit, origin)
-		return res, nil
+		return held, nil
 	}
 	// The store may hold a fresher entry than this process: one written by another
 	// process sharing it, or one the rules cache dropped.
-	prev, err := c.load(ctx, origin)
+	prev, _ := c.load(ctx, origin) // a failing store is reported and treated as empty
+	if prev == nil && held != nil {
+		prev = held.entry // the store lost it (evicted, failing): the copy is still here
+	}
 	if prev != nil && now.Before(prev.ExpiresAt) {
 		res := c.remember(prev)
 		c.observe(c.opts.observer.CacheHit, origin)
@@ -190,11 +196,8 @@ func (c *Client) load(ctx context.Context, origin string) (*Entry, error) {
 
 // refresh fetches origin's robots.txt, merges it with what was known and keeps it.
 func (c *Client) refresh(ctx context.Context, origin, robotsURL string, prev *Entry, now time.Time) *Result {
-	select {
-	case c.slots <- struct{}{}:
-		defer func() { <-c.slots }()
-	case <-ctx.Done():
-	}
+	c.slots <- struct{}{} // the fetch timeout starts once a slot is free
+	defer func() { <-c.slots }()
 	e, took := c.fetchEntry(ctx, origin, robotsURL, prev, now)
 	if err := c.opts.store.Save(ctx, e); err != nil {
 		if fn := c.opts.observer.StoreError; fn != nil {
@@ -231,7 +234,7 @@ func (c *Client) entryOf(f *fetched, origin, robotsURL string, prev *Entry, now 
 		FetchedAt: now,
 	}
 	if f.err != nil {
-		e.Err = f.err.Error()
+		e.Err, e.cause = f.err.Error(), f.err
 	}
 	if f.failed {
 		e.Outcome, e.Effect = Unreachable, DisallowAll
@@ -308,10 +311,12 @@ func (c *Client) materialise(e *Entry, prev *Result) *Result {
 		Origin: e.Origin, RobotsURL: e.RobotsURL, Outcome: e.Outcome, Status: e.Status, Hops: e.Hops,
 		BytesRead: e.BytesRead, WireBytes: e.WireBytes, Truncated: e.Truncated, Encoding: e.Encoding,
 		FetchedAt: e.FetchedAt, ExpiresAt: e.ExpiresAt, LastSuccess: e.LastSuccess,
-		Failures: e.Failures, FailingSince: e.FailingSince, Effect: e.Effect,
+		Failures: e.Failures, FailingSince: e.FailingSince, Effect: e.Effect, entry: e,
 	}
-	if e.Err != "" {
-		res.Err = errors.New(e.Err)
+	if e.cause != nil {
+		res.Err = e.cause
+	} else if e.Err != "" {
+		res.Err = errors.New(e.Err) // from a store: only the text survives
 	}
 	inEffect := e
 	if e.Outcome == Unreachable {
@@ -328,7 +333,7 @@ func (c *Client) materialise(e *Entry, prev *Result) *Result {
 		if prev != nil && prev.Robots != nil && prev.rulesFrom.Equal(inEffect.FetchedAt) {
 			res.Robots = prev.Robots
 		} else {
-			res.Robots = robots.Parse(inEffect.Body, robots.WithMaxBytes(c.opts.maxBytes))
+			res.Robots = robots.Parse(inEffect.Body, c.opts.parse...)
 		}
 		res.rulesFrom = inEffect.FetchedAt
 	}

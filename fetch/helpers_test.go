@@ -5,12 +5,11 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/internal/fetchtest"
 )
 
 // t0 is the clock of tests that decide expiry: the time is a parameter.
@@ -29,22 +28,7 @@ func newClient(t testing.TB, opts ...fetch.Option) *fetch.Client {
 	return fetch.NewClient(append(base, opts...)...)
 }
 
-// counted is a test server that counts the requests it answers.
-type counted struct {
-	*httptest.Server
-	hits atomic.Int64
-}
-
-func serve(t testing.TB, h http.HandlerFunc) *counted {
-	t.Helper()
-	c := &counted{}
-	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.hits.Add(1)
-		h(w, r)
-	}))
-	t.Cleanup(c.Close)
-	return c
-}
+func serve(t testing.TB, h http.HandlerFunc) *fetchtest.Server { return fetchtest.ServeFunc(t, h) }
 
 // answer serves status and body at every path, with header lines "Name: value".
 func answer(status int, body string, header ...string) http.HandlerFunc {

@@ -5,6 +5,8 @@ import (
 	"crypto/tls"
 	"net"
 	"time"
+
+	"github.com/gorobots/robots"
 )
 
 // Limits and defaults of the access method. Each can be changed by an Option, except
@@ -54,6 +56,7 @@ type options struct {
 	maxInFlight             int
 	now                     func() time.Time
 	observer                Observer
+	parse                   []robots.Option
 }
 
 // Option configures a Client.
@@ -113,6 +116,12 @@ func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = n
 // WithClock sets the clock of Get, Allowed and Decide (time.Now by default). GetAt
 // takes the time as an argument instead.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+// WithParseOptions sets options of robots.Parse for every file fetched, such as
+// robots.WithDialect. The size limit is WithMaxBytes's.
+func WithParseOptions(opts ...robots.Option) Option {
+	return func(o *options) { o.parse = append(o.parse, opts...) }
+}
 
 // WithObserver sets the callbacks that report cache and fetch events, for metrics.
 func WithObserver(ob Observer) Option { return func(o *options) { o.observer = ob } }

@@ -9,8 +9,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -249,8 +251,8 @@ func TestCrossHostRedirect(t *testing.T) {
 	if res.Origin != target.URL || len(res.Hops) != 1 {
 		t.Errorf("target: origin %s hops %v; want its own fetch", res.Origin, res.Hops)
 	}
-	if fmt.Sprint(misses) != fmt.Sprint([]string{origin.URL, target.URL}) || target.hits.Load() != 2 {
-		t.Errorf("misses %v, target hits %d; want a miss per origin and 2 fetches of the target", misses, target.hits.Load())
+	if fmt.Sprint(misses) != fmt.Sprint([]string{origin.URL, target.URL}) || target.Hits() != 2 {
+		t.Errorf("misses %v, target hits %d; want a miss per origin and 2 fetches of the target", misses, target.Hits())
 	}
 }
 
@@ -259,7 +261,7 @@ func TestBodies(t *testing.T) {
 	limit := robots.DefaultMaxBytes
 	// A file whose rule past the limit must be ignored.
 	big := rulesBody + strings.Repeat("# filler line of a large robots.txt file\n", limit/40+10) + "Disallow: /late\n"
-	bomb := append([]byte("User-agent: *\n"), bytes.Repeat([]byte("Disallow: /bomb\n"), 40<<20/16)...) // 40 MiB decoded
+	bomb := append([]byte("User-agent: *\n"), bytes.Repeat([]byte("Disallow: /bomb\n"), 8<<20/16)...) // 8 MiB decoded, 16 times the limit
 
 	tests := []struct {
 		name      string
@@ -315,29 +317,18 @@ func TestBodies(t *testing.T) {
 	}
 }
 
-func gz(b []byte) []byte {
+// compress returns b written through a compressor made by newWriter.
+func compress[W io.WriteCloser](b []byte, newWriter func(io.Writer, int) (W, error), level int) []byte {
 	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w, _ := newWriter(&buf, level)
 	w.Write(b)
 	w.Close()
 	return buf.Bytes()
 }
 
-func zl(b []byte) []byte {
-	var buf bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
-	w.Write(b)
-	w.Close()
-	return buf.Bytes()
-}
-
-func fl(b []byte) []byte {
-	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestCompression)
-	w.Write(b)
-	w.Close()
-	return buf.Bytes()
-}
+func gz(b []byte) []byte { return compress(b, gzip.NewWriterLevel, gzip.BestCompression) }
+func zl(b []byte) []byte { return compress(b, zlib.NewWriterLevel, zlib.BestCompression) }
+func fl(b []byte) []byte { return compress(b, flate.NewWriter, flate.BestCompression) }
 
 // TestDialerSeesEveryHop: the dialer given as an option makes every connection of
 // a redirect chain, to every host.
@@ -380,5 +371,95 @@ func TestBadURLs(t *testing.T) {
 	_, err := c.GetAt(context.Background(), "gopher://example.com/", t0)
 	if !errors.Is(err, fetch.ErrUnsupportedScheme) {
 		t.Errorf("gopher: %v; want ErrUnsupportedScheme", err)
+	}
+}
+
+// TestErrKeepsType: the error of a fetch can be matched with errors.Is, from the
+// fetch and from the cache.
+func TestErrKeepsType(t *testing.T) {
+	refuse := errors.New("address not allowed")
+	c := newClient(t, fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return nil, refuse
+	}))
+	for i := range 2 {
+		res := mustGet(t, c, "http://blocked.test/", t0)
+		if !errors.Is(res.Err, refuse) {
+			t.Errorf("get %d: Err %v does not match the dialer's error", i+1, res.Err)
+		}
+	}
+}
+
+// TestHTTPS fetches over TLS; the default port 443 is no part of the origin.
+func TestHTTPS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(rulesBody))
+	}))
+	defer srv.Close()
+	c := newClient(t, fetch.WithTLSConfig(srv.Client().Transport.(*http.Transport).TLSClientConfig))
+	res := mustGet(t, c, srv.URL+"/", t0)
+	if res.Outcome != fetch.Success || res.Allowed(agent, "/private") || !strings.HasPrefix(res.Origin, "https://127.0.0.1:") {
+		t.Errorf("https: %v %s (err %v); want success", res.Outcome, res.Origin, res.Err)
+	}
+	// Without the test root, the certificate is invalid: a network failure.
+	res = mustGet(t, newClient(t), srv.URL+"/", t0)
+	if res.Outcome != fetch.Unreachable {
+		t.Errorf("untrusted certificate: %v; want unreachable", res.Outcome)
+	}
+}
+
+// TestInternationalHost: the request for an internationalised host goes to its
+// punycode name, and the result is kept under the punycode origin (SPEC §1).
+func TestInternationalHost(t *testing.T) {
+	var hosts []string
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		hosts = append(hosts, r.Host)
+		w.Write([]byte(rulesBody))
+	})
+	addr := srv.Listener.Addr().String()
+	var dialled []string
+	d := &net.Dialer{}
+	c := newClient(t, fetch.WithDialContext(func(ctx context.Context, network, a string) (net.Conn, error) {
+		dialled = append(dialled, a)
+		return d.DialContext(ctx, network, addr)
+	}))
+	res := mustGet(t, c, "http://www.exämple.test/seite", t0)
+	again := mustGet(t, c, "http://WWW.XN--EXMPLE-CUA.TEST:80/", t0)
+	if res.Origin != "http://www.xn--exmple-cua.test" || again != res {
+		t.Errorf("origins %q and %q; want one, http://www.xn--exmple-cua.test", res.Origin, again.Origin)
+	}
+	if fmt.Sprint(dialled) != "[www.xn--exmple-cua.test:80]" || fmt.Sprint(hosts) != "[www.xn--exmple-cua.test]" {
+		t.Errorf("dialled %v with Host %v; want one request to www.xn--exmple-cua.test", dialled, hosts)
+	}
+}
+
+// TestMaxInFlight: fetches beyond the bound wait for a free slot.
+func TestMaxInFlight(t *testing.T) {
+	release := make(chan struct{})
+	slow := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-time.After(5 * time.Second):
+		}
+		w.Write([]byte(rulesBody))
+	})
+	quick := serve(t, answer(200, rulesBody))
+	c := newClient(t, fetch.WithMaxInFlight(1), fetch.WithTimeout(10*time.Second))
+	done := make(chan struct{})
+	go func() { mustGet(t, c, slow.URL+"/", t0); close(done) }()
+	for slow.Hits() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	quickDone := make(chan struct{})
+	go func() { mustGet(t, c, quick.URL+"/", t0); close(quickDone) }()
+	select {
+	case <-quickDone:
+		t.Fatal("a second fetch ran while the only slot was taken")
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	<-done
+	<-quickDone
+	if quick.Hits() != 1 {
+		t.Errorf("quick origin: %d fetches; want 1", quick.Hits())
 	}
 }

@@ -33,6 +33,10 @@ type Entry struct {
 	// Copy is the last fetch that was not Unreachable, kept while this one is; nil
 	// otherwise. Its own Copy is always nil.
 	Copy *Entry `json:"copy,omitempty"`
+
+	// cause is the error behind Err, kept while the entry stays in this process so
+	// that callers can still use errors.Is and errors.As on Result.Err.
+	cause error
 }
 
 // size estimates the memory an entry holds, for byte-bounded stores.

@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -146,48 +147,63 @@ func (s *Server) agentsOf(agents []string) error {
 
 // lookup returns the robots.txt state of rawURL's origin. Bad URLs are the caller's
 // fault (400); a literal private address is refused here (403) before any fetch,
-// while names are refused by the client's guarded dialer.
+// while names are refused by the client's guarded dialer. ctx should carry the
+// request's deadline (see withCheckTimeout).
 func (s *Server) lookup(ctx context.Context, rawURL string) (*fetch.Result, error) {
 	if len(rawURL) > MaxURLBytes {
 		return nil, errorf(http.StatusBadRequest, "URL of %d bytes, more than the limit of %d", len(rawURL), MaxURLBytes)
 	}
-	origin, _, err := fetch.Origin(rawURL)
-	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "%v", err)
-	}
 	if !s.cfg.AllowPrivate {
-		if err := checkLiteral(origin); err != nil {
+		if err := checkLiteral(rawURL); err != nil {
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.CheckTimeout)
-	defer cancel()
 	res, err := s.client.Get(ctx, rawURL)
 	if err != nil {
-		if ctx.Err() != nil && !errors.Is(err, netguard.ErrRefused) {
-			return nil, fmt.Errorf("robots.txt of %s not fetched within %v: %w", origin, s.cfg.CheckTimeout, context.DeadlineExceeded)
+		switch {
+		case netguard.IsRefused(err):
+			return nil, err
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("robots.txt for %s not fetched within %v: %w", rawURL, s.cfg.CheckTimeout, context.DeadlineExceeded)
 		}
-		return nil, fmt.Errorf("robots.txt of %s: %w", origin, err)
+		// Get fails only for URLs that have no robots.txt, or when ctx ends.
+		return nil, errorf(http.StatusBadRequest, "%v", err)
 	}
 	// IsRefused rather than errors.Is: the fetch client keeps a fetch's error as
 	// text, and a refusal must read as one from the cache too.
 	if netguard.IsRefused(res.Err) {
-		return nil, fmt.Errorf("robots.txt of %s: %w", origin, res.Err)
+		return nil, fmt.Errorf("robots.txt of %s: %w", res.Origin, res.Err)
 	}
 	return res, nil
 }
 
-// checkLiteral refuses an origin whose host is an IP address the guard refuses.
-func checkLiteral(origin string) error {
-	host := origin[strings.Index(origin, "://")+3:]
+// withCheckTimeout bounds a request's wait for robots.txt files, all of them.
+func (s *Server) withCheckTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.cfg.CheckTimeout)
+}
+
+// checkLiteral refuses a URL whose host is an IP address the guard refuses, before
+// any fetch (so that nothing is cached for it). Names are left to the dialer.
+func checkLiteral(rawURL string) error {
+	host := authority(rawURL)
+	i := strings.Index(host, "://")
+	if i < 0 {
+		return nil
+	}
+	host = host[i+3:]
+	if j := strings.LastIndexByte(host, '@'); j >= 0 {
+		host = host[j+1:]
+	}
 	if strings.HasPrefix(host, "[") {
-		host = host[1:strings.IndexByte(host, ']')]
-	} else if i := strings.LastIndexByte(host, ':'); i >= 0 {
-		host = host[:i]
+		if j := strings.IndexByte(host, ']'); j > 0 {
+			host = host[1:j]
+		}
+	} else if j := strings.LastIndexByte(host, ':'); j >= 0 {
+		host = host[:j]
 	}
 	if a, err := netip.ParseAddr(host); err == nil {
 		if err := netguard.Check(a); err != nil {
-			return fmt.Errorf("target %s: %w", origin, err)
+			return fmt.Errorf("target %s: %w", rawURL, err)
 		}
 	}
 	return nil
@@ -203,7 +219,9 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	if u == "" {
 		return nil, errorf(http.StatusBadRequest, "url is required")
 	}
-	res, err := s.lookup(r.Context(), u)
+	ctx, cancel := s.withCheckTimeout(r.Context())
+	defer cancel()
+	res, err := s.lookup(ctx, u)
 	if err != nil {
 		return nil, err
 	}
@@ -255,18 +273,22 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	// Group by the URL's scheme and authority as written: cheap, and every URL of
 	// one group has the same origin. Spellings of one origin that differ end up in
 	// the client's cache under one key anyway.
-	origins := make(map[string]*originState)
+	var origins []*originState
+	index := make(map[string]*originState)
 	per := make([]*originState, len(req.URLs))
 	for i, u := range req.URLs {
 		k := authority(u)
-		o := origins[k]
+		o := index[k]
 		if o == nil {
 			o = &originState{url: u}
-			origins[k] = o
+			index[k] = o
+			origins = append(origins, o)
 		}
 		per[i] = o
 	}
-	s.lookupAll(r.Context(), origins, agents)
+	ctx, cancel := s.withCheckTimeout(r.Context())
+	defer cancel()
+	s.lookupAll(ctx, origins, agents)
 
 	b := make([]byte, 0, 64+len(req.URLs)*(200))
 	b = append(b, `{"results":[`...)
@@ -294,29 +316,29 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// lookupAll looks up every origin of a batch, at most BatchFetches at once.
-func (s *Server) lookupAll(ctx context.Context, origins map[string]*originState, agents []string) {
-	one := func(o *originState) {
-		o.res, o.err = s.lookup(ctx, o.url)
-		if o.err == nil {
-			o.json = appendOrigin(nil, o.res, agents)
+// lookupAll looks up every origin of a batch with at most BatchFetches workers:
+// a warm cache answers at once, and a slow origin holds up one worker only.
+func (s *Server) lookupAll(ctx context.Context, origins []*originState, agents []string) {
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(origins) {
+				return
+			}
+			o := origins[i]
+			o.res, o.err = s.lookup(ctx, o.url)
+			if o.err == nil {
+				o.json = appendOrigin(nil, o.res, agents)
+			}
 		}
 	}
-	if len(origins) == 1 {
-		for _, o := range origins {
-			one(o)
-		}
-		return
-	}
-	sem := make(chan struct{}, s.cfg.BatchFetches)
+	workers := min(s.cfg.BatchFetches, len(origins))
 	var wg sync.WaitGroup
-	for _, o := range origins {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			one(o)
-		})
+	for range workers - 1 {
+		wg.Go(work)
 	}
+	work()
 	wg.Wait()
 }
 
@@ -389,7 +411,9 @@ func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 	if u == "" {
 		return nil, errorf(http.StatusBadRequest, "url is required")
 	}
-	res, err := s.lookup(r.Context(), u)
+	ctx, cancel := s.withCheckTimeout(r.Context())
+	defer cancel()
+	res, err := s.lookup(ctx, u)
 	if err != nil {
 		return nil, err
 	}

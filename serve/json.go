@@ -75,9 +75,29 @@ func appendTime(b []byte, t time.Time) []byte {
 	if t.IsZero() {
 		return append(b, "null"...)
 	}
+	// RFC 3339 in UTC, whole seconds, by hand: time.AppendFormat interprets its
+	// layout on every call, and this runs for every origin of every answer.
+	t = t.UTC()
+	y, mo, d := t.Date()
+	h, mi, sec := t.Clock()
+	if y < 0 || y > 9999 {
+		b = append(b, '"')
+		b = t.AppendFormat(b, time.RFC3339)
+		return append(b, '"')
+	}
 	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, time.RFC3339)
-	return append(b, '"')
+	b = append4(b, y)
+	b = append(b, '-')
+	b = append2(b, int(mo))
+	b = append(b, '-')
+	b = append2(b, d)
+	b = append(b, 'T')
+	b = append2(b, h)
+	b = append(b, ':')
+	b = append2(b, mi)
+	b = append(b, ':')
+	b = append2(b, sec)
+	return append(b, 'Z', '"')
 }
 
 // appendError appends the error body {"error": msg}.
@@ -155,4 +175,10 @@ func appendStringBody(b []byte, s string, end byte) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, end)
+}
+
+func append2(b []byte, n int) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
+
+func append4(b []byte, n int) []byte {
+	return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
 }

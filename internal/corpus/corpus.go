@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -153,10 +154,12 @@ func (c *Corpus) FileFor(rawURL string) (int, bool) {
 	return i, ok
 }
 
-// Cases pairs every URL whose host has a file with that file, in urls.txt order.
-// The agents alternate: even cases take the major crawlers in turn (most real
-// decisions are theirs), odd cases walk through all of agents.txt (most of which
-// fall back to the "*" group).
+// Cases pairs every URL whose host has a file with that file. The agents
+// alternate: even cases take the major crawlers in turn (most real decisions are
+// theirs), odd cases walk through all of agents.txt (most of which fall back to the
+// "*" group). The cases come in a fixed shuffled order, so that a benchmark that
+// gets through only the first few thousand still sees every kind of host and file
+// rather than the first hosts of urls.txt.
 func (c *Corpus) Cases() []Case {
 	var out []Case
 	for _, u := range c.URLs {
@@ -171,6 +174,7 @@ func (c *Corpus) Cases() []Case {
 		}
 		out = append(out, Case{File: fi, URL: u, Agent: agent})
 	}
+	rand.New(rand.NewPCG(2, 9309)).Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
 }
 

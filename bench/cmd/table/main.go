@@ -2,6 +2,11 @@
 // each benchmark) and prints, as Markdown, the median of each measurement and the
 // ratios that issue 2 sets as targets.
 //
+// On a shared machine the load changes from minute to minute, so a ratio is taken
+// between results of the same round (the k-th result of each benchmark; run.sh runs
+// all benchmarks once per round), where the two libraries ran seconds apart, and
+// the median, lowest and highest of those per-round ratios are shown.
+//
 // Usage:
 //
 //	table [results.txt ...]   (standard input when no file is named)
@@ -29,14 +34,15 @@ func main() {
 type target struct {
 	what        string
 	ours, other string // benchmark names without the GOMAXPROCS suffix
-	unit        string
+	unit        string // the wall-clock rate the target is set on
+	cpuUnit     string // the same rate per CPU second, steadier on a loaded machine (benchfmt reads MB as B)
 	min         float64
 }
 
 var targets = []target{
-	{"parse, MB/s", "Parse/lib=robots", "Parse/lib=grobotstxt", "B/s", 10},
-	{"pre-parsed decisions/s", "Decide/lib=robots", "Decide/lib=temoto", "decisions/s", 30},
-	{"parse and decide once, decisions/s", "ParseAndDecide/lib=robots", "ParseAndDecide/lib=grobotstxt", "decisions/s", 10},
+	{"parse, MB/s", "Parse/lib=robots", "Parse/lib=grobotstxt", "B/s", "B/cpu-s", 10},
+	{"pre-parsed decisions/s", "Decide/lib=robots", "Decide/lib=temoto", "decisions/s", "decisions/cpu-s", 30},
+	{"parse and decide once, decisions/s", "ParseAndDecide/lib=robots", "ParseAndDecide/lib=grobotstxt", "decisions/s", "decisions/cpu-s", 10},
 }
 
 // columns are the measurements shown, in order, with how to print them.
@@ -46,13 +52,16 @@ var columns = []struct {
 }{
 	{"sec/op", "time/op", formatDuration},
 	{"B/s", "MB/s", func(v float64) string { return fmt.Sprintf("%.1f", v/1e6) }},
+	{"B/cpu-s", "MB/cpu-s", func(v float64) string { return fmt.Sprintf("%.1f", v/1e6) }},
 	{"decisions/s", "decisions/s", func(v float64) string { return fmt.Sprintf("%.0f", v) }},
+	{"decisions/cpu-s", "decisions/cpu-s", func(v float64) string { return fmt.Sprintf("%.0f", v) }},
 	{"B/op", "B/op", func(v float64) string { return fmt.Sprintf("%.0f", v) }},
 	{"allocs/op", "allocs/op", func(v float64) string { return fmt.Sprintf("%.0f", v) }},
 }
 
 func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	values := map[string]map[string][]float64{} // name → unit → one value per run
+	var rounds []map[string]map[string]float64  // round → name → unit → value
 	var names []string
 	read := func(r io.Reader, file string) error {
 		br := benchfmt.NewReader(r, file)
@@ -66,9 +75,15 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 				values[name] = map[string][]float64{}
 				names = append(names, name)
 			}
+			round := len(values[name]["sec/op"]) // results of this name seen so far
+			if round == len(rounds) {
+				rounds = append(rounds, map[string]map[string]float64{})
+			}
+			rounds[round][name] = map[string]float64{}
 			// benchfmt has already turned ns/op into sec/op and MB/s into B/s.
 			for _, v := range res.Values {
 				values[name][v.Unit] = append(values[name][v.Unit], v.Value)
+				rounds[round][name][v.Unit] = v.Value
 			}
 		}
 		return br.Err()
@@ -115,26 +130,46 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 
 	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "| target | ours (median) | theirs (median) | ratio | wanted | met |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---|")
+	fmt.Fprintln(stdout, "| target | ours (median) | theirs (median) | ratio: median of rounds (lowest–highest) | per CPU second: median (lowest–highest) | wanted | met |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---|")
 	for _, t := range targets {
-		ours, theirs := values[t.ours][t.unit], values[t.other][t.unit]
-		if len(ours) == 0 || len(theirs) == 0 {
-			fmt.Fprintf(stdout, "| %s | | | | ≥ %g× | not measured |\n", t.what, t.min)
+		wall, cpu := roundRatios(rounds, t, t.unit), roundRatios(rounds, t, t.cpuUnit)
+		if len(wall) == 0 {
+			fmt.Fprintf(stdout, "| %s | | | | | ≥ %g× | not measured |\n", t.what, t.min)
 			continue
 		}
-		o, th := median(ours), median(theirs)
 		met := "yes"
-		if o/th < t.min {
+		if median(wall) < t.min {
 			met = "**no**"
 		}
-		scale := 1.0
+		scale, format := 1.0, "%.0f"
 		if t.unit == "B/s" {
-			scale = 1e-6
+			scale, format = 1e-6, "%.1f"
 		}
-		fmt.Fprintf(stdout, "| %s | %.1f | %.1f | %.2f× | ≥ %g× | %s |\n", t.what, o*scale, th*scale, o/th, t.min, met)
+		fmt.Fprintf(stdout, "| %s | "+format+" | "+format+" | %s | %s | ≥ %g× | %s |\n",
+			t.what, median(values[t.ours][t.unit])*scale, median(values[t.other][t.unit])*scale,
+			summary(wall), summary(cpu), t.min, met)
 	}
 	return nil
+}
+
+// roundRatios returns, sorted, the ratio of ours to theirs in each round that has both.
+func roundRatios(rounds []map[string]map[string]float64, t target, unit string) []float64 {
+	var out []float64
+	for _, r := range rounds {
+		if o, th := r[t.ours][unit], r[t.other][unit]; o > 0 && th > 0 {
+			out = append(out, o/th)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func summary(ratios []float64) string {
+	if len(ratios) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f× (%.2f–%.2f)", median(ratios), ratios[0], ratios[len(ratios)-1])
 }
 
 // shortName drops the "Benchmark" prefix and the GOMAXPROCS suffix.

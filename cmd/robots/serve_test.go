@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// need finds a binary the test runs for real; with CI=true a missing one fails.
+func need(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s not found, and CI=true: .ci/run installs it", name)
+		}
+		t.Skipf("%s not found: install it to run this test", name)
+	}
+	return p
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return port
+}
+
+// startRedis runs a real redis-server on a free loopback port, without persistence.
+func startRedis(t *testing.T) string {
+	exe := need(t, "redis-server")
+	port := freePort(t)
+	cmd := exec.Command(exe, "--bind", "127.0.0.1", "--port", port, "--save", "", "--appendonly", "no")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := "127.0.0.1:" + port
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			return "redis://" + addr + "/0"
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redis-server did not listen on %s", addr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// serveProcess runs "robots serve" in a child process (the test binary acting as
+// the command, see TestMain) and returns its address once it listens.
+func serveProcess(t *testing.T, args ...string) (addr string, cmd *exec.Cmd) {
+	t.Helper()
+	exe, err := exec.LookPath("robots")
+	if err != nil {
+		t.Fatalf("the robots command is not on PATH (TestMain installs it): %v", err)
+	}
+	cmd = exec.Command(exe, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "robots serve: listening on http://"); ok {
+				found <- strings.Fields(a)[0]
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case addr = <-found:
+		return addr, cmd
+	case <-time.After(20 * time.Second):
+		t.Fatal("robots serve did not start listening")
+	}
+	return "", nil
+}
+
+type checkJSON struct {
+	Allowed   *bool  `json:"allowed"`
+	Outcome   string `json:"outcome"`
+	FetchedAt string `json:"fetched_at"`
+	Error     string `json:"error"`
+}
+
+func checkVia(t *testing.T, addr, agent, u string) checkJSON {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/v1/check?" + url.Values{"agent": {agent}, "url": {u}}.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var a checkJSON
+	if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || resp.StatusCode != 200 || a.Allowed == nil {
+		t.Fatalf("check via %s: status %d, %+v, %v", addr, resp.StatusCode, a, err)
+	}
+	return a
+}
+
+// TestServeReplicasShareRedis: two server processes sharing one real Redis fetch an
+// origin once while it is fresh; both stop gracefully on SIGTERM.
+func TestServeReplicasShareRedis(t *testing.T) {
+	redisURL := startRedis(t)
+	var fetches atomic.Int32
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fetches.Add(1)
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer origin.Close()
+
+	a, cmdA := serveProcess(t, "-redis", redisURL, "-allow-private")
+	b, cmdB := serveProcess(t, "-redis", redisURL, "-allow-private")
+
+	first := checkVia(t, a, "Googlebot", origin.URL+"/private/x")
+	second := checkVia(t, b, "Googlebot", origin.URL+"/public")
+	if *first.Allowed || !*second.Allowed || first.Outcome != "success" || second.Outcome != "success" {
+		t.Errorf("verdicts %+v and %+v, want disallowed then allowed, both from a successful fetch", first, second)
+	}
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("origin fetched %d times by two replicas, want 1", n)
+	}
+	if first.FetchedAt != second.FetchedAt {
+		t.Errorf("fetched_at %s and %s, want the one shared fetch", first.FetchedAt, second.FetchedAt)
+	}
+
+	for _, cmd := range []*exec.Cmd{cmdA, cmdB} {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("robots serve after SIGTERM: %v, want exit status 0", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("robots serve did not stop within 15s of SIGTERM")
+		}
+	}
+}
+
+// TestServeEmbeddedStore: the default store is a bbolt file in -data; a restarted
+// process decides from it without fetching again.
+func TestServeEmbeddedStore(t *testing.T) {
+	var fetches atomic.Int32
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+	}))
+	defer origin.Close()
+	dir := t.TempDir()
+	var fetchedAt []string
+	for range 2 {
+		addr, cmd := serveProcess(t, "-data", dir, "-allow-private")
+		a := checkVia(t, addr, "Googlebot", origin.URL+"/private/x")
+		if *a.Allowed {
+			t.Errorf("allowed, want disallowed by Disallow: /private/")
+		}
+		fetchedAt = append(fetchedAt, a.FetchedAt)
+		cmd.Process.Signal(os.Interrupt)
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("robots serve after SIGINT: %v", err)
+		}
+	}
+	if n := fetches.Load(); n != 1 || fetchedAt[0] != fetchedAt[1] {
+		t.Errorf("%d fetches, fetched_at %q; want 1 fetch kept across the restart", n, fetchedAt)
+	}
+}

@@ -1,0 +1,56 @@
+package boltstore_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/boltstore"
+	"github.com/gorobots/robots/fetch/internal/fetchtest"
+)
+
+func TestContract(t *testing.T) {
+	s, err := boltstore.Open(filepath.Join(t.TempDir(), "cache.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fetchtest.TestStore(t, s)
+}
+
+// TestSurvivesRestart: a client started on the same file after a restart uses the
+// entries of the one before, without fetching.
+func TestSurvivesRestart(t *testing.T) {
+	srv := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	path := filepath.Join(t.TempDir(), "cache.db")
+	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+	for run := range 2 {
+		s, err := boltstore.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := fetch.NewClient(fetch.WithStore(s), fetch.WithTimeout(2*time.Second))
+		res, err := c.GetAt(t.Context(), srv.URL+"/", t0.Add(time.Duration(run)*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != fetch.Success || res.Allowed("TestBot", "/private") || !res.FetchedAt.Equal(t0) {
+			t.Errorf("run %d: %v, /private allowed %v, fetched at %v; want the first run's success",
+				run, res.Outcome, res.Allowed("TestBot", "/private"), res.FetchedAt)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := srv.Hits(); n != 1 {
+		t.Errorf("%d fetches over two runs; want 1", n)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	if _, err := boltstore.Open(filepath.Join(t.TempDir(), "missing-dir", "cache.db")); err == nil {
+		t.Error("Open in a missing directory succeeded")
+	}
+}

@@ -1,0 +1,363 @@
+package fetch_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
+)
+
+// switchable serves what its current handler says, so that one origin can answer
+// differently over a test.
+type switchable struct {
+	mu sync.Mutex
+	h  http.HandlerFunc
+}
+
+func (s *switchable) set(h http.HandlerFunc) { s.mu.Lock(); s.h = h; s.mu.Unlock() }
+func (s *switchable) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	h := s.h
+	s.mu.Unlock()
+	h(w, r)
+}
+
+// TestLifetime: 24 hours by default, Cache-Control max-age within the bounds.
+func TestLifetime(t *testing.T) {
+	tests := []struct {
+		name   string
+		header string
+		opts   []fetch.Option
+		want   time.Duration
+	}{
+		{"default", "", nil, 24 * time.Hour},
+		{"max-age shortens", "max-age=3600", nil, time.Hour},
+		{"max-age lengthens", "public, max-age=172800", nil, 48 * time.Hour},
+		{"below the minimum", "max-age=5", nil, fetch.DefaultMinTTL},
+		{"above the maximum", "max-age=99999999", nil, fetch.DefaultMaxTTL},
+		{"no-cache", "no-cache", nil, fetch.DefaultMinTTL},
+		{"custom bounds", "max-age=5", []fetch.Option{fetch.WithTTLBounds(time.Second, 12*time.Hour)}, 5 * time.Second},
+		{"custom maximum", "max-age=172800", []fetch.Option{fetch.WithTTLBounds(time.Second, 12*time.Hour)}, 12 * time.Hour},
+		{"policy TTL", "", []fetch.Option{fetch.WithPolicy(fetch.Policy{TTL: 7 * 24 * time.Hour})}, 7 * 24 * time.Hour},
+		{"invalid max-age", "max-age=soon", nil, 24 * time.Hour},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := serve(t, answer(200, rulesBody, "Cache-Control", tc.header))
+			c := newClient(t, tc.opts...)
+			res := mustGet(t, c, srv.URL+"/", t0)
+			if got := res.ExpiresAt.Sub(t0); got != tc.want {
+				t.Errorf("lifetime %v; want %v", got, tc.want)
+			}
+			// Fresh until it expires, fetched again at expiry.
+			mustGet(t, c, srv.URL+"/", t0.Add(tc.want-time.Nanosecond))
+			if n := srv.Hits(); n != 1 {
+				t.Errorf("%d fetches before expiry; want 1", n)
+			}
+			res = mustGet(t, c, srv.URL+"/", t0.Add(tc.want))
+			if n := srv.Hits(); n != 2 || !res.FetchedAt.Equal(t0.Add(tc.want)) {
+				t.Errorf("at expiry: %d fetches, fetched at %v; want 2, %v", n, res.FetchedAt, t0.Add(tc.want))
+			}
+		})
+	}
+}
+
+// TestNegativeCaching: a 404 is cached like a file.
+func TestNegativeCaching(t *testing.T) {
+	srv := serve(t, answer(404, "not found"))
+	c := newClient(t)
+	for _, at := range []time.Duration{0, time.Hour, 23 * time.Hour} {
+		res := mustGet(t, c, srv.URL+"/", t0.Add(at))
+		if res.Outcome != fetch.Unavailable || !res.Allowed(agent, "/private") {
+			t.Fatalf("at +%v: %v %v; want unavailable, allowed", at, res.Outcome, res.Effect)
+		}
+	}
+	if n := srv.Hits(); n != 1 {
+		t.Errorf("%d fetches; want 1", n)
+	}
+}
+
+// TestStaleCopy: when a refresh finds the origin unreachable, the cached copy keeps
+// applying, and the origin is retried with backoff; when it answers again, its new
+// answer applies.
+func TestStaleCopy(t *testing.T) {
+	sw := &switchable{h: answer(200, rulesBody)}
+	srv := serve(t, sw.serve)
+	c := newClient(t) // retry backoff: 1 min doubling to 1 h
+	res := mustGet(t, c, srv.URL+"/", t0)
+	if res.Outcome != fetch.Success {
+		t.Fatalf("first fetch: %v", res.Outcome)
+	}
+
+	sw.set(answer(500, ""))
+	now := t0.Add(25 * time.Hour)
+	waits := []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute,
+		16 * time.Minute, 32 * time.Minute, time.Hour, time.Hour}
+	for i, wait := range waits {
+		res = mustGet(t, c, srv.URL+"/", now)
+		private, public := verdicts(res)
+		if res.Outcome != fetch.Unreachable || !res.Stale || res.Effect != fetch.ObeyRules || private || !public {
+			t.Fatalf("failure %d: outcome %v stale %v effect %v private %v public %v; want the copy in use",
+				i+1, res.Outcome, res.Stale, res.Effect, private, public)
+		}
+		if res.Failures != i+1 || !res.FailingSince.Equal(t0.Add(25*time.Hour)) || !res.LastSuccess.Equal(t0) {
+			t.Errorf("failure %d: failures %d since %v last success %v", i+1, res.Failures, res.FailingSince, res.LastSuccess)
+		}
+		if got := res.ExpiresAt.Sub(now); got != wait {
+			t.Errorf("failure %d: retry after %v; want %v", i+1, got, wait)
+		}
+		now = res.ExpiresAt
+	}
+	// The copy survives far past 30 days of failures.
+	now = t0.Add(60 * 24 * time.Hour)
+	res = mustGet(t, c, srv.URL+"/", now)
+	if !res.Stale || res.Allowed(agent, "/private") {
+		t.Errorf("after 60 days: stale %v, /private allowed %v; want the copy", res.Stale, res.Allowed(agent, "/private"))
+	}
+
+	sw.set(answer(404, ""))
+	now = res.ExpiresAt
+	res = mustGet(t, c, srv.URL+"/", now)
+	if res.Outcome != fetch.Unavailable || res.Stale || res.Failures != 0 || !res.Allowed(agent, "/private") {
+		t.Errorf("recovered: %v stale %v failures %d; want unavailable, fresh, allowed", res.Outcome, res.Stale, res.Failures)
+	}
+	if got := res.ExpiresAt.Sub(now); got != fetch.DefaultTTL {
+		t.Errorf("recovered: lifetime %v; want %v", got, fetch.DefaultTTL)
+	}
+
+	// A cached 404 is a copy too: a later 503 keeps allowing everything.
+	sw.set(answer(503, ""))
+	now = res.ExpiresAt
+	res = mustGet(t, c, srv.URL+"/", now)
+	if res.Outcome != fetch.Unreachable || !res.Stale || res.Effect != fetch.AllowAll {
+		t.Errorf("503 after 404: %v stale %v effect %v; want the 404's allow-all", res.Outcome, res.Stale, res.Effect)
+	}
+}
+
+// TestStaleCopyServerGone: a server that stops answering at all counts as 5xx.
+func TestStaleCopyServerGone(t *testing.T) {
+	srv := serve(t, answer(200, rulesBody))
+	c := newClient(t)
+	mustGet(t, c, srv.URL+"/", t0)
+	srv.Close()
+	res := mustGet(t, c, srv.URL+"/", t0.Add(25*time.Hour))
+	if res.Outcome != fetch.Unreachable || !res.Stale || res.Allowed(agent, "/private/x") || !res.Allowed(agent, "/public") {
+		t.Errorf("outcome %v stale %v; want the copy in use", res.Outcome, res.Stale)
+	}
+}
+
+// TestUnreachableWithoutCopy: everything is disallowed until the origin has been
+// unreachable for 30 days; then everything is allowed.
+func TestUnreachableWithoutCopy(t *testing.T) {
+	srv := serve(t, answer(500, ""))
+	c := newClient(t)
+	for _, tc := range []struct {
+		at      time.Duration
+		allowed bool
+	}{
+		{0, false},
+		{29 * 24 * time.Hour, false},
+		{30 * 24 * time.Hour, false},
+		{30*24*time.Hour + time.Hour, true},
+		{40 * 24 * time.Hour, true},
+	} {
+		res := mustGet(t, c, srv.URL+"/", t0.Add(tc.at))
+		if res.Outcome != fetch.Unreachable || res.Stale || res.Allowed(agent, "/public") != tc.allowed {
+			t.Errorf("after %v: outcome %v stale %v allowed %v; want unreachable, allowed %v",
+				tc.at, res.Outcome, res.Stale, res.Allowed(agent, "/public"), tc.allowed)
+		}
+		if !res.FailingSince.Equal(t0) {
+			t.Errorf("after %v: failing since %v; want %v", tc.at, res.FailingSince, t0)
+		}
+	}
+}
+
+// TestRetryAfter: 503 and 429 are retried sooner than other failures, or when
+// Retry-After says, within the bounds.
+func TestRetryAfter(t *testing.T) {
+	tests := []struct {
+		status int
+		header string
+		want   time.Duration
+	}{
+		{503, "", fetch.DefaultRetryMin},
+		{429, "", fetch.DefaultRetryMin},
+		{503, "120", 2 * time.Minute},
+		{503, "5", fetch.DefaultRetryMin},
+		{429, "86400", fetch.DefaultRetryMax},
+		{503, t0.Add(10 * time.Minute).Format(http.TimeFormat), 10 * time.Minute},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.status, " ", tc.header), func(t *testing.T) {
+			srv := serve(t, answer(tc.status, "", "Retry-After", tc.header))
+			c := newClient(t)
+			// After several failures, a 503 still is retried as Retry-After says.
+			var res *fetch.Result
+			now := t0
+			for range 3 {
+				res = mustGet(t, c, srv.URL+"/", now)
+				if got := res.ExpiresAt.Sub(now); got != tc.want && tc.header == "" {
+					t.Errorf("retry after %v; want %v", got, tc.want)
+				}
+				now = res.ExpiresAt
+			}
+			if tc.header != "" && res.Failures != 3 {
+				t.Errorf("failures %d; want 3", res.Failures)
+			}
+			if first := mustGet(t, newClient(t), srv.URL+"/", t0); first.ExpiresAt.Sub(t0) != tc.want {
+				t.Errorf("retry after %v; want %v", first.ExpiresAt.Sub(t0), tc.want)
+			}
+		})
+	}
+}
+
+// TestSingleflight: concurrent requests for one origin make one fetch; the others
+// wait for it and get the same result.
+func TestSingleflight(t *testing.T) {
+	const callers = 8
+	var misses, waits atomic.Int64
+	allIn := make(chan struct{})
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		// Answer once every caller has missed the cache, and a little later so that
+		// they have all joined the flight.
+		select {
+		case <-allIn:
+		case <-time.After(5 * time.Second):
+		}
+		time.Sleep(200 * time.Millisecond)
+		w.Write([]byte(rulesBody))
+	})
+	c := newClient(t, fetch.WithObserver(fetch.Observer{
+		CacheMiss: func(string) {
+			if misses.Add(1) == callers {
+				close(allIn)
+			}
+		},
+		FlightWait: func(string) { waits.Add(1) },
+	}))
+	results := make([]*fetch.Result, callers)
+	var wg sync.WaitGroup
+	for i := range callers {
+		wg.Go(func() { results[i] = mustGet(t, c, srv.URL+fmt.Sprintf("/page%d", i), t0) })
+	}
+	wg.Wait()
+	if n := srv.Hits(); n != 1 {
+		t.Errorf("%d fetches; want 1", n)
+	}
+	if waits.Load() != callers-1 {
+		t.Errorf("%d waits; want %d", waits.Load(), callers-1)
+	}
+	for i, r := range results {
+		if r != results[0] {
+			t.Errorf("caller %d got another result", i)
+		}
+	}
+}
+
+// TestWaiterCancel: a caller whose context ends stops waiting, and the fetch goes on
+// for the others.
+func TestWaiterCancel(t *testing.T) {
+	release := make(chan struct{})
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-time.After(5 * time.Second):
+		}
+		w.Write([]byte(rulesBody))
+	})
+	c := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.GetAt(ctx, srv.URL+"/", t0)
+		errc <- err
+	}()
+	for srv.Hits() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-errc; err != context.Canceled {
+		t.Fatalf("cancelled caller: %v; want context.Canceled", err)
+	}
+	close(release)
+	res := mustGet(t, c, srv.URL+"/", t0)
+	if res.Outcome != fetch.Success || srv.Hits() != 1 {
+		t.Errorf("after cancel: %v, %d fetches; want success from the one fetch", res.Outcome, srv.Hits())
+	}
+}
+
+// TestObserver: hits, misses and fetches are reported.
+func TestObserver(t *testing.T) {
+	srv := serve(t, answer(200, rulesBody))
+	var hits, misses, fetched atomic.Int64
+	var took time.Duration
+	c := newClient(t, fetch.WithObserver(fetch.Observer{
+		CacheHit:  func(string) { hits.Add(1) },
+		CacheMiss: func(string) { misses.Add(1) },
+		Fetched:   func(r *fetch.Result, d time.Duration) { fetched.Add(1); took = d },
+	}))
+	for range 3 {
+		mustGet(t, c, srv.URL+"/", t0)
+	}
+	if hits.Load() != 2 || misses.Load() != 1 || fetched.Load() != 1 || took <= 0 {
+		t.Errorf("hits %d misses %d fetched %d took %v; want 2 1 1 >0", hits.Load(), misses.Load(), fetched.Load(), took)
+	}
+}
+
+// TestMemoryStoreBound: the default store drops the least recently used entries
+// past its byte bound.
+func TestMemoryStoreBound(t *testing.T) {
+	s := fetch.NewMemoryStore(4096)
+	ctx := context.Background()
+	for i := range 100 {
+		e := &fetch.Entry{Origin: fmt.Sprintf("http://h%d.test", i), Body: make([]byte, 1000)}
+		s.Save(ctx, e)
+	}
+	if n := s.Len(); n < 1 || n > 3 {
+		t.Errorf("%d entries of ~1.3 KB kept in 4 KB", n)
+	}
+	if e, _ := s.Load(ctx, "http://h99.test"); e == nil {
+		t.Error("the newest entry was dropped")
+	}
+	if e, _ := s.Load(ctx, "http://h0.test"); e != nil {
+		t.Error("the oldest entry was kept")
+	}
+	s.Save(ctx, &fetch.Entry{Origin: "http://huge.test", Body: make([]byte, 5000)})
+	if e, _ := s.Load(ctx, "http://huge.test"); e != nil {
+		t.Error("an entry larger than the bound was kept")
+	}
+}
+
+// TestParseOptions: files are parsed with the client's parse options.
+func TestParseOptions(t *testing.T) {
+	// The 1996 draft: the first matching rule wins, so "Disallow: /" decides.
+	srv := serve(t, answer(200, "User-agent: *\nDisallow: /\nAllow: /public\n"))
+	res := mustGet(t, newClient(t, fetch.WithParseOptions(robots.WithDialect(robots.Legacy1996))), srv.URL+"/", t0)
+	if res.Allowed(agent, "/public") {
+		t.Error("legacy1996: /public allowed; want disallowed by the first rule")
+	}
+	res = mustGet(t, newClient(t), srv.URL+"/", t0)
+	if !res.Allowed(agent, "/public") {
+		t.Error("google: /public disallowed; want allowed by the longer rule")
+	}
+}
+
+// TestCopyOutlivesStore: a store that loses an entry (here: one too small to keep
+// any) does not lose the copy the client still holds.
+func TestCopyOutlivesStore(t *testing.T) {
+	sw := &switchable{h: answer(200, rulesBody)}
+	srv := serve(t, sw.serve)
+	c := newClient(t, fetch.WithStore(fetch.NewMemoryStore(1)))
+	mustGet(t, c, srv.URL+"/", t0)
+	sw.set(answer(503, ""))
+	res := mustGet(t, c, srv.URL+"/", t0.Add(25*time.Hour))
+	if !res.Stale || res.Allowed(agent, "/private") || !res.Allowed(agent, "/public") {
+		t.Errorf("stale %v effect %v; want the copy in use", res.Stale, res.Effect)
+	}
+}

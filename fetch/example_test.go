@@ -1,0 +1,68 @@
+package fetch_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/gorobots/robots/fetch"
+)
+
+// A site for the examples: its robots.txt keeps crawlers out of /private/.
+func exampleSite() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+			return
+		}
+		fmt.Fprint(w, "a page")
+	}))
+}
+
+// One line turns an http.Client into a polite crawler: requests that robots.txt
+// disallows fail before they are sent.
+func ExampleTransport() {
+	site := exampleSite()
+	defer site.Close()
+
+	hc := &http.Client{Transport: &fetch.Transport{Client: fetch.NewClient(), Agent: "ExampleBot", CrawlDelay: true}}
+
+	resp, err := hc.Get(site.URL + "/public/page.html")
+	if err == nil {
+		fmt.Println("public:", resp.Status)
+		resp.Body.Close()
+	}
+	_, err = hc.Get(site.URL + "/private/page.html")
+	var refused *fetch.DisallowedError
+	if errors.As(err, &refused) {
+		fmt.Println("private:", errors.Is(err, fetch.ErrDisallowed), "by line", refused.Rule.Line, refused.Rule)
+	}
+	// Output:
+	// public: 200 OK
+	// private: true by line 2 Disallow: /private/
+}
+
+func ExampleClient_Decide() {
+	site := exampleSite()
+	defer site.Close()
+
+	c := fetch.NewClient()
+	d, err := c.Decide(context.Background(), site.URL+"/private/a.html", "ExampleBot")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Allowed, d.Rule, d.Result.Outcome, d.Result.Status)
+	// Output: false Disallow: /private/ success 200
+}
+
+func ExampleOrigin() {
+	origin, robotsURL, _ := fetch.Origin("HTTPS://www.Exämple.com:443/path?q=1")
+	fmt.Println(origin)
+	fmt.Println(robotsURL)
+	// Output:
+	// https://www.xn--exmple-cua.com
+	// https://www.xn--exmple-cua.com/robots.txt
+}

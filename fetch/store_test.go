@@ -1,0 +1,12 @@
+package fetch_test
+
+import (
+	"testing"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/internal/fetchtest"
+)
+
+func TestMemoryStoreContract(t *testing.T) {
+	fetchtest.TestStore(t, fetch.NewMemoryStore(0))
+}

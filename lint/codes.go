@@ -1,0 +1,127 @@
+package lint
+
+// Code names a kind of finding. Codes are stable: tools may filter on them.
+type Code string
+
+// Severity says how much a finding matters.
+type Severity string
+
+const (
+	// Error: a line does not take effect as written for Google and RFC 9309 crawlers
+	// (a rule that is ignored or can never match), or the file is not robots.txt.
+	Error Severity = "error"
+	// Warning: crawlers disagree on what the line means, or it very probably does
+	// something other than what its author meant.
+	Warning Severity = "warning"
+	// Info: harmless, but worth knowing.
+	Info Severity = "info"
+)
+
+// Syntax: how each line is read.
+const (
+	MissingColon       Code = "missing-colon"        // "Disallow /x": Google reads it, others skip it
+	MisspelledField    Code = "misspelled-field"     // "Dissallow", "User agent": Google reads it, others skip it
+	UnknownField       Code = "unknown-field"        // a field no crawler is known to read
+	UnsupportedField   Code = "unsupported-field"    // noindex, nofollow, noarchive: no major crawler obeys them
+	InvalidLine        Code = "invalid-line"         // not a field at all: every crawler skips it
+	RuleOutsideGroup   Code = "rule-outside-group"   // allow/disallow before any user-agent line: ignored
+	EmptyUserAgent     Code = "empty-user-agent"     // "User-agent:" with no value names no crawler
+	NotAPath           Code = "not-a-path"           // a rule value that does not start with "/" or "*" never matches
+	MisplacedDollar    Code = "misplaced-dollar"     // "$" before the end of a value is a literal "$"
+	InvalidCrawlDelay  Code = "invalid-crawl-delay"  // crawl-delay that is not a non-negative number
+	SitemapNotAbsolute Code = "sitemap-not-absolute" // sitemap that is not an absolute http(s) URL
+	FileTooLarge       Code = "file-too-large"       // content past 500 KiB is ignored
+	LineTooLong        Code = "line-too-long"        // a line past robots.MaxLineBytes is cut
+	InvalidUTF8        Code = "invalid-utf8"         // bytes that are not UTF-8
+	HTMLPage           Code = "html-page"            // an HTML or XML page served as robots.txt
+)
+
+// Meaning: what the groups and rules do.
+const (
+	AgentToken       Code = "agent-token"       // user-agent with characters Google's token stops at ("MJ12bot" is "MJ")
+	GroupMerge       Code = "group-merge"       // a non-rule line between user-agent lines merges the groups
+	EmptyGroup       Code = "empty-group"       // a group with no rules: its crawlers skip the "*" group's rules
+	DuplicateRule    Code = "duplicate-rule"    // the same rule twice for the same crawlers
+	ConflictingRules Code = "conflicting-rules" // allow and disallow with the same value
+	ShadowedRule     Code = "shadowed-rule"     // a rule always overridden by a rule with the opposite verdict
+	RedundantRule    Code = "redundant-rule"    // a rule always covered by a stronger rule with the same verdict
+	RepeatedAgent    Code = "repeated-agent"    // the same crawler named in several groups
+	RepeatedStar     Code = "repeated-star"     // several "*" groups
+	BlocksAll        Code = "blocks-all"        // a group blocks every URL for major crawlers
+)
+
+// CodeInfo describes a code for documentation and for tools that list rules (SARIF).
+type CodeInfo struct {
+	Code     Code
+	Severity Severity
+	Summary  string // what is wrong, in one sentence
+	Crawler  string // what crawlers do about it
+}
+
+var codes = []CodeInfo{
+	{MissingColon, Warning, "A field without a colon (\"Disallow /x\").",
+		"Google reads \"name value\" as \"name: value\" when the line has exactly two words; RFC 9309 parsers and most other crawlers skip the line."},
+	{MisspelledField, Warning, "A misspelled or extended field name (\"Dissallow\", \"User agent\", \"Disallowed\").",
+		"Google reads the misspellings it knows and any name that starts with a field name; other crawlers skip the line."},
+	{UnknownField, Warning, "A field name no crawler is known to read.",
+		"Every crawler skips the line."},
+	{UnsupportedField, Warning, "noindex, nofollow or noarchive in robots.txt.",
+		"No major crawler obeys them (Google stopped reading noindex in 2019). Use a robots meta tag or an X-Robots-Tag header."},
+	{InvalidLine, Warning, "A line that is not a field: no colon and more than two words.",
+		"Every crawler skips the line."},
+	{RuleOutsideGroup, Error, "An allow or disallow line before the first user-agent line.",
+		"The rule belongs to no group: every crawler ignores it."},
+	{EmptyUserAgent, Warning, "A user-agent line with no value.",
+		"It names no crawler; if the group has no other user-agent line, its rules apply to nobody."},
+	{NotAPath, Error, "A rule value that does not start with \"/\" or \"*\" (\"Disallow: private/\", a full URL).",
+		"Every URL path starts with \"/\", so the rule never matches (a few old parsers add the \"/\")."},
+	{MisplacedDollar, Warning, "A \"$\" before the end of a rule value.",
+		"\"$\" anchors only at the end of a value; anywhere else it matches a literal \"$\"."},
+	{InvalidCrawlDelay, Warning, "A crawl-delay that is not a non-negative number of seconds.",
+		"Crawlers that read crawl-delay (Bing, Yandex; not Google) ignore it."},
+	{SitemapNotAbsolute, Warning, "A sitemap value that is not an absolute http or https URL.",
+		"Crawlers ignore it: sitemap URLs are not resolved against the site."},
+	{FileTooLarge, Error, "The file is larger than 500 KiB.",
+		"Google and RFC 9309 crawlers read the first 500 KiB; rules past that point are ignored."},
+	{LineTooLong, Warning, "A line longer than Google's line buffer (16,663 bytes).",
+		"Google cuts the line there and ignores the rest, which shortens the rule."},
+	{InvalidUTF8, Warning, "Bytes that are not UTF-8 (often Latin-1 text).",
+		"Crawlers percent-encode the raw bytes, so a rule matches URLs with those escapes rather than the UTF-8 spelling; some drop the bytes."},
+	{HTMLPage, Error, "The file is an HTML or XML page (an error page served as robots.txt).",
+		"Crawlers read it line by line like any robots.txt and find no rules (or stray ones)."},
+	{AgentToken, Warning, "A user-agent name with characters outside [A-Za-z_-] (\"MJ12bot\", \"archive.org_bot\", \"Googlebot, bingbot\").",
+		"Google and RFC 9309 read only the leading letters, \"_\" and \"-\": \"MJ12bot\" is \"MJ\", so the group applies to no crawler of that name."},
+	{GroupMerge, Warning, "A non-rule line (crawl-delay, sitemap, host, …) between user-agent lines.",
+		"Only allow and disallow lines end the user-agent lines of a group: the user-agents before and after the line form one group and share its rules."},
+	{EmptyGroup, Warning, "A group with no allow or disallow line (often only a crawl-delay) while the \"*\" group has rules.",
+		"A crawler obeys only the group that names it, so the crawlers of this group skip the \"*\" rules and may fetch everything."},
+	{DuplicateRule, Info, "The same rule twice for the same crawlers.",
+		"Nothing: the second copy never decides anything."},
+	{ConflictingRules, Warning, "Allow and disallow with the same value for the same crawlers.",
+		"Google and RFC 9309 allow (allow wins a tie); crawlers that take the first matching rule in file order follow whichever comes first."},
+	{ShadowedRule, Warning, "A rule that never decides: a longer rule with the opposite verdict matches every URL it matches.",
+		"The other rule always wins (longest match), so this rule has no effect."},
+	{RedundantRule, Info, "A rule that never decides: a longer rule with the same verdict matches every URL it matches.",
+		"The other rule always wins; the verdict is the same, so removing this rule changes nothing."},
+	{RepeatedAgent, Warning, "The same crawler named in several groups.",
+		"Google and RFC 9309 merge the groups; crawlers that stop at the first matching group ignore the later ones."},
+	{RepeatedStar, Warning, "Several \"User-agent: *\" groups.",
+		"Google and RFC 9309 merge them; crawlers that stop at the first matching group ignore the later ones."},
+	{BlocksAll, Info, "A group that disallows every URL for one or more major crawlers.",
+		"Those crawlers fetch nothing from the site (search engines may still list URLs they find elsewhere)."},
+}
+
+// Codes returns every code with its severity and meaning, in documentation order.
+func Codes() []CodeInfo {
+	return append([]CodeInfo(nil), codes...)
+}
+
+// Info returns the description of c, and false for an unknown code.
+func (c Code) Info() (CodeInfo, bool) {
+	for _, ci := range codes {
+		if ci.Code == c {
+			return ci, true
+		}
+	}
+	return CodeInfo{}, false
+}

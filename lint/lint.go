@@ -1,0 +1,107 @@
+// Package lint checks robots.txt files for the mistakes that make crawlers do
+// something other than what the author meant.
+//
+// [Check] reads a file the way the robots package parses it ([robots.Lines] for each
+// line, [robots.Parse] for groups and decisions) and returns [Finding]s: a line and
+// column, a [Severity], a stable [Code] and a message that says what crawlers will
+// actually do. [Codes] lists every code; CODES.md explains them.
+//
+// The checks follow Google's interpretation, which RFC 9309 standardised, and point
+// out where other crawlers (older parsers, the 1996 draft's first-match rule) read
+// the same line differently.
+package lint
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gorobots/robots"
+)
+
+// Finding is one problem found in a file.
+type Finding struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`          // 1-based; 0 for the file as a whole
+	Col      int      `json:"col,omitempty"` // 1-based byte column; 0 when the whole line is meant
+	Severity Severity `json:"severity"`
+	Code     Code     `json:"code"`
+	Message  string   `json:"message"`
+}
+
+func (f Finding) String() string {
+	pos := fmt.Sprintf("%s:%d", f.File, f.Line)
+	if f.Col > 0 {
+		pos += fmt.Sprintf(":%d", f.Col)
+	}
+	return fmt.Sprintf("%s: %s: %s [%s]", pos, f.Severity, f.Message, f.Code)
+}
+
+// file is the state of one check: the body read both line by line and as a whole.
+type file struct {
+	name   string
+	body   []byte
+	lines  []robots.Line // every line, also past the size limit
+	r      *robots.Robots
+	groups []robots.Group
+	html   bool
+	sets   []ruleSet // cached by ruleSets
+	blocks []int8    // per group: 1 blocks every path, -1 has an allow, 0 neither; cached by blocksEverything
+	out    []Finding
+}
+
+// checks run in order on every file. A later check (for example one comparing
+// dialects) is one more function here.
+var checks = []func(*file){
+	checkHTML,
+	checkSize,
+	checkLines,
+	checkGroupMerge,
+	checkAgents,
+	checkEmptyGroups,
+	checkRules,
+	checkBlocksAll,
+}
+
+// Check reads body, the contents of the robots.txt file called name, and returns
+// what it finds, ordered by line and column. A well-formed file gives no findings
+// of severity Warning or Error.
+func Check(name string, body []byte) []Finding {
+	f := &file{name: name, body: body, r: robots.Parse(body)}
+	for l := range robots.Lines(body) {
+		f.lines = append(f.lines, l)
+	}
+	f.groups = f.r.Groups()
+	for _, c := range checks {
+		c(f)
+	}
+	slices.SortStableFunc(f.out, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), strings.Compare(string(a.Code), string(b.Code)))
+	})
+	return f.out
+}
+
+func (f *file) add(line, col int, code Code, format string, args ...any) {
+	ci, _ := code.Info()
+	f.out = append(f.out, Finding{File: f.name, Line: line, Col: col, Severity: ci.Severity, Code: code,
+		Message: fmt.Sprintf(format, args...)})
+}
+
+// line returns line n (1-based), or the zero Line.
+func (f *file) line(n int) robots.Line {
+	if n < 1 || n > len(f.lines) {
+		return robots.Line{}
+	}
+	return f.lines[n-1]
+}
+
+// keyCol is the column of a line's field name.
+func keyCol(l robots.Line) int {
+	return len(l.Text) - len(strings.TrimLeft(l.Text, " \t\v\f")) + 1
+}
+
+// describe writes a rule as the file does, with its line: `Disallow: /x (line 3)`.
+func describe(r robots.Rule) string {
+	return fmt.Sprintf("%q (line %d)", r.String(), r.Line)
+}

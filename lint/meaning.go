@@ -1,0 +1,551 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
+)
+
+// checkGroupMerge finds user-agent lines that join the group above them because only
+// non-rule lines (crawl-delay, sitemap, host, …) stand between: the parser ends a
+// group's user-agent lines only at an allow or disallow line.
+func checkGroupMerge(f *file) {
+	var first, between robots.Line // the group's first user-agent line; the first field after a user-agent line
+	open := false                  // still in the user-agent lines of a group
+	for _, l := range f.lines {
+		switch l.Kind {
+		case robots.KindUserAgent:
+			if !open {
+				first, between, open = l, robots.Line{}, true
+				continue
+			}
+			if between.Num > 0 && f.groupRules(l.Num) > 0 {
+				f.add(l.Num, keyCol(l), GroupMerge, "User-agent: %s joins the group of line %d (User-agent: %s): the %s line %d between them does not end a group, so both share every rule that follows; end the first group with a rule (an empty \"Disallow:\" allows everything)",
+					l.Value, first.Num, first.Value, fieldName(between), between.Num)
+				between = robots.Line{}
+			}
+		case robots.KindAllow, robots.KindDisallow:
+			open = false
+		case robots.KindSitemap, robots.KindOther, robots.KindUnknown:
+			if open && between.Num == 0 {
+				between = l
+			}
+		}
+	}
+}
+
+// groupRules returns the number of rules of the group with a user-agent line at line.
+func (f *file) groupRules(line int) int {
+	for _, g := range f.groups {
+		for _, a := range g.Agents {
+			if a.Line == line {
+				return len(g.Rules)
+			}
+		}
+	}
+	return 0
+}
+
+func fieldName(l robots.Line) string {
+	if l.Kind == robots.KindSitemap {
+		return "sitemap"
+	}
+	if l.Kind == robots.KindOther {
+		return strings.ToLower(l.Key)
+	}
+	return strconv.Quote(l.Key)
+}
+
+// tokenProblem says what is wrong with a user-agent value whose product token, as
+// Google reads it, is not the crawler name the author meant, or "" when nothing is.
+// The token is the leading run of [A-Za-z_-]; the name continues past it when a
+// letter or digit follows ("MJ12bot" is "MJ"), or a dot and more name
+// ("archive.org_bot" is "archive"). A version ("Googlebot/2.1"), a space or
+// punctuation ("Baiduspider+") ends the name where the token ends, which is fine.
+func tokenProblem(v string) string {
+	tok := leading(v)
+	if tok == "" {
+		return fmt.Sprintf("Google reads no product token in %q (a token is letters, \"_\" and \"-\", from the start): this line names no crawler", v)
+	}
+	rest := v[len(tok):]
+	if low := strings.ToLower(v); (strings.HasPrefix(low, "mozilla/") || strings.Contains(low, "compatible;")) && robots.ProductToken(v) != tok {
+		return fmt.Sprintf("%q looks like a whole User-Agent header: Google reads only %q, so the group does not apply to %s; write the crawler's product token", v, tok, robots.ProductToken(v))
+	}
+	if i := strings.IndexByte(rest, ','); i >= 0 && leading(strings.TrimLeft(rest[i+1:], " \t")) != "" {
+		return fmt.Sprintf("Google reads only %q from %q: a user-agent line names one crawler; write one line per crawler", tok, v)
+	}
+	if rest == "" {
+		return ""
+	}
+	c := rest[0]
+	continues := isAlnum(c) || c == '.' && len(rest) > 1 && isAlnum(rest[1])
+	if !continues {
+		return ""
+	}
+	name := v
+	if i := strings.IndexAny(name, " \t/"); i >= 0 {
+		name = name[:i]
+	}
+	return fmt.Sprintf("Google reads %q as %q (a token is letters, \"_\" and \"-\"): the group applies to a crawler named %s, not %s", v, tok, tok, name)
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// leading is the product token of a user-agent value, as robots.Agent.Token.
+func leading(v string) string {
+	return robots.Agent{Name: v}.Token()
+}
+
+// checkAgents looks at the user-agent lines: their product tokens and the crawlers
+// named in more than one group.
+func checkAgents(f *file) {
+	firstGroup := map[string]int{}          // lower-case token (or "*") → first user-agent line naming it
+	rulesOf := map[string]map[string]bool{} // lower-case token → the rules of the groups naming it so far
+	disallows := map[string]bool{}          // lower-case token → whether those rules include a disallow
+	for _, g := range f.groups {
+		seen := map[string]bool{}
+		for _, a := range g.Agents {
+			tok := a.Token()
+			if a.Name != "" && tok != "*" {
+				if msg := tokenProblem(a.Name); msg != "" {
+					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentToken, "%s", msg)
+				}
+			}
+			key := strings.ToLower(tok)
+			if key == "" || seen[key] {
+				continue
+			}
+			seen[key] = true
+			prev, ok := firstGroup[key]
+			if !ok {
+				firstGroup[key] = a.Line
+				rulesOf[key] = map[string]bool{}
+			}
+			// Merging matters only when this group adds rules the earlier ones lack
+			// ("Crescent" and "Crescent Internet ToolPak", both "Disallow: /", agree).
+			// A new allow matters only next to a disallow it could override.
+			newDisallow, newAllow, anyDisallow := false, false, disallows[key]
+			for _, r := range g.Rules {
+				if !r.Allow {
+					anyDisallow = true
+				}
+				if k := r.String(); !rulesOf[key][k] {
+					rulesOf[key][k] = true
+					newDisallow = newDisallow || !r.Allow
+					newAllow = newAllow || r.Allow
+				}
+			}
+			disallows[key] = anyDisallow
+			adds := newDisallow || newAllow && anyDisallow
+			if !ok || !adds {
+				continue
+			}
+			if key == "*" {
+				f.add(a.Line, keyCol(f.line(a.Line)), RepeatedStar, "another \"User-agent: *\" group (the first \"*\" is at line %d): Google and RFC 9309 merge them, crawlers that stop at the first group ignore this one's rules; merge them into one group", prev)
+			} else {
+				f.add(a.Line, keyCol(f.line(a.Line)), RepeatedAgent, "%s is also named at line %d: Google and RFC 9309 merge the groups, crawlers that stop at the first group ignore this one's rules; merge them into one group", tok, prev)
+			}
+		}
+	}
+}
+
+// checkEmptyGroups finds crawlers whose only group has no allow or disallow line:
+// they obey that group, so they skip the rules of the "*" group and may fetch
+// everything. The usual cause is a group written only for a crawl-delay.
+func checkEmptyGroups(f *file) {
+	starRules := 0
+	for _, s := range f.ruleSets() {
+		if s.token == "*" {
+			starRules = len(s.rules)
+		}
+	}
+	if starRules == 0 {
+		return
+	}
+	byGroup := map[int][]string{}
+	for _, s := range f.ruleSets() {
+		if s.token == "*" || len(s.rules) > 0 {
+			continue
+		}
+		for _, gi := range s.groups {
+			if f.hasRuleLines(gi) {
+				goto next // an explicit "Disallow:" says everything is allowed on purpose
+			}
+		}
+		byGroup[s.groups[0]] = append(byGroup[s.groups[0]], s.names...)
+	next:
+	}
+	for gi, g := range f.groups {
+		names := byGroup[gi]
+		if len(names) == 0 {
+			continue
+		}
+		f.add(g.Line, 0, EmptyGroup, "this group has no allow or disallow line, so %s may fetch everything: a crawler obeys only its own group and skips the %d rule(s) of the \"*\" group; repeat the rules here, or add an empty \"Disallow:\" if that is meant",
+			list(names), starRules)
+	}
+}
+
+// hasRuleLines reports whether group gi has an allow or disallow line, also one with
+// no value (which Groups leaves out).
+func (f *file) hasRuleLines(gi int) bool {
+	end := len(f.lines)
+	if gi+1 < len(f.groups) {
+		end = f.groups[gi+1].Line - 1
+	}
+	for _, l := range f.lines[f.groups[gi].Line-1 : end] {
+		if l.Kind == robots.KindAllow || l.Kind == robots.KindDisallow {
+			return true
+		}
+	}
+	return false
+}
+
+// list joins names, cut after maxNamed.
+func list(names []string) string {
+	if len(names) > maxNamed {
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:maxNamed], ", "), len(names)-maxNamed)
+	}
+	return strings.Join(names, ", ")
+}
+
+// ruleSet is the rules that apply together to some crawlers: those of the groups
+// naming one product token, or of the "*" groups.
+type ruleSet struct {
+	token  string   // lower case; "*" for the catch-all; the first one when several share the groups
+	names  []string // the user-agent values naming the groups' tokens, as first written
+	groups []int
+	rules  []robots.Rule
+}
+
+// ruleSets returns each distinct set of groups that applies to some crawler.
+func (f *file) ruleSets() []ruleSet {
+	if f.sets != nil {
+		return f.sets
+	}
+	byToken := map[string][]int{}
+	name := map[string]string{}
+	var order []string
+	for gi, g := range f.groups {
+		for _, a := range g.Agents {
+			tok := strings.ToLower(a.Token())
+			if tok == "" {
+				continue
+			}
+			if _, ok := byToken[tok]; !ok {
+				order = append(order, tok)
+				name[tok] = a.Name
+			}
+			if !slices.Contains(byToken[tok], gi) {
+				byToken[tok] = append(byToken[tok], gi)
+			}
+		}
+	}
+	index := map[string]int{}
+	sets := []ruleSet{}
+	for _, tok := range order {
+		gs := byToken[tok]
+		key := fmt.Sprint(gs)
+		if i, ok := index[key]; ok {
+			if tok != "*" {
+				sets[i].names = append(sets[i].names, name[tok])
+			}
+			continue
+		}
+		index[key] = len(sets)
+		s := ruleSet{token: tok, groups: gs}
+		if tok != "*" {
+			s.names = []string{name[tok]}
+		}
+		for _, gi := range gs {
+			s.rules = append(s.rules, f.groups[gi].Rules...)
+		}
+		sets = append(sets, s)
+	}
+	f.sets = sets
+	return sets
+}
+
+// MaxCoverChecks bounds the pattern comparisons made to find rules that never decide,
+// so that a file with thousands of wildcard rules is checked in bounded time. Past it
+// the remaining rules are not checked for shadowing (duplicates still are).
+const MaxCoverChecks = 1 << 20
+
+// verdict is why a rule never decides in one rule set.
+type verdict struct {
+	code  Code
+	other robots.Rule
+}
+
+// checkRules finds rules that never decide anything: duplicates, allow and disallow
+// with the same value, and rules always beaten by a longer rule that matches every
+// URL they match. A rule is reported only when that holds for every crawler it
+// applies to.
+func checkRules(f *file) {
+	budget := MaxCoverChecks
+	in := map[int]int{}      // rule line → number of sets containing it
+	dead := map[int]int{}    // rule line → number of sets where it never decides
+	why := map[int]verdict{} // rule line → the reason in the first such set
+	pats := map[int]*pattern{}
+	for _, s := range f.ruleSets() {
+		byValue := map[string][]robots.Rule{}
+		var wild []*pattern
+		for _, r := range s.rules {
+			if !isPath(r.Value) {
+				continue
+			}
+			byValue[r.Value] = append(byValue[r.Value], r)
+			p, ok := pats[r.Line]
+			if !ok {
+				p = newPattern(r)
+				pats[r.Line] = p
+			}
+			if p.wild && p.ascii {
+				wild = append(wild, p)
+			}
+		}
+		for _, r := range s.rules {
+			if !isPath(r.Value) {
+				continue
+			}
+			in[r.Line]++
+			v, ok := neverDecides(pats[r.Line], byValue[r.Value], wild, &budget)
+			if !ok {
+				continue
+			}
+			dead[r.Line]++
+			if _, ok := why[r.Line]; !ok {
+				why[r.Line] = v
+			}
+		}
+	}
+	for line, n := range in {
+		if dead[line] != n {
+			continue
+		}
+		v := why[line]
+		r := pats[line].rule
+		col := max(f.line(line).ValueCol, 1)
+		switch v.code {
+		case DuplicateRule:
+			f.add(line, col, DuplicateRule, "%q repeats %s for the same crawlers; remove one", r.String(), describe(v.other))
+		case ConflictingRules:
+			f.add(line, col, ConflictingRules, "%q and %s have the same value: Google and RFC 9309 allow (allow wins a tie), crawlers that take the first matching rule follow line %d; keep one of them",
+				r.String(), describe(v.other), min(line, v.other.Line))
+		case ShadowedRule:
+			f.add(line, col, ShadowedRule, "%q never decides anything: %s matches every URL it matches and wins (longer), so those URLs are %s",
+				r.String(), describe(v.other), allowedWord(v.other.Allow))
+		case RedundantRule:
+			f.add(line, col, RedundantRule, "%q never decides anything: %s matches every URL it matches with the same verdict; remove it", r.String(), describe(v.other))
+		}
+	}
+}
+
+func allowedWord(allow bool) string {
+	if allow {
+		return "allowed"
+	}
+	return "disallowed"
+}
+
+// isPath reports whether a rule value can match a URL path at all.
+func isPath(v string) bool {
+	return v != "" && (v[0] == '/' || v[0] == '*')
+}
+
+// beats reports whether rule a takes precedence over rule b for a URL both match:
+// the longer value wins, allow wins a tie, and of two equal rules the first one decides.
+func beats(a, b robots.Rule) bool {
+	if len(a.Value) != len(b.Value) {
+		return len(a.Value) > len(b.Value)
+	}
+	if a.Allow != b.Allow {
+		return a.Allow
+	}
+	return a.Line < b.Line
+}
+
+// pattern is a rule prepared for comparison with others.
+type pattern struct {
+	rule   robots.Rule
+	glob   string // the value as a pattern over the whole path (see glob)
+	prefix string // glob up to its first "*": every path the rule matches starts with it
+	wild   bool   // the value has a "*"
+	ascii  bool
+}
+
+func newPattern(r robots.Rule) *pattern {
+	p := &pattern{rule: r, glob: glob(r.Value), wild: strings.IndexByte(r.Value, '*') >= 0, ascii: isASCII(r.Value)}
+	p.prefix = p.glob
+	if i := strings.IndexByte(p.glob, '*'); i >= 0 {
+		p.prefix = p.glob[:i]
+	}
+	return p
+}
+
+// neverDecides reports whether the rule of p never decides in a set whose rules with
+// the same value are same and whose ASCII rules with wildcards are wild, and why.
+func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, budget *int) (verdict, bool) {
+	r := p.rule
+	for _, q := range same {
+		if q.Line != r.Line && beats(q, r) {
+			if q.Allow == r.Allow {
+				return verdict{DuplicateRule, q}, true
+			}
+			return verdict{ConflictingRules, q}, true
+		}
+	}
+	// Only a value with "*" can cover a different value of at least the same length.
+	// Values with non-ASCII bytes are compared by the parser after escaping, which can
+	// change their length; they are left alone. So is an allow of ".../index.html",
+	// which the parser widens to the directory.
+	if !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") {
+		return verdict{}, false
+	}
+	var best robots.Rule
+	for _, q := range wild {
+		if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) || !strings.HasPrefix(p.glob, q.prefix) {
+			continue
+		}
+		if *budget <= 0 {
+			return verdict{}, false
+		}
+		*budget--
+		if globMatch(q.glob, p.glob) && (best.Line == 0 || beats(q.rule, best)) {
+			best = q.rule
+		}
+	}
+	if best.Line == 0 {
+		return verdict{}, false
+	}
+	if best.Allow != r.Allow {
+		return verdict{ShadowedRule, best}, true
+	}
+	return verdict{RedundantRule, best}, true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// glob turns a rule value into a pattern over the whole path: a value matches as a
+// prefix unless it ends in "$".
+func glob(v string) string {
+	if strings.HasSuffix(v, "$") {
+		return v[:len(v)-1]
+	}
+	return v + "*"
+}
+
+// covers reports whether every path that rule value r matches is also matched by
+// rule value q. With "*" the only wildcard, that holds when q's pattern matches r's
+// pattern read as text, each "*" of r being a character only a "*" of q can match.
+func covers(q, r string) bool {
+	return globMatch(glob(q), glob(r))
+}
+
+// globMatch matches s against p, where "*" in p matches any run of bytes. It takes
+// each "*" as short as possible and backs up to the last one on a mismatch, which is
+// enough for "*" as the only wildcard.
+func globMatch(p, s string) bool {
+	pi, si := 0, 0
+	star, next := -1, 0
+	for si < len(s) || pi < len(p) {
+		if pi < len(p) {
+			if p[pi] == '*' {
+				star, next = pi, si+1
+				pi++
+				continue
+			}
+			if si < len(s) && s[si] == p[pi] {
+				pi++
+				si++
+				continue
+			}
+		}
+		if star >= 0 && next <= len(s) {
+			pi, si = star+1, next
+			next++
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// maxNamed is how many crawler names a blocks-all message lists before "and N more".
+const maxNamed = 5
+
+// checkBlocksAll reports each group that disallows every URL for major crawlers.
+func checkBlocksAll(f *file) {
+	type block struct {
+		groups []int
+		global bool
+		names  []string
+	}
+	var blocks []*block
+	byKey := map[string]*block{}
+	for _, c := range crawlers.Major() {
+		gs, global := f.r.GroupsFor(c.Name)
+		if len(gs) == 0 || !blocksEverything(f, gs) {
+			continue
+		}
+		key := fmt.Sprint(gs)
+		b, ok := byKey[key]
+		if !ok {
+			b = &block{groups: gs, global: global}
+			byKey[key] = b
+			blocks = append(blocks, b)
+		}
+		b.names = append(b.names, c.Name)
+	}
+	for _, b := range blocks {
+		g := f.groups[b.groups[0]]
+		names := list(b.names)
+		if b.global {
+			f.add(g.Line, 0, BlocksAll, "the \"*\" group disallows every URL for the %d major crawlers no group names: %s", len(b.names), names)
+		} else {
+			f.add(g.Line, 0, BlocksAll, "this group disallows every URL for %s", names)
+		}
+	}
+}
+
+// blocksEverything reports whether the groups disallow every path: a disallow rule
+// matches every path and no allow rule can match any.
+func blocksEverything(f *file, gs []int) bool {
+	if f.blocks == nil {
+		f.blocks = make([]int8, len(f.groups))
+		for gi, g := range f.groups {
+			for _, r := range g.Rules {
+				switch {
+				case !isPath(r.Value):
+				case r.Allow:
+					f.blocks[gi] = -1
+				case f.blocks[gi] == 0 && covers(r.Value, "/"):
+					f.blocks[gi] = 1
+				}
+				if f.blocks[gi] < 0 {
+					break
+				}
+			}
+		}
+	}
+	all := false
+	for _, gi := range gs {
+		if f.blocks[gi] < 0 {
+			return false
+		}
+		all = all || f.blocks[gi] > 0
+	}
+	return all
+}

@@ -1,0 +1,334 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gorobots/robots"
+)
+
+// htmlSniffBytes is how much of the start of a file is looked at to tell an HTML or
+// XML page from robots.txt: the markup of an error page starts at once.
+const htmlSniffBytes = 1024
+
+// checkHTML recognises an error page served as robots.txt: markup ("<html",
+// "<!DOCTYPE", "<?xml", "<head", …) where the first field should be, and no
+// user-agent line anywhere. A real file with stray markup (a "<pre>" wrapper, an HTML
+// comment, a PHP warning) is left to the line checks, which name each skipped line.
+func checkHTML(f *file) {
+	b := f.body
+	if len(b) > htmlSniffBytes {
+		b = b[:htmlSniffBytes]
+	}
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+	b = bytes.TrimLeft(b, " \t\r\n\f\v")
+	if len(b) < 2 || b[0] != '<' || bytes.HasPrefix(b, []byte("<!--")) {
+		return
+	}
+	c := b[1]
+	if !(c == '!' || c == '?' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return
+	}
+	for _, l := range f.lines {
+		if l.Kind == robots.KindUserAgent {
+			return
+		}
+	}
+	f.html = true
+	f.add(1, 0, HTMLPage, "this is an HTML or XML page, not robots.txt (an error page?): crawlers read it line by line and find no group; serve the real file as text/plain, or a 404 if there is none")
+}
+
+// checkSize reports a file longer than the size limit and the lines it loses.
+func checkSize(f *file) {
+	if len(f.body) <= robots.DefaultMaxBytes {
+		return
+	}
+	read := 0 // the line on which the limit falls
+	for l := range robots.Lines(f.body[:robots.DefaultMaxBytes]) {
+		read = l.Num
+	}
+	lost, first := 0, 0
+	for _, l := range f.lines[read:] {
+		switch l.Kind {
+		case robots.KindUserAgent, robots.KindAllow, robots.KindDisallow, robots.KindSitemap:
+			lost++
+			if first == 0 {
+				first = l.Num
+			}
+		}
+	}
+	msg := fmt.Sprintf("the file is %d bytes; crawlers read only the first %d (500 KiB), which end on line %d", len(f.body), robots.DefaultMaxBytes, read)
+	if lost > 0 {
+		msg += fmt.Sprintf(": the %d user-agent, rule and sitemap lines from line %d on are ignored", lost, first)
+	}
+	f.add(read, 0, FileTooLarge, "%s", msg)
+}
+
+// canonical spellings of the fields Google recognises by prefix or misspelling.
+var canonical = map[robots.Kind]string{
+	robots.KindUserAgent: "User-agent",
+	robots.KindAllow:     "Allow",
+	robots.KindDisallow:  "Disallow",
+	robots.KindSitemap:   "Sitemap",
+}
+
+// unsupported are fields people write hoping for an effect no major crawler gives.
+var unsupported = map[string]string{
+	"noindex":   "Google stopped reading noindex in robots.txt in 2019 and no other major crawler obeys it; a URL blocked by robots.txt cannot show its noindex either: use a robots meta tag or an X-Robots-Tag header",
+	"nofollow":  "no major crawler reads nofollow in robots.txt: use a robots meta tag or rel=\"nofollow\" on links",
+	"noarchive": "no major crawler reads noarchive in robots.txt: use a robots meta tag or an X-Robots-Tag header",
+}
+
+// checkLines looks at each line on its own.
+func checkLines(f *file) {
+	seenAgent := false
+	for _, l := range f.lines {
+		if l.TooLong {
+			f.add(l.Num, robots.MaxLineBytes+1, LineTooLong, "line is longer than %d bytes: Google ignores the rest of it", robots.MaxLineBytes)
+		}
+		if col := invalidUTF8(l); col > 0 {
+			f.add(l.Num, col, InvalidUTF8, "bytes that are not UTF-8 (Latin-1?): crawlers percent-encode them as they are, so this line matches URLs with those escapes, not the UTF-8 spelling; save the file as UTF-8")
+		}
+		if l.Kind == robots.KindInvalid || l.Kind == robots.KindUnknown && l.MissingColon {
+			if !f.html && !onlyInvisible(l) {
+				f.add(l.Num, keyCol(l), InvalidLine, "not a field (no colon): every crawler skips this line; comment it out with \"#\" if it is text")
+			}
+			continue
+		}
+		if l.Kind == robots.KindBlank {
+			continue
+		}
+		want, known := canonical[l.Kind]
+		switch {
+		case known && hasSpaceAfter(l.Key, want):
+			// "Disallow https://x/y": the colon of the URL ended the field name.
+			meant := strings.TrimSpace(l.Key[len(want):]) + ":" + l.Value
+			if u, err := url.Parse(meant); err == nil && u.Scheme != "" && u.Host != "" && l.Kind != robots.KindSitemap {
+				meant = pathOf(u)
+			}
+			f.add(l.Num, keyCol(l)+len(want), MissingColon, "no colon after %q: the first colon is the one in %q, so Google reads %q and other crawlers skip the line; write %q",
+				want, l.Key+":", want+": "+l.Value, want+": "+meant)
+		case l.MissingColon:
+			f.add(l.Num, keyCol(l)+len(l.Key), MissingColon, "no colon after %q: Google reads %q, RFC 9309 parsers and most other crawlers skip the line", l.Key, l.Key+": "+l.Value)
+			if known && (l.Typo || !strings.EqualFold(l.Key, want)) {
+				f.add(l.Num, keyCol(l), MisspelledField, "%q is not a field name: Google reads it as %q, other crawlers skip the line; write %q", l.Key, want, want)
+			}
+		case known && (l.Typo || !strings.EqualFold(l.Key, want)):
+			f.add(l.Num, keyCol(l), MisspelledField, "%q is not a field name: Google reads it as %q, other crawlers skip the line; write %q", l.Key, want, want)
+		}
+		switch l.Kind {
+		case robots.KindUserAgent:
+			seenAgent = true
+			if l.Value == "" {
+				f.add(l.Num, keyCol(l), EmptyUserAgent, "user-agent without a value names no crawler")
+			}
+		case robots.KindAllow, robots.KindDisallow:
+			if !seenAgent {
+				f.add(l.Num, keyCol(l), RuleOutsideGroup, "%s before the first user-agent line belongs to no group: every crawler ignores it; add \"User-agent: *\" above it", canonical[l.Kind])
+				continue
+			}
+			checkValue(f, l)
+		case robots.KindSitemap:
+			checkSitemap(f, l)
+		case robots.KindOther:
+			key := strings.ToLower(l.Key)
+			if why, ok := unsupported[key]; ok {
+				f.add(l.Num, keyCol(l), UnsupportedField, "%s", why)
+			}
+			if key == "crawl-delay" {
+				if _, ok := (robots.Group{Fields: []robots.Field{{Name: key, Value: l.Value}}}).CrawlDelay(); !ok {
+					f.add(l.Num, max(l.ValueCol, keyCol(l)), InvalidCrawlDelay, "crawl-delay %q is not a number of seconds: crawlers that read crawl-delay ignore it", l.Value)
+				}
+			}
+		case robots.KindUnknown:
+			if !f.html {
+				f.add(l.Num, keyCol(l), UnknownField, "%s", unknownMessage(l))
+			}
+		}
+	}
+}
+
+// hasSpaceAfter reports whether key is the field name want followed by white space
+// and more text, as in "Disallow https" read from "Disallow https://host/path".
+func hasSpaceAfter(key, want string) bool {
+	return len(key) > len(want) && strings.EqualFold(key[:len(want)], want) && (key[len(want)] == ' ' || key[len(want)] == '\t')
+}
+
+// invisible are characters that editors do not show and that hide a field name:
+// a byte order mark, also when saved twice as Latin-1 text ("ï»¿"), and zero-width
+// characters.
+var invisible = []string{"\uFEFF", "ï»¿", "\u200B", "\u200C", "\u200D", "\u2060", "\u00A0", "â\u0080\u008b"}
+
+func trimInvisible(s string) string {
+	for {
+		t := strings.TrimLeft(s, " \t")
+		for _, p := range invisible {
+			t = strings.TrimPrefix(t, p)
+		}
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
+// onlyInvisible reports whether a line that is not a field holds nothing but
+// invisible characters before its comment: crawlers skip it, but nothing is lost.
+func onlyInvisible(l robots.Line) bool {
+	t := l.Text
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t = t[:i]
+	}
+	return strings.TrimSpace(trimInvisible(t)) == ""
+}
+
+// fieldNames are the fields whose near misses are worth naming.
+var fieldNames = []string{"User-agent", "Disallow", "Allow", "Sitemap", "Crawl-delay"}
+
+// maxMessageKey is how much of an unknown field name a message quotes.
+const maxMessageKey = 40
+
+func unknownMessage(l robots.Line) string {
+	key := l.Key
+	low := strings.ToLower(key)
+	if low == "http" || low == "https" {
+		return "a URL on a line of its own is not a field: every crawler skips it; write \"Sitemap: " + key + ":" + l.Value + "\" if it is a sitemap"
+	}
+	for _, name := range fieldNames {
+		if !strings.HasSuffix(low, strings.ToLower(name)) || len(low) == len(name) {
+			continue
+		}
+		before := key[:len(key)-len(name)]
+		if trimInvisible(before) == "" {
+			return fmt.Sprintf("invisible characters (%+q) before %q hide the field name: every crawler skips this line; remove them", before, key[len(before):])
+		}
+		return fmt.Sprintf("text before %q hides the field name: every crawler skips this line; put %q at the start of its own line", key[len(before):], key[len(before):])
+	}
+	for _, name := range fieldNames {
+		if editDistance(low, strings.ToLower(name), 2) <= 2 {
+			return fmt.Sprintf("unknown field %q: every crawler skips this line; did you mean %q?", key, name)
+		}
+	}
+	if len(key) > maxMessageKey {
+		key = key[:maxMessageKey] + "…"
+	}
+	return fmt.Sprintf("unknown field %q: no crawler is known to read it, so every crawler skips the line", key)
+}
+
+// editDistance returns the Levenshtein distance of a and b, or limit+1 once it is
+// sure to exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// invalidUTF8 returns the 1-based column of the first byte of l that is not UTF-8,
+// or 0. Comments do not count (crawlers skip them), nor does a character cut in two
+// by the line length limit.
+func invalidUTF8(l robots.Line) int {
+	s := l.Text
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	if utf8.ValidString(s) {
+		return 0
+	}
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			if l.TooLong && !utf8.FullRuneInString(s[i:]) {
+				return 0
+			}
+			return i + 1
+		}
+		i += n
+	}
+	return 0
+}
+
+// checkValue looks at the value of an allow or disallow line.
+func checkValue(f *file, l robots.Line) {
+	v := l.Value
+	if v == "" {
+		return
+	}
+	field := canonical[l.Kind] + ": "
+	if v[0] != '/' && v[0] != '*' {
+		if u, err := url.Parse(v); err == nil && u.Scheme != "" && u.Host != "" {
+			f.add(l.Num, l.ValueCol, NotAPath, "%q is a full URL: rules match only the path, which starts with \"/\", so this rule never matches; write %q", v, field+pathOf(u))
+			return
+		}
+		if strings.HasPrefix(strings.ToLower(v), "www.") {
+			if u, err := url.Parse("http://" + v); err == nil && u.Host != "" {
+				f.add(l.Num, l.ValueCol, NotAPath, "%q starts with a host name: rules match only the path, which starts with \"/\", so this rule never matches; write %q", v, field+pathOf(u))
+				return
+			}
+		}
+		fix := "/" + v
+		if v[0] == '.' || v[0] == '?' || v[0] == '&' || v[0] == '=' {
+			fix = "/*" + v // meant to match anywhere in the URL
+		}
+		f.add(l.Num, l.ValueCol, NotAPath, "%q does not start with \"/\" or \"*\": every URL path starts with \"/\", so this rule never matches; write %q", v, field+fix)
+		return
+	}
+	// A "$" followed by more of a URL ("/$cashtag", "/${id}/") is a literal the author
+	// meant; one followed only by punctuation was meant to end the value.
+	if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 && !strings.ContainsFunc(v[i+1:], isURLText) {
+		f.add(l.Num, l.ValueCol+i, MisplacedDollar, "\"$\" anchors only at the end of a value: here crawlers match a literal \"$\" followed by %q", v[i+1:])
+	}
+}
+
+func isURLText(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '%' || r == '{' || r >= 0x80
+}
+
+// pathOf returns the path and query of u, as a rule value.
+func pathOf(u *url.URL) string {
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	if u.RawQuery != "" {
+		p += "?" + u.RawQuery
+	}
+	return p
+}
+
+func checkSitemap(f *file, l robots.Line) {
+	v := l.Value
+	col := max(l.ValueCol, keyCol(l))
+	if v == "" {
+		f.add(l.Num, col, SitemapNotAbsolute, "sitemap without a URL")
+		return
+	}
+	u, err := url.Parse(v)
+	switch {
+	case err != nil:
+		f.add(l.Num, col, SitemapNotAbsolute, "sitemap %q is not a valid URL: crawlers ignore it", v)
+	case u.Scheme == "" || u.Host == "":
+		f.add(l.Num, col, SitemapNotAbsolute, "sitemap %q is not an absolute URL: crawlers do not resolve it against the site and ignore it; write the full URL, as https://host/sitemap.xml", v)
+	case !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https"):
+		f.add(l.Num, col, SitemapNotAbsolute, "sitemap %q is not an http or https URL: crawlers ignore it", v)
+	}
+}

@@ -1,0 +1,40 @@
+package serve
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// The hand-written encoders must give what encoding/json reads back unchanged.
+func TestAppendString(t *testing.T) {
+	for _, s := range []string{"", "plain", `quote " and \ backslash`, "tab\tnl\ncr\r", "\x00\x1f", "é ü 日本", "\u2028\u2029", "bad \xff utf-8", "<script>&"} {
+		var got string
+		if err := json.Unmarshal(appendString(nil, s), &got); err != nil {
+			t.Errorf("%q: %v", s, err)
+			continue
+		}
+		want := s
+		if s == "bad \xff utf-8" {
+			want = "bad \ufffd utf-8"
+		}
+		if got != want {
+			t.Errorf("round trip of %q = %q", s, got)
+		}
+	}
+}
+
+func TestAppendTime(t *testing.T) {
+	for _, tt := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Time{}, "null"},
+		{time.Date(2026, 11, 21, 9, 5, 7, 999, time.UTC), `"2026-11-21T09:05:07Z"`},
+		{time.Date(2026, 1, 2, 23, 59, 59, 0, time.FixedZone("x", 3600)), `"2026-01-02T22:59:59Z"`},
+	} {
+		if got := string(appendTime(nil, tt.t)); got != tt.want {
+			t.Errorf("appendTime(%v) = %s, want %s", tt.t, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,386 @@
+// Command loadtest measures robots serve on loopback: single checks per second with
+// latency percentiles, batch decisions per second against a warm cache, the same
+// while some origins hang or answer 503, and the memory used with every corpus file
+// cached.
+//
+// The server, the origins and the load generator run in this one process, on
+// loopback only; every phase is bounded by -duration. The origins are one HTTP
+// server that answers for every host name: the server's dialer sends every
+// connection there (a stand-in for DNS), and the Host header picks the corpus file.
+//
+//	go run ./serve/loadtest -corpus ../shared/corpus -duration 10s
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/serve"
+)
+
+func main() {
+	corpus := flag.String("corpus", "../shared/corpus", "shared corpus `directory` (robots/ and urls.txt)")
+	duration := flag.Duration("duration", 10*time.Second, "length of each measured phase")
+	conns := flag.Int("conns", 16, "concurrent connections of the single-check phases")
+	batchConns := flag.Int("batch-conns", 4, "concurrent connections of the batch phases")
+	batchSize := flag.Int("batch", 1000, "URLs per batch request")
+	files := flag.Int("files", 0, "corpus files to cache (0: all)")
+	bad := flag.Int("bad", 200, "hanging and 503 origins asked for during the last phases (each)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measured phases to `file`")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	if err := run(*corpus, *duration, *conns, *batchConns, *batchSize, *files, *bad); err != nil {
+		log.Print(err)
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
+}
+
+func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nfiles, nbad int) error {
+	names, err := filepath.Glob(filepath.Join(corpus, "robots", "*.txt"))
+	if err != nil || len(names) == 0 {
+		return fmt.Errorf("no corpus files in %s/robots", corpus)
+	}
+	slices.Sort(names)
+	if nfiles > 0 && nfiles < len(names) {
+		names = names[:nfiles]
+	}
+	paths, err := readPaths(filepath.Join(corpus, "urls.txt"))
+	if err != nil {
+		return err
+	}
+	hosts := make([]string, len(names))
+	fileOf := make(map[string]string, len(names))
+	for i, n := range names {
+		h := strings.ReplaceAll(strings.TrimSuffix(filepath.Base(n), ".txt"), "_", "-")
+		hosts[i] = h
+		fileOf[h] = n
+	}
+
+	// The origins: corpus files by host (read from disk on each request, so that
+	// this process holds no copy), hanging hosts and 503 hosts.
+	originLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	originSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := strings.Cut(r.Host, ":")
+		switch {
+		case strings.HasPrefix(host, "hang"):
+			<-r.Context().Done()
+		case strings.HasPrefix(host, "down"):
+			http.Error(w, "down", http.StatusServiceUnavailable)
+		default:
+			b, err := os.ReadFile(fileOf[host])
+			if err != nil {
+				http.NotFound(w, r)
+				return
+			}
+			w.Write(b)
+		}
+	})}
+	go originSrv.Serve(originLn)
+	defer originSrv.Close()
+	var d net.Dialer
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, originLn.Addr().String())
+	}
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rssBefore := rss()
+
+	srv, err := serve.New(serve.Config{
+		Addr:         "127.0.0.1:0",
+		AllowPrivate: true,
+		Store:        fetch.NewMemoryStore(2 << 30),
+		BatchFetches: 64,
+		Fetch: []fetch.Option{
+			fetch.WithDialContext(dial),
+			fetch.WithRulesMemory(2 << 30),
+			fetch.WithMaxInFlight(64),
+			fetch.WithTimeout(5 * time.Second),
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if err := srv.Open(); err != nil {
+		return err
+	}
+	defer srv.Close()
+	base := "http://" + srv.Addr()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256, DisableCompression: true}}
+
+	fmt.Printf("loadtest: %d corpus origins, GOMAXPROCS=%d, %s per phase, %s\n", len(hosts), runtime.GOMAXPROCS(0), duration, runtime.Version())
+
+	// Warm the cache: one batch per 1000 origins.
+	start := time.Now()
+	for i := 0; i < len(hosts); i += 1000 {
+		var urls []string
+		for _, h := range hosts[i:min(i+1000, len(hosts))] {
+			urls = append(urls, "http://"+h+"/")
+		}
+		if _, err := batch(client, base, urls); err != nil {
+			return fmt.Errorf("warming: %w", err)
+		}
+	}
+	fmt.Printf("warm-up: %d origins fetched and cached in %.1fs\n", len(hosts), time.Since(start).Seconds())
+	runtime.GC()
+	debug.FreeOSMemory()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	fmt.Printf("memory with %d files cached: RSS %d MiB (%d MiB before the server started); Go heap in use %d MiB (+%d MiB)\n",
+		len(hosts), rss()>>20, rssBefore>>20, after.HeapInuse>>20, (after.HeapInuse-before.HeapInuse)>>20)
+
+	urlFor := func(r *rand.Rand) string {
+		return "http://" + hosts[r.IntN(len(hosts))] + paths[r.IntN(len(paths))]
+	}
+	singles(client, base, "single checks, warm cache", duration, conns, urlFor, nil)
+	batches(client, base, "batch checks, warm cache", duration, batchConns, batchSize, urlFor, nil)
+
+	// Now with trouble: other clients keep asking about origins that hang (until the
+	// fetch timeout) or answer 503, each a new origin, while the healthy ones are measured.
+	var trouble atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for k := range 8 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				kind := "hang"
+				if i%2 == 1 {
+					kind = "down"
+				}
+				u := fmt.Sprintf("http://%s%d-%d.test/x", kind, k, i%nbad)
+				resp, err := client.Get(base + "/v1/check?agent=Googlebot&url=" + url.QueryEscape(u))
+				if err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+				trouble.Add(1)
+			}
+		})
+	}
+	singles(client, base, "single checks, with hanging and 503 origins", duration, conns, urlFor, nil)
+	batches(client, base, "batch checks, with hanging and 503 origins", duration, batchConns, batchSize, urlFor, nil)
+	close(stop)
+	fmt.Printf("(troubled-origin checks completed meanwhile: %d)\n", trouble.Load())
+	wg.Wait()
+	return nil
+}
+
+func readPaths(name string) ([]string, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		u, err := url.Parse(strings.TrimSpace(l))
+		if err != nil || u.Host == "" {
+			continue
+		}
+		p := u.EscapedPath()
+		if p == "" {
+			p = "/"
+		}
+		if u.RawQuery != "" {
+			p += "?" + u.RawQuery
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no URLs in %s", name)
+	}
+	return out, nil
+}
+
+// singles runs conns loops of GET /v1/check for d and prints req/s and percentiles.
+func singles(client *http.Client, base, title string, d time.Duration, conns int, urlFor func(*rand.Rand) string, _ any) {
+	var mu sync.Mutex
+	var lat []time.Duration
+	var errs atomic.Int64
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	cpu0 := cpuTime()
+	var wg sync.WaitGroup
+	for c := range conns {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(c), 1))
+			local := make([]time.Duration, 0, 1<<16)
+			buf := make([]byte, 0, 512)
+			for time.Now().Before(deadline) {
+				u := urlFor(r)
+				t0 := time.Now()
+				resp, err := client.Get(base + "/v1/check?agent=Googlebot&url=" + url.QueryEscape(u))
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				buf, _ = readAll(resp.Body, buf[:0])
+				resp.Body.Close()
+				local = append(local, time.Since(t0))
+				if resp.StatusCode != 200 {
+					errs.Add(1)
+				}
+			}
+			mu.Lock()
+			lat = append(lat, local...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	el := time.Since(start)
+	slices.Sort(lat)
+	cpu := cpuTime() - cpu0
+	fmt.Printf("%s: %d requests in %.1fs = %.0f req/s; latency p50 %s p90 %s p99 %s p99.9 %s max %s; errors %d; CPU %.1fs = %.0f req per CPU-second (server and generator)\n",
+		title, len(lat), el.Seconds(), float64(len(lat))/el.Seconds(),
+		pct(lat, 50), pct(lat, 90), pct(lat, 99), pct(lat, 99.9), pct(lat, 100), errs.Load(),
+		cpu.Seconds(), float64(len(lat))/cpu.Seconds())
+}
+
+// batches runs conns loops of POST /v1/check with size URLs of mixed origins.
+func batches(client *http.Client, base, title string, d time.Duration, conns, size int, urlFor func(*rand.Rand) string, _ any) {
+	var decisions, requests, errs atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	cpu0 := cpuTime()
+	var wg sync.WaitGroup
+	for c := range conns {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(c), 2))
+			// A few different bodies per connection, made before the clock runs.
+			var bodies [][]string
+			for range 4 {
+				urls := make([]string, size)
+				for i := range urls {
+					urls[i] = urlFor(r)
+				}
+				bodies = append(bodies, urls)
+			}
+			var local []time.Duration
+			for i := 0; time.Now().Before(deadline); i++ {
+				t0 := time.Now()
+				n, err := batch(client, base, bodies[i%len(bodies)])
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				local = append(local, time.Since(t0))
+				decisions.Add(int64(n))
+				requests.Add(1)
+			}
+			mu.Lock()
+			lat = append(lat, local...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	el := time.Since(start)
+	slices.Sort(lat)
+	cpu := cpuTime() - cpu0
+	fmt.Printf("%s: %d batches of %d in %.1fs = %.0f decisions/s; batch latency p50 %s p99 %s; errors %d; CPU %.1fs = %.0f decisions per CPU-second\n",
+		title, requests.Load(), size, el.Seconds(), float64(decisions.Load())/el.Seconds(), pct(lat, 50), pct(lat, 99), errs.Load(),
+		cpu.Seconds(), float64(decisions.Load())/cpu.Seconds())
+}
+
+func batch(client *http.Client, base string, urls []string) (int, error) {
+	body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
+	resp, err := client.Post(base+"/v1/check", "application/json", bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		return 0, fmt.Errorf("status %d: %.200s", resp.StatusCode, b)
+	}
+	// Count the verdicts without decoding them all: one "allowed" key per decision.
+	return bytes.Count(b, []byte(`"allowed":`)), nil
+}
+
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			if err == io.EOF {
+				return buf, nil
+			}
+			return buf, err
+		}
+	}
+}
+
+func pct(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(float64(len(sorted)-1) * p / 100)
+	return sorted[i].Round(10 * time.Microsecond)
+}
+
+// rss returns the resident set size of this process, from /proc (Linux).
+func rss() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			var kb uint64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// cpuTime is the CPU time this process has used (user and system): with the
+// machine shared, throughput per CPU-second says more than per wall second.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
