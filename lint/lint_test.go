@@ -69,7 +69,9 @@ var checkTests = []struct {
 	{"redundant under a wildcard", "User-agent: *\nDisallow: /search/\nDisallow: /search/*\n", []want{{2, RedundantRule}}},
 	{"a longer rule does not cover a shorter", "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*.pdf\nAllow: /p\n", nil},
 	{"same agent in two groups", "User-agent: Googlebot\nDisallow: /a\n\nUser-agent: Googlebot\nDisallow: /b\n", []want{{4, RepeatedAgent}}},
-	{"same agent, same rules", "User-agent: lwp-trivial\nDisallow: /\nUser-agent: lwp-trivial/1.34\nDisallow: /\n", []want{{4, DuplicateRule}}},
+	// Old bot lists name versions of one crawler in groups of their own: Google
+	// merges them, and the merged rules agree, so there is nothing to say.
+	{"same agent, same rules", "User-agent: lwp-trivial\nDisallow: /\nUser-agent: lwp-trivial/1.34\nDisallow: /\n", nil},
 	{"two star groups", "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n", []want{{4, RepeatedStar}}},
 	{"two star groups allowing everything", "User-agent: *\nDisallow:\n\nUser-agent: *\nAllow: /\n", nil},
 	{"blocks a major AI crawler", "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n", []want{{1, BlocksAll}}},
