@@ -59,6 +59,7 @@ var checkTests = []struct {
 	{"version after the token is fine", "User-agent: Googlebot/2.1\nUser-agent: Baiduspider+\nUser-agent: Googlebot*\nDisallow: /x\n", nil},
 	{"crawl-delay between user-agents", "User-agent: Yandex\nCrawl-delay: 5\nUser-agent: *\nDisallow: /admin/\n", []want{{3, GroupMerge}}},
 	{"sitemap between user-agents", "User-agent: a\nSitemap: https://example.com/s.xml\nUser-agent: b\nDisallow: /x\n", []want{{3, GroupMerge}}},
+	{"star after star merges nothing", "User-agent: *\nCrawl-delay: 1\n\nUser-agent: *\nDisallow: /x\n", nil},
 	{"merge without rules changes nothing", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 5\n", nil},
 	{"group with only a crawl-delay", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nCrawl-delay: 5\n", []want{{4, EmptyGroup}}},
 	{"explicit empty disallow", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow:\n", nil},

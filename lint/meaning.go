@@ -16,14 +16,20 @@ import (
 func checkGroupMerge(f *file) {
 	var first, between robots.Line // the group's first user-agent line; the first field after a user-agent line
 	open := false                  // still in the user-agent lines of a group
+	var named []string             // the tokens named so far in the group
 	for _, l := range f.lines {
 		switch l.Kind {
 		case robots.KindUserAgent:
+			tok := strings.ToLower(leading(l.Value))
 			if !open {
 				first, between, open = l, robots.Line{}, true
+				named = append(named[:0], tok)
 				continue
 			}
-			if between.Num > 0 && f.groupRules(l.Num) > 0 {
+			seen := slices.Contains(named, tok)
+			named = append(named, tok)
+			// Naming again a crawler the group already names merges nothing new.
+			if between.Num > 0 && !seen && f.groupRules(l.Num) > 0 {
 				f.add(l.Num, keyCol(l), GroupMerge, "User-agent: %s joins the group of line %d (User-agent: %s): the %s line %d between them does not end a group, so both share every rule that follows; end the first group with a rule (an empty \"Disallow:\" allows everything)",
 					l.Value, first.Num, first.Value, fieldName(between), between.Num)
 				between = robots.Line{}
