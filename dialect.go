@@ -224,14 +224,14 @@ func (d Dialect) legacyAgentMatches(value, robot string) bool {
 // robot (any of its names), else the first "*" record.
 func (r *Robots) legacyGroup(agents []string) (int, bool) {
 	for gi, g := range r.groups {
-		for _, a := range g.agents {
+		for _, a := range r.agents[g.agentLo:g.agentHi] {
 			if slices.ContainsFunc(agents, func(robot string) bool { return r.opts.dialect.legacyAgentMatches(a.Name, robot) }) {
 				return gi, false
 			}
 		}
 	}
 	for gi, g := range r.groups {
-		if slices.ContainsFunc(g.agents, func(a Agent) bool { return legacyName(a.Name) == "*" }) {
+		if slices.ContainsFunc(r.agents[g.agentLo:g.agentHi], func(a Agent) bool { return legacyName(a.Name) == "*" }) {
 			return gi, true
 		}
 	}

@@ -94,6 +94,9 @@ func toUpper(c byte) byte {
 // of existing %xx escapes, as Google does to rule values. It returns s itself when
 // nothing changes, which is the common case.
 func escapePattern(s string) string {
+		if plainASCII(s) {
+		return s
+	}
 	change := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -138,6 +141,14 @@ func escapePattern(s string) string {
 // there is no path, and a "/" put in front when the result would start with '?' or ';'.
 // Only that last case allocates.
 func pathOf(url string) string {
+	// Fast path for the common absolute URL: the scheme holds none of "/?;", so the
+	// path starts at the first of them after "://".
+	if rest, ok := strings.CutPrefix(url, "https://"); ok {
+		return pathFrom(url, len(url)-len(rest))
+	}
+	if rest, ok := strings.CutPrefix(url, "http://"); ok {
+		return pathFrom(url, len(url)-len(rest))
+	}
 	start := 0
 	if strings.HasPrefix(url, "//") {
 		start = 2
@@ -173,6 +184,31 @@ func pathOf(url string) string {
 	return url[p:end]
 }
 
+// pathFrom is the end of pathOf for a URL whose authority starts at from.
+func pathFrom(url string, from int) string {
+	p := -1
+	for i := from; i < len(url); i++ {
+		if c := url[i]; c == '/' || c == '?' || c == ';' {
+			p = i
+			break
+		}
+	}
+	if p < 0 {
+		return "/"
+	}
+	end := len(url)
+	if h := strings.IndexByte(url, '#'); h >= 0 {
+		if h < p {
+			return "/"
+		}
+		end = h
+	}
+	if url[p] != '/' {
+		return "/" + url[p:end]
+	}
+	return url[p:end]
+}
+
 func indexAnyFrom(s, chars string, from int) int {
 	if from > len(s) {
 		return -1
@@ -182,4 +218,25 @@ func indexAnyFrom(s, chars string, from int) int {
 		return -1
 	}
 	return i + from
+}
+
+// plainASCII reports whether s has neither a byte outside US-ASCII nor a '%', eight
+// bytes at a time: such a value needs no escaping, which is the common case.
+func plainASCII(s string) bool {
+	const ones, highs, percents = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		x := w ^ percents // a zero byte where w has '%'
+		if (w|(x-ones)&^x)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] == '%' {
+			return false
+		}
+	}
+	return true
 }

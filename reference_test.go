@@ -197,3 +197,85 @@ func FuzzDecide(f *testing.F) {
 		}
 	})
 }
+
+// slowPathOf transcribes Google's GetPathParamsQuery step by step.
+func slowPathOf(url string) string {
+	start := 0
+	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
+		start = 2
+	}
+	early := strings.IndexAny(url[start:], "/?;")
+	if early >= 0 {
+		early += start
+	}
+	proto := strings.Index(url[start:], "://")
+	if proto >= 0 {
+		proto += start
+	}
+	if early >= 0 && (proto < 0 || early < proto) {
+		proto = -1
+	}
+	if proto < 0 {
+		proto = start
+	} else {
+		proto += 3
+	}
+	p := strings.IndexAny(url[proto:], "/?;")
+	if p < 0 {
+		return "/"
+	}
+	p += proto
+	end := len(url)
+	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
+		if h+start < p {
+			return "/"
+		}
+		end = h + start
+	}
+	if url[p] != '/' {
+		return "/" + url[p:end]
+	}
+	return url[p:end]
+}
+
+func FuzzPathOf(f *testing.F) {
+	for _, u := range []string{"http://a.b/c?d#e", "https://x#y/z", "//a/b", "a;b", "http://a?b", "https://a.b", "ftp://x/y", "http:/x"} {
+		f.Add(u)
+	}
+	f.Fuzz(func(t *testing.T, url string) {
+		if got, want := pathOf(url), slowPathOf(url); got != want {
+			t.Fatalf("pathOf(%q) = %q, want %q", url, got, want)
+		}
+	})
+}
+
+// TestLongPatternOrder checks the decision order with patterns longer than 1<<15
+// bytes, which escaping non-ASCII bytes can produce from a line of MaxLineBytes.
+func TestLongPatternOrder(t *testing.T) {
+	long := "/" + strings.Repeat("\u00e9", MaxLineBytes/2-2) // each é escapes to 6 bytes
+	// Shorter rule first, in the same bucket, so that the rules must be sorted.
+	body := "user-agent: *\nallow: /%C3%A9\ndisallow: " + long + "\n"
+	r := Parse([]byte(body))
+	url := escapePattern(long) + "x"
+	if len(escapePattern(long)) < 1<<15 {
+		t.Fatalf("pattern too short for the test: %d", len(escapePattern(long)))
+	}
+	if d := r.Decide(url, "bot"); d.Allowed || d.Rule.Line != 3 {
+		t.Errorf("Decide = %+v, want the long disallow on line 3", d)
+	}
+}
+
+func FuzzEscapePattern(f *testing.F) {
+	f.Add("/a%2fb/\u00e9/%zz%")
+	f.Fuzz(func(t *testing.T, s string) {
+		plain := true
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 || s[i] == '%' {
+				plain = false
+			}
+		}
+		if got := plainASCII(s); got != plain {
+			t.Fatalf("plainASCII(%q) = %v, want %v", s, got, plain)
+		}
+	})
+}

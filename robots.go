@@ -4,54 +4,45 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
 // Robots is a parsed robots.txt file. It is immutable and safe for concurrent use.
 // The zero value, like an empty file, allows everything.
 type Robots struct {
-	body     string  // the parsed body; every value is a substring of it
-	groups   []group // in file order
-	rules    []rule  // all rules, group by group, each group's sorted best first
-	tokens   []tokenSet
+	body     string     // the parsed body; values are substrings of it
+	groups   []group    // in file order
+	agents   []Agent    // the user-agent lines of all groups, group by group
+	rules    []rule     // the rules of all groups, group by group, each group in decision order
+	fields   []Field    // every non-rule field (sitemaps too) in file order; groups hold spans
+	tokens   []tokenSet // sorted by token, compared case-insensitively
 	star     ruleSet
 	hasStar  bool
-	sitemaps []Field
-	fields   []Field // non-rule fields that stand before any group
-	diags    []Diagnostic
-	written  map[int32]string // value as written, for lines whose pattern was escaped
-	size     int              // bytes of the body, before the limit
+	keys     string  // the bucket keys of all rule sets (see ruleSet)
+	starts   []int32 // the bucket starts of all rule sets
+	setGroup []int32 // the groups of all rule sets
+	diags    []diag
+	written  map[int32]string // the value as written, for lines whose pattern differs from it
+	size     int              // bytes of the body before the size limit
 	opts     options
 }
 
+// group is a span of the shared slices.
 type group struct {
-	line   int32
-	agents []Agent
-	first  int32 // rules[first:end] belong to this group
-	end    int32
-	fields []Field
+	line             int32
+	agentLo, agentHi int32
+	ruleLo, ruleHi   int32
+	fieldLo, fieldHi int32
 }
 
 // rule is a compiled allow or disallow line.
 type rule struct {
-	pat   string // the value with non-ASCII bytes percent-encoded; its length is the priority
+	pat   string // the value as matched (escaped); its length is the priority
 	line  int32
 	group int32
 	allow bool
 	shape uint8
-}
-
-// ruleSet is what applies to one product token: the rules of all groups naming it,
-// sorted so that the first match decides.
-type ruleSet struct {
-	rules  []rule
-	groups []int32 // the groups naming the token, in file order
-}
-
-type tokenSet struct {
-	token string // lower case
-	set   ruleSet
+	key   int16 // bucketKey(pat)
 }
 
 // Agent is one user-agent line of a group.
@@ -107,7 +98,11 @@ type Group struct {
 // CrawlDelay returns the group's crawl-delay in seconds (the first valid one), and
 // whether there is one. Fractions are allowed; negative and non-numeric values are not.
 func (g Group) CrawlDelay() (time.Duration, bool) {
-	for _, f := range g.Fields {
+	return crawlDelay(g.Fields)
+}
+
+func crawlDelay(fields []Field) (time.Duration, bool) {
+	for _, f := range fields {
 		if f.Name != "crawl-delay" {
 			continue
 		}
@@ -118,9 +113,12 @@ func (g Group) CrawlDelay() (time.Duration, bool) {
 	return 0, false
 }
 
+// maxDelaySeconds bounds a crawl-delay so that it fits a time.Duration.
+const maxDelaySeconds = 1e9
+
 func parseDelay(v string) (time.Duration, bool) {
 	secs, err := strconv.ParseFloat(v, 64)
-	if err != nil || secs < 0 || secs > 1e9 || secs != secs {
+	if err != nil || !(secs >= 0 && secs <= maxDelaySeconds) {
 		return 0, false
 	}
 	return time.Duration(secs * float64(time.Second)), true
@@ -163,229 +161,6 @@ func WithMaxBytes(n int) Option {
 	return func(o *options) { o.maxBytes = max(n, DefaultMaxBytes) }
 }
 
-// Parse reads a robots.txt body. It never fails: like Google's parser it skips what
-// it cannot read and records why in Diagnostics. Bytes past the size limit
-// (DefaultMaxBytes unless WithMaxBytes says otherwise) are ignored.
-func Parse(body []byte, opts ...Option) *Robots {
-	r := &Robots{size: len(body), opts: options{maxBytes: DefaultMaxBytes}}
-	for _, o := range opts {
-		o(&r.opts)
-	}
-	if len(body) > r.opts.maxBytes {
-		body = body[:r.opts.maxBytes]
-		r.diags = append(r.diags, Diagnostic{Code: DiagTruncated,
-			Message: fmt.Sprintf("file is %d bytes; only the first %d are read", r.size, r.opts.maxBytes)})
-	}
-	r.body = string(body)
-	r.parse()
-	return r
-}
-
-func (r *Robots) diag(line int, code, format string, args ...any) {
-	r.diags = append(r.diags, Diagnostic{Line: line, Code: code, Message: fmt.Sprintf(format, args...)})
-}
-
-func isGlobal(v string) bool {
-	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || isSpace(v[1]))
-}
-
-func (r *Robots) parse() {
-	cur := -1        // current group
-	inRules := false // a rule has been seen since the group's user-agent lines
-	var raw []rule   // rules in file order
-	dialect := r.opts.dialect
-	scanLines(r.body, func(l *Line) bool {
-		if dialect.legacy() && l.Kind != KindBlank && l.Kind != KindInvalid {
-			// The old documents know no misspellings and require the colon.
-			l.Typo = false
-			if l.MissingColon {
-				l.Kind, l.MissingColon = KindInvalid, false
-			} else {
-				l.Kind = legacyKind(dialect, l.Key)
-			}
-		}
-		if l.TooLong {
-			r.diag(l.Num, DiagLineTooLong, "line is longer than %d bytes; the rest is ignored", MaxLineBytes)
-		}
-		if l.MissingColon {
-			r.diag(l.Num, DiagMissingColon, "no colon after %q; read as %q", l.Key, l.Key+": "+l.Value)
-		}
-		if l.Typo {
-			r.diag(l.Num, DiagTypo, "%q is a misspelling; Google reads it as %s", l.Key, l.Kind)
-		}
-		switch l.Kind {
-		case KindInvalid:
-			r.diag(l.Num, DiagInvalid, "not a field (no colon): line ignored")
-		case KindUserAgent:
-			if cur < 0 || inRules {
-				r.groups = append(r.groups, group{line: int32(l.Num)})
-				cur = len(r.groups) - 1
-				inRules = false
-			}
-			g := &r.groups[cur]
-			g.agents = append(g.agents, Agent{Name: l.Value, Line: l.Num})
-			if l.Value == "" {
-				r.diag(l.Num, DiagEmptyAgent, "user-agent without a value")
-			}
-		case KindAllow, KindDisallow:
-			if cur < 0 {
-				r.diag(l.Num, DiagNoGroup, "%s before any user-agent line: ignored", l.Kind)
-				return true
-			}
-			inRules = true
-			if l.Value == "" {
-				return true // an empty value restricts nothing, but still ends the agent lines
-			}
-			allow := l.Kind == KindAllow
-			pat, shape := dialect.compilePattern(l.Value)
-			if pat != l.Value {
-				r.setWritten(l.Num, l.Value)
-			}
-			raw = append(raw, rule{pat: pat, line: int32(l.Num), group: int32(cur), allow: allow, shape: shape})
-			// Google normalises ".../index.htm*" in an allow rule: the directory itself
-			// ("...//$") is allowed too.
-			if allow && !dialect.legacy() {
-				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
-					p := pat[:slash+1] + "$"
-					r.setWritten(l.Num, l.Value)
-					raw = append(raw, rule{pat: p, line: int32(l.Num), group: int32(cur), allow: true, shape: shapeOf(p)})
-				}
-			}
-		case KindSitemap:
-			r.sitemaps = append(r.sitemaps, Field{Name: "sitemap", Value: l.Value, Line: l.Num})
-		case KindOther, KindUnknown:
-			name := l.Key
-			if l.Kind == KindOther {
-				name = strings.ToLower(name)
-			} else {
-				r.diag(l.Num, DiagUnknown, "unknown field %q: ignored", l.Key)
-			}
-			f := Field{Name: name, Value: l.Value, Line: l.Num}
-			if cur < 0 {
-				r.fields = append(r.fields, f)
-			} else {
-				r.groups[cur].fields = append(r.groups[cur].fields, f)
-			}
-		}
-		return true
-	})
-	r.compile(raw)
-}
-
-func (r *Robots) setWritten(line int, v string) {
-	if r.written == nil {
-		r.written = make(map[int32]string)
-	}
-	r.written[int32(line)] = v
-}
-
-// better reports whether a decides over b: the longer pattern wins; on a tie, allow wins.
-func better(a, b *rule) bool {
-	if len(a.pat) != len(b.pat) {
-		return len(a.pat) > len(b.pat)
-	}
-	return a.allow && !b.allow
-}
-
-func cmpRules(a, b rule) int {
-	switch {
-	case better(&a, &b):
-		return -1
-	case better(&b, &a):
-		return 1
-	}
-	return int(a.line - b.line)
-}
-
-func (r *Robots) compile(raw []rule) {
-	// Lay the rules out group by group, each group sorted best first.
-	r.rules = make([]rule, 0, len(raw))
-	byGroup := make([][]rule, len(r.groups))
-	for _, ru := range raw {
-		byGroup[ru.group] = append(byGroup[ru.group], ru)
-	}
-	for gi := range r.groups {
-		g := &r.groups[gi]
-		g.first = int32(len(r.rules))
-		if !r.opts.dialect.legacy() { // the old dialects try rules in file order
-			slices.SortStableFunc(byGroup[gi], cmpRules)
-		}
-		r.rules = append(r.rules, byGroup[gi]...)
-		g.end = int32(len(r.rules))
-	}
-	// Index groups by lower-case product token.
-	named := map[string][]int32{}
-	var stars []int32
-	for gi, g := range r.groups {
-		for _, a := range g.agents {
-			if isGlobal(a.Name) {
-				if !slices.Contains(stars, int32(gi)) {
-					stars = append(stars, int32(gi))
-				}
-				continue
-			}
-			tok := strings.ToLower(leadingToken(a.Name))
-			if !slices.Contains(named[tok], int32(gi)) {
-				named[tok] = append(named[tok], int32(gi))
-			}
-		}
-	}
-	r.tokens = make([]tokenSet, 0, len(named))
-	for tok, gs := range named {
-		r.tokens = append(r.tokens, tokenSet{token: tok, set: r.merge(gs)})
-	}
-	slices.SortFunc(r.tokens, func(a, b tokenSet) int { return strings.Compare(a.token, b.token) })
-	if len(stars) > 0 {
-		r.hasStar = true
-		r.star = r.merge(stars)
-	}
-}
-
-// merge returns the rule set of the given groups; with one group it shares its rules.
-func (r *Robots) merge(gs []int32) ruleSet {
-	g := &r.groups[gs[0]]
-	if len(gs) == 1 {
-		return ruleSet{rules: r.rules[g.first:g.end:g.end], groups: gs}
-	}
-	var rs []rule
-	for _, gi := range gs {
-		g := &r.groups[gi]
-		rs = append(rs, r.rules[g.first:g.end]...)
-	}
-	slices.SortStableFunc(rs, cmpRules)
-	return ruleSet{rules: rs, groups: gs}
-}
-
-// lookup finds the rule set for one product token, compared case-insensitively.
-// The token is lower-cased into a stack buffer so that the lookup does not allocate.
-func (r *Robots) lookup(agent string) (*ruleSet, bool) {
-	var buf [64]byte
-	var low string
-	if len(agent) <= len(buf) {
-		b := buf[:len(agent)]
-		for i := 0; i < len(agent); i++ {
-			c := agent[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			b[i] = c
-		}
-		i, ok := slices.BinarySearchFunc(r.tokens, b, func(t tokenSet, b []byte) int {
-			return strings.Compare(t.token, string(b))
-		})
-		if ok {
-			return &r.tokens[i].set, true
-		}
-		return nil, false
-	}
-	low = strings.ToLower(agent)
-	i, ok := slices.BinarySearchFunc(r.tokens, low, func(t tokenSet, s string) int { return strings.Compare(t.token, s) })
-	if ok {
-		return &r.tokens[i].set, true
-	}
-	return nil, false
-}
-
 // Decision is the outcome of matching one URL for one crawler, with the reason.
 type Decision struct {
 	Allowed bool
@@ -412,91 +187,6 @@ func (r *Robots) Decide(url string, agents ...string) Decision {
 	return r.decide(pathOf(url), "", agents)
 }
 
-func (r *Robots) decide(path, agent string, agents []string) Decision {
-	d := Decision{Allowed: true, Group: -1}
-	if r == nil {
-		return d
-	}
-	if dialect := r.opts.dialect; dialect != Google {
-		if dialect == RFC9309 && isRobotsTxt(path) {
-			return d // RFC 9309 §2.2.2: the /robots.txt URI is implicitly allowed
-		}
-		path = dialect.matchPath(path)
-		if dialect.legacy() {
-			if agents == nil {
-				agents = []string{agent}
-			}
-			return r.decideLegacy(path, agents)
-		}
-	}
-	var best *rule
-	found := false
-	try := func(set *ruleSet) {
-		if !found {
-			d.Group = int(set.groups[0])
-			found = true
-		}
-		for i := range set.rules {
-			ru := &set.rules[i]
-			if matches(ru.shape, ru.pat, path) {
-				if best == nil || better(ru, best) {
-					best = ru
-				}
-				return
-			}
-		}
-	}
-	if agents == nil {
-		if set, ok := r.lookup(agent); ok {
-			try(set)
-		}
-	} else {
-		for _, a := range agents {
-			if set, ok := r.lookup(a); ok {
-				try(set)
-			}
-		}
-	}
-	if !found && r.hasStar {
-		d.Global = true
-		try(&r.star)
-	}
-	if best != nil {
-		d.Allowed = best.allow
-		d.Rule = r.ruleOf(best)
-		d.Group = int(best.group)
-	}
-	return d
-}
-
-func isRobotsTxt(path string) bool {
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
-	}
-	return path == "/robots.txt"
-}
-
-// decideLegacy decides in the old dialects: one record, its rules in file order, the
-// first match wins.
-func (r *Robots) decideLegacy(path string, agents []string) Decision {
-	d := Decision{Allowed: true, Group: -1}
-	gi, global := r.legacyGroup(agents)
-	if gi < 0 {
-		return d
-	}
-	d.Group, d.Global = gi, global
-	g := &r.groups[gi]
-	for i := g.first; i < g.end; i++ {
-		ru := &r.rules[i]
-		if matches(ru.shape, ru.pat, path) {
-			d.Allowed = ru.allow
-			d.Rule = r.ruleOf(ru)
-			break
-		}
-	}
-	return d
-}
-
 func (r *Robots) ruleOf(ru *rule) Rule {
 	v := ru.pat
 	if w, ok := r.written[ru.line]; ok {
@@ -511,21 +201,33 @@ func (r *Robots) Groups() []Group {
 		return nil
 	}
 	out := make([]Group, len(r.groups))
-	for gi, g := range r.groups {
-		rules := make([]Rule, 0, g.end-g.first)
-		seen := map[int32]bool{}
-		for i := g.first; i < g.end; i++ {
-			ru := &r.rules[i]
-			if seen[ru.line] { // the derived index.htm rule shares its line
-				continue
-			}
-			seen[ru.line] = true
-			rules = append(rules, r.ruleOf(ru))
-		}
-		slices.SortFunc(rules, func(a, b Rule) int { return a.Line - b.Line })
-		out[gi] = Group{Line: int(g.line), Agents: g.agents, Rules: rules, Fields: g.fields}
+	for gi := range r.groups {
+		out[gi] = r.group(gi)
 	}
 	return out
+}
+
+func (r *Robots) group(gi int) Group {
+	g := &r.groups[gi]
+	rules := make([]Rule, 0, g.ruleHi-g.ruleLo)
+	for i := g.ruleLo; i < g.ruleHi; i++ {
+		rules = append(rules, r.ruleOf(&r.rules[i]))
+	}
+	slices.SortFunc(rules, func(a, b Rule) int { return a.Line - b.Line })
+	// The derived index.htm rule shares its line with the rule it comes from.
+	rules = slices.CompactFunc(rules, func(a, b Rule) bool { return a.Line == b.Line })
+	var fields []Field
+	for _, f := range r.fields[g.fieldLo:g.fieldHi] {
+		if f.Name != "sitemap" { // sitemaps stand outside groups
+			fields = append(fields, f)
+		}
+	}
+	return Group{
+		Line:   int(g.line),
+		Agents: r.agents[g.agentLo:g.agentHi:g.agentHi],
+		Rules:  rules,
+		Fields: fields,
+	}
 }
 
 // Sitemaps returns the values of the sitemap lines, in file order.
@@ -533,9 +235,11 @@ func (r *Robots) Sitemaps() []string {
 	if r == nil {
 		return nil
 	}
-	out := make([]string, len(r.sitemaps))
-	for i, f := range r.sitemaps {
-		out[i] = f.Value
+	var out []string
+	for _, f := range r.fields {
+		if f.Name == "sitemap" {
+			out = append(out, f.Value)
+		}
 	}
 	return out
 }
@@ -546,12 +250,7 @@ func (r *Robots) Fields() []Field {
 	if r == nil {
 		return nil
 	}
-	out := slices.Concat(r.sitemaps, r.fields)
-	for _, g := range r.groups {
-		out = append(out, g.fields...)
-	}
-	slices.SortFunc(out, func(a, b Field) int { return a.Line - b.Line })
-	return out
+	return slices.Clone(r.fields)
 }
 
 // Diagnostics returns what Parse skipped or read in a doubtful way, by line.
@@ -559,7 +258,11 @@ func (r *Robots) Diagnostics() []Diagnostic {
 	if r == nil {
 		return nil
 	}
-	return r.diags
+	out := make([]Diagnostic, len(r.diags))
+	for i, d := range r.diags {
+		out[i] = d.diagnostic(r)
+	}
+	return out
 }
 
 // GroupsFor returns the indexes in Groups of the groups that apply to a crawler with
@@ -577,8 +280,8 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 		return []int{gi}, global
 	}
 	for _, a := range agents {
-		if set, ok := r.lookup(a); ok {
-			for _, g := range set.groups {
+		if set := r.lookup(a); set != nil {
+			for _, g := range r.groupsOf(set) {
 				if !slices.Contains(groups, int(g)) {
 					groups = append(groups, int(g))
 				}
@@ -587,7 +290,7 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 	}
 	if len(groups) == 0 && r.hasStar {
 		global = true
-		for _, g := range r.star.groups {
+		for _, g := range r.groupsOf(&r.star) {
 			groups = append(groups, int(g))
 		}
 	}
@@ -600,7 +303,8 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 func (r *Robots) CrawlDelay(agents ...string) (time.Duration, bool) {
 	gs, _ := r.GroupsFor(agents...)
 	for _, gi := range gs {
-		if d, ok := (Group{Fields: r.groups[gi].fields}).CrawlDelay(); ok {
+		g := &r.groups[gi]
+		if d, ok := crawlDelay(r.fields[g.fieldLo:g.fieldHi]); ok {
 			return d, true
 		}
 	}

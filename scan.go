@@ -78,27 +78,39 @@ func scanLines(s string, fn func(*Line) bool) {
 	var l Line
 	num := 0
 	lastCR := false
+	noNUL := strings.IndexByte(s, 0) < 0
+	// The next LF and CR at or after pos, found with the vectorised IndexByte and kept
+	// until passed, so that files with only one kind of line end are scanned once.
+	pos, nextLF, nextCR := 0, -1, -1
 	for {
-		i := strings.IndexAny(s, "\r\n")
-		var text string
-		if i < 0 {
-			text = s
-		} else {
-			text = s[:i]
+		if nextLF != len(s) && nextLF < pos {
+			if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
+				nextLF = pos + i
+			} else {
+				nextLF = len(s)
+			}
 		}
+		if nextCR != len(s) && nextCR < pos {
+			if i := strings.IndexByte(s[pos:], '\r'); i >= 0 {
+				nextCR = pos + i
+			} else {
+				nextCR = len(s)
+			}
+		}
+		end := min(nextLF, nextCR)
 		// A LF right after a CR ends nothing: it is the second half of CR LF.
-		if !(i == 0 && lastCR && s[0] == '\n') {
+		if !(end == pos && lastCR && end < len(s) && s[end] == '\n') {
 			num++
-			classify(&l, num, text)
+			classify(&l, num, s[pos:end], noNUL)
 			if !fn(&l) {
 				return
 			}
 		}
-		if i < 0 {
+		if end == len(s) {
 			return
 		}
-		lastCR = s[i] == '\r'
-		s = s[i+1:]
+		lastCR = s[end] == '\r'
+		pos = end + 1
 	}
 }
 
@@ -120,7 +132,7 @@ func trimSpace(s string) (string, int) {
 }
 
 // classify fills l from one line of text, following Google's reference parser.
-func classify(l *Line, num int, text string) {
+func classify(l *Line, num int, text string, noNUL bool) {
 	*l = Line{Num: num}
 	if len(text) > MaxLineBytes {
 		text = text[:MaxLineBytes]
@@ -128,8 +140,10 @@ func classify(l *Line, num int, text string) {
 	}
 	l.Text = text
 	// The reference parser works on C strings: a NUL byte ends the line.
-	if i := strings.IndexByte(text, 0); i >= 0 {
-		text = text[:i]
+	if !noNUL {
+		if i := strings.IndexByte(text, 0); i >= 0 {
+			text = text[:i]
+		}
 	}
 	if i := strings.IndexByte(text, '#'); i >= 0 {
 		text = text[:i]
@@ -199,22 +213,33 @@ func equalFold(s, lower string) bool {
 // fieldKind recognises a field name. Like Google's parser it matches on prefixes
 // ("user-agentx" is user-agent) and accepts a few frequent misspellings.
 func fieldKind(key string) (Kind, bool) {
-	switch {
-	case hasPrefixFold(key, "user-agent"):
-		return KindUserAgent, false
-	case hasPrefixFold(key, "useragent"), hasPrefixFold(key, "user agent"):
-		return KindUserAgent, true
-	case hasPrefixFold(key, "allow"):
-		return KindAllow, false
-	case hasPrefixFold(key, "disallow"):
-		return KindDisallow, false
-	case hasPrefixFold(key, "dissallow"), hasPrefixFold(key, "dissalow"), hasPrefixFold(key, "disalow"),
-		hasPrefixFold(key, "diasllow"), hasPrefixFold(key, "disallaw"):
-		return KindDisallow, true
-	case hasPrefixFold(key, "sitemap"):
-		return KindSitemap, false
-	case hasPrefixFold(key, "site-map"):
-		return KindSitemap, true
+	switch lower(key[0]) {
+	case 'u':
+		switch {
+		case hasPrefixFold(key, "user-agent"):
+			return KindUserAgent, false
+		case hasPrefixFold(key, "useragent"), hasPrefixFold(key, "user agent"):
+			return KindUserAgent, true
+		}
+	case 'a':
+		if hasPrefixFold(key, "allow") {
+			return KindAllow, false
+		}
+	case 'd':
+		switch {
+		case hasPrefixFold(key, "disallow"):
+			return KindDisallow, false
+		case hasPrefixFold(key, "dissallow"), hasPrefixFold(key, "dissalow"), hasPrefixFold(key, "disalow"),
+			hasPrefixFold(key, "diasllow"), hasPrefixFold(key, "disallaw"):
+			return KindDisallow, true
+		}
+	case 's':
+		switch {
+		case hasPrefixFold(key, "sitemap"):
+			return KindSitemap, false
+		case hasPrefixFold(key, "site-map"):
+			return KindSitemap, true
+		}
 	}
 	for _, f := range otherFields {
 		if equalFold(key, f) {

@@ -347,3 +347,17 @@ func TestParseOptions(t *testing.T) {
 		t.Error("google: /public disallowed; want allowed by the longer rule")
 	}
 }
+
+// TestCopyOutlivesStore: a store that loses an entry (here: one too small to keep
+// any) does not lose the copy the client still holds.
+func TestCopyOutlivesStore(t *testing.T) {
+	sw := &switchable{h: answer(200, rulesBody)}
+	srv := serve(t, sw.serve)
+	c := newClient(t, fetch.WithStore(fetch.NewMemoryStore(1)))
+	mustGet(t, c, srv.URL+"/", t0)
+	sw.set(answer(503, ""))
+	res := mustGet(t, c, srv.URL+"/", t0.Add(25*time.Hour))
+	if !res.Stale || res.Allowed(agent, "/private") || !res.Allowed(agent, "/public") {
+		t.Errorf("stale %v effect %v; want the copy in use", res.Stale, res.Effect)
+	}
+}

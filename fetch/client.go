@@ -104,13 +104,17 @@ func (c *Client) GetAt(ctx context.Context, rawURL string, now time.Time) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	if res, ok := c.rules.get(origin); ok && now.Before(res.ExpiresAt) {
+	held, ok := c.rules.get(origin)
+	if ok && now.Before(held.ExpiresAt) {
 		c.observe(c.opts.observer.CacheHit, origin)
-		return res, nil
+		return held, nil
 	}
 	// The store may hold a fresher entry than this process: one written by another
 	// process sharing it, or one the rules cache dropped.
 	prev, _ := c.load(ctx, origin) // a failing store is reported and treated as empty
+	if prev == nil && held != nil {
+		prev = held.entry // the store lost it (evicted, failing): the copy is still here
+	}
 	if prev != nil && now.Before(prev.ExpiresAt) {
 		res := c.remember(prev)
 		c.observe(c.opts.observer.CacheHit, origin)
@@ -307,7 +311,7 @@ func (c *Client) materialise(e *Entry, prev *Result) *Result {
 		Origin: e.Origin, RobotsURL: e.RobotsURL, Outcome: e.Outcome, Status: e.Status, Hops: e.Hops,
 		BytesRead: e.BytesRead, WireBytes: e.WireBytes, Truncated: e.Truncated, Encoding: e.Encoding,
 		FetchedAt: e.FetchedAt, ExpiresAt: e.ExpiresAt, LastSuccess: e.LastSuccess,
-		Failures: e.Failures, FailingSince: e.FailingSince, Effect: e.Effect,
+		Failures: e.Failures, FailingSince: e.FailingSince, Effect: e.Effect, entry: e,
 	}
 	if e.cause != nil {
 		res.Err = e.cause

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -316,29 +317,18 @@ func TestBodies(t *testing.T) {
 	}
 }
 
-func gz(b []byte) []byte {
+// compress returns b written through a compressor made by newWriter.
+func compress[W io.WriteCloser](b []byte, newWriter func(io.Writer, int) (W, error), level int) []byte {
 	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w, _ := newWriter(&buf, level)
 	w.Write(b)
 	w.Close()
 	return buf.Bytes()
 }
 
-func zl(b []byte) []byte {
-	var buf bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
-	w.Write(b)
-	w.Close()
-	return buf.Bytes()
-}
-
-func fl(b []byte) []byte {
-	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestCompression)
-	w.Write(b)
-	w.Close()
-	return buf.Bytes()
-}
+func gz(b []byte) []byte { return compress(b, gzip.NewWriterLevel, gzip.BestCompression) }
+func zl(b []byte) []byte { return compress(b, zlib.NewWriterLevel, zlib.BestCompression) }
+func fl(b []byte) []byte { return compress(b, flate.NewWriter, flate.BestCompression) }
 
 // TestDialerSeesEveryHop: the dialer given as an option makes every connection of
 // a redirect chain, to every host.

@@ -167,6 +167,7 @@ type Result struct {
 	Err error
 
 	rulesFrom time.Time // FetchedAt of the entry Robots was parsed from
+	entry     *Entry    // what it was made from, the previous entry of the next refresh
 }
 
 // Decide decides url for a crawler obeying the given product tokens, by the

@@ -105,7 +105,7 @@ func leading(v string) string {
 // checkAgents looks at the user-agent lines: their product tokens and the crawlers
 // named in more than one group.
 func checkAgents(f *file) {
-	firstGroup := map[string]int{}          // lower-case token (or "*") → line of the first group naming it
+	firstGroup := map[string]int{}          // lower-case token (or "*") → first user-agent line naming it
 	rulesOf := map[string]map[string]bool{} // lower-case token → the rules of the groups naming it so far
 	disallows := map[string]bool{}          // lower-case token → whether those rules include a disallow
 	for _, g := range f.groups {
@@ -124,7 +124,7 @@ func checkAgents(f *file) {
 			seen[key] = true
 			prev, ok := firstGroup[key]
 			if !ok {
-				firstGroup[key] = g.Line
+				firstGroup[key] = a.Line
 				rulesOf[key] = map[string]bool{}
 			}
 			// Merging matters only when this group adds rules the earlier ones lack
@@ -147,9 +147,9 @@ func checkAgents(f *file) {
 				continue
 			}
 			if key == "*" {
-				f.add(a.Line, keyCol(f.line(a.Line)), RepeatedStar, "another \"User-agent: *\" group (the first is at line %d): Google and RFC 9309 merge them, crawlers that stop at the first group ignore this one's rules; merge them into one group", prev)
+				f.add(a.Line, keyCol(f.line(a.Line)), RepeatedStar, "another \"User-agent: *\" group (the first \"*\" is at line %d): Google and RFC 9309 merge them, crawlers that stop at the first group ignore this one's rules; merge them into one group", prev)
 			} else {
-				f.add(a.Line, keyCol(f.line(a.Line)), RepeatedAgent, "%s is also named in the group at line %d: Google and RFC 9309 merge the groups, crawlers that stop at the first group ignore this one's rules; merge them into one group", tok, prev)
+				f.add(a.Line, keyCol(f.line(a.Line)), RepeatedAgent, "%s is also named at line %d: Google and RFC 9309 merge the groups, crawlers that stop at the first group ignore this one's rules; merge them into one group", tok, prev)
 			}
 		}
 	}

@@ -5,18 +5,23 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/lint"
 )
 
-// handleLint answers POST /v1/lint: the body is a robots.txt file.
+// handleLint answers POST /v1/lint: the body is a robots.txt file; the answer is
+// the findings as "robots lint -format json" gives them (a JSON array).
 func (s *Server) handleLint(r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return nil, err
 	}
-	findings := robots.Parse(body).Diagnostics()
-	if findings == nil {
-		findings = []robots.Diagnostic{}
+	name := r.URL.Query().Get("name")
+	if name == "" {
+		name = "robots.txt"
 	}
-	return json.Marshal(map[string]any{"findings": findings})
+	findings := lint.Check(name, body)
+	if findings == nil {
+		findings = []lint.Finding{}
+	}
+	return json.Marshal(findings)
 }

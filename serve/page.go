@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/lint"
 )
 
 // The web tester: a form posted to "/" and answered with the same page, results
@@ -106,7 +108,7 @@ type lineView struct {
 	Text     string
 	Kind     string
 	Hit      bool // decides at least one verdict
-	Findings []robots.Diagnostic
+	Findings []lint.Finding
 }
 
 // agentGroup says which group a crawler gets in one file.
@@ -173,12 +175,12 @@ func formOf(r *http.Request) pageForm {
 // them (or the preselected ones on a first visit), then any others the user named.
 func choices(checked []string, posted bool) []crawlerChoice {
 	var out []crawlerChoice
-	for _, c := range majorCrawlers {
-		on := c.preselect
+	for _, c := range crawlers.Major() {
+		on := slices.Contains(preselected, c.Name)
 		if posted {
-			on = slices.Contains(checked, c.name)
+			on = slices.Contains(checked, c.Name)
 		}
-		out = append(out, crawlerChoice{Name: c.name, Purpose: c.purpose, Checked: on})
+		out = append(out, crawlerChoice{Name: c.Name, Purpose: string(c.Purpose), Checked: on})
 	}
 	return out
 }
@@ -327,7 +329,7 @@ func newFileView(id, title string, body []byte, rb *robots.Robots, agents []stri
 	for l := range robots.Lines(body) {
 		v.Lines = append(v.Lines, lineView{Num: l.Num, Text: l.Text, Kind: l.Kind.String()})
 	}
-	for _, f := range findingsOf(rb) {
+	for _, f := range lint.Check(title, body) {
 		if i := f.Line - 1; i >= 0 && i < len(v.Lines) {
 			v.Lines[i].Findings = append(v.Lines[i].Findings, f)
 			v.Findings++
@@ -347,34 +349,8 @@ func newFileView(id, title string, body []byte, rb *robots.Robots, agents []stri
 	return v
 }
 
-// findingsOf lists what the tester shows on the file's lines.
-func findingsOf(rb *robots.Robots) []robots.Diagnostic {
-	return rb.Diagnostics()
-}
-
-// majorCrawlers are the tester's crawler choices; the preselected ones are the
-// major search and AI crawlers.
-var majorCrawlers = []struct {
-	name, purpose string
-	preselect     bool
-}{
-	{"Googlebot", "search", true},
-	{"bingbot", "search", true},
-	{"DuckDuckBot", "search", true},
-	{"Applebot", "search", true},
-	{"YandexBot", "search", true},
-	{"Baiduspider", "search", true},
-	{"GPTBot", "ai", true},
-	{"ChatGPT-User", "ai", true},
-	{"OAI-SearchBot", "ai", true},
-	{"ClaudeBot", "ai", true},
-	{"Google-Extended", "ai", true},
-	{"PerplexityBot", "ai", true},
-	{"CCBot", "ai", true},
-	{"Applebot-Extended", "ai", false},
-	{"Bytespider", "ai", false},
-	{"Meta-ExternalAgent", "ai", false},
-	{"Amazonbot", "ai", false},
-	{"Googlebot-Image", "search", false},
-	{"AdsBot-Google", "ads", false},
+// preselected are the major search and AI crawlers the tester checks by default.
+var preselected = []string{
+	"Googlebot", "bingbot", "DuckDuckBot", "Applebot", "YandexBot", "Baiduspider",
+	"GPTBot", "ChatGPT-User", "OAI-SearchBot", "ClaudeBot", "Google-Extended", "PerplexityBot", "CCBot",
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/boltstore"
 	"github.com/gorobots/robots/internal/netguard"
+	"github.com/gorobots/robots/lint"
 )
 
 // origin is a real HTTP server on loopback standing for a web site; it counts
@@ -404,6 +406,23 @@ func TestTokens(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Errorf("GET %s without token: %d, want 200", p, resp.StatusCode)
 		}
+	}
+}
+
+// TestLint: the API gives exactly the findings of package lint, as JSON.
+func TestLint(t *testing.T) {
+	s, _ := start(t, Config{})
+	body := "User-agent: *\nDisalow: /x\nCrawl-delay: soon\n"
+	var got []lint.Finding
+	if code := post(t, s, "/v1/lint", body, &got); code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	want := lint.Check("robots.txt", []byte(body))
+	if len(want) == 0 {
+		t.Fatal("lint finds nothing in a file with a misspelling and a bad crawl-delay")
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("findings %+v, want %+v", got, want)
 	}
 }
 

@@ -1,0 +1,273 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gorobots/robots"
+)
+
+// want is an expected finding: line and code.
+type want struct {
+	line int
+	code Code
+}
+
+// Each case is a file that shows one mistake, with what the SPEC (or Google's
+// documented interpretation) says crawlers do about it.
+var checkTests = []struct {
+	name string
+	body string
+	want []want
+}{
+	{"missing colon", "User-agent: *\nDisallow /private\n", []want{{2, MissingColon}}},
+	{"misspelled disallow", "User-agent: *\nDissallow: /private\n", []want{{2, MisspelledField}}},
+	{"user agent with a space", "User agent: *\nDisallow: /private\n", []want{{1, MisspelledField}}},
+	{"field name extended", "User-agent: *\nDisallowed: /private\n", []want{{1 + 1, MisspelledField}}},
+	{"colon of a URL taken as the field's", "User-agent: *\nDisallow https://example.com/x\n", []want{{2, MissingColon}}},
+	{"unknown field", "User-agent: *\nRestrict: /x\nDisallow: /y\n", []want{{2, UnknownField}}},
+	{"near miss of a field", "User-agnet: *\nDisallow: /y\n", []want{{1, UnknownField}, {2, RuleOutsideGroup}}},
+	{"noindex", "User-agent: *\nNoindex: /drafts/\n", []want{{2, UnsupportedField}}},
+	{"invalid line", "User-agent: *\nplease do not crawl us\nDisallow: /x\n", []want{{2, InvalidLine}}},
+	{"invisible characters alone", "\u200B# comment\nUser-agent: *\nDisallow: /x\n", nil},
+	{"rule outside any group", "Disallow: /x\nUser-agent: *\nDisallow: /y\n", []want{{1, RuleOutsideGroup}}},
+	{"empty user-agent", "User-agent:\nDisallow: /x\n", []want{{1, EmptyUserAgent}}},
+	{"value without a slash", "User-agent: *\nAllow: private/\nDisallow: /x\n", []want{{2, NotAPath}}},
+	{"full URL as value", "User-agent: *\nDisallow: https://example.com/private\n", []want{{2, NotAPath}}},
+	{"dollar in the middle", "User-agent: *\nDisallow: /*.php$,\n", []want{{2, MisplacedDollar}}},
+	{"dollar as a literal part of URLs", "User-agent: *\nDisallow: /$cashtag/*\nDisallow: /${id}/\n", nil},
+	{"crawl-delay not a number", "User-agent: *\nCrawl-delay: fast\nDisallow: /x\n", []want{{2, InvalidCrawlDelay}}},
+	{"relative sitemap", "User-agent: *\nDisallow: /x\nSitemap: /sitemap.xml\n", []want{{3, SitemapNotAbsolute}}},
+	{"URL alone on a line", "User-agent: *\nDisallow: /x\nhttps://example.com/sitemap.xml\n", []want{{3, UnknownField}}},
+	{"line too long", "User-agent: *\nDisallow: /" + strings.Repeat("a", robots.MaxLineBytes) + "\n", []want{{2, LineTooLong}}},
+	{"Latin-1 bytes", "User-agent: *\nDisallow: /caf\xe9\n", []want{{2, InvalidUTF8}}},
+	{"Latin-1 bytes in a comment", "# caf\xe9\nUser-agent: *\nDisallow: /x\n", nil},
+	{"HTML page", "<!DOCTYPE html>\n<html><head><title>Not Found</title></head>\n<body>Not Found</body></html>\n", []want{{1, HTMLPage}}},
+	{"XML error", "<?xml version=\"1.0\"?><Error><Code>NoSuchKey</Code></Error>\n", []want{{1, HTMLPage}}},
+	{"rules in a pre element", "<pre>\nUser-agent: *\nDisallow: /x\n</pre>\n", []want{{1, InvalidLine}, {4, InvalidLine}}},
+	// Google's matcher compares the crawler's name with the token, so no group
+	// applies to MJ12bot and blocks-all has nothing to say.
+	{"token with digits", "User-agent: MJ12bot\nDisallow: /\n", []want{{1, AgentToken}}},
+	{"token with a dot", "User-agent: archive.org_bot\nDisallow: /x\n", []want{{1, AgentToken}}},
+	{"no token at all", "User-agent: 360Spider\nDisallow: /x\n", []want{{1, AgentToken}}},
+	{"several crawlers on one line", "User-agent: Googlebot, Bingbot\nDisallow: /x\n", []want{{1, AgentToken}}},
+	{"whole User-Agent header", "User-agent: Mozilla/5.0 (compatible; FooBot/1.0)\nDisallow: /x\n", []want{{1, AgentToken}}},
+	{"version after the token is fine", "User-agent: Googlebot/2.1\nUser-agent: Baiduspider+\nUser-agent: Googlebot*\nDisallow: /x\n", nil},
+	{"crawl-delay between user-agents", "User-agent: Yandex\nCrawl-delay: 5\nUser-agent: *\nDisallow: /admin/\n", []want{{3, GroupMerge}}},
+	{"sitemap between user-agents", "User-agent: a\nSitemap: https://example.com/s.xml\nUser-agent: b\nDisallow: /x\n", []want{{3, GroupMerge}}},
+	{"merge without rules changes nothing", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 5\n", nil},
+	{"group with only a crawl-delay", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nCrawl-delay: 5\n", []want{{4, EmptyGroup}}},
+	{"explicit empty disallow", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow:\n", nil},
+	{"duplicate rule", "User-agent: *\nDisallow: /x\nDisallow: /x\n", []want{{3, DuplicateRule}}},
+	{"allow and disallow with the same value", "User-agent: *\nDisallow: /folder\nAllow: /folder\n", []want{{2, ConflictingRules}}},
+	{"shadowed by a longer wildcard", "User-agent: *\nAllow: /\nDisallow: /*\n", []want{{2, ShadowedRule}}},
+	{"anchor tie goes to allow", "User-agent: *\nDisallow: /$\nAllow: /*\n", []want{{2, ShadowedRule}}},
+	{"redundant under a wildcard", "User-agent: *\nDisallow: /search/\nDisallow: /search/*\n", []want{{2, RedundantRule}}},
+	{"a longer rule does not cover a shorter", "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*.pdf\nAllow: /p\n", nil},
+	{"same agent in two groups", "User-agent: Googlebot\nDisallow: /a\n\nUser-agent: Googlebot\nDisallow: /b\n", []want{{4, RepeatedAgent}}},
+	{"same agent, same rules", "User-agent: lwp-trivial\nDisallow: /\nUser-agent: lwp-trivial/1.34\nDisallow: /\n", []want{{4, DuplicateRule}}},
+	{"two star groups", "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n", []want{{4, RepeatedStar}}},
+	{"two star groups allowing everything", "User-agent: *\nDisallow:\n\nUser-agent: *\nAllow: /\n", nil},
+	{"blocks a major AI crawler", "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n", []want{{1, BlocksAll}}},
+	{"blocks everyone", "User-agent: *\nDisallow: /\n", []want{{1, BlocksAll}}},
+	{"a well-formed file", `# Example robots.txt
+User-agent: *
+Disallow: /wp-admin/
+Allow: /wp-admin/admin-ajax.php
+Disallow: /*?s=
+Disallow: /*.pdf$
+
+User-agent: Googlebot-Image
+User-agent: Googlebot-News
+Disallow: /private/
+Crawl-delay: 2
+
+Sitemap: https://example.com/sitemap.xml
+`, nil},
+}
+
+func TestCheck(t *testing.T) {
+	for _, tt := range checkTests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Check("robots.txt", []byte(tt.body))
+			var got []want
+			for _, f := range fs {
+				got = append(got, want{f.Line, f.Code})
+				if f.File != "robots.txt" || f.Message == "" {
+					t.Errorf("finding without file or message: %+v", f)
+				}
+				ci, ok := f.Code.Info()
+				if !ok || ci.Severity != f.Severity {
+					t.Errorf("%s: severity %s, code table says %s", f.Code, f.Severity, ci.Severity)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v\n%s", got, tt.want, findings(fs))
+			}
+		})
+	}
+}
+
+func findings(fs []Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintln(&b, f)
+	}
+	return b.String()
+}
+
+// TestEveryCodeTested keeps the table above in step with the list of codes.
+func TestEveryCodeTested(t *testing.T) {
+	tested := map[Code]bool{FileTooLarge: true} // TestFileTooLarge
+	for _, tt := range checkTests {
+		for _, w := range tt.want {
+			tested[w.code] = true
+		}
+	}
+	for _, c := range Codes() {
+		if !tested[c.Code] {
+			t.Errorf("no test case for %s", c.Code)
+		}
+	}
+}
+
+func TestFileTooLarge(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; b.Len() <= robots.DefaultMaxBytes; i++ {
+		fmt.Fprintf(&b, "Disallow: /page-%06d\n", i)
+	}
+	b.WriteString("Disallow: /lost\n")
+	fs := Check("big.txt", []byte(b.String()))
+	var got []Finding
+	for _, f := range fs {
+		if f.Code == FileTooLarge {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("got %d file-too-large findings, want 1:\n%s", len(got), findings(got))
+	}
+	if !strings.Contains(got[0].Message, "are ignored") {
+		t.Errorf("message does not say that lines are lost: %s", got[0].Message)
+	}
+}
+
+func TestColumns(t *testing.T) {
+	fs := Check("r.txt", []byte("User-agent: *\n  Disallow: /*.php$,\n"))
+	if len(fs) != 1 || fs[0].Code != MisplacedDollar || fs[0].Line != 2 || fs[0].Col != 19 {
+		t.Fatalf("got %s, want r.txt:2:19 misplaced-dollar", findings(fs))
+	}
+}
+
+// slowCovers is covers by brute force: every path up to a small length over the
+// letters of the values, matched with the parser's own matcher.
+func slowCovers(q, r string) bool {
+	rob := robots.Parse([]byte("User-agent: q\nAllow: " + q + "\nUser-agent: r\nAllow: " + r + "\n"))
+	alphabet := "/ab$"
+	var paths []string
+	var gen func(p string)
+	gen = func(p string) {
+		paths = append(paths, p)
+		if len(p) < 5 {
+			for i := 0; i < len(alphabet); i++ {
+				gen(p + alphabet[i:i+1])
+			}
+		}
+	}
+	gen("/")
+	for _, p := range paths {
+		if rob.Decide(p, "r").Rule.Line != 0 && rob.Decide(p, "q").Rule.Line == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestCoversSound checks that covers never claims a cover that the matcher refutes:
+// that is what keeps shadowed-rule and redundant-rule free of false alarms.
+func TestCoversSound(t *testing.T) {
+	values := []string{"/", "/*", "*", "/a", "/a*", "/a$", "/*a", "/*a$", "/a*b", "/a*b$", "/*b*", "/ab", "/ab$", "/a/", "/*/", "/$", "/**", "/a**b", "*a", "/b$a"}
+	for _, q := range values {
+		for _, r := range values {
+			if covers(q, r) && !slowCovers(q, r) {
+				t.Errorf("covers(%q, %q) = true, but some path matches %q and not %q", q, r, r, q)
+			}
+		}
+	}
+	// And it finds the covers the checks rely on.
+	for _, c := range [][2]string{{"/*", "/"}, {"/a*", "/a"}, {"/*a", "/a"}, {"/a", "/a$"}, {"*", "/x*y"}, {"/*?*", "/?"}} {
+		if !covers(c[0], c[1]) {
+			t.Errorf("covers(%q, %q) = false, want true", c[0], c[1])
+		}
+	}
+}
+
+// corpusStride picks every n-th corpus file, which keeps the test quick under -race;
+// the whole corpus is linted by "robots lint" itself (see the notes of issue 3).
+const corpusStride = 5
+
+// TestCorpus lints real files of the shared corpus: no panics, and every finding
+// well formed.
+func TestCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus run skipped in -short mode")
+	}
+	dir := filepath.Join("..", "..", "shared", "corpus", "robots")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("shared corpus required in CI: %v", err)
+		}
+		t.Skipf("shared corpus not available: %v", err)
+	}
+	counts := map[Code]int{}
+	for i, e := range ents {
+		if i%corpusStride != 0 {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range Check(e.Name(), b) {
+			counts[f.Code]++
+			if f.Line < 0 || f.Col < 0 || f.Message == "" {
+				t.Errorf("malformed finding %+v", f)
+			}
+		}
+	}
+	t.Logf("%d of %d files: %v", (len(ents)+corpusStride-1)/corpusStride, len(ents), counts)
+}
+
+func FuzzCheck(f *testing.F) {
+	for _, tt := range checkTests {
+		f.Add([]byte(tt.body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fs := Check("f", body)
+		for _, x := range fs {
+			if _, ok := x.Code.Info(); !ok {
+				t.Fatalf("unknown code %q", x.Code)
+			}
+		}
+	})
+}
+
+// TestCodesDoc checks that CODES.md has a table row for every code with its severity.
+func TestCodesDoc(t *testing.T) {
+	doc, err := os.ReadFile("CODES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range Codes() {
+		row := fmt.Sprintf("| `%s` | %s |", c.Code, c.Severity)
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("CODES.md has no row starting %q", row)
+		}
+	}
+}

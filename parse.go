@@ -1,0 +1,398 @@
+package robots
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Parse reads a robots.txt body. It never fails: like Google's parser it skips what
+// it cannot read and records why in Diagnostics. Bytes past the size limit
+// (DefaultMaxBytes unless WithMaxBytes says otherwise) are ignored.
+func Parse(body []byte, opts ...Option) *Robots {
+	r := &Robots{size: len(body), opts: options{maxBytes: DefaultMaxBytes}}
+	for _, o := range opts {
+		o(&r.opts)
+	}
+	if len(body) > r.opts.maxBytes {
+		body = body[:r.opts.maxBytes]
+		r.diags = append(r.diags, diag{code: DiagTruncated})
+	}
+	r.body = string(body)
+	r.parse()
+	return r
+}
+
+// diag is a diagnostic whose message is formatted only when asked for.
+type diag struct {
+	line       int32
+	code       string
+	arg1, arg2 string
+}
+
+func (d diag) diagnostic(r *Robots) Diagnostic {
+	var msg string
+	switch d.code {
+	case DiagTruncated:
+		msg = fmt.Sprintf("file is %d bytes; only the first %d are read", r.size, r.opts.maxBytes)
+	case DiagLineTooLong:
+		msg = fmt.Sprintf("line is longer than %d bytes; the rest is ignored", MaxLineBytes)
+	case DiagInvalid:
+		msg = "not a field (no colon): line ignored"
+	case DiagMissingColon:
+		msg = fmt.Sprintf("no colon after %q; read as %q", d.arg1, d.arg1+": "+d.arg2)
+	case DiagTypo:
+		msg = fmt.Sprintf("%q is a misspelling; Google reads it as %s", d.arg1, d.arg2)
+	case DiagUnknown:
+		msg = fmt.Sprintf("unknown field %q: ignored", d.arg1)
+	case DiagNoGroup:
+		msg = d.arg1 + " before any user-agent line: ignored"
+	case DiagEmptyAgent:
+		msg = "user-agent without a value"
+	}
+	return Diagnostic{Line: int(d.line), Code: d.code, Message: msg}
+}
+
+func isGlobal(v string) bool {
+	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || isSpace(v[1]))
+}
+
+// builder holds the slices a parse appends to. Builders are pooled, so parsing
+// allocates only the exact-size slices the result keeps.
+type builder struct {
+	groups           []group
+	agents           []Agent
+	rules            []rule
+	fields           []Field
+	diags            []diag
+	names            []named
+	tokens           []tokenSet
+	keys             []byte
+	starts, setGroup []int32
+	sorter           sorter
+}
+
+type named struct {
+	token string
+	group int32
+}
+
+var builders = sync.Pool{New: func() any { return new(builder) }}
+
+// clone returns an exact-size copy of s, or nil when s is empty.
+func clone[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// release clears what the builder refers to (so the pool keeps no body alive) and
+// returns it to the pool.
+func (b *builder) release() {
+	clear(b.agents)
+	clear(b.rules)
+	clear(b.fields)
+	clear(b.tokens)
+
+	clear(b.diags)
+	clear(b.names)
+	clear(b.sorter.tmp)
+	b.groups, b.agents, b.rules = b.groups[:0], b.agents[:0], b.rules[:0]
+	b.fields, b.diags, b.names, b.tokens = b.fields[:0], b.diags[:0], b.names[:0], b.tokens[:0]
+	b.keys, b.starts, b.setGroup = b.keys[:0], b.starts[:0], b.setGroup[:0]
+	builders.Put(b)
+}
+
+func (b *builder) diag(line int, code, arg1, arg2 string) {
+	b.diags = append(b.diags, diag{line: int32(line), code: code, arg1: arg1, arg2: arg2})
+}
+
+// parse reads the lines into groups. Groups, agents, rules and fields are appended to
+// shared slices: a group's lines always follow the previous group's, so each group is
+// a span of them.
+func (r *Robots) parse() {
+	b := builders.Get().(*builder)
+	defer b.release()
+	b.diags = append(b.diags, r.diags...)
+	dialect := r.opts.dialect
+	inRules := false // a rule has been seen since the current group's user-agent lines
+	var cur *group
+	scanLines(r.body, func(l *Line) bool {
+		if dialect.legacy() && l.Kind != KindBlank && l.Kind != KindInvalid {
+			// The old documents know no misspellings and require the colon.
+			l.Typo = false
+			if l.MissingColon {
+				l.Kind, l.MissingColon = KindInvalid, false
+			} else {
+				l.Kind = legacyKind(dialect, l.Key)
+			}
+		}
+		if l.TooLong || l.MissingColon || l.Typo {
+			switch {
+			case l.TooLong:
+				b.diag(l.Num, DiagLineTooLong, "", "")
+			case l.MissingColon:
+				b.diag(l.Num, DiagMissingColon, l.Key, l.Value)
+			}
+			if l.Typo {
+				b.diag(l.Num, DiagTypo, l.Key, l.Kind.String())
+			}
+		}
+		switch l.Kind {
+		case KindInvalid:
+			b.diag(l.Num, DiagInvalid, "", "")
+		case KindUserAgent:
+			if cur == nil || inRules {
+				n := int32(len(b.agents))
+				b.groups = append(b.groups, group{line: int32(l.Num), agentLo: n, agentHi: n,
+					ruleLo: int32(len(b.rules)), ruleHi: int32(len(b.rules)),
+					fieldLo: int32(len(b.fields)), fieldHi: int32(len(b.fields))})
+				cur = &b.groups[len(b.groups)-1]
+				inRules = false
+			}
+			b.agents = append(b.agents, Agent{Name: l.Value, Line: l.Num})
+			cur.agentHi++
+			if l.Value == "" {
+				b.diag(l.Num, DiagEmptyAgent, "", "")
+			}
+		case KindAllow, KindDisallow:
+			if cur == nil {
+				b.diag(l.Num, DiagNoGroup, l.Kind.String(), "")
+				return true
+			}
+			inRules = true
+			if l.Value == "" {
+				return true // an empty value restricts nothing, but still ends the agent lines
+			}
+			allow := l.Kind == KindAllow
+			pat, shape := dialect.compilePattern(l.Value)
+			if pat != l.Value {
+				r.setWritten(l.Num, l.Value)
+			}
+			gi := int32(len(b.groups) - 1)
+			b.rules = append(b.rules, rule{pat: pat, line: int32(l.Num), group: gi, allow: allow, shape: shape, key: bucketKey(pat)})
+			cur.ruleHi++
+			// Google normalises ".../index.htm*" in an allow rule: the directory itself
+			// (".../$") is allowed too.
+			if allow && !dialect.legacy() {
+				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
+					p := pat[:slash+1] + "$"
+					r.setWritten(l.Num, l.Value)
+					b.rules = append(b.rules, rule{pat: p, line: int32(l.Num), group: gi, allow: true, shape: shapeOf(p), key: bucketKey(p)})
+					cur.ruleHi++
+				}
+			}
+		case KindSitemap:
+			b.fields = append(b.fields, Field{Name: "sitemap", Value: l.Value, Line: l.Num})
+			if cur != nil {
+				cur.fieldHi++
+			}
+		case KindOther, KindUnknown:
+			name := l.Key
+			if l.Kind == KindOther {
+				name = canonicalField(name)
+			} else {
+				b.diag(l.Num, DiagUnknown, l.Key, "")
+			}
+			b.fields = append(b.fields, Field{Name: name, Value: l.Value, Line: l.Num})
+			if cur != nil {
+				cur.fieldHi++
+			}
+		}
+		return true
+	})
+	r.groups, r.agents, r.rules = clone(b.groups), clone(b.agents), clone(b.rules)
+	r.fields, r.diags = clone(b.fields), clone(b.diags)
+	r.compile(b)
+}
+
+// canonicalField returns the lower-case spelling of a known field without allocating.
+func canonicalField(key string) string {
+	for _, f := range otherFields {
+		if equalFold(key, f) {
+			return f
+		}
+	}
+	return strings.ToLower(key)
+}
+
+func (r *Robots) setWritten(line int, v string) {
+	if r.written == nil {
+		r.written = make(map[int32]string)
+	}
+	r.written[int32(line)] = v
+}
+
+// better reports whether a decides over b: the longer pattern wins; on a tie, allow wins.
+func better(a, b *rule) bool {
+	if len(a.pat) != len(b.pat) {
+		return len(a.pat) > len(b.pat)
+	}
+	return a.allow && !b.allow
+}
+
+// bucketKey is the byte after the leading '/' that every path matching pat must have,
+// or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…").
+func bucketKey(pat string) int16 {
+	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && !(pat[1] == '$' && len(pat) == 2) {
+		return int16(pat[1])
+	}
+	return -1
+}
+
+// cmpDecisionOrder orders rules by bucket, then best first, then by line.
+func cmpDecisionOrder(a, b rule) int {
+	if a.key != b.key {
+		return int(a.key) - int(b.key)
+	}
+	if len(a.pat) != len(b.pat) {
+		return len(b.pat) - len(a.pat)
+	}
+	if a.allow != b.allow {
+		if a.allow {
+			return -1
+		}
+		return 1
+	}
+	return int(a.line - b.line)
+}
+
+func (r *Robots) compile(b *builder) {
+	legacy := r.opts.dialect.legacy()
+	if !legacy { // the old dialects try rules in file order
+		for gi := range r.groups {
+			g := &r.groups[gi]
+			b.sorter.sort(r.rules[g.ruleLo:g.ruleHi])
+		}
+	}
+	if len(r.groups) == 0 || legacy {
+		return
+	}
+	// Index the groups by product token; "*" groups go to the fallback set.
+	names := b.names
+	var stars []int32
+	for gi := range r.groups {
+		g := &r.groups[gi]
+		for _, a := range r.agents[g.agentLo:g.agentHi] {
+			if isGlobal(a.Name) {
+				if len(stars) == 0 || stars[len(stars)-1] != int32(gi) {
+					stars = append(stars, int32(gi))
+				}
+				continue
+			}
+			names = append(names, named{leadingToken(a.Name), int32(gi)})
+		}
+	}
+	b.names = names
+	slices.SortStableFunc(names, func(a, b named) int { return compareFold(a.token, b.token) })
+	for i := 0; i < len(names); {
+		j := i + 1
+		for j < len(names) && compareFold(names[j].token, names[i].token) == 0 {
+			j++
+		}
+		lo := len(b.setGroup)
+		for _, n := range names[i:j] {
+			if !slices.Contains(b.setGroup[lo:], n.group) {
+				b.setGroup = append(b.setGroup, n.group)
+			}
+		}
+		b.tokens = append(b.tokens, tokenSet{token: names[i].token, set: r.merge(b, lo)})
+		i = j
+	}
+	if len(stars) > 0 {
+		r.hasStar = true
+		lo := len(b.setGroup)
+		b.setGroup = append(b.setGroup, stars...)
+		r.star = r.merge(b, lo)
+	}
+	r.tokens = clone(b.tokens)
+	r.keys, r.starts, r.setGroup = string(b.keys), clone(b.starts), clone(b.setGroup)
+}
+
+// merge returns the rule set of the groups b.setGroup[lo:]; with one group it shares
+// its rules.
+func (r *Robots) merge(b *builder, lo int) ruleSet {
+	gs := b.setGroup[lo:]
+	g := &r.groups[gs[0]]
+	rs := r.rules[g.ruleLo:g.ruleHi:g.ruleHi]
+	if len(gs) > 1 {
+		n := 0
+		for _, gi := range gs {
+			n += int(r.groups[gi].ruleHi - r.groups[gi].ruleLo)
+		}
+		rs = make([]rule, 0, n)
+		for _, gi := range gs {
+			g := &r.groups[gi]
+			rs = append(rs, r.rules[g.ruleLo:g.ruleHi]...)
+		}
+		b.sorter.sort(rs)
+	}
+	return b.newRuleSet(rs, lo)
+}
+
+// compareFold compares ASCII strings as if both were lower case.
+func compareFold(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		ca, cb := lower(a[i]), lower(b[i])
+		if ca != cb {
+			return int(ca) - int(cb)
+		}
+	}
+	return len(a) - len(b)
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// sorter puts rules in decision order (cmpDecisionOrder) by sorting packed integer keys,
+// which is several times faster than sorting the rules with a comparison function.
+// Its buffers are reused from one group to the next.
+type sorter struct {
+	keys []uint64
+	tmp  []rule
+}
+
+func (s *sorter) sort(rules []rule) {
+	if len(rules) < 2 {
+		return
+	}
+	if len(rules) >= 1<<24 || s.sorted(rules) {
+		if len(rules) >= 1<<24 {
+			slices.SortStableFunc(rules, cmpDecisionOrder)
+		}
+		return
+	}
+	s.keys = s.keys[:0]
+	for i := range rules {
+		ru := &rules[i]
+		// bucket (9 bits), longest first (16 bits: an escaped line is at most
+		// 3 × MaxLineBytes < 1<<16 bytes), allow first (1 bit), then file order (24 bits).
+		k := uint64(ru.key+1)<<55 | uint64(1<<16-1-len(ru.pat))<<39 | uint64(i)
+		if !ru.allow {
+			k |= 1 << 38
+		}
+		s.keys = append(s.keys, k)
+	}
+	slices.Sort(s.keys)
+	s.tmp = append(s.tmp[:0], rules...)
+	for i, k := range s.keys {
+		rules[i] = s.tmp[k&(1<<24-1)]
+	}
+}
+
+// sorted reports whether rules are already in decision order, which is cheap to check.
+func (s *sorter) sorted(rules []rule) bool {
+	for i := 1; i < len(rules); i++ {
+		if cmpDecisionOrder(rules[i-1], rules[i]) > 0 {
+			return false
+		}
+	}
+	return true
+}
