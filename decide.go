@@ -5,12 +5,15 @@ import "strings"
 // ruleSet is what applies to one product token: the rules of all groups naming it, in
 // decision order. Rules that can match any path come first; the others are bucketed by
 // the byte after the leading '/', so a decision looks only at the rules that can match.
+//
+// The bucket keys, their starts and the groups of all sets are kept in three shared
+// slices of the Robots (keys, starts, setGroup), so a set costs no allocation of its own.
 type ruleSet struct {
-	rules   []rule
-	generic int32   // rules[:generic] can match any path
-	keys    []byte  // the bucket keys, ascending
-	starts  []int32 // bucket i is rules[starts[i]:starts[i+1]]
-	groups  []int32 // the groups naming the token, in file order
+	rules           []rule
+	generic         int32 // rules[:generic] can match any path
+	keyLo, keyN     int32 // the keys are r.keys[keyLo:keyLo+keyN], ascending
+	startLo         int32 // bucket i is rules[r.starts[startLo+i]:r.starts[startLo+i+1]]
+	groupLo, groupN int32 // the groups naming the token are r.setGroup[groupLo:groupLo+groupN]
 }
 
 type tokenSet struct {
@@ -18,9 +21,11 @@ type tokenSet struct {
 	set   ruleSet
 }
 
-// newRuleSet indexes rules, which are sorted by cmpDecisionOrder.
-func newRuleSet(rules []rule, groups []int32) ruleSet {
-	s := ruleSet{rules: rules, groups: groups}
+// newRuleSet indexes rules, which are sorted by cmpDecisionOrder, for the groups
+// b.setGroup[groupLo:].
+func (b *builder) newRuleSet(rules []rule, groupLo int) ruleSet {
+	s := ruleSet{rules: rules, groupLo: int32(groupLo), groupN: int32(len(b.setGroup) - groupLo),
+		keyLo: int32(len(b.keys)), startLo: int32(len(b.starts))}
 	i := 0
 	for i < len(rules) && rules[i].key < 0 {
 		i++
@@ -28,24 +33,30 @@ func newRuleSet(rules []rule, groups []int32) ruleSet {
 	s.generic = int32(i)
 	for ; i < len(rules); i++ {
 		k := byte(rules[i].key)
-		if len(s.keys) == 0 || s.keys[len(s.keys)-1] != k {
-			s.keys = append(s.keys, k)
-			s.starts = append(s.starts, int32(i))
+		if s.keyN == 0 || b.keys[len(b.keys)-1] != k {
+			b.keys = append(b.keys, k)
+			b.starts = append(b.starts, int32(i))
+			s.keyN++
 		}
 	}
-	if len(s.keys) > 0 {
-		s.starts = append(s.starts, int32(len(rules)))
+	if s.keyN > 0 {
+		b.starts = append(b.starts, int32(len(rules)))
 	}
 	return s
+}
+
+func (r *Robots) groupsOf(s *ruleSet) []int32 {
+	return r.setGroup[s.groupLo : s.groupLo+s.groupN]
 }
 
 // first returns the rule that decides path within the set, or nil. Each part of the set
 // is sorted best first, so the first match in a part is its best; a rule that cannot
 // beat the best found so far ends the search of its part.
-func (s *ruleSet) first(path string, best *rule) *rule {
-	if len(path) >= 2 && len(s.keys) > 0 {
-		if j := strings.IndexByte(string(s.keys), path[1]); j >= 0 {
-			best = firstMatch(s.rules[s.starts[j]:s.starts[j+1]], path, best)
+func (r *Robots) first(s *ruleSet, path string, best *rule) *rule {
+	if len(path) >= 2 && s.keyN > 0 {
+		if j := strings.IndexByte(r.keys[s.keyLo:s.keyLo+s.keyN], path[1]); j >= 0 {
+			j += int(s.startLo)
+			best = firstMatch(s.rules[r.starts[j]:r.starts[j+1]], path, best)
 		}
 	}
 	return firstMatch(s.rules[:s.generic], path, best)
@@ -104,24 +115,24 @@ func (r *Robots) decide(path, agent string, agents []string) Decision {
 	if agents == nil {
 		if set := r.lookup(agent); set != nil {
 			found = true
-			d.Group = int(set.groups[0])
-			best = set.first(path, nil)
+			d.Group = int(r.setGroup[set.groupLo])
+			best = r.first(set, path, nil)
 		}
 	} else {
 		for _, a := range agents {
 			if set := r.lookup(a); set != nil {
 				if !found {
 					found = true
-					d.Group = int(set.groups[0])
+					d.Group = int(r.setGroup[set.groupLo])
 				}
-				best = set.first(path, best)
+				best = r.first(set, path, best)
 			}
 		}
 	}
 	if !found && r.hasStar {
 		d.Global = true
-		d.Group = int(r.star.groups[0])
-		best = r.star.first(path, nil)
+		d.Group = int(r.setGroup[r.star.groupLo])
+		best = r.first(&r.star, path, nil)
 	}
 	if best != nil {
 		d.Allowed = best.allow

@@ -94,7 +94,7 @@ func toUpper(c byte) byte {
 // of existing %xx escapes, as Google does to rule values. It returns s itself when
 // nothing changes, which is the common case.
 func escapePattern(s string) string {
-	if isASCII(s) && strings.IndexByte(s, '%') < 0 {
+		if plainASCII(s) {
 		return s
 	}
 	change := false
@@ -220,18 +220,21 @@ func indexAnyFrom(s, chars string, from int) int {
 	return i + from
 }
 
-// isASCII reports whether s has no byte outside US-ASCII, eight bytes at a time.
-func isASCII(s string) bool {
+// plainASCII reports whether s has neither a byte outside US-ASCII nor a '%', eight
+// bytes at a time: such a value needs no escaping, which is the common case.
+func plainASCII(s string) bool {
+	const ones, highs, percents = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
+		x := w ^ percents // a zero byte where w has '%'
+		if (w|(x-ones)&^x)&highs != 0 {
 			return false
 		}
 	}
 	for ; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		if s[i] >= 0x80 || s[i] == '%' {
 			return false
 		}
 	}

@@ -61,13 +61,16 @@ func isGlobal(v string) bool {
 // builder holds the slices a parse appends to. Builders are pooled, so parsing
 // allocates only the exact-size slices the result keeps.
 type builder struct {
-	groups                   []group
-	agents                   []Agent
-	rules                    []rule
-	fields, outside, sitemap []Field
-	diags                    []diag
-	names                    []named
-	sorter                   sorter
+	groups           []group
+	agents           []Agent
+	rules            []rule
+	fields           []Field
+	diags            []diag
+	names            []named
+	tokens           []tokenSet
+	keys             []byte
+	starts, setGroup []int32
+	sorter           sorter
 }
 
 type named struct {
@@ -91,14 +94,14 @@ func (b *builder) release() {
 	clear(b.agents)
 	clear(b.rules)
 	clear(b.fields)
-	clear(b.outside)
-	clear(b.sitemap)
+	clear(b.tokens)
+
 	clear(b.diags)
 	clear(b.names)
 	clear(b.sorter.tmp)
 	b.groups, b.agents, b.rules = b.groups[:0], b.agents[:0], b.rules[:0]
-	b.fields, b.outside, b.sitemap = b.fields[:0], b.outside[:0], b.sitemap[:0]
-	b.diags, b.names = b.diags[:0], b.names[:0]
+	b.fields, b.diags, b.names, b.tokens = b.fields[:0], b.diags[:0], b.names[:0], b.tokens[:0]
+	b.keys, b.starts, b.setGroup = b.keys[:0], b.starts[:0], b.setGroup[:0]
 	builders.Put(b)
 }
 
@@ -182,7 +185,10 @@ func (r *Robots) parse() {
 				}
 			}
 		case KindSitemap:
-			b.sitemap = append(b.sitemap, Field{Name: "sitemap", Value: l.Value, Line: l.Num})
+			b.fields = append(b.fields, Field{Name: "sitemap", Value: l.Value, Line: l.Num})
+			if cur != nil {
+				cur.fieldHi++
+			}
 		case KindOther, KindUnknown:
 			name := l.Key
 			if l.Kind == KindOther {
@@ -190,18 +196,15 @@ func (r *Robots) parse() {
 			} else {
 				b.diag(l.Num, DiagUnknown, l.Key, "")
 			}
-			f := Field{Name: name, Value: l.Value, Line: l.Num}
-			if cur == nil {
-				b.outside = append(b.outside, f)
-			} else {
-				b.fields = append(b.fields, f)
+			b.fields = append(b.fields, Field{Name: name, Value: l.Value, Line: l.Num})
+			if cur != nil {
 				cur.fieldHi++
 			}
 		}
 		return true
 	})
 	r.groups, r.agents, r.rules = clone(b.groups), clone(b.agents), clone(b.rules)
-	r.fields, r.outside, r.sitemaps, r.diags = clone(b.fields), clone(b.outside), clone(b.sitemap), clone(b.diags)
+	r.fields, r.diags = clone(b.fields), clone(b.diags)
 	r.compile(b)
 }
 
@@ -289,34 +292,44 @@ func (r *Robots) compile(b *builder) {
 		for j < len(names) && compareFold(names[j].token, names[i].token) == 0 {
 			j++
 		}
-		gs := make([]int32, 0, j-i)
+		lo := len(b.setGroup)
 		for _, n := range names[i:j] {
-			if !slices.Contains(gs, n.group) {
-				gs = append(gs, n.group)
+			if !slices.Contains(b.setGroup[lo:], n.group) {
+				b.setGroup = append(b.setGroup, n.group)
 			}
 		}
-		r.tokens = append(r.tokens, tokenSet{token: names[i].token, set: r.merge(gs, &b.sorter)})
+		b.tokens = append(b.tokens, tokenSet{token: names[i].token, set: r.merge(b, lo)})
 		i = j
 	}
 	if len(stars) > 0 {
 		r.hasStar = true
-		r.star = r.merge(stars, &b.sorter)
+		lo := len(b.setGroup)
+		b.setGroup = append(b.setGroup, stars...)
+		r.star = r.merge(b, lo)
 	}
+	r.tokens = clone(b.tokens)
+	r.keys, r.starts, r.setGroup = string(b.keys), clone(b.starts), clone(b.setGroup)
 }
 
-// merge returns the rule set of the given groups; with one group it shares its rules.
-func (r *Robots) merge(gs []int32, sorter *sorter) ruleSet {
+// merge returns the rule set of the groups b.setGroup[lo:]; with one group it shares
+// its rules.
+func (r *Robots) merge(b *builder, lo int) ruleSet {
+	gs := b.setGroup[lo:]
 	g := &r.groups[gs[0]]
 	rs := r.rules[g.ruleLo:g.ruleHi:g.ruleHi]
 	if len(gs) > 1 {
-		rs = nil
+		n := 0
+		for _, gi := range gs {
+			n += int(r.groups[gi].ruleHi - r.groups[gi].ruleLo)
+		}
+		rs = make([]rule, 0, n)
 		for _, gi := range gs {
 			g := &r.groups[gi]
 			rs = append(rs, r.rules[g.ruleLo:g.ruleHi]...)
 		}
-		sorter.sort(rs)
+		b.sorter.sort(rs)
 	}
-	return newRuleSet(rs, gs)
+	return b.newRuleSet(rs, lo)
 }
 
 // compareFold compares ASCII strings as if both were lower case.

@@ -264,3 +264,18 @@ func TestLongPatternOrder(t *testing.T) {
 		t.Errorf("Decide = %+v, want the long disallow on line 3", d)
 	}
 }
+
+func FuzzEscapePattern(f *testing.F) {
+	f.Add("/a%2fb/\u00e9/%zz%")
+	f.Fuzz(func(t *testing.T, s string) {
+		plain := true
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 || s[i] == '%' {
+				plain = false
+			}
+		}
+		if got := plainASCII(s); got != plain {
+			t.Fatalf("plainASCII(%q) = %v, want %v", s, got, plain)
+		}
+	})
+}

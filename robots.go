@@ -14,12 +14,13 @@ type Robots struct {
 	groups   []group    // in file order
 	agents   []Agent    // the user-agent lines of all groups, group by group
 	rules    []rule     // the rules of all groups, group by group, each group in decision order
-	fields   []Field    // the non-rule fields inside groups, group by group
-	outside  []Field    // non-rule fields before the first group
-	sitemaps []Field    //
+	fields   []Field    // every non-rule field (sitemaps too) in file order; groups hold spans
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	star     ruleSet
 	hasStar  bool
+	keys     string  // the bucket keys of all rule sets (see ruleSet)
+	starts   []int32 // the bucket starts of all rule sets
+	setGroup []int32 // the groups of all rule sets
 	diags    []diag
 	written  map[int32]string // the value as written, for lines whose pattern differs from it
 	size     int              // bytes of the body before the size limit
@@ -215,11 +216,17 @@ func (r *Robots) group(gi int) Group {
 	slices.SortFunc(rules, func(a, b Rule) int { return a.Line - b.Line })
 	// The derived index.htm rule shares its line with the rule it comes from.
 	rules = slices.CompactFunc(rules, func(a, b Rule) bool { return a.Line == b.Line })
+	var fields []Field
+	for _, f := range r.fields[g.fieldLo:g.fieldHi] {
+		if f.Name != "sitemap" { // sitemaps stand outside groups
+			fields = append(fields, f)
+		}
+	}
 	return Group{
 		Line:   int(g.line),
 		Agents: r.agents[g.agentLo:g.agentHi:g.agentHi],
 		Rules:  rules,
-		Fields: r.fields[g.fieldLo:g.fieldHi:g.fieldHi],
+		Fields: fields,
 	}
 }
 
@@ -228,9 +235,11 @@ func (r *Robots) Sitemaps() []string {
 	if r == nil {
 		return nil
 	}
-	out := make([]string, len(r.sitemaps))
-	for i, f := range r.sitemaps {
-		out[i] = f.Value
+	var out []string
+	for _, f := range r.fields {
+		if f.Name == "sitemap" {
+			out = append(out, f.Value)
+		}
 	}
 	return out
 }
@@ -241,9 +250,7 @@ func (r *Robots) Fields() []Field {
 	if r == nil {
 		return nil
 	}
-	out := slices.Concat(r.sitemaps, r.outside, r.fields)
-	slices.SortFunc(out, func(a, b Field) int { return a.Line - b.Line })
-	return out
+	return slices.Clone(r.fields)
 }
 
 // Diagnostics returns what Parse skipped or read in a doubtful way, by line.
@@ -274,7 +281,7 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 	}
 	for _, a := range agents {
 		if set := r.lookup(a); set != nil {
-			for _, g := range set.groups {
+			for _, g := range r.groupsOf(set) {
 				if !slices.Contains(groups, int(g)) {
 					groups = append(groups, int(g))
 				}
@@ -283,7 +290,7 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 	}
 	if len(groups) == 0 && r.hasStar {
 		global = true
-		for _, g := range r.star.groups {
+		for _, g := range r.groupsOf(&r.star) {
 			groups = append(groups, int(g))
 		}
 	}

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
+)
+
+func init() {
+	register("diff", "compare two versions of a robots.txt file", runDiff)
+}
+
+const diffUsage = `Usage:
+	robots diff OLD NEW [-urls FILE] [-agent NAME]... [-format text|json] [URL...]
+
+Compares two versions of a robots.txt file ("-" reads one of them from standard
+input): the groups added, removed or changed, the sitemaps added or removed, and
+the URLs whose verdict changes for each crawler, with the deciding rule before and
+after. URLs come from -urls FILE (one per line; blank lines and lines starting with
+"#" are skipped) and from the arguments.
+
+Each -agent names one crawler by its product token; by default the major search,
+AI and SEO crawlers (package crawlers) are compared.
+
+With -format json, writes a JSON array with one object per change: for a URL,
+	{"kind": "url", "url": ..., "agent": ..., "before": {...}, "after": {...}}
+where before and after are {"allowed", "rule", "line"}; for a group,
+	{"kind": "group", "change": "added"|"removed"|"changed", "agents": [...],
+	 "before": {"line", "rules", "fields"}, "after": {...}}
+and for a sitemap {"kind": "sitemap", "change": "added"|"removed", "url": ...}.
+
+Exit status: 0 when nothing changes, 1 when something does (like diff), 2 on a
+usage or input error. Changes to comments, blank lines or the order of lines
+within a group are not changes.
+
+Flags:
+`
+
+// maxURLFile bounds the -urls file.
+const maxURLFile = 64 << 20
+
+type diffFlags struct {
+	urlsFile string
+	agents   agentList
+	format   string
+}
+
+func runDiff(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { fmt.Fprint(e.stderr, diffUsage); fs.PrintDefaults() }
+	var f diffFlags
+	fs.StringVar(&f.urlsFile, "urls", "", "`FILE` of URLs to compare, one per line")
+	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if isHelp(err) {
+			return nil
+		}
+		return usagef("diff: %v", err)
+	}
+	if len(pos) < 2 {
+		return usagef("diff: want OLD and NEW files")
+	}
+	if pos[0] == "-" && pos[1] == "-" {
+		return usagef("diff: only one of OLD and NEW can be standard input")
+	}
+	if f.format != "text" && f.format != "json" {
+		return usagef("diff: unknown format %q (want text or json)", f.format)
+	}
+	urls := pos[2:]
+	if f.urlsFile != "" {
+		if f.urlsFile == "-" && (pos[0] == "-" || pos[1] == "-") {
+			return usagef("diff: standard input cannot hold both a file and the URLs")
+		}
+		b, err := readLimited(e.stdin, f.urlsFile, maxURLFile)
+		if err != nil {
+			return err
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			l = strings.TrimSpace(l)
+			if l != "" && !strings.HasPrefix(l, "#") {
+				urls = append(urls, l)
+			}
+		}
+	}
+	agents := []string(f.agents)
+	if len(agents) == 0 {
+		agents = crawlers.Names()
+	}
+	var files [2]*robots.Robots
+	for i, name := range pos[:2] {
+		b, err := readInput(e.stdin, name)
+		if err != nil {
+			return err
+		}
+		files[i] = robots.Parse(b)
+	}
+	changes := diffRobots(files[0], files[1], agents, urls)
+	w := bufio.NewWriter(e.stdout)
+	if f.format == "json" {
+		writeIndented(w, changes)
+	} else {
+		writeDiffText(w, changes)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(changes) > 0 {
+		return exitError{1}
+	}
+	return nil
+}
+
+// change is one difference; also the JSON output.
+type change struct {
+	Kind   string    `json:"kind"` // "url", "group" or "sitemap"
+	URL    string    `json:"url,omitempty"`
+	Agent  string    `json:"agent,omitempty"`
+	Change string    `json:"change,omitempty"` // for groups and sitemaps: added, removed, changed
+	Agents []string  `json:"agents,omitempty"`
+	Before *sideInfo `json:"before,omitempty"`
+	After  *sideInfo `json:"after,omitempty"`
+}
+
+// sideInfo is one side of a change: a verdict for URLs, a group for groups.
+type sideInfo struct {
+	Allowed *bool    `json:"allowed,omitempty"`
+	Rule    string   `json:"rule,omitempty"`
+	Line    int      `json:"line"`
+	Agents  []string `json:"agents,omitempty"`
+	Rules   []string `json:"rules,omitempty"`
+	Fields  []string `json:"fields,omitempty"`
+}
+
+func verdictInfo(d robots.Decision) *sideInfo {
+	allowed := d.Allowed
+	return &sideInfo{Allowed: &allowed, Rule: d.Rule.String(), Line: d.Rule.Line}
+}
+
+// diffRobots lists the changes from a to b: groups, then sitemaps, then verdicts.
+func diffRobots(a, b *robots.Robots, agents, urls []string) []change {
+	changes := diffGroups(a.Groups(), b.Groups())
+	as, bs := a.Sitemaps(), b.Sitemaps()
+	for _, s := range as {
+		if !slices.Contains(bs, s) {
+			changes = append(changes, change{Kind: "sitemap", Change: "removed", URL: s})
+		}
+	}
+	for _, s := range bs {
+		if !slices.Contains(as, s) {
+			changes = append(changes, change{Kind: "sitemap", Change: "added", URL: s})
+		}
+	}
+	for _, u := range urls {
+		for _, ag := range agents {
+			da, db := a.Decide(u, ag), b.Decide(u, ag)
+			if da.Allowed != db.Allowed {
+				changes = append(changes, change{Kind: "url", URL: u, Agent: ag, Before: verdictInfo(da), After: verdictInfo(db)})
+			}
+		}
+	}
+	return changes
+}
+
+// groupKey identifies a group across versions by the product tokens it names.
+func groupKey(g robots.Group) string {
+	var toks []string
+	for _, a := range g.Agents {
+		t := strings.ToLower(a.Token())
+		if !slices.Contains(toks, t) {
+			toks = append(toks, t)
+		}
+	}
+	slices.Sort(toks)
+	return strings.Join(toks, " ")
+}
+
+func groupInfo(g robots.Group) *sideInfo {
+	s := &sideInfo{Line: g.Line, Agents: agentNames(g), Rules: []string{}}
+	for _, r := range g.Rules {
+		s.Rules = append(s.Rules, r.String())
+	}
+	for _, f := range g.Fields {
+		s.Fields = append(s.Fields, f.Name+": "+f.Value)
+	}
+	return s
+}
+
+func agentNames(g robots.Group) []string {
+	var names []string
+	for _, a := range g.Agents {
+		names = append(names, a.Name)
+	}
+	return names
+}
+
+// sameContent reports whether two groups have the same user-agents (by token), rules
+// and fields, in any order.
+func sameContent(a, b *sideInfo) bool {
+	return sameSet(tokens(a.Agents), tokens(b.Agents)) && sameSet(a.Rules, b.Rules) && sameSet(a.Fields, b.Fields)
+}
+
+func tokens(names []string) []string {
+	var out []string
+	for _, n := range names {
+		t := strings.ToLower(robots.Agent{Name: n}.Token())
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// diffGroups pairs the groups of two versions and reports what was added, removed
+// or changed. Groups naming the same tokens pair first (in file order); then a group
+// left over pairs with the first left-over group that shares a token with it, so that
+// adding or removing a user-agent line reads as a change of that group.
+func diffGroups(old, new []robots.Group) []change {
+	pair := make([]int, len(old)) // old group → new group, or -1
+	used := make([]bool, len(new))
+	byKey := map[string][]int{}
+	for i, g := range new {
+		k := groupKey(g)
+		byKey[k] = append(byKey[k], i)
+	}
+	for i, g := range old {
+		pair[i] = -1
+		k := groupKey(g)
+		if len(byKey[k]) > 0 {
+			pair[i] = byKey[k][0]
+			used[pair[i]] = true
+			byKey[k] = byKey[k][1:]
+		}
+	}
+	for i, g := range old {
+		if pair[i] >= 0 {
+			continue
+		}
+		toks := strings.Fields(groupKey(g))
+		for j, h := range new {
+			if !used[j] && slices.ContainsFunc(strings.Fields(groupKey(h)), func(t string) bool { return slices.Contains(toks, t) }) {
+				pair[i], used[j] = j, true
+				break
+			}
+		}
+	}
+	var changes []change
+	for i, g := range old {
+		if pair[i] < 0 {
+			changes = append(changes, change{Kind: "group", Change: "removed", Agents: agentNames(g), Before: groupInfo(g)})
+			continue
+		}
+		before, after := groupInfo(g), groupInfo(new[pair[i]])
+		if !sameContent(before, after) {
+			changes = append(changes, change{Kind: "group", Change: "changed", Agents: after.Agents, Before: before, After: after})
+		}
+	}
+	for j, g := range new {
+		if !used[j] {
+			changes = append(changes, change{Kind: "group", Change: "added", Agents: agentNames(g), After: groupInfo(g)})
+		}
+	}
+	return changes
+}
+
+func describeSide(s *sideInfo) string {
+	if s.Line == 0 {
+		return "no rule matched"
+	}
+	return fmt.Sprintf("line %d: %s", s.Line, s.Rule)
+}
+
+// writeDiffText writes groups and sitemaps, then URL changes, with the crawlers
+// whose verdict changes the same way for a URL on one line.
+func writeDiffText(w io.Writer, changes []change) {
+	type urlKey struct{ url, before, after string }
+	var order []urlKey
+	agents := map[urlKey][]string{}
+	for _, c := range changes {
+		switch c.Kind {
+		case "group":
+			who := "User-agent: " + strings.Join(c.Agents, ", ")
+			switch c.Change {
+			case "added":
+				fmt.Fprintf(w, "group added    %s (new line %d)\n", who, c.After.Line)
+			case "removed":
+				fmt.Fprintf(w, "group removed  %s (old line %d)\n", who, c.Before.Line)
+			default:
+				fmt.Fprintf(w, "group changed  %s (old line %d, new line %d)\n", who, c.Before.Line, c.After.Line)
+				for _, x := range agentsMinus(c.Before.Agents, c.After.Agents) {
+					fmt.Fprintf(w, "    - User-agent: %s\n", x)
+				}
+				for _, x := range agentsMinus(c.After.Agents, c.Before.Agents) {
+					fmt.Fprintf(w, "    + User-agent: %s\n", x)
+				}
+				for _, x := range minus(c.Before.Rules, c.After.Rules) {
+					fmt.Fprintf(w, "    - %s\n", x)
+				}
+				for _, x := range minus(c.After.Rules, c.Before.Rules) {
+					fmt.Fprintf(w, "    + %s\n", x)
+				}
+				for _, x := range minus(c.Before.Fields, c.After.Fields) {
+					fmt.Fprintf(w, "    - %s\n", x)
+				}
+				for _, x := range minus(c.After.Fields, c.Before.Fields) {
+					fmt.Fprintf(w, "    + %s\n", x)
+				}
+			}
+		case "sitemap":
+			fmt.Fprintf(w, "sitemap %-7s %s\n", c.Change, c.URL)
+		case "url":
+			k := urlKey{c.URL, describeVerdict(c.Before), describeVerdict(c.After)}
+			if _, ok := agents[k]; !ok {
+				order = append(order, k)
+			}
+			agents[k] = append(agents[k], c.Agent)
+		}
+	}
+	for _, k := range order {
+		fmt.Fprintf(w, "%s\n    %s\n    -> %s\n    for %s\n", k.url, k.before, k.after, wrapIndent(agents[k], textWidth, "        "))
+	}
+}
+
+func describeVerdict(s *sideInfo) string {
+	return fmt.Sprintf("%s (%s)", verdict(*s.Allowed), describeSide(s))
+}
+
+// agentsMinus returns the user-agent values of a whose token none of b has.
+func agentsMinus(a, b []string) []string {
+	tb := tokens(b)
+	var out []string
+	for _, n := range a {
+		if !slices.Contains(tb, strings.ToLower(robots.Agent{Name: n}.Token())) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// minus returns the elements of a not in b, counting repeats.
+func minus(a, b []string) []string {
+	left := slices.Clone(b)
+	var out []string
+	for _, x := range a {
+		if i := slices.Index(left, x); i >= 0 {
+			left = slices.Delete(left, i, i+1)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// wrapIndent is wrap with continuation lines indented.
+func wrapIndent(names []string, width int, indent string) string {
+	return strings.ReplaceAll(wrap(names, width-len(indent)), "\n", "\n"+indent)
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
+)
+
+func init() {
+	register("explain", "show which group and rule apply to each crawler", runExplain)
+}
+
+const explainUsage = `Usage:
+	robots explain -robots FILE [-agent NAME]... [-format text|json] [URL...]
+
+Reads the robots.txt FILE ("-" for standard input) as Google and RFC 9309 crawlers
+do and shows, for each crawler: the group that applies (its lines) or that none
+does, its crawl-delay, and for each URL the verdict with the deciding rule.
+
+Each -agent names one crawler by its product token (say "Googlebot"); by default
+the major search, AI and SEO crawlers (package crawlers) are shown. Unlike check,
+several -agent flags mean several crawlers, each explained on its own. In the text
+format, crawlers that the same groups apply to are shown together.
+
+Flags:
+`
+
+type explainFlags struct {
+	robotsFile string
+	agents     agentList
+	format     string
+}
+
+func runExplain(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { fmt.Fprint(e.stderr, explainUsage); fs.PrintDefaults() }
+	var f explainFlags
+	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to explain (- for standard input)")
+	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	urls, err := parseInterspersed(fs, args)
+	if err != nil {
+		if isHelp(err) {
+			return nil
+		}
+		return usagef("explain: %v", err)
+	}
+	if f.robotsFile == "" {
+		return usagef("explain: -robots is required")
+	}
+	if f.format != "text" && f.format != "json" {
+		return usagef("explain: unknown format %q (want text or json)", f.format)
+	}
+	agents := []string(f.agents)
+	if len(agents) == 0 {
+		agents = crawlers.Names()
+	}
+	body, err := readInput(e.stdin, f.robotsFile)
+	if err != nil {
+		return err
+	}
+	r := robots.Parse(body)
+	x := &explainer{r: r, groups: r.Groups()}
+	for l := range robots.Lines(body) {
+		x.lines = append(x.lines, l.Text)
+	}
+	var out []agentExplained
+	for _, a := range agents {
+		out = append(out, x.explain(a, urls))
+	}
+	w := bufio.NewWriter(e.stdout)
+	if f.format == "json" {
+		writeIndented(w, out)
+	} else {
+		x.writeText(w, f.robotsFile, out)
+	}
+	return w.Flush()
+}
+
+type explainer struct {
+	r      *robots.Robots
+	groups []robots.Group
+	lines  []string // the file's lines, for showing groups as written
+}
+
+// agentExplained is what applies to one crawler; it is also the JSON output.
+type agentExplained struct {
+	Agent      string         `json:"agent"`
+	ValidToken bool           `json:"valid_token"` // only letters, "_" and "-": a token a group can name
+	Global     bool           `json:"global"`      // no group names it; the "*" groups apply
+	Groups     []groupText    `json:"groups"`      // empty when no group applies
+	CrawlDelay *float64       `json:"crawl_delay"` // seconds; null when none applies
+	DelayLine  int            `json:"crawl_delay_line,omitempty"`
+	URLs       []urlExplained `json:"urls"`
+	key        string         // the groups that apply, to show crawlers together
+}
+
+type groupText struct {
+	Line    int      `json:"line"`
+	EndLine int      `json:"end_line"`
+	Agents  []string `json:"agents"`
+	Text    []string `json:"text"` // the lines from Line to EndLine as written
+}
+
+type urlExplained struct {
+	URL     string `json:"url"`
+	Allowed bool   `json:"allowed"`
+	Rule    string `json:"rule,omitempty"` // the deciding rule as written; empty when none matched
+	Line    int    `json:"line"`           // its line; 0 when no rule matched
+}
+
+func (x *explainer) explain(agent string, urls []string) agentExplained {
+	gs, global := x.r.GroupsFor(agent)
+	ex := agentExplained{Agent: agent, ValidToken: robots.Agent{Name: agent}.Token() == agent, Global: global,
+		Groups: []groupText{}, URLs: []urlExplained{}, key: fmt.Sprint(gs)}
+	for _, gi := range gs {
+		g := x.groups[gi]
+		gt := groupText{Line: g.Line, EndLine: groupEnd(g), Agents: []string{}}
+		for _, a := range g.Agents {
+			gt.Agents = append(gt.Agents, a.Name)
+		}
+		for n := gt.Line; n <= gt.EndLine && n <= len(x.lines); n++ {
+			gt.Text = append(gt.Text, x.lines[n-1])
+		}
+		ex.Groups = append(ex.Groups, gt)
+		if ex.CrawlDelay == nil {
+			for _, f := range g.Fields {
+				if d, ok := (robots.Group{Fields: []robots.Field{f}}).CrawlDelay(); ok {
+					secs := d.Seconds()
+					ex.CrawlDelay, ex.DelayLine = &secs, f.Line
+					break
+				}
+			}
+		}
+	}
+	for _, u := range urls {
+		d := x.r.Decide(u, agent)
+		ex.URLs = append(ex.URLs, urlExplained{URL: u, Allowed: d.Allowed, Rule: d.Rule.String(), Line: d.Rule.Line})
+	}
+	return ex
+}
+
+// groupEnd is the last line that belongs to g: its last user-agent, rule or field.
+func groupEnd(g robots.Group) int {
+	end := g.Line
+	for _, a := range g.Agents {
+		end = max(end, a.Line)
+	}
+	for _, r := range g.Rules {
+		end = max(end, r.Line)
+	}
+	for _, f := range g.Fields {
+		end = max(end, f.Line)
+	}
+	return end
+}
+
+// writeText shows crawlers to which the same groups apply together, in the order
+// they were asked for.
+func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
+	if name == "-" {
+		name = "<stdin>"
+	}
+	fmt.Fprintf(w, "%s: %d group(s), %d sitemap(s)\n", name, len(x.groups), len(x.r.Sitemaps()))
+	done := map[string]bool{}
+	for i, ex := range out {
+		if done[ex.key] {
+			continue
+		}
+		done[ex.key] = true
+		var names, invalid []string
+		for _, o := range out[i:] {
+			if o.key == ex.key {
+				names = append(names, o.Agent)
+				if !o.ValidToken {
+					invalid = append(invalid, o.Agent)
+				}
+			}
+		}
+		fmt.Fprintf(w, "\n%s\n", wrap(names, textWidth))
+		if len(invalid) > 0 {
+			fmt.Fprintf(w, "  note: %s: not a product token (letters, \"_\" and \"-\" only), so no group can name it as Google matches\n", strings.Join(invalid, ", "))
+		}
+		switch {
+		case len(ex.Groups) == 0:
+			fmt.Fprintf(w, "  no group applies: no group names it and there is no \"*\" group, so every URL is allowed\n")
+		case ex.Global:
+			fmt.Fprintf(w, "  no group names it; the \"*\" group applies:\n")
+		case len(ex.Groups) == 1:
+			fmt.Fprintf(w, "  the group at line %d applies:\n", ex.Groups[0].Line)
+		default:
+			fmt.Fprintf(w, "  %d groups name it and apply together:\n", len(ex.Groups))
+		}
+		for gi, g := range ex.Groups {
+			if gi > 0 {
+				fmt.Fprintf(w, "    %*s\n", 5, "...")
+			}
+			for j, text := range g.Text {
+				fmt.Fprintf(w, "    %5d  %s\n", g.Line+j, text)
+			}
+		}
+		if ex.CrawlDelay != nil {
+			fmt.Fprintf(w, "  crawl-delay: %v (line %d)\n", time.Duration(*ex.CrawlDelay*float64(time.Second)), ex.DelayLine)
+		} else if len(ex.Groups) > 0 {
+			fmt.Fprintf(w, "  crawl-delay: none\n")
+		}
+		for _, u := range ex.URLs {
+			rule := "no rule matched"
+			if u.Line > 0 {
+				rule = fmt.Sprintf("line %d: %s", u.Line, u.Rule)
+			}
+			fmt.Fprintf(w, "  %-10s  %s  (%s)\n", verdict(u.Allowed), u.URL, rule)
+		}
+	}
+}
+
+// textWidth is where the text output wraps lists of crawler names.
+const textWidth = 88
+
+// wrap joins names with ", ", breaking lines before width.
+func wrap(names []string, width int) string {
+	var b strings.Builder
+	col := 0
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(",")
+			col++
+			if col+1+len(n) > width {
+				b.WriteString("\n")
+				col = 0
+			} else {
+				b.WriteString(" ")
+				col++
+			}
+		}
+		b.WriteString(n)
+		col += len(n)
+	}
+	return b.String()
+}
