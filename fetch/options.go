@@ -81,6 +81,12 @@ func WithUserAgent(ua string) Option { return func(o *options) { o.userAgent = u
 // Control hook passed as d.DialContext sees each address actually dialled, which is
 // where a guard against requests to private addresses belongs. The connect timeout
 // still applies.
+//
+// A dial error that has (or wraps one that has) a method Refused() bool returning
+// true is a deliberate refusal, as internal/netguard's errors are: a fetch that fails
+// because of one, on any hop, is reported (Result.Err of kind KindRefused, the
+// dialer's error reachable with errors.Is and errors.As) but neither cached nor
+// stored, so that a process sharing the store with a different guard never reads it.
 func WithDialContext(dial func(ctx context.Context, network, addr string) (net.Conn, error)) Option {
 	return func(o *options) { o.dial = dial }
 }

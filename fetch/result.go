@@ -154,6 +154,9 @@ type Result struct {
 	Effect Effect
 	// Robots are the rules that apply when Effect is ObeyRules, else nil.
 	Robots *robots.Robots
+	// Body is the file Robots were parsed from (at most the size limit), when
+	// Effect is ObeyRules; else nil. It is shared: do not modify it.
+	Body []byte
 	// Stale reports that Effect and Robots come from an earlier fetch, because the
 	// latest found the origin unreachable.
 	Stale bool
@@ -163,7 +166,9 @@ type Result struct {
 	FailingSince time.Time
 
 	// Err says why the latest fetch was not a plain answer (network error, too many
-	// redirects); nil otherwise.
+	// redirects); nil otherwise. It is an *Error, whose Kind survives stores; in the
+	// process that made the fetch it wraps the original error. A dial the client's
+	// dialer refused on purpose (KindRefused, see WithDialContext) is never cached.
 	Err error
 
 	rulesFrom time.Time // FetchedAt of the entry Robots was parsed from
