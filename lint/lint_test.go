@@ -48,6 +48,9 @@ var checkTests = []struct {
 	{"Latin-1 bytes in a comment", "# caf\xe9\nUser-agent: *\nDisallow: /x\n", nil},
 	{"HTML page", "<!DOCTYPE html>\n<html><head><title>Not Found</title></head>\n<body>Not Found</body></html>\n", []want{{1, HTMLPage}}},
 	{"XML error", "<?xml version=\"1.0\"?><Error><Code>NoSuchKey</Code></Error>\n", []want{{1, HTMLPage}}},
+	{"plain-text error page", "Not Found\n", []want{{1, NotRobotsTxt}}},
+	{"JSON error", "{\"message\": \"Route GET:/robots.txt not found\", \"statusCode\": 404}\n", []want{{1, NotRobotsTxt}}},
+	{"only comments", "# nothing to block\n\n", nil},
 	{"rules in a pre element", "<pre>\nUser-agent: *\nDisallow: /x\n</pre>\n", []want{{1, InvalidLine}, {4, InvalidLine}}},
 	// Google's matcher compares the crawler's name with the token, so no group
 	// applies to MJ12bot and blocks-all has nothing to say.

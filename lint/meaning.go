@@ -96,7 +96,7 @@ func tokenProblem(v string) string {
 	if i := strings.IndexAny(name, " \t/"); i >= 0 {
 		name = name[:i]
 	}
-	return fmt.Sprintf("Google reads %q as %q (a token is letters, \"_\" and \"-\"): the group applies to a crawler named %s, not %s", v, tok, tok, name)
+	return fmt.Sprintf("Google reads %q as %q (a product token is letters, \"_\" and \"-\" only): crawlers that match as Google and RFC 9309 do never apply this group to %s, only to a crawler named %s", v, tok, name, tok)
 }
 
 func isAlnum(c byte) bool {
