@@ -94,6 +94,9 @@ func TestStaleCopy(t *testing.T) {
 	if res.Outcome != fetch.Success {
 		t.Fatalf("first fetch: %v", res.Outcome)
 	}
+	if string(res.Body) != rulesBody {
+		t.Errorf("first fetch: Body %q; want the file served, %q", res.Body, rulesBody)
+	}
 
 	sw.set(answer(500, ""))
 	now := t0.Add(25 * time.Hour)
@@ -105,6 +108,9 @@ func TestStaleCopy(t *testing.T) {
 		if res.Outcome != fetch.Unreachable || !res.Stale || res.Effect != fetch.ObeyRules || private || !public {
 			t.Fatalf("failure %d: outcome %v stale %v effect %v private %v public %v; want the copy in use",
 				i+1, res.Outcome, res.Stale, res.Effect, private, public)
+		}
+		if string(res.Body) != rulesBody {
+			t.Errorf("failure %d: Body %q; want the copy's, %q", i+1, res.Body, rulesBody)
 		}
 		if res.Failures != i+1 || !res.FailingSince.Equal(t0.Add(25*time.Hour)) || !res.LastSuccess.Equal(t0) {
 			t.Errorf("failure %d: failures %d since %v last success %v", i+1, res.Failures, res.FailingSince, res.LastSuccess)
@@ -126,6 +132,9 @@ func TestStaleCopy(t *testing.T) {
 	res = mustGet(t, c, srv.URL+"/", now)
 	if res.Outcome != fetch.Unavailable || res.Stale || res.Failures != 0 || !res.Allowed(agent, "/private") {
 		t.Errorf("recovered: %v stale %v failures %d; want unavailable, fresh, allowed", res.Outcome, res.Stale, res.Failures)
+	}
+	if res.Body != nil {
+		t.Errorf("404: Body %q; want none (no file in effect)", res.Body)
 	}
 	if got := res.ExpiresAt.Sub(now); got != fetch.DefaultTTL {
 		t.Errorf("recovered: lifetime %v; want %v", got, fetch.DefaultTTL)

@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"slices"
@@ -46,6 +45,10 @@ func NewClient(opts ...Option) *Client {
 	}
 	o.maxBytes = max(o.maxBytes, robots.DefaultMaxBytes)
 	o.parse = append(slices.Clip(o.parse), robots.WithMaxBytes(o.maxBytes))
+	if !o.policySet {
+		// The dialect is read back from an empty parse: the options are opaque.
+		o.policy = PolicyFor(robots.Parse(nil, o.parse...).Dialect())
+	}
 	if o.timeout <= 0 {
 		o.timeout = DefaultTimeout
 	}
@@ -199,6 +202,17 @@ func (c *Client) refresh(ctx context.Context, origin, robotsURL string, prev *En
 	c.slots <- struct{}{} // the fetch timeout starts once a slot is free
 	defer func() { <-c.slots }()
 	e, took := c.fetchEntry(ctx, origin, robotsURL, prev, now)
+	if e.ErrKind == KindRefused {
+		// The dialer refused on purpose: that says nothing about the origin, and
+		// another process sharing the store (one allowed to dial private addresses)
+		// must not read it as an unreachable origin. Nothing is kept; the next lookup
+		// asks the dialer again.
+		res := c.materialise(e, nil)
+		if fn := c.opts.observer.Fetched; fn != nil {
+			fn(res, took)
+		}
+		return res
+	}
 	if err := c.opts.store.Save(ctx, e); err != nil {
 		if fn := c.opts.observer.StoreError; fn != nil {
 			fn(origin, err)
@@ -234,7 +248,13 @@ func (c *Client) entryOf(f *fetched, origin, robotsURL string, prev *Entry, now 
 		FetchedAt: now,
 	}
 	if f.err != nil {
-		e.Err, e.cause = f.err.Error(), f.err
+		e.Err, e.cause, e.ErrKind = f.err.Error(), f.err, f.kind
+		if e.ErrKind == KindNone {
+			e.ErrKind = kindOf(f.err)
+		}
+	}
+	if e.ErrKind == KindRefused {
+		prev = nil // a refusal is not the origin's failure: no copy, no backoff history
 	}
 	if f.failed {
 		e.Outcome, e.Effect = Unreachable, DisallowAll
@@ -247,6 +267,8 @@ func (c *Client) entryOf(f *fetched, origin, robotsURL string, prev *Entry, now 
 	if e.Outcome != Unreachable {
 		ttl := c.opts.policy.TTL
 		if age, ok := maxAge(f.header); ok {
+			ttl = min(max(age, c.opts.minTTL), c.opts.maxTTL)
+		} else if age, ok := expires(f.header); ok && c.opts.policy.Expires {
 			ttl = min(max(age, c.opts.minTTL), c.opts.maxTTL)
 		}
 		e.ExpiresAt, e.LastSuccess = now.Add(ttl), now
@@ -313,10 +335,12 @@ func (c *Client) materialise(e *Entry, prev *Result) *Result {
 		FetchedAt: e.FetchedAt, ExpiresAt: e.ExpiresAt, LastSuccess: e.LastSuccess,
 		Failures: e.Failures, FailingSince: e.FailingSince, Effect: e.Effect, entry: e,
 	}
-	if e.cause != nil {
-		res.Err = e.cause
-	} else if e.Err != "" {
-		res.Err = errors.New(e.Err) // from a store: only the text survives
+	if e.Err != "" || e.cause != nil {
+		kind := e.ErrKind
+		if kind == KindNone {
+			kind = KindOther // stored by a version that kept no kind
+		}
+		res.Err = &Error{Kind: kind, Text: e.Err, err: e.cause} // from a store: no cause
 	}
 	inEffect := e
 	if e.Outcome == Unreachable {
@@ -330,6 +354,7 @@ func (c *Client) materialise(e *Entry, prev *Result) *Result {
 		}
 	}
 	if res.Effect == ObeyRules {
+		res.Body = inEffect.Body
 		if prev != nil && prev.Robots != nil && prev.rulesFrom.Equal(inEffect.FetchedAt) {
 			res.Robots = prev.Robots
 		} else {

@@ -79,7 +79,7 @@ func (c *Client) fetchFTP(ctx context.Context, robotsURL string) *fetched {
 	f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp, "", c.opts.maxBytes)
 	if err != nil {
 		resp.Close()
-		f.failed, f.err = true, fmt.Errorf("reading %s: %w", robotsURL, err)
+		f.failed, f.err, f.kind = true, fmt.Errorf("reading %s: %w", robotsURL, err), protocolKind(err)
 		return f
 	}
 	if f.truncated {
@@ -102,7 +102,7 @@ func ftpFailure(f *fetched, err error) *fetched {
 	var te *textproto.Error
 	if errors.As(err, &te) {
 		f.status, f.hops[0].Status = te.Code, te.Code
-		f.err = fmt.Errorf("ftp: %d %s", te.Code, te.Msg)
+		f.err, f.kind = fmt.Errorf("ftp: %d %s", te.Code, te.Msg), KindFTP
 		switch {
 		case te.Code >= 500 && te.Code <= 599:
 			f.classifyAs = 404
@@ -112,6 +112,6 @@ func ftpFailure(f *fetched, err error) *fetched {
 			return f
 		}
 	}
-	f.failed, f.err = true, fmt.Errorf("ftp: %w", err)
+	f.failed, f.err, f.kind = true, fmt.Errorf("ftp: %w", err), protocolKind(err)
 	return f
 }

@@ -32,6 +32,17 @@ type fetched struct {
 	// redirect chain that cannot be followed.
 	classifyAs int
 	err        error
+	// kind classifies err; KindNone leaves it to kindOf.
+	kind ErrorKind
+}
+
+// protocolKind classifies an error of an HTTP exchange or a body read: network
+// failures by their type, anything else as an invalid response.
+func protocolKind(err error) ErrorKind {
+	if k := kindOf(err); k != KindOther {
+		return k
+	}
+	return KindResponse
 }
 
 // maxHeaderBytes bounds the response headers of a robots.txt request: far more than
@@ -76,7 +87,7 @@ func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 		resp, err := c.http.Do(req)
 		if err != nil {
 			f.hops = append(f.hops, Hop{URL: next})
-			f.failed, f.err = true, err
+			f.failed, f.err, f.kind = true, err, protocolKind(err)
 			return f
 		}
 		f.hops = append(f.hops, Hop{URL: next, Status: resp.StatusCode})
@@ -88,7 +99,7 @@ func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 				f.encoding = resp.Header.Get("Content-Encoding")
 				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, c.opts.maxBytes)
 				if err != nil {
-					f.failed, f.err = true, fmt.Errorf("reading body of %s: %w", next, err)
+					f.failed, f.err, f.kind = true, fmt.Errorf("reading body of %s: %w", next, err), protocolKind(err)
 				}
 			}
 			return f
@@ -96,12 +107,12 @@ func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, maxRedirectBody))
 		resp.Body.Close()
 		if hop == MaxRedirects {
-			f.classifyAs, f.err = http.StatusNotFound, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, MaxRedirects)
+			f.classifyAs, f.err, f.kind = http.StatusNotFound, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, MaxRedirects), KindTooManyRedirects
 			return f
 		}
 		target, err := redirectTarget(resp, req.URL)
 		if err != nil {
-			f.classifyAs, f.err = http.StatusNotFound, err
+			f.classifyAs, f.err, f.kind = http.StatusNotFound, err, KindBadRedirect
 			return f
 		}
 		next = target
@@ -208,6 +219,26 @@ func maxAge(h http.Header) (time.Duration, bool) {
 		}
 	}
 	return age, found
+}
+
+// expires returns the lifetime the Expires header gives, counted from the
+// response's Date (the server's clock, so that a skewed client clock does not
+// matter), and whether there is one. An invalid Expires means already expired
+// (RFC 9111 §5.3).
+func expires(h http.Header) (time.Duration, bool) {
+	v := h.Get("Expires")
+	if v == "" {
+		return 0, false
+	}
+	date, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return 0, false // no reference instant: leave it to the policy's TTL
+	}
+	exp, err := http.ParseTime(v)
+	if err != nil {
+		return 0, true
+	}
+	return max(exp.Sub(date), 0), true
 }
 
 // retryAfter returns the Retry-After of h (seconds or an HTTP date), and whether there is one.

@@ -24,6 +24,8 @@ type Entry struct {
 	FetchedAt time.Time `json:"fetched_at"`
 	ExpiresAt time.Time `json:"expires_at"`
 	Err       string    `json:"err,omitempty"`
+	// ErrKind classifies Err, so that the classification survives a store.
+	ErrKind ErrorKind `json:"err_kind,omitempty"`
 
 	// LastSuccess is when the origin last answered other than Unreachable.
 	LastSuccess time.Time `json:"last_success,omitzero"`

@@ -10,3 +10,7 @@ import (
 func TestMemoryStoreContract(t *testing.T) {
 	fetchtest.TestStore(t, fetch.NewMemoryStore(0))
 }
+
+func TestMemoryStoreSharedErrors(t *testing.T) {
+	fetchtest.TestSharedErrors(t, fetch.NewMemoryStore(0))
+}

@@ -34,6 +34,7 @@ const (
 	LineTooLong        Code = "line-too-long"        // a line past robots.MaxLineBytes is cut
 	InvalidUTF8        Code = "invalid-utf8"         // bytes that are not UTF-8
 	HTMLPage           Code = "html-page"            // an HTML or XML page served as robots.txt
+	NotRobotsTxt       Code = "not-robots-txt"       // text with no robots.txt field at all (an error page)
 )
 
 // Meaning: what the groups and rules do.
@@ -89,6 +90,8 @@ var codes = []CodeInfo{
 		"Crawlers percent-encode the raw bytes, so a rule matches URLs with those escapes rather than the UTF-8 spelling; some drop the bytes."},
 	{HTMLPage, Error, "The file is an HTML or XML page (an error page served as robots.txt).",
 		"Crawlers read it line by line like any robots.txt and find no rules (or stray ones)."},
+	{NotRobotsTxt, Error, "The file has text but no robots.txt field at all (a \"Not Found\" page, a JSON error).",
+		"Crawlers read it as an empty file: no rules, everything allowed."},
 	{AgentToken, Warning, "A user-agent name with characters outside [A-Za-z_-] (\"MJ12bot\", \"archive.org_bot\", \"Googlebot, bingbot\").",
 		"Google and RFC 9309 read only the leading letters, \"_\" and \"-\": \"MJ12bot\" is \"MJ\", so the group applies to no crawler of that name."},
 	{GroupMerge, Warning, "A non-rule line (crawl-delay, sitemap, host, …) between user-agent lines.",

@@ -45,7 +45,7 @@ type file struct {
 	lines  []robots.Line // every line, also past the size limit
 	r      *robots.Robots
 	groups []robots.Group
-	html   bool
+	html   bool      // not robots.txt at all: the line checks stay quiet
 	sets   []ruleSet // cached by ruleSets
 	blocks []int8    // per group: 1 blocks every path, -1 has an allow, 0 neither; cached by blocksEverything
 	out    []Finding
@@ -55,6 +55,7 @@ type file struct {
 // dialects) is one more function here.
 var checks = []func(*file){
 	checkHTML,
+	checkNotRobots,
 	checkSize,
 	checkLines,
 	checkGroupMerge,

@@ -48,6 +48,9 @@ var checkTests = []struct {
 	{"Latin-1 bytes in a comment", "# caf\xe9\nUser-agent: *\nDisallow: /x\n", nil},
 	{"HTML page", "<!DOCTYPE html>\n<html><head><title>Not Found</title></head>\n<body>Not Found</body></html>\n", []want{{1, HTMLPage}}},
 	{"XML error", "<?xml version=\"1.0\"?><Error><Code>NoSuchKey</Code></Error>\n", []want{{1, HTMLPage}}},
+	{"plain-text error page", "Not Found\n", []want{{1, NotRobotsTxt}}},
+	{"JSON error", "{\"message\": \"Route GET:/robots.txt not found\", \"statusCode\": 404}\n", []want{{1, NotRobotsTxt}}},
+	{"only comments", "# nothing to block\n\n", nil},
 	{"rules in a pre element", "<pre>\nUser-agent: *\nDisallow: /x\n</pre>\n", []want{{1, InvalidLine}, {4, InvalidLine}}},
 	// Google's matcher compares the crawler's name with the token, so no group
 	// applies to MJ12bot and blocks-all has nothing to say.
@@ -59,6 +62,7 @@ var checkTests = []struct {
 	{"version after the token is fine", "User-agent: Googlebot/2.1\nUser-agent: Baiduspider+\nUser-agent: Googlebot*\nDisallow: /x\n", nil},
 	{"crawl-delay between user-agents", "User-agent: Yandex\nCrawl-delay: 5\nUser-agent: *\nDisallow: /admin/\n", []want{{3, GroupMerge}}},
 	{"sitemap between user-agents", "User-agent: a\nSitemap: https://example.com/s.xml\nUser-agent: b\nDisallow: /x\n", []want{{3, GroupMerge}}},
+	{"star after star merges nothing", "User-agent: *\nCrawl-delay: 1\n\nUser-agent: *\nDisallow: /x\n", nil},
 	{"merge without rules changes nothing", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 5\n", nil},
 	{"group with only a crawl-delay", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nCrawl-delay: 5\n", []want{{4, EmptyGroup}}},
 	{"explicit empty disallow", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow:\n", nil},
@@ -69,7 +73,9 @@ var checkTests = []struct {
 	{"redundant under a wildcard", "User-agent: *\nDisallow: /search/\nDisallow: /search/*\n", []want{{2, RedundantRule}}},
 	{"a longer rule does not cover a shorter", "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*.pdf\nAllow: /p\n", nil},
 	{"same agent in two groups", "User-agent: Googlebot\nDisallow: /a\n\nUser-agent: Googlebot\nDisallow: /b\n", []want{{4, RepeatedAgent}}},
-	{"same agent, same rules", "User-agent: lwp-trivial\nDisallow: /\nUser-agent: lwp-trivial/1.34\nDisallow: /\n", []want{{4, DuplicateRule}}},
+	// Old bot lists name versions of one crawler in groups of their own: Google
+	// merges them, and the merged rules agree, so there is nothing to say.
+	{"same agent, same rules", "User-agent: lwp-trivial\nDisallow: /\nUser-agent: lwp-trivial/1.34\nDisallow: /\n", nil},
 	{"two star groups", "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n", []want{{4, RepeatedStar}}},
 	{"two star groups allowing everything", "User-agent: *\nDisallow:\n\nUser-agent: *\nAllow: /\n", nil},
 	{"blocks a major AI crawler", "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n", []want{{1, BlocksAll}}},

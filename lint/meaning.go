@@ -16,14 +16,20 @@ import (
 func checkGroupMerge(f *file) {
 	var first, between robots.Line // the group's first user-agent line; the first field after a user-agent line
 	open := false                  // still in the user-agent lines of a group
+	var named []string             // the tokens named so far in the group
 	for _, l := range f.lines {
 		switch l.Kind {
 		case robots.KindUserAgent:
+			tok := strings.ToLower(leading(l.Value))
 			if !open {
 				first, between, open = l, robots.Line{}, true
+				named = append(named[:0], tok)
 				continue
 			}
-			if between.Num > 0 && f.groupRules(l.Num) > 0 {
+			seen := slices.Contains(named, tok)
+			named = append(named, tok)
+			// Naming again a crawler the group already names merges nothing new.
+			if between.Num > 0 && !seen && f.groupRules(l.Num) > 0 {
 				f.add(l.Num, keyCol(l), GroupMerge, "User-agent: %s joins the group of line %d (User-agent: %s): the %s line %d between them does not end a group, so both share every rule that follows; end the first group with a rule (an empty \"Disallow:\" allows everything)",
 					l.Value, first.Num, first.Value, fieldName(between), between.Num)
 				between = robots.Line{}
@@ -90,7 +96,7 @@ func tokenProblem(v string) string {
 	if i := strings.IndexAny(name, " \t/"); i >= 0 {
 		name = name[:i]
 	}
-	return fmt.Sprintf("Google reads %q as %q (a token is letters, \"_\" and \"-\"): the group applies to a crawler named %s, not %s", v, tok, tok, name)
+	return fmt.Sprintf("Google reads %q as %q (a product token is letters, \"_\" and \"-\" only): crawlers that match as Google and RFC 9309 do never apply this group to %s, only to a crawler named %s", v, tok, name, tok)
 }
 
 func isAlnum(c byte) bool {
@@ -292,6 +298,12 @@ func checkRules(f *file) {
 	dead := map[int]int{}    // rule line → number of sets where it never decides
 	why := map[int]verdict{} // rule line → the reason in the first such set
 	pats := map[int]*pattern{}
+	groupOf := map[int]int{} // rule line → group
+	for gi, g := range f.groups {
+		for _, r := range g.Rules {
+			groupOf[r.Line] = gi
+		}
+	}
 	for _, s := range f.ruleSets() {
 		byValue := map[string][]robots.Rule{}
 		var wild []*pattern
@@ -314,7 +326,7 @@ func checkRules(f *file) {
 				continue
 			}
 			in[r.Line]++
-			v, ok := neverDecides(pats[r.Line], byValue[r.Value], wild, &budget)
+			v, ok := neverDecides(pats[r.Line], byValue[r.Value], wild, groupOf, &budget)
 			if !ok {
 				continue
 			}
@@ -390,15 +402,22 @@ func newPattern(r robots.Rule) *pattern {
 
 // neverDecides reports whether the rule of p never decides in a set whose rules with
 // the same value are same and whose ASCII rules with wildcards are wild, and why.
-func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, budget *int) (verdict, bool) {
+// groupOf maps each rule's line to its group.
+func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, groupOf map[int]int, budget *int) (verdict, bool) {
 	r := p.rule
 	for _, q := range same {
-		if q.Line != r.Line && beats(q, r) {
-			if q.Allow == r.Allow {
-				return verdict{DuplicateRule, q}, true
-			}
+		if q.Line == r.Line || !beats(q, r) {
+			continue
+		}
+		if q.Allow != r.Allow {
 			return verdict{ConflictingRules, q}, true
 		}
+		// The same rule in another group naming the same crawler is what merging
+		// groups does; repeated-agent speaks of it when it matters.
+		if groupOf[q.Line] == groupOf[r.Line] {
+			return verdict{DuplicateRule, q}, true
+		}
+		return verdict{}, false
 	}
 	// Only a value with "*" can cover a different value of at least the same length.
 	// Values with non-ASCII bytes are compared by the parser after escaping, which can

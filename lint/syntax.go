@@ -41,6 +41,32 @@ func checkHTML(f *file) {
 	f.add(1, 0, HTMLPage, "this is an HTML or XML page, not robots.txt (an error page?): crawlers read it line by line and find no group; serve the real file as text/plain, or a 404 if there is none")
 }
 
+// checkNotRobots recognises other error pages served as robots.txt ("Not Found",
+// a JSON error): text and no line that is a robots.txt field. Crawlers read such a
+// file as an empty one, which allows everything.
+func checkNotRobots(f *file) {
+	if f.html {
+		return
+	}
+	text := 0
+	for _, l := range f.lines {
+		switch l.Kind {
+		case robots.KindInvalid, robots.KindUnknown:
+			if !onlyInvisible(l) {
+				text++
+			}
+		case robots.KindBlank:
+		default:
+			return
+		}
+	}
+	if text == 0 {
+		return
+	}
+	f.html = true // the line checks have nothing to add
+	f.add(1, 0, NotRobotsTxt, "no line of this file is a robots.txt field (an error page?): crawlers read it as an empty file and may fetch everything; serve the real file, or a 404 if there is none")
+}
+
 // checkSize reports a file longer than the size limit and the lines it loses.
 func checkSize(f *file) {
 	if len(f.body) <= robots.DefaultMaxBytes {
@@ -84,6 +110,9 @@ var unsupported = map[string]string{
 
 // checkLines looks at each line on its own.
 func checkLines(f *file) {
+	if f.html {
+		return // an error page: one finding says it all
+	}
 	seenAgent := false
 	for _, l := range f.lines {
 		if l.TooLong {

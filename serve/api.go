@@ -54,7 +54,7 @@ func statusOf(err error) int {
 		return he.code
 	case errors.As(err, &mbe):
 		return http.StatusRequestEntityTooLarge
-	case netguard.IsRefused(err):
+	case errors.Is(err, netguard.ErrRefused):
 		return http.StatusForbidden
 	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusGatewayTimeout
@@ -161,7 +161,7 @@ func (s *Server) lookup(ctx context.Context, rawURL string) (*fetch.Result, erro
 	res, err := s.client.Get(ctx, rawURL)
 	if err != nil {
 		switch {
-		case netguard.IsRefused(err):
+		case errors.Is(err, netguard.ErrRefused):
 			return nil, err
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("robots.txt for %s not fetched within %v: %w", rawURL, s.cfg.CheckTimeout, context.DeadlineExceeded)
@@ -169,9 +169,9 @@ func (s *Server) lookup(ctx context.Context, rawURL string) (*fetch.Result, erro
 		// Get fails only for URLs that have no robots.txt, or when ctx ends.
 		return nil, errorf(http.StatusBadRequest, "%v", err)
 	}
-	// IsRefused rather than errors.Is: the fetch client keeps a fetch's error as
-	// text, and a refusal must read as one from the cache too.
-	if netguard.IsRefused(res.Err) {
+	// The fetch client keeps a refused fetch's error value and caches nothing for it,
+	// so this holds for every lookup of such an origin, not only the first.
+	if errors.Is(res.Err, netguard.ErrRefused) {
 		return nil, fmt.Errorf("robots.txt of %s: %w", res.Origin, res.Err)
 	}
 	return res, nil

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bytes"
-	"context"
 	"embed"
 	"fmt"
 	"html/template"
@@ -224,7 +223,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		oldBody = s.bodyOf(r.Context(), fr)
+		oldBody = fr.Body
 		f.Robots = string(oldBody)
 		oldRobots = fr.Robots
 		res.Note = fetchNote(fr)
@@ -274,19 +273,6 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		res.Rows = append(res.Rows, row)
 	}
 	return res, nil
-}
-
-// bodyOf returns the text of the file in effect for a result, from the store
-// (fetch.Result carries the parsed rules, not the bytes).
-func (s *Server) bodyOf(ctx context.Context, fr *fetch.Result) []byte {
-	e, err := s.cfg.Store.Load(ctx, fr.Origin)
-	if err != nil || e == nil {
-		return nil
-	}
-	if fr.Stale && e.Copy != nil {
-		e = e.Copy
-	}
-	return e.Body
 }
 
 func fetchNote(fr *fetch.Result) string {

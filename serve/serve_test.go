@@ -611,10 +611,39 @@ func TestRefused(t *testing.T) {
 	if n := private.fetches.Load(); n != 0 {
 		t.Errorf("the private origin was fetched %d times, want 0", n)
 	}
-	// A refusal is not cached as "unreachable": asked again, the answer is the same.
+	// A refusal is not cached as "unreachable": asked again, the answer is the same,
+	// by name and through a redirect.
+	for _, target := range []string{"http://localhost:" + port + "/y", "http://public.test/y"} {
+		var a checkAnswer
+		if code := get(t, s, checkPath([]string{"a"}, target), &a); code != 403 {
+			t.Errorf("second ask of %s: status %d, want 403", target, code)
+		}
+	}
+}
+
+// TestRefusedSharedStore: a replica started with AllowPrivate, sharing the store of
+// one that refused an origin, fetches the origin and decides by its file, rather than
+// reading a cached "unreachable, disallow all".
+func TestRefusedSharedStore(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	_, port, _ := net.SplitHostPort(o.Listener.Addr().String())
+	target := "http://localhost:" + port
+	store := fetch.NewMemoryStore(0)
+	guarded, _ := start(t, Config{Store: store})
+	open, _ := start(t, Config{Store: store, AllowPrivate: true})
+
 	var a checkAnswer
-	if code := get(t, s, checkPath([]string{"a"}, "http://localhost:"+port+"/y"), &a); code != 403 {
-		t.Errorf("second ask: status %d, want 403", code)
+	if code := get(t, guarded, checkPath([]string{"a"}, target+"/public/x"), &a); code != 403 {
+		t.Fatalf("guarded replica: status %d %q, want 403", code, a.Error)
+	}
+	if code := get(t, open, checkPath([]string{"a"}, target+"/public/x"), &a); code != 200 || !deref(a.Allowed) || a.Outcome != "success" {
+		t.Errorf("replica with AllowPrivate: status %d allowed %v outcome %q, want 200, allowed by the file", code, deref(a.Allowed), a.Outcome)
+	}
+	if code := get(t, open, checkPath([]string{"a"}, target+"/private/x"), &a); code != 200 || deref(a.Allowed) {
+		t.Errorf("replica with AllowPrivate: /private/x status %d allowed %v, want 200, disallowed", code, deref(a.Allowed))
+	}
+	if n := o.fetches.Load(); n != 1 {
+		t.Errorf("%d fetches of the origin, want 1 (by the replica with AllowPrivate)", n)
 	}
 }
 
@@ -684,5 +713,29 @@ func TestCloseWaitsForRequests(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + s.Addr() + "/healthz"); err == nil {
 		t.Error("server still answers after Close")
+	}
+}
+
+// TestTesterFetch: the web tester shows the fetched file itself, also when the store
+// keeps nothing (here one too small for any entry): the body comes with the result.
+func TestTesterFetch(t *testing.T) {
+	const file = "User-agent: *\nDisallow: /only-in-the-fetched-file/\n"
+	o := newOrigin(t, 200, file)
+	s, _ := start(t, Config{AllowPrivate: true, Store: fetch.NewMemoryStore(1)})
+	resp, err := http.PostForm("http://"+s.Addr()+"/", url.Values{
+		"fetch_url": {o.URL + "/"},
+		"agent":     {"Googlebot"},
+		"urls":      {"/only-in-the-fetched-file/x"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	if n := strings.Count(string(b), "Disallow: /only-in-the-fetched-file/"); n < 1 {
+		t.Errorf("the page does not show the fetched file's line %q", "Disallow: /only-in-the-fetched-file/")
 	}
 }

@@ -224,7 +224,11 @@ func sarifLog(findings []lint.Finding, bodies map[string][]byte) sarifReport {
 		if name == "<stdin>" {
 			name = "stdin"
 		}
-		loc.PhysicalLocation.ArtifactLocation.URI = (&url.URL{Path: filepath.ToSlash(name)}).String()
+		u := &url.URL{Path: filepath.ToSlash(name)}
+		if filepath.IsAbs(name) {
+			u.Scheme = "file"
+		}
+		loc.PhysicalLocation.ArtifactLocation.URI = u.String()
 		loc.PhysicalLocation.Region.StartLine = max(f.Line, 1)
 		if f.Col > 0 {
 			if _, ok := lines[f.File]; !ok {

@@ -19,6 +19,15 @@ func TestContract(t *testing.T) {
 	fetchtest.TestStore(t, s)
 }
 
+func TestSharedErrors(t *testing.T) {
+	s, err := boltstore.Open(filepath.Join(t.TempDir(), "cache.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fetchtest.TestSharedErrors(t, s)
+}
+
 // TestSurvivesRestart: a client started on the same file after a restart uses the
 // entries of the one before, without fetching.
 func TestSurvivesRestart(t *testing.T) {

@@ -25,6 +25,10 @@ func TestContract(t *testing.T) {
 	fetchtest.TestStore(t, redisstore.New(client(t), redisstore.WithPrefix("test:"+t.Name()+":")))
 }
 
+func TestSharedErrors(t *testing.T) {
+	fetchtest.TestSharedErrors(t, redisstore.New(client(t), redisstore.WithPrefix("test:"+t.Name()+":")))
+}
+
 // TestShared: clients of several processes (here: several clients) sharing one
 // Redis fetch each origin once between them.
 func TestShared(t *testing.T) {

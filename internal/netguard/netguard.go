@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -33,18 +32,12 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf(refusedText+"%s (%s address)", e.Addr, e.Reason)
+	return fmt.Sprintf("refusing to connect to %s (%s address)", e.Addr, e.Reason)
 }
 
-// refusedText starts every RefusedError message.
-const refusedText = "refusing to connect to "
-
-// IsRefused reports whether err is, or once was, a refusal by the guard: it matches
-// ErrRefused, or its text holds a RefusedError's message because a cache kept the
-// error as text only.
-func IsRefused(err error) bool {
-	return err != nil && (errors.Is(err, ErrRefused) || strings.Contains(err.Error(), refusedText))
-}
+// Refused reports true: it is how package fetch tells a deliberate refusal, which
+// it must not cache, from a failure to connect.
+func (e *RefusedError) Refused() bool { return true }
 
 // Is makes errors.Is(err, ErrRefused) hold.
 func (e *RefusedError) Is(target error) bool { return target == ErrRefused }

@@ -18,7 +18,7 @@ func SampleEntry(origin string, fetchedAt time.Time) *fetch.Entry {
 		Outcome: fetch.Unreachable, Effect: fetch.DisallowAll, Status: 503,
 		Hops:      []fetch.Hop{{URL: origin + "/robots.txt", Status: 301}, {URL: "http://other.example/robots.txt", Status: 503}},
 		BytesRead: 0, WireBytes: 12, Encoding: "gzip",
-		FetchedAt: fetchedAt, ExpiresAt: fetchedAt.Add(time.Minute), Err: "503 from the server",
+		FetchedAt: fetchedAt, ExpiresAt: fetchedAt.Add(time.Minute), Err: "reading body: i/o timeout", ErrKind: fetch.KindTimeout,
 		LastSuccess: fetchedAt.Add(-time.Hour), Failures: 2, FailingSince: fetchedAt.Add(-2 * time.Minute),
 		Copy: &fetch.Entry{
 			Origin: origin, RobotsURL: origin + "/robots.txt", Outcome: fetch.Success, Effect: fetch.ObeyRules,
