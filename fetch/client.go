@@ -45,6 +45,10 @@ func NewClient(opts ...Option) *Client {
 	}
 	o.maxBytes = max(o.maxBytes, robots.DefaultMaxBytes)
 	o.parse = append(slices.Clip(o.parse), robots.WithMaxBytes(o.maxBytes))
+	if !o.policySet {
+		// The dialect is read back from an empty parse: the options are opaque.
+		o.policy = PolicyFor(robots.Parse(nil, o.parse...).Dialect())
+	}
 	if o.timeout <= 0 {
 		o.timeout = DefaultTimeout
 	}
@@ -263,6 +267,8 @@ func (c *Client) entryOf(f *fetched, origin, robotsURL string, prev *Entry, now 
 	if e.Outcome != Unreachable {
 		ttl := c.opts.policy.TTL
 		if age, ok := maxAge(f.header); ok {
+			ttl = min(max(age, c.opts.minTTL), c.opts.maxTTL)
+		} else if age, ok := expires(f.header); ok && c.opts.policy.Expires {
 			ttl = min(max(age, c.opts.minTTL), c.opts.maxTTL)
 		}
 		e.ExpiresAt, e.LastSuccess = now.Add(ttl), now

@@ -221,6 +221,26 @@ func maxAge(h http.Header) (time.Duration, bool) {
 	return age, found
 }
 
+// expires returns the lifetime the Expires header gives, counted from the
+// response's Date (the server's clock, so that a skewed client clock does not
+// matter), and whether there is one. An invalid Expires means already expired
+// (RFC 9111 §5.3).
+func expires(h http.Header) (time.Duration, bool) {
+	v := h.Get("Expires")
+	if v == "" {
+		return 0, false
+	}
+	date, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return 0, false // no reference instant: leave it to the policy's TTL
+	}
+	exp, err := http.ParseTime(v)
+	if err != nil {
+		return 0, true
+	}
+	return max(exp.Sub(date), 0), true
+}
+
 // retryAfter returns the Retry-After of h (seconds or an HTTP date), and whether there is one.
 func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	v := strings.TrimSpace(h.Get("Retry-After"))

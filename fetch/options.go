@@ -49,6 +49,7 @@ type options struct {
 	dial                    func(ctx context.Context, network, addr string) (net.Conn, error)
 	tlsConfig               *tls.Config
 	policy                  Policy
+	policySet               bool // by WithPolicy; else PolicyFor the parse options' dialect
 	minTTL, maxTTL          time.Duration
 	retryMin, retryMax      time.Duration
 	store                   Store
@@ -94,8 +95,10 @@ func WithDialContext(dial func(ctx context.Context, network, addr string) (net.C
 // WithTLSConfig sets the TLS configuration of HTTPS fetches (for private roots in tests).
 func WithTLSConfig(c *tls.Config) Option { return func(o *options) { o.tlsConfig = c } }
 
-// WithPolicy sets the status policy (GooglePolicy by default).
-func WithPolicy(p Policy) Option { return func(o *options) { o.policy = p } }
+// WithPolicy sets the status policy. Without it the policy follows the dialect of
+// WithParseOptions (see PolicyFor): Legacy1996Policy for robots.Legacy1996,
+// GooglePolicy otherwise.
+func WithPolicy(p Policy) Option { return func(o *options) { o.policy, o.policySet = p, true } }
 
 // WithTTLBounds bounds the lifetime of results with Cache-Control max-age
 // (DefaultMinTTL, DefaultMaxTTL). The policy's TTL applies when there is no max-age.
@@ -124,7 +127,8 @@ func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = n
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
 // WithParseOptions sets options of robots.Parse for every file fetched, such as
-// robots.WithDialect. The size limit is WithMaxBytes's.
+// robots.WithDialect. The size limit is WithMaxBytes's. The dialect also picks the
+// status policy unless WithPolicy is given (see PolicyFor).
 func WithParseOptions(opts ...robots.Option) Option {
 	return func(o *options) { o.parse = append(o.parse, opts...) }
 }

@@ -94,6 +94,9 @@ type Policy struct {
 	// MaxUnreachable is how long an origin may stay unreachable, with no copy of its
 	// file cached, before crawling resumes without restrictions.
 	MaxUnreachable time.Duration
+	// Expires makes the Expires header (against the response's Date) set the
+	// lifetime when there is no Cache-Control max-age, within the TTL bounds.
+	Expires bool
 }
 
 // Defaults of GooglePolicy.
@@ -107,6 +110,43 @@ const (
 // disallow everything until the file can be fetched again.
 func GooglePolicy() Policy {
 	return Policy{Classify: googleClassify, TTL: DefaultTTL, MaxUnreachable: DefaultMaxUnreachable}
+}
+
+// Legacy1996TTL is the lifetime of a result under Legacy1996Policy when the server
+// sends no cache headers: "If no cache-control directives are present robots should
+// default to an expiry of 7 days" (1996 draft §3.4).
+const Legacy1996TTL = 7 * 24 * time.Hour
+
+// Legacy1996Policy is the status policy of the 1996 draft "A Method for Robots
+// Exclusion" (§3.1 and §3.4; SPEC §6): 2xx obey the body; 401 and 403 mean the site
+// is completely restricted (disallow all, Outcome Unavailable: the server answered,
+// so no retry backoff); 404 and the other 4xx mean no restrictions; a temporary
+// failure (429, 5xx, network) defers visits, as under GooglePolicy. Redirects are
+// followed under every policy. Results live Legacy1996TTL unless Cache-Control
+// max-age or, as the draft asks, Expires says otherwise.
+//
+// The draft sets no limit on deferring visits to an unreachable origin; the policy
+// keeps DefaultMaxUnreachable so that one rule covers origins that never come back.
+func Legacy1996Policy() Policy {
+	return Policy{Classify: legacy1996Classify, TTL: Legacy1996TTL, MaxUnreachable: DefaultMaxUnreachable, Expires: true}
+}
+
+func legacy1996Classify(status int) (Outcome, Effect) {
+	if status == http.StatusUnauthorized || status == http.StatusForbidden {
+		return Unavailable, DisallowAll
+	}
+	return googleClassify(status)
+}
+
+// PolicyFor returns the status policy that goes with a dialect: Legacy1996Policy
+// for robots.Legacy1996, GooglePolicy for the others. robots.Legacy1994 gets
+// GooglePolicy too because the 1994 document says nothing about status codes or
+// lifetimes, so nothing in it contradicts the current reading.
+func PolicyFor(d robots.Dialect) Policy {
+	if d == robots.Legacy1996 {
+		return Legacy1996Policy()
+	}
+	return GooglePolicy()
 }
 
 func googleClassify(status int) (Outcome, Effect) {

@@ -27,7 +27,9 @@ const checkUsage = `Usage:
 	robots check -jsonl < cases.jsonl
 
 -dialect picks the interpretation: google (the default), rfc9309, legacy1996 or
-legacy1994 (see "go doc github.com/gorobots/robots Dialect").
+legacy1994 (see "go doc github.com/gorobots/robots Dialect"). Without -robots it
+picks the status policy too: legacy1996 reads 401 and 403 as "disallow all" and
+keeps a file 7 days without cache headers; the others follow Google.
 
 With -robots, decide from FILE ("-" reads standard input). Without it, fetch each
 URL's /robots.txt as a crawler would (status codes, redirects, size limit) and decide.

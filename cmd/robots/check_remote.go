@@ -22,7 +22,9 @@ type remoteResult struct {
 }
 
 // checkRemote decides by fetching each URL's robots.txt as a crawler would (the
-// fetch package: status policy, redirects, size limit), one fetch per origin.
+// fetch package: status policy, redirects, size limit), one fetch per origin. The
+// dialect picks the status policy too (fetch.PolicyFor: legacy1996 reads 401/403 as
+// disallow all).
 func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) error {
 	c := fetch.NewClient(fetch.WithTimeout(f.timeout), fetch.WithParseOptions(robots.WithDialect(f.dialect)))
 	w := bufio.NewWriter(e.stdout)
@@ -83,6 +85,9 @@ func describeRemote(d fetch.Decision) string {
 	case fetch.AllowAll:
 		return how + ": everything allowed"
 	case fetch.DisallowAll:
+		if res.Outcome != fetch.Unreachable {
+			return how + ": everything disallowed" // 401/403 under the 1996 policy
+		}
 		return how + ": everything disallowed for now"
 	}
 	return describeRule(d.Rule)
