@@ -52,23 +52,24 @@ func (r *Robots) groupsOf(s *ruleSet) []int32 {
 // first returns the rule that decides path within the set, or nil. Each part of the set
 // is sorted best first, so the first match in a part is its best; a rule that cannot
 // beat the best found so far ends the search of its part.
-func (r *Robots) first(s *ruleSet, path string, best *rule) *rule {
+// pathMask is byteMask(path).
+func (r *Robots) first(s *ruleSet, path string, pathMask uint64, best *rule) *rule {
 	if len(path) >= 2 && s.keyN > 0 {
 		if j := strings.IndexByte(r.keys[s.keyLo:s.keyLo+s.keyN], path[1]); j >= 0 {
 			j += int(s.startLo)
-			best = firstMatch(s.rules[r.starts[j]:r.starts[j+1]], path, best)
+			best = firstMatch(s.rules[r.starts[j]:r.starts[j+1]], path, pathMask, best)
 		}
 	}
-	return firstMatch(s.rules[:s.generic], path, best)
+	return firstMatch(s.rules[:s.generic], path, pathMask, best)
 }
 
-func firstMatch(rules []rule, path string, best *rule) *rule {
+func firstMatch(rules []rule, path string, pathMask uint64, best *rule) *rule {
 	for i := range rules {
 		ru := &rules[i]
 		if best != nil && !better(ru, best) {
 			break
 		}
-		if matches(ru.shape, ru.pat, path) {
+		if ru.need&^pathMask == 0 && matches(ru.shape, ru.pat, path) {
 			return ru
 		}
 	}
@@ -112,11 +113,12 @@ func (r *Robots) decide(path, agent string, agents []string) Decision {
 	}
 	var best *rule
 	found := false
+	pm := byteMask(path)
 	if agents == nil {
 		if set := r.lookup(agent); set != nil {
 			found = true
 			d.Group = int(r.setGroup[set.groupLo])
-			best = r.first(set, path, nil)
+			best = r.first(set, path, pm, nil)
 		}
 	} else {
 		for _, a := range agents {
@@ -125,14 +127,14 @@ func (r *Robots) decide(path, agent string, agents []string) Decision {
 					found = true
 					d.Group = int(r.setGroup[set.groupLo])
 				}
-				best = r.first(set, path, best)
+				best = r.first(set, path, pm, best)
 			}
 		}
 	}
 	if !found && r.hasStar {
 		d.Global = true
 		d.Group = int(r.setGroup[r.star.groupLo])
-		best = r.first(&r.star, path, nil)
+		best = r.first(&r.star, path, pm, nil)
 	}
 	if best != nil {
 		d.Allowed = best.allow

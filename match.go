@@ -77,6 +77,30 @@ func matchWild(pat, path string) bool {
 	return strings.Contains(path[pos:], pat)
 }
 
+// byteMask is a 64-bit summary of the bytes in s: bit c&63 is set for each byte c.
+// A path can match a pattern only if it has every byte the pattern needs, so comparing
+// masks rejects most non-matching rules without looking at them.
+func byteMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] & 63)
+	}
+	return m
+}
+
+// needMask is the byteMask of the bytes a path must contain to match pat: all but
+// '*' and a final '$'.
+func needMask(pat string) uint64 {
+	pat = strings.TrimSuffix(pat, "$")
+	var m uint64
+	for i := 0; i < len(pat); i++ {
+		if pat[i] != '*' {
+			m |= 1 << (pat[i] & 63)
+		}
+	}
+	return m
+}
+
 const upperHex = "0123456789ABCDEF"
 
 func isHex(c byte) bool {

@@ -172,7 +172,7 @@ func (r *Robots) parse() {
 				r.setWritten(l.Num, l.Value)
 			}
 			gi := int32(len(b.groups) - 1)
-			b.rules = append(b.rules, rule{pat: pat, line: int32(l.Num), group: gi, allow: allow, shape: shape, key: bucketKey(pat)})
+			b.rules = append(b.rules, rule{pat: pat, line: int32(l.Num), group: gi, allow: allow, shape: shape, key: bucketKey(pat), need: needMask(pat)})
 			cur.ruleHi++
 			// Google normalises ".../index.htm*" in an allow rule: the directory itself
 			// (".../$") is allowed too.
@@ -180,7 +180,7 @@ func (r *Robots) parse() {
 				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
 					p := pat[:slash+1] + "$"
 					r.setWritten(l.Num, l.Value)
-					b.rules = append(b.rules, rule{pat: p, line: int32(l.Num), group: gi, allow: true, shape: shapeOf(p), key: bucketKey(p)})
+					b.rules = append(b.rules, rule{pat: p, line: int32(l.Num), group: gi, allow: true, shape: shapeOf(p), key: bucketKey(p), need: needMask(p)})
 					cur.ruleHi++
 				}
 			}

@@ -42,7 +42,8 @@ type rule struct {
 	group int32
 	allow bool
 	shape uint8
-	key   int16 // bucketKey(pat)
+	key   int16  // bucketKey(pat)
+	need  uint64 // needMask(pat): bytes every matching path contains
 }
 
 // Agent is one user-agent line of a group.
