@@ -94,7 +94,7 @@ func toUpper(c byte) byte {
 // of existing %xx escapes, as Google does to rule values. It returns s itself when
 // nothing changes, which is the common case.
 func escapePattern(s string) string {
-		if plainASCII(s) {
+	if plainASCII(s) {
 		return s
 	}
 	change := false
