@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/lint"
@@ -248,7 +247,8 @@ func sarifLog(findings []lint.Finding, bodies map[string][]byte) sarifReport {
 	}
 }
 
-// utf16Col converts a 1-based byte column of a line to UTF-16 code units.
+// utf16Col converts a 1-based byte column of a line to UTF-16 code units. A byte
+// that is not UTF-8 counts as one unit, as the U+FFFD that replaces it.
 func utf16Col(lines []string, line, col int) int {
 	if line < 1 || line > len(lines) {
 		return col
@@ -265,6 +265,5 @@ func utf16Col(lines []string, line, col int) int {
 			n++
 		}
 	}
-	_ = utf8.RuneError // invalid bytes count as one unit each, as U+FFFD
 	return n
 }
