@@ -18,10 +18,10 @@ func init() {
 }
 
 const explainUsage = `Usage:
-	robots explain -robots FILE [-agent NAME]... [-format text|json] [URL...]
+	robots explain -robots FILE [-agent NAME]... [-dialect NAME] [-format text|json] [URL...]
 
 Reads the robots.txt FILE ("-" for standard input) as Google and RFC 9309 crawlers
-do and shows, for each crawler: the group that applies (its lines) or that none
+do (or as -dialect says: rfc9309, legacy1996, legacy1994) and shows, for each crawler: the group that applies (its lines) or that none
 does, its crawl-delay, and for each URL the verdict with the deciding rule.
 
 Each -agent names one crawler by its product token (say "Googlebot"); by default
@@ -36,6 +36,7 @@ type explainFlags struct {
 	robotsFile string
 	agents     agentList
 	format     string
+	dialect    robots.Dialect
 }
 
 func runExplain(ctx context.Context, e *env, args []string) error {
@@ -46,6 +47,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to explain (- for standard input)")
 	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	dialectFlag(fs, &f.dialect)
 	urls, err := parseInterspersed(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -67,7 +69,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	r := robots.Parse(body)
+	r := robots.Parse(body, robots.WithDialect(f.dialect))
 	x := &explainer{r: r, groups: r.Groups()}
 	for l := range robots.Lines(body) {
 		x.lines = append(x.lines, l.Text)

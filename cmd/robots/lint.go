@@ -49,6 +49,7 @@ func runLint(ctx context.Context, e *env, args []string) error {
 	fs.Usage = func() { fmt.Fprint(e.stderr, lintUsage); fs.PrintDefaults() }
 	format := fs.String("format", "text", "output `format`: text, json or sarif")
 	strict := fs.Bool("strict", false, "exit with status 1 on warnings too")
+	dialects := fs.Bool("dialects", false, "also report paths of the file that the interpretations (google, rfc9309, legacy1996, legacy1994) decide differently")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -77,7 +78,7 @@ func runLint(ctx context.Context, e *env, args []string) error {
 			shown = "<stdin>"
 		}
 		bodies[shown] = body
-		all = append(all, lint.Check(shown, body)...)
+		all = append(all, lint.CheckWith(shown, body, lint.Options{Dialects: *dialects})...)
 	}
 	w := bufio.NewWriter(e.stdout)
 	switch *format {
