@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/internal/corpus"
@@ -79,24 +80,51 @@ func decisions(tb testing.TB) []decision {
 	return decisionsData
 }
 
-func reportDecisions(b *testing.B) {
-	if s := b.Elapsed().Seconds(); s > 0 {
-		b.ReportMetric(float64(b.N)/s, "decisions/s")
+// The development machine is shared: other jobs stretch wall-clock times by a
+// factor that changes from minute to minute. Process CPU time (garbage collector
+// included) stretches much less, so the benchmarks also report rates per CPU
+// second ("/cpu-s") to compare against.
+
+// meter measures one benchmark's CPU time; start it just before the loop.
+type meter struct {
+	b     *testing.B
+	start time.Duration
+	ok    bool
+}
+
+func startMeter(b *testing.B) meter {
+	b.ReportAllocs()
+	b.ResetTimer()
+	t, ok := cpuTime()
+	return meter{b, t, ok}
+}
+
+// report reports perOp×N units per wall-clock second and per CPU second.
+func (m meter) report(perOp float64, wallUnit, cpuUnit string) {
+	total := perOp * float64(m.b.N)
+	if s := m.b.Elapsed().Seconds(); s > 0 && wallUnit != "" {
+		m.b.ReportMetric(total/s, wallUnit)
+	}
+	if end, ok := cpuTime(); ok && m.ok && end > m.start {
+		m.b.ReportMetric(total/(end-m.start).Seconds(), cpuUnit)
 	}
 }
+
+func (m meter) decisions() { m.report(1, "decisions/s", "decisions/cpu-s") }
 
 // BenchmarkParse parses every corpus file once per op. MB/s counts the bytes Parse
 // reads: each file up to DefaultMaxBytes (three files are longer).
 func BenchmarkParse(b *testing.B) {
 	c := loadCorpus(b)
-	b.SetBytes(c.Bytes(robots.DefaultMaxBytes))
-	b.ReportAllocs()
-	b.ResetTimer()
+	n := c.Bytes(robots.DefaultMaxBytes)
+	b.SetBytes(n)
+	m := startMeter(b)
 	for range b.N {
 		for _, f := range c.Files {
 			robots.Parse(f.Body)
 		}
 	}
+	m.report(float64(n)/1e6, "", "MB/cpu-s")
 	b.ReportMetric(float64(len(c.Files)*b.N)/b.Elapsed().Seconds(), "files/s")
 }
 
@@ -104,25 +132,23 @@ func BenchmarkParse(b *testing.B) {
 // parsed beforehand; one op is one decision.
 func BenchmarkAllowed(b *testing.B) {
 	ds := decisions(b)
-	b.ReportAllocs()
-	b.ResetTimer()
+	m := startMeter(b)
 	for i := range b.N {
 		d := &ds[i%len(ds)]
 		d.r.Allowed(d.agent, d.url)
 	}
-	reportDecisions(b)
+	m.decisions()
 }
 
 // BenchmarkDecide is BenchmarkAllowed with the reason (Decide).
 func BenchmarkDecide(b *testing.B) {
 	ds := decisions(b)
-	b.ReportAllocs()
-	b.ResetTimer()
+	m := startMeter(b)
 	for i := range b.N {
 		d := &ds[i%len(ds)]
 		d.r.Decide(d.url, d.agent)
 	}
-	reportDecisions(b)
+	m.decisions()
 }
 
 // BenchmarkAllowedParallel shares the parsed files between goroutines, as a crawler
@@ -133,8 +159,7 @@ func BenchmarkAllowedParallel(b *testing.B) {
 		mu   sync.Mutex
 		next int
 	)
-	b.ReportAllocs()
-	b.ResetTimer()
+	m := startMeter(b)
 	b.RunParallel(func(pb *testing.PB) {
 		mu.Lock()
 		i := next * 7919 // start the goroutines at different cases
@@ -146,7 +171,7 @@ func BenchmarkAllowedParallel(b *testing.B) {
 			i++
 		}
 	})
-	reportDecisions(b)
+	m.decisions()
 }
 
 // BenchmarkParseAndAllowed parses the host's file and makes one decision, as a
@@ -154,11 +179,10 @@ func BenchmarkAllowedParallel(b *testing.B) {
 func BenchmarkParseAndAllowed(b *testing.B) {
 	c := loadCorpus(b)
 	cases := c.Cases()
-	b.ReportAllocs()
-	b.ResetTimer()
+	m := startMeter(b)
 	for i := range b.N {
 		cs := &cases[i%len(cases)]
 		robots.Parse(c.Files[cs.File].Body).Allowed(cs.Agent, cs.URL)
 	}
-	reportDecisions(b)
+	m.decisions()
 }

@@ -28,6 +28,12 @@
 // URL does not allocate. [ProductToken] turns a whole User-Agent header into the token
 // to pass. [Lines] shows how each line was read, for tools that lint or explain files.
 //
+// # Interpretations
+//
+// Google's reading is the default. [WithDialect] selects another: [RFC9309], or the
+// older [Legacy1996] and [Legacy1994] documents, which some crawlers still follow
+// (first match wins, no wildcards). The same file can mean different things to each.
+//
 // Fetching robots.txt (status codes, redirects, caching) is the job of the fetch
-// package; the robots command checks, lints and explains files.
+// package; the robots command checks, lints, explains and compares files.
 package robots

@@ -63,3 +63,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecideOnce checks that the one-pass decision agrees with Parse and Decide.
+func FuzzDecideOnce(f *testing.F) {
+	f.Add([]byte("user-agent: a\nuser-agent: *\ndisallow: /x\nallow: /x/index.html\n"), "/x/", "a", "b")
+	f.Add([]byte("User-agent: *\nDisallow: /\n\nUser-agent: b\nAllow: /p\n"), "https://h?q", "B", "")
+	f.Fuzz(func(t *testing.T, body []byte, url, a1, a2 string) {
+		agents := []string{a1, a2}
+		if a2 == "" {
+			agents = agents[:1]
+		}
+		if got, want := DecideOnce(body, url, agents...), Parse(body).Decide(url, agents...); got != want {
+			t.Fatalf("DecideOnce = %+v, Parse+Decide = %+v", got, want)
+		}
+	})
+}

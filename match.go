@@ -32,6 +32,31 @@ func matches(shape uint8, pat, path string) bool {
 	return matchWild(pat, path)
 }
 
+// matchesSlash is matches(shape, pat, "/"+rest) without building that string.
+func matchesSlash(shape uint8, pat, rest string) bool {
+	switch shape {
+	case shapePrefix:
+		return pat == "" || pat[0] == '/' && strings.HasPrefix(rest, pat[1:])
+	case shapeExact:
+		return len(pat) >= 2 && pat[0] == '/' && rest == pat[1:len(pat)-1]
+	}
+	for {
+		switch {
+		case pat == "":
+			return true
+		case pat[0] == '/':
+			return matchWild(pat[1:], rest)
+		case pat[0] == '*':
+			if matchWild(pat, rest) { // the '*' takes the "/" and maybe more
+				return true
+			}
+			pat = pat[1:] // the '*' takes nothing
+		default: // another byte, or a final '$': "/"+rest is never empty
+			return false
+		}
+	}
+}
+
 // matchWild matches a pattern with '*' wildcards. Each literal piece is taken at its
 // leftmost occurrence after the previous one: with '*' as the only wildcard this finds
 // a match whenever one exists, so no backtracking is needed and the cost is at worst
@@ -77,6 +102,30 @@ func matchWild(pat, path string) bool {
 	return strings.Contains(path[pos:], pat)
 }
 
+// byteMask is a 32-bit summary of the bytes in s: bit c&31 is set for each byte c.
+// A path can match a pattern only if it has every byte the pattern needs, so comparing
+// masks rejects most non-matching rules without looking at them.
+func byteMask(s string) uint32 {
+	var m uint32
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] & 31)
+	}
+	return m
+}
+
+// needMask is the byteMask of the bytes a path must contain to match pat: all but
+// '*' and a final '$'.
+func needMask(pat string) uint32 {
+	pat = strings.TrimSuffix(pat, "$")
+	var m uint32
+	for i := 0; i < len(pat); i++ {
+		if pat[i] != '*' {
+			m |= 1 << (pat[i] & 31)
+		}
+	}
+	return m
+}
+
 const upperHex = "0123456789ABCDEF"
 
 func isHex(c byte) bool {
@@ -94,7 +143,7 @@ func toUpper(c byte) byte {
 // of existing %xx escapes, as Google does to rule values. It returns s itself when
 // nothing changes, which is the common case.
 func escapePattern(s string) string {
-		if plainASCII(s) {
+	if plainASCII(s) {
 		return s
 	}
 	change := false
@@ -141,6 +190,16 @@ func escapePattern(s string) string {
 // there is no path, and a "/" put in front when the result would start with '?' or ';'.
 // Only that last case allocates.
 func pathOf(url string) string {
+	p, slash := splitPath(url)
+	if slash {
+		return "/" + p
+	}
+	return p
+}
+
+// splitPath is pathOf without allocating: when slash is true the path is "/" + p
+// (a URL such as "https://example.com?q" has no "/" of its own before its query).
+func splitPath(url string) (p string, slash bool) {
 	// Fast path for the common absolute URL: the scheme holds none of "/?;", so the
 	// path starts at the first of them after "://".
 	if rest, ok := strings.CutPrefix(url, "https://"); ok {
@@ -149,6 +208,10 @@ func pathOf(url string) string {
 	if rest, ok := strings.CutPrefix(url, "http://"); ok {
 		return pathFrom(url, len(url)-len(rest))
 	}
+	return slowSplitPath(url)
+}
+
+func slowSplitPath(url string) (string, bool) {
 	start := 0
 	if strings.HasPrefix(url, "//") {
 		start = 2
@@ -168,24 +231,24 @@ func pathOf(url string) string {
 	}
 	p := indexAnyFrom(url, "/?;", protoEnd)
 	if p < 0 {
-		return "/"
+		return "/", false
 	}
 	end := len(url)
 	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
 		h += start
 		if h < p {
-			return "/"
+			return "/", false
 		}
 		end = h
 	}
 	if url[p] != '/' {
-		return "/" + url[p:end]
+		return url[p:end], true
 	}
-	return url[p:end]
+	return url[p:end], false
 }
 
 // pathFrom is the end of pathOf for a URL whose authority starts at from.
-func pathFrom(url string, from int) string {
+func pathFrom(url string, from int) (string, bool) {
 	p := -1
 	for i := from; i < len(url); i++ {
 		if c := url[i]; c == '/' || c == '?' || c == ';' {
@@ -194,19 +257,19 @@ func pathFrom(url string, from int) string {
 		}
 	}
 	if p < 0 {
-		return "/"
+		return "/", false
 	}
 	end := len(url)
 	if h := strings.IndexByte(url, '#'); h >= 0 {
 		if h < p {
-			return "/"
+			return "/", false
 		}
 		end = h
 	}
 	if url[p] != '/' {
-		return "/" + url[p:end]
+		return url[p:end], true
 	}
-	return url[p:end]
+	return url[p:end], false
 }
 
 func indexAnyFrom(s, chars string, from int) int {

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -19,8 +20,7 @@ func Parse(body []byte, opts ...Option) *Robots {
 		body = body[:r.opts.maxBytes]
 		r.diags = append(r.diags, diag{code: DiagTruncated})
 	}
-	r.body = string(body)
-	r.parse()
+	r.parse(string(body))
 	return r
 }
 
@@ -65,6 +65,8 @@ type builder struct {
 	agents           []Agent
 	rules            []rule
 	fields           []Field
+	pats             []string // the pattern of each rule, until the text is built
+	merged           []rule
 	diags            []diag
 	names            []named
 	tokens           []tokenSet
@@ -95,13 +97,15 @@ func (b *builder) release() {
 	clear(b.rules)
 	clear(b.fields)
 	clear(b.tokens)
+	clear(b.pats)
 
 	clear(b.diags)
 	clear(b.names)
 	clear(b.sorter.tmp)
 	b.groups, b.agents, b.rules = b.groups[:0], b.agents[:0], b.rules[:0]
 	b.fields, b.diags, b.names, b.tokens = b.fields[:0], b.diags[:0], b.names[:0], b.tokens[:0]
-	b.keys, b.starts, b.setGroup = b.keys[:0], b.starts[:0], b.setGroup[:0]
+	b.keys, b.starts, b.setGroup, b.pats = b.keys[:0], b.starts[:0], b.setGroup[:0], b.pats[:0]
+	b.merged = b.merged[:0]
 	builders.Put(b)
 }
 
@@ -112,14 +116,14 @@ func (b *builder) diag(line int, code, arg1, arg2 string) {
 // parse reads the lines into groups. Groups, agents, rules and fields are appended to
 // shared slices: a group's lines always follow the previous group's, so each group is
 // a span of them.
-func (r *Robots) parse() {
+func (r *Robots) parse(body string) {
 	b := builders.Get().(*builder)
 	defer b.release()
 	b.diags = append(b.diags, r.diags...)
 	dialect := r.opts.dialect
 	inRules := false // a rule has been seen since the current group's user-agent lines
 	var cur *group
-	scanLines(r.body, func(l *Line) bool {
+	scanLines(body, func(l *Line) bool {
 		if dialect.legacy() && l.Kind != KindBlank && l.Kind != KindInvalid {
 			// The old documents know no misspellings and require the colon.
 			l.Typo = false
@@ -171,8 +175,7 @@ func (r *Robots) parse() {
 			if pat != l.Value {
 				r.setWritten(l.Num, l.Value)
 			}
-			gi := int32(len(b.groups) - 1)
-			b.rules = append(b.rules, rule{pat: pat, line: int32(l.Num), group: gi, allow: allow, shape: shape, key: bucketKey(pat)})
+			b.addRule(pat, l.Num, allow, shape)
 			cur.ruleHi++
 			// Google normalises ".../index.htm*" in an allow rule: the directory itself
 			// (".../$") is allowed too.
@@ -180,7 +183,7 @@ func (r *Robots) parse() {
 				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
 					p := pat[:slash+1] + "$"
 					r.setWritten(l.Num, l.Value)
-					b.rules = append(b.rules, rule{pat: p, line: int32(l.Num), group: gi, allow: true, shape: shapeOf(p), key: bucketKey(p)})
+					b.addRule(p, l.Num, true, shapeOf(p))
 					cur.ruleHi++
 				}
 			}
@@ -203,9 +206,89 @@ func (r *Robots) parse() {
 		}
 		return true
 	})
+	r.keepText(b)
 	r.groups, r.agents, r.rules = clone(b.groups), clone(b.agents), clone(b.rules)
 	r.fields, r.diags = clone(b.fields), clone(b.diags)
 	r.compile(b)
+}
+
+func (b *builder) addRule(pat string, line int, allow bool, shape uint8) {
+	b.rules = append(b.rules, rule{n: uint32(len(pat)), line: int32(line), allow: allow, shape: shape,
+		key: bucketKey(pat), need: needMask(pat)})
+	b.pats = append(b.pats, pat)
+}
+
+// keepText copies every string the result keeps into one string, r.text, and points
+// the rules, agents, fields, diagnostics and written values at it. The parsed body is
+// then garbage: comments, field names and white space cost no memory.
+func (r *Robots) keepText(b *builder) {
+	n := 0
+	for i, p := range b.pats {
+		if i == 0 || p != b.pats[i-1] {
+			n += len(p)
+		}
+	}
+	for _, a := range b.agents {
+		n += len(a.Name)
+	}
+	for _, f := range b.fields {
+		n += len(f.Name) + len(f.Value)
+	}
+	for _, d := range b.diags {
+		n += len(d.arg1) + len(d.arg2)
+	}
+	written := slices.Sorted(maps.Keys(r.written)) // one order for both loops below
+	for _, k := range written {
+		n += len(r.written[k])
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	var off uint32
+	for i, p := range b.pats {
+		if i > 0 && p == b.pats[i-1] { // an index.htm rule right after its source, often
+			b.rules[i].off = b.rules[i-1].off
+			continue
+		}
+		sb.WriteString(p)
+		b.rules[i].off = off
+		off += uint32(len(p))
+	}
+	// The other strings are written now and pointed at once the text is complete.
+	for _, a := range b.agents {
+		sb.WriteString(a.Name)
+	}
+	for _, f := range b.fields {
+		sb.WriteString(f.Name)
+		sb.WriteString(f.Value)
+	}
+	for _, d := range b.diags {
+		sb.WriteString(d.arg1)
+		sb.WriteString(d.arg2)
+	}
+	for _, k := range written {
+		sb.WriteString(r.written[k])
+	}
+	r.text = sb.String()
+	o := int(off)
+	take := func(s string) string {
+		t := r.text[o : o+len(s)]
+		o += len(s)
+		return t
+	}
+	for i := range b.agents {
+		b.agents[i].Name = take(b.agents[i].Name)
+	}
+	for i := range b.fields {
+		b.fields[i].Name = take(b.fields[i].Name)
+		b.fields[i].Value = take(b.fields[i].Value)
+	}
+	for i := range b.diags {
+		b.diags[i].arg1 = take(b.diags[i].arg1)
+		b.diags[i].arg2 = take(b.diags[i].arg2)
+	}
+	for _, k := range written {
+		r.written[k] = take(r.written[k])
+	}
 }
 
 // canonicalField returns the lower-case spelling of a known field without allocating.
@@ -227,8 +310,8 @@ func (r *Robots) setWritten(line int, v string) {
 
 // better reports whether a decides over b: the longer pattern wins; on a tie, allow wins.
 func better(a, b *rule) bool {
-	if len(a.pat) != len(b.pat) {
-		return len(a.pat) > len(b.pat)
+	if a.n != b.n {
+		return a.n > b.n
 	}
 	return a.allow && !b.allow
 }
@@ -247,8 +330,8 @@ func cmpDecisionOrder(a, b rule) int {
 	if a.key != b.key {
 		return int(a.key) - int(b.key)
 	}
-	if len(a.pat) != len(b.pat) {
-		return len(b.pat) - len(a.pat)
+	if a.n != b.n {
+		return int(b.n) - int(a.n)
 	}
 	if a.allow != b.allow {
 		if a.allow {
@@ -307,7 +390,7 @@ func (r *Robots) compile(b *builder) {
 		b.setGroup = append(b.setGroup, stars...)
 		r.star = r.merge(b, lo)
 	}
-	r.tokens = clone(b.tokens)
+	r.tokens, r.merged = clone(b.tokens), clone(b.merged)
 	r.keys, r.starts, r.setGroup = string(b.keys), clone(b.starts), clone(b.setGroup)
 }
 
@@ -315,21 +398,18 @@ func (r *Robots) compile(b *builder) {
 // its rules.
 func (r *Robots) merge(b *builder, lo int) ruleSet {
 	gs := b.setGroup[lo:]
-	g := &r.groups[gs[0]]
-	rs := r.rules[g.ruleLo:g.ruleHi:g.ruleHi]
-	if len(gs) > 1 {
-		n := 0
-		for _, gi := range gs {
-			n += int(r.groups[gi].ruleHi - r.groups[gi].ruleLo)
-		}
-		rs = make([]rule, 0, n)
-		for _, gi := range gs {
-			g := &r.groups[gi]
-			rs = append(rs, r.rules[g.ruleLo:g.ruleHi]...)
-		}
-		b.sorter.sort(rs)
+	if len(gs) == 1 {
+		g := &r.groups[gs[0]]
+		return b.newRuleSet(ruleSet{ruleLo: g.ruleLo, ruleHi: g.ruleHi}, r.rules[g.ruleLo:g.ruleHi], lo)
 	}
-	return b.newRuleSet(rs, lo)
+	start := len(b.merged)
+	for _, gi := range gs {
+		g := &r.groups[gi]
+		b.merged = append(b.merged, r.rules[g.ruleLo:g.ruleHi]...)
+	}
+	rs := b.merged[start:]
+	b.sorter.sort(rs)
+	return b.newRuleSet(ruleSet{ruleLo: int32(start), ruleHi: int32(len(b.merged)), merged: true}, rs, lo)
 }
 
 // compareFold compares ASCII strings as if both were lower case.
@@ -374,7 +454,7 @@ func (s *sorter) sort(rules []rule) {
 		ru := &rules[i]
 		// bucket (9 bits), longest first (16 bits: an escaped line is at most
 		// 3 × MaxLineBytes < 1<<16 bytes), allow first (1 bit), then file order (24 bits).
-		k := uint64(ru.key+1)<<55 | uint64(1<<16-1-len(ru.pat))<<39 | uint64(i)
+		k := uint64(ru.key+1)<<55 | uint64(1<<16-1-ru.n)<<39 | uint64(i)
 		if !ru.allow {
 			k |= 1 << 38
 		}

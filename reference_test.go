@@ -279,3 +279,19 @@ func FuzzEscapePattern(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMatchSlash checks that matching "/"+rest without building it agrees with the
+// literal matcher on the built string.
+func FuzzMatchSlash(f *testing.F) {
+	for _, s := range [][2]string{{"/?a", "?a"}, {"*?a$", "?a"}, {"**/?*", "?x"}, {"/$", ""}, {"$", "x"}, {"*/", ";"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pat, rest string) {
+		if len(pat) > 64 || len(rest) > 256 {
+			return
+		}
+		if got, want := matchesSlash(shapeOf(pat), pat, rest), slowMatch(pat, "/"+rest); got != want {
+			t.Fatalf("matchesSlash(%q, %q) = %v, slowMatch(%q, %q) = %v", pat, rest, got, pat, "/"+rest, want)
+		}
+	})
+}

@@ -10,10 +10,11 @@ import (
 // Robots is a parsed robots.txt file. It is immutable and safe for concurrent use.
 // The zero value, like an empty file, allows everything.
 type Robots struct {
-	body     string     // the parsed body; values are substrings of it
+	text     string     // every string kept (patterns, agent names, values), one after another
 	groups   []group    // in file order
 	agents   []Agent    // the user-agent lines of all groups, group by group
 	rules    []rule     // the rules of all groups, group by group, each group in decision order
+	merged   []rule     // the rules of tokens named by several groups, token by token
 	fields   []Field    // every non-rule field (sitemaps too) in file order; groups hold spans
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	star     ruleSet
@@ -35,14 +36,34 @@ type group struct {
 	fieldLo, fieldHi int32
 }
 
-// rule is a compiled allow or disallow line.
+// rule is a compiled allow or disallow line: 20 bytes, since the corpus has hundreds
+// of thousands of them.
 type rule struct {
-	pat   string // the value as matched (escaped); its length is the priority
+	off   uint32 // the pattern is r.text[off:off+n]: the value as matched (escaped)
+	n     uint32 // the pattern's length, which is the rule's priority
 	line  int32
-	group int32
-	allow bool
 	shape uint8
-	key   int16 // bucketKey(pat)
+	allow bool
+	key   int16  // bucketKey(pattern)
+	need  uint32 // needMask(pattern): bytes every matching path contains
+}
+
+func (r *Robots) pat(ru *rule) string {
+	return r.text[ru.off : ru.off+ru.n]
+}
+
+// groupOf returns the group a rule line belongs to: the last group starting before it.
+func (r *Robots) groupOf(line int32) int {
+	lo, hi := 0, len(r.groups)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if r.groups[m].line < line {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
 }
 
 // Agent is one user-agent line of a group.
@@ -174,21 +195,23 @@ type Decision struct {
 // pass a token such as "Googlebot", not a whole User-Agent header (see ProductToken).
 // url may be absolute ("https://example.com/a?b") or a path ("/a?b").
 func (r *Robots) Allowed(agent, url string) bool {
-	return r.decide(pathOf(url), agent, nil).Allowed
+	p, slash := splitPath(url)
+	return r.decide(p, slash, agent, nil).Allowed
 }
 
 // Decide is Allowed with the reason. With several agents, the groups naming any of
 // them apply together, as in Google's reference matcher (a crawler that obeys both
 // Googlebot-Image and Googlebot); the "*" group applies only when none is named.
 func (r *Robots) Decide(url string, agents ...string) Decision {
+	p, slash := splitPath(url)
 	if len(agents) == 1 {
-		return r.decide(pathOf(url), agents[0], nil)
+		return r.decide(p, slash, agents[0], nil)
 	}
-	return r.decide(pathOf(url), "", agents)
+	return r.decide(p, slash, "", agents)
 }
 
 func (r *Robots) ruleOf(ru *rule) Rule {
-	v := ru.pat
+	v := r.pat(ru)
 	if w, ok := r.written[ru.line]; ok {
 		v = w
 	}

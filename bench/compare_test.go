@@ -230,6 +230,18 @@ func BenchmarkParseAndDecide(b *testing.B) {
 		}
 		m.decisions(n)
 	})
+	// DecideOnce is this module's answer to the same need: one pass over the body that
+	// keeps only what decides the URL, like grobotstxt's AgentAllowed.
+	b.Run("lib=robots-once", func(b *testing.B) {
+		m := startMeter(b)
+		for range b.N {
+			for j := 0; j < len(d.cases); j += sampleEvery {
+				cs := &d.cases[j]
+				robots.DecideOnce(d.bodies[cs.File], cs.URL, cs.Agent)
+			}
+		}
+		m.decisions(n)
+	})
 	b.Run("lib=grobotstxt", func(b *testing.B) {
 		m := startMeter(b)
 		for range b.N {

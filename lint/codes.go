@@ -49,6 +49,7 @@ const (
 	RepeatedAgent    Code = "repeated-agent"    // the same crawler named in several groups
 	RepeatedStar     Code = "repeated-star"     // several "*" groups
 	BlocksAll        Code = "blocks-all"        // a group blocks every URL for major crawlers
+	DialectsDisagree Code = "dialects-disagree" // crawlers following other documents decide a path of the file differently
 )
 
 // CodeInfo describes a code for documentation and for tools that list rules (SARIF).
@@ -112,6 +113,8 @@ var codes = []CodeInfo{
 		"Google and RFC 9309 merge them; crawlers that stop at the first matching group ignore the later ones."},
 	{BlocksAll, Info, "A group that disallows every URL for one or more major crawlers.",
 		"Those crawlers fetch nothing from the site (search engines may still list URLs they find elsewhere)."},
+	{DialectsDisagree, Info, "A path the file names (a rule's value) gets a different verdict under another interpretation: RFC 9309, the 1996 draft or the 1994 standard.",
+		"Google and RFC 9309 crawlers take the longest matching rule and read '*' and a final '$' as wildcards; crawlers that follow the 1996 draft take the first matching rule in file order and read '*' and '$' literally; 1994 crawlers ignore Allow."},
 }
 
 // Codes returns every code with its severity and meaning, in documentation order.

@@ -49,6 +49,18 @@ type file struct {
 	sets   []ruleSet // cached by ruleSets
 	blocks []int8    // per group: 1 blocks every path, -1 has an allow, 0 neither; cached by blocksEverything
 	out    []Finding
+	opts   Options
+}
+
+// Options turns on checks that are off by default.
+type Options struct {
+	// Dialects reports the paths the file's own rules name whose verdict differs
+	// between the interpretations of robots.txt (Google, RFC 9309, the 1996 draft, the
+	// 1994 standard) with the DialectsDisagree code. It is off by default because most
+	// files disagree somewhere: the 1996 draft's first-match rule turns the common
+	// "Disallow: /dir/" then "Allow: /dir/file" around, and old crawlers read '*'
+	// literally.
+	Dialects bool
 }
 
 // checks run in order on every file. A later check (for example one comparing
@@ -63,13 +75,19 @@ var checks = []func(*file){
 	checkEmptyGroups,
 	checkRules,
 	checkBlocksAll,
+	checkDialects,
 }
 
 // Check reads body, the contents of the robots.txt file called name, and returns
 // what it finds, ordered by line and column. A well-formed file gives no findings
 // of severity Warning or Error.
 func Check(name string, body []byte) []Finding {
-	f := &file{name: name, body: body, r: robots.Parse(body)}
+	return CheckWith(name, body, Options{})
+}
+
+// CheckWith is Check with options.
+func CheckWith(name string, body []byte, opts Options) []Finding {
+	f := &file{name: name, body: body, r: robots.Parse(body), opts: opts}
 	for l := range robots.Lines(body) {
 		f.lines = append(f.lines, l)
 	}

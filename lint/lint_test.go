@@ -128,7 +128,7 @@ func findings(fs []Finding) string {
 
 // TestEveryCodeTested keeps the table above in step with the list of codes.
 func TestEveryCodeTested(t *testing.T) {
-	tested := map[Code]bool{FileTooLarge: true} // TestFileTooLarge
+	tested := map[Code]bool{FileTooLarge: true, DialectsDisagree: true} // TestFileTooLarge, TestDialects
 	for _, tt := range checkTests {
 		for _, w := range tt.want {
 			tested[w.code] = true
@@ -275,5 +275,43 @@ func TestCodesDoc(t *testing.T) {
 		if !strings.Contains(string(doc), row) {
 			t.Errorf("CODES.md has no row starting %q", row)
 		}
+	}
+}
+
+// TestDialects: the examples of SPEC.md §6 and the 1996 draft (first match wins, no
+// wildcards) against Google's longest match.
+func TestDialects(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []want
+	}{
+		// Google allows /wp-admin/admin-ajax.php (longer allow); the 1996 draft takes
+		// the first match, the disallow; 1994 knows no Allow.
+		{"allow after disallow", "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n", []want{{3, DialectsDisagree}}},
+		// Written most specific first, Google and the 1996 draft agree; the 1994
+		// standard still ignores the Allow line.
+		{"allow first", "User-agent: *\nAllow: /wp-admin/admin-ajax.php\nDisallow: /wp-admin/\n", []want{{1 + 1, DialectsDisagree}}},
+		// Plain prefixes and no allow: every reading agrees.
+		{"plain prefixes only", "User-agent: *\nDisallow: /private/\nDisallow: /tmp\n", nil},
+		// A rule Google reads through a misspelling is no rule for the old documents.
+		{"misspelling", "User-agent: *\nDissallow: /private/\n", []want{{2, DialectsDisagree}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []want
+			for _, f := range CheckWith("robots.txt", []byte(tt.body), Options{Dialects: true}) {
+				if f.Code == DialectsDisagree {
+					got = append(got, want{f.Line, f.Code})
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			for _, f := range Check("robots.txt", []byte(tt.body)) {
+				if f.Code == DialectsDisagree {
+					t.Errorf("Check without Options.Dialects reported %v", f)
+				}
+			}
+		})
 	}
 }

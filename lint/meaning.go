@@ -179,13 +179,10 @@ func checkEmptyGroups(f *file) {
 		if s.token == "*" || len(s.rules) > 0 {
 			continue
 		}
-		for _, gi := range s.groups {
-			if f.hasRuleLines(gi) {
-				goto next // an explicit "Disallow:" says everything is allowed on purpose
-			}
+		if slices.ContainsFunc(s.groups, f.hasRuleLines) {
+			continue // an explicit "Disallow:" says everything is allowed on purpose
 		}
 		byGroup[s.groups[0]] = append(byGroup[s.groups[0]], s.names...)
-	next:
 	}
 	for gi, g := range f.groups {
 		names := byGroup[gi]

@@ -140,13 +140,13 @@ func checkLines(f *file) {
 			}
 			f.add(l.Num, keyCol(l)+len(want), MissingColon, "no colon after %q: the first colon is the one in %q, so Google reads %q and other crawlers skip the line; write %q",
 				want, l.Key+":", want+": "+l.Value, want+": "+meant)
-		case l.MissingColon:
-			f.add(l.Num, keyCol(l)+len(l.Key), MissingColon, "no colon after %q: Google reads %q, RFC 9309 parsers and most other crawlers skip the line", l.Key, l.Key+": "+l.Value)
+		default:
+			if l.MissingColon {
+				f.add(l.Num, keyCol(l)+len(l.Key), MissingColon, "no colon after %q: Google reads %q, RFC 9309 parsers and most other crawlers skip the line", l.Key, l.Key+": "+l.Value)
+			}
 			if known && (l.Typo || !strings.EqualFold(l.Key, want)) {
 				f.add(l.Num, keyCol(l), MisspelledField, "%q is not a field name: Google reads it as %q, other crawlers skip the line; write %q", l.Key, want, want)
 			}
-		case known && (l.Typo || !strings.EqualFold(l.Key, want)):
-			f.add(l.Num, keyCol(l), MisspelledField, "%q is not a field name: Google reads it as %q, other crawlers skip the line; write %q", l.Key, want, want)
 		}
 		switch l.Kind {
 		case robots.KindUserAgent:

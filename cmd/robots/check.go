@@ -50,6 +50,14 @@ Writes one JSON object per input line, in order:
 Flags:
 `
 
+// dialectFlag defines the -dialect flag shared by the subcommands that decide.
+func dialectFlag(fs *flag.FlagSet, d *robots.Dialect) {
+	fs.Func("dialect", "interpretation: google (default), rfc9309, legacy1996 or legacy1994", func(v string) (err error) {
+		*d, err = robots.ParseDialect(v)
+		return err
+	})
+}
+
 // agentList is a repeatable -agent flag.
 type agentList []string
 
@@ -75,10 +83,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.jsonl, "jsonl", false, "read JSON cases from standard input, write JSON results")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per URL")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "whole-fetch `timeout` when fetching robots.txt")
-	fs.Func("dialect", "interpretation: google, rfc9309, legacy1996 or legacy1994", func(v string) (err error) {
-		f.dialect, err = robots.ParseDialect(v)
-		return err
-	})
+	dialectFlag(fs, &f.dialect)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil

@@ -18,7 +18,7 @@ func init() {
 }
 
 const diffUsage = `Usage:
-	robots diff OLD NEW [-urls FILE] [-agent NAME]... [-format text|json] [URL...]
+	robots diff OLD NEW [-urls FILE] [-agent NAME]... [-dialect NAME] [-format text|json] [URL...]
 
 Compares two versions of a robots.txt file ("-" reads one of them from standard
 input): the groups added, removed or changed, the sitemaps added or removed, and
@@ -50,6 +50,7 @@ type diffFlags struct {
 	urlsFile string
 	agents   agentList
 	format   string
+	dialect  robots.Dialect
 }
 
 func runDiff(ctx context.Context, e *env, args []string) error {
@@ -60,6 +61,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.urlsFile, "urls", "", "`FILE` of URLs to compare, one per line")
 	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	dialectFlag(fs, &f.dialect)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -102,7 +104,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		files[i] = robots.Parse(b)
+		files[i] = robots.Parse(b, robots.WithDialect(f.dialect))
 	}
 	changes := diffRobots(files[0], files[1], agents, urls)
 	w := bufio.NewWriter(e.stdout)

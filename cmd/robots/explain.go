@@ -18,10 +18,10 @@ func init() {
 }
 
 const explainUsage = `Usage:
-	robots explain -robots FILE [-agent NAME]... [-format text|json] [URL...]
+	robots explain -robots FILE [-agent NAME]... [-dialect NAME] [-format text|json] [URL...]
 
 Reads the robots.txt FILE ("-" for standard input) as Google and RFC 9309 crawlers
-do and shows, for each crawler: the group that applies (its lines) or that none
+do (or as -dialect says: rfc9309, legacy1996, legacy1994) and shows, for each crawler: the group that applies (its lines) or that none
 does, its crawl-delay, and for each URL the verdict with the deciding rule.
 
 Each -agent names one crawler by its product token (say "Googlebot"); by default
@@ -36,6 +36,7 @@ type explainFlags struct {
 	robotsFile string
 	agents     agentList
 	format     string
+	dialect    robots.Dialect
 }
 
 func runExplain(ctx context.Context, e *env, args []string) error {
@@ -46,6 +47,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to explain (- for standard input)")
 	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	dialectFlag(fs, &f.dialect)
 	urls, err := parseInterspersed(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -67,10 +69,11 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	r := robots.Parse(body)
+	r := robots.Parse(body, robots.WithDialect(f.dialect))
 	x := &explainer{r: r, groups: r.Groups()}
 	for l := range robots.Lines(body) {
 		x.lines = append(x.lines, l.Text)
+		x.kinds = append(x.kinds, l.Kind)
 	}
 	var out []agentExplained
 	for _, a := range agents {
@@ -89,6 +92,7 @@ type explainer struct {
 	r      *robots.Robots
 	groups []robots.Group
 	lines  []string // the file's lines, for showing groups as written
+	kinds  []robots.Kind
 }
 
 // agentExplained is what applies to one crawler; it is also the JSON output.
@@ -123,7 +127,7 @@ func (x *explainer) explain(agent string, urls []string) agentExplained {
 		Groups: []groupText{}, URLs: []urlExplained{}, key: fmt.Sprint(gs)}
 	for _, gi := range gs {
 		g := x.groups[gi]
-		gt := groupText{Line: g.Line, EndLine: groupEnd(g), Agents: []string{}}
+		gt := groupText{Line: g.Line, EndLine: x.groupEnd(gi), Agents: []string{}}
 		for _, a := range g.Agents {
 			gt.Agents = append(gt.Agents, a.Name)
 		}
@@ -148,17 +152,16 @@ func (x *explainer) explain(agent string, urls []string) agentExplained {
 	return ex
 }
 
-// groupEnd is the last line that belongs to g: its last user-agent, rule or field.
-func groupEnd(g robots.Group) int {
-	end := g.Line
-	for _, a := range g.Agents {
-		end = max(end, a.Line)
+// groupEnd is the last line that belongs to group gi: the line before the next
+// group, less trailing blank lines, comments (which usually introduce the next
+// group) and sitemaps (which belong to no group).
+func (x *explainer) groupEnd(gi int) int {
+	end := len(x.lines)
+	if gi+1 < len(x.groups) {
+		end = x.groups[gi+1].Line - 1
 	}
-	for _, r := range g.Rules {
-		end = max(end, r.Line)
-	}
-	for _, f := range g.Fields {
-		end = max(end, f.Line)
+	for end > x.groups[gi].Line && (x.kinds[end-1] == robots.KindBlank || x.kinds[end-1] == robots.KindSitemap) {
+		end--
 	}
 	return end
 }

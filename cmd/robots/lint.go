@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/lint"
@@ -50,6 +49,7 @@ func runLint(ctx context.Context, e *env, args []string) error {
 	fs.Usage = func() { fmt.Fprint(e.stderr, lintUsage); fs.PrintDefaults() }
 	format := fs.String("format", "text", "output `format`: text, json or sarif")
 	strict := fs.Bool("strict", false, "exit with status 1 on warnings too")
+	dialects := fs.Bool("dialects", false, "also report paths of the file that the interpretations (google, rfc9309, legacy1996, legacy1994) decide differently")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -78,7 +78,7 @@ func runLint(ctx context.Context, e *env, args []string) error {
 			shown = "<stdin>"
 		}
 		bodies[shown] = body
-		all = append(all, lint.Check(shown, body)...)
+		all = append(all, lint.CheckWith(shown, body, lint.Options{Dialects: *dialects})...)
 	}
 	w := bufio.NewWriter(e.stdout)
 	switch *format {
@@ -248,7 +248,8 @@ func sarifLog(findings []lint.Finding, bodies map[string][]byte) sarifReport {
 	}
 }
 
-// utf16Col converts a 1-based byte column of a line to UTF-16 code units.
+// utf16Col converts a 1-based byte column of a line to UTF-16 code units. A byte
+// that is not UTF-8 counts as one unit, as the U+FFFD that replaces it.
 func utf16Col(lines []string, line, col int) int {
 	if line < 1 || line > len(lines) {
 		return col
@@ -265,6 +266,5 @@ func utf16Col(lines []string, line, col int) int {
 			n++
 		}
 	}
-	_ = utf8.RuneError // invalid bytes count as one unit each, as U+FFFD
 	return n
 }

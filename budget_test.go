@@ -1,0 +1,61 @@
+// The memory and allocation limits of issue 2, over the shared corpus.
+package robots_test
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/gorobots/robots"
+)
+
+// The issue asks that the parsed form of the whole corpus take at most twice the
+// corpus's raw size in memory. The raw size counted is what Parse reads (each file
+// up to DefaultMaxBytes), the stricter of the two possible readings.
+func TestParsedCorpusMemory(t *testing.T) {
+	c := loadCorpus(t)
+	raw := c.Bytes(robots.DefaultMaxBytes)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := make([]*robots.Robots, len(c.Files))
+	for i, f := range c.Files {
+		kept[i] = robots.Parse(f.Body)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	runtime.KeepAlive(kept)
+	ratio := float64(heap) / float64(raw)
+	t.Logf("%d files, %d bytes read (%d on disk); parsed form %d bytes on the heap: %.2f× the bytes read",
+		len(c.Files), raw, c.Bytes(0), heap, ratio)
+	if ratio > 2 {
+		t.Errorf("parsed corpus takes %d bytes = %.2f× its %d raw bytes; want at most 2×", heap, ratio, raw)
+	}
+}
+
+// The issue asks that a decision on an ASCII URL allocate nothing. Every URL of
+// urls.txt is ASCII (see SOURCES.md), so every real case must run without allocating.
+func TestDecisionAllocs(t *testing.T) {
+	ds := decisions(t)
+	for _, tt := range []struct {
+		name   string
+		decide func(d *decision)
+	}{
+		{"Allowed", func(d *decision) { d.r.Allowed(d.agent, d.url) }},
+		{"Decide", func(d *decision) { d.r.Decide(d.url, d.agent) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var allocating []string
+			for i := range ds {
+				d := &ds[i]
+				if n := testing.AllocsPerRun(1, func() { tt.decide(d) }); n != 0 {
+					allocating = append(allocating, d.url)
+				}
+			}
+			if len(allocating) > 0 {
+				t.Errorf("%d of %d decisions allocate; want none. First ones: %q",
+					len(allocating), len(ds), allocating[:min(5, len(allocating))])
+			}
+		})
+	}
+}

@@ -1,0 +1,118 @@
+package robots
+
+import "strings"
+
+// DecideOnce decides one URL straight from a robots.txt body, as Parse(body,
+// opts...).Decide(url, agents...) would, but in a single pass that keeps only the rules
+// that apply to the agents and match the URL. Use it when a body serves one decision
+// (a crawler that fetches robots.txt for a single URL); to decide many URLs, Parse once.
+// Dialects other than Google fall back to Parse.
+func DecideOnce(body []byte, url string, agents ...string) Decision {
+	return decideOnce(body, url, agents, nil)
+}
+
+// DecideOnceWith is DecideOnce with parse options.
+func DecideOnceWith(body []byte, url string, agents []string, opts ...Option) Decision {
+	return decideOnce(body, url, agents, opts)
+}
+
+// candidate is the best matching rule seen so far for one side (named or "*").
+type candidate struct {
+	n     int // pattern length: the priority
+	allow bool
+	line  int
+	value string
+	group int
+}
+
+func (c *candidate) offer(n int, allow bool, line int, value string, group int) {
+	if c.line == 0 || n > c.n || n == c.n && allow && !c.allow {
+		*c = candidate{n, allow, line, value, group}
+	}
+}
+
+func decideOnce(body []byte, url string, agents []string, opts []Option) Decision {
+	o := options{maxBytes: DefaultMaxBytes}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.dialect != Google {
+		return Parse(body, opts...).Decide(url, agents...)
+	}
+	if len(body) > o.maxBytes {
+		body = body[:o.maxBytes]
+	}
+	p, slash := splitPath(url)
+	pv := newPathView(p, slash)
+	var named, star candidate
+	group, firstNamed, firstStar := -1, -1, -1
+	inRules, curNamed, curStar := false, false, false
+	scanLines(string(body), func(l *Line) bool {
+		switch l.Kind {
+		case KindUserAgent:
+			if group < 0 || inRules {
+				group++
+				inRules, curNamed, curStar = false, false, false
+			}
+			if isGlobal(l.Value) {
+				curStar = true
+				if firstStar < 0 {
+					firstStar = group
+				}
+				return true
+			}
+			tok := leadingToken(l.Value)
+			for _, a := range agents {
+				if compareFold(tok, a) == 0 {
+					curNamed = true
+					if firstNamed < 0 {
+						firstNamed = group
+					}
+					break
+				}
+			}
+		case KindAllow, KindDisallow:
+			if group < 0 {
+				return true
+			}
+			inRules = true
+			if l.Value == "" || !curNamed && !curStar {
+				return true
+			}
+			side := &star
+			if curNamed { // a group naming the agent and "*" counts as naming it
+				side = &named
+			}
+			allow := l.Kind == KindAllow
+			pat := escapePattern(l.Value)
+			if pv.matches(shapeOf(pat), pat) {
+				side.offer(len(pat), allow, l.Num, l.Value, group)
+			}
+			if allow {
+				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
+					dir := pat[:slash+1] + "$"
+					if pv.matches(shapeOf(dir), dir) {
+						side.offer(len(dir), true, l.Num, l.Value, group)
+					}
+				}
+			}
+		}
+		return true
+	})
+	d := Decision{Allowed: true, Group: -1}
+	best := &named
+	switch {
+	case firstNamed >= 0:
+		d.Group = firstNamed
+	case firstStar >= 0:
+		d.Group, d.Global, best = firstStar, true, &star
+	default:
+		return d
+	}
+	if best.line > 0 {
+		d.Allowed = best.allow
+		d.Rule = Rule{Allow: best.allow, Value: best.value, Line: best.line}
+		d.Group = best.group
+	}
+	return d
+}
