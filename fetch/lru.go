@@ -3,66 +3,102 @@ package fetch
 import (
 	"container/list"
 	"sync"
+	"sync/atomic"
 )
 
-// lru is a map bounded by the summed sizes of its values: past the bound, the least
-// recently used values are dropped. It is safe for concurrent use.
+// lru is a map bounded by the summed sizes of its values: past the bound, values
+// not used recently are dropped. It is safe for concurrent use.
+//
+// Lookups are the hot path of every check, from every request goroutine at once, so
+// they take no lock and write nothing shared but a "used" bit, and only when it is
+// not yet set: a sync.Map holds the items, and eviction follows the CLOCK scheme (an
+// approximation of least-recently-used): a hand walks the items in insertion order,
+// clearing used bits, and drops the first item whose bit is already clear. Inserts
+// and evictions take the mutex.
 type lru[V any] struct {
-	max int64
+	max   int64
+	items sync.Map // string → *lruItem[V]; written only under mu
 
-	mu    sync.Mutex
-	used  int64
-	order *list.List // of *lruItem[V], most recently used first
-	items map[string]*list.Element
+	mu   sync.Mutex
+	used int64
+	ring *list.List    // of *lruItem[V], oldest first
+	hand *list.Element // the next item eviction looks at; nil means ring.Front()
+	n    int
 }
 
 type lruItem[V any] struct {
 	key  string
 	v    V
 	size int64
+	ref  atomic.Bool // used since the hand last passed
+	el   *list.Element
 }
 
 func newLRU[V any](maxBytes int64) *lru[V] {
-	return &lru[V]{max: maxBytes, order: list.New(), items: map[string]*list.Element{}}
+	return &lru[V]{max: maxBytes, ring: list.New()}
 }
 
 func (c *lru[V]) get(key string) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.items[key]
+	x, ok := c.items.Load(key)
 	if !ok {
 		var zero V
 		return zero, false
 	}
-	c.order.MoveToFront(el)
-	return el.Value.(*lruItem[V]).v, true
+	it := x.(*lruItem[V])
+	if !it.ref.Load() { // a read of a shared line is cheap; a write on every hit is not
+		it.ref.Store(true)
+	}
+	return it.v, true
 }
 
 // put stores v under key; a value larger than the whole bound is not kept.
 func (c *lru[V]) put(key string, v V, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.items[key]; ok {
-		c.used -= el.Value.(*lruItem[V]).size
-		c.order.Remove(el)
-		delete(c.items, key)
+	if x, ok := c.items.Load(key); ok {
+		c.remove(x.(*lruItem[V]))
 	}
 	if size > c.max {
 		return
 	}
-	for c.used+size > c.max {
-		el := c.order.Back()
-		old := el.Value.(*lruItem[V])
-		c.used -= old.size
-		c.order.Remove(el)
-		delete(c.items, old.key)
+	for c.used+size > c.max && c.n > 0 {
+		el := c.hand
+		if el == nil {
+			el = c.ring.Front()
+		}
+		it := el.Value.(*lruItem[V])
+		if it.ref.Load() {
+			it.ref.Store(false)
+			c.hand = el.Next()
+			continue
+		}
+		c.remove(it)
 	}
-	c.items[key] = c.order.PushFront(&lruItem[V]{key: key, v: v, size: size})
+	it := &lruItem[V]{key: key, v: v, size: size}
+	// Behind the hand: a new item is looked at last.
+	if c.hand != nil {
+		it.el = c.ring.InsertBefore(it, c.hand)
+	} else {
+		it.el = c.ring.PushBack(it)
+	}
+	c.items.Store(key, it)
 	c.used += size
+	c.n++
+}
+
+// remove drops it; c.mu is held.
+func (c *lru[V]) remove(it *lruItem[V]) {
+	if c.hand == it.el {
+		c.hand = it.el.Next()
+	}
+	c.ring.Remove(it.el)
+	c.items.Delete(it.key)
+	c.used -= it.size
+	c.n--
 }
 
 func (c *lru[V]) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.items)
+	return c.n
 }

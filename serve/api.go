@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -107,6 +109,7 @@ func (s *Server) api(name string, h func(r *http.Request) ([]byte, error)) http.
 		w.Header()["Content-Type"] = jsonType
 		w.WriteHeader(code)
 		w.Write(body)
+		putBuffer(body)
 		hm.done(code, start)
 	})
 }
@@ -177,6 +180,62 @@ func (s *Server) lookup(ctx context.Context, rawURL string) (*fetch.Result, erro
 	return res, nil
 }
 
+// peek is lookup for an origin whose fresh result the fetch client holds in
+// process: no deadline to set up, no allocation for common URLs. ok is false when
+// lookup is needed.
+func (s *Server) peek(rawURL string) (res *fetch.Result, err error, ok bool) {
+	if len(rawURL) > MaxURLBytes {
+		return nil, nil, false
+	}
+	if !s.cfg.AllowPrivate {
+		if err := checkLiteral(rawURL); err != nil {
+			return nil, err, true
+		}
+	}
+	res, ok = s.client.Peek(rawURL)
+	return res, nil, ok
+}
+
+// checkQuery returns the url and agent parameters of a query string, as
+// url.ParseQuery would read them (pairs with a semicolon or a bad escape are
+// skipped), without building the map of every parameter.
+func checkQuery(q string) (u string, agents []string) {
+	seen := false
+	for q != "" {
+		var pair string
+		pair, q, _ = strings.Cut(q, "&")
+		if pair == "" || strings.IndexByte(pair, ';') >= 0 {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		k, ok := queryUnescape(k)
+		if !ok || k != "url" && k != "agent" {
+			continue
+		}
+		if v, ok = queryUnescape(v); !ok {
+			continue
+		}
+		if k == "url" {
+			if !seen {
+				u, seen = v, true // the first, as url.Values.Get
+			}
+		} else {
+			agents = append(agents, v)
+		}
+	}
+	return u, agents
+}
+
+// queryUnescape is url.QueryUnescape without an allocation when there is nothing
+// to unescape.
+func queryUnescape(s string) (string, bool) {
+	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {
+		return s, true
+	}
+	v, err := url.QueryUnescape(s)
+	return v, err == nil
+}
+
 // withCheckTimeout bounds a request's wait for robots.txt files, all of them.
 func (s *Server) withCheckTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, s.cfg.CheckTimeout)
@@ -185,6 +244,9 @@ func (s *Server) withCheckTimeout(ctx context.Context) (context.Context, context
 // checkLiteral refuses a URL whose host is an IP address the guard refuses, before
 // any fetch (so that nothing is cached for it). Names are left to the dialer.
 func checkLiteral(rawURL string) error {
+	if quickName(rawURL) {
+		return nil
+	}
 	host := authority(rawURL)
 	i := strings.Index(host, "://")
 	if i < 0 {
@@ -210,18 +272,19 @@ func checkLiteral(rawURL string) error {
 }
 
 func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
-	q := r.URL.Query()
-	agents := q["agent"]
+	u, agents := checkQuery(r.URL.RawQuery)
 	if err := s.agentsOf(agents); err != nil {
 		return nil, err
 	}
-	u := q.Get("url")
 	if u == "" {
 		return nil, errorf(http.StatusBadRequest, "url is required")
 	}
-	ctx, cancel := s.withCheckTimeout(r.Context())
-	defer cancel()
-	res, err := s.lookup(ctx, u)
+	res, err, ok := s.peek(u)
+	if !ok {
+		ctx, cancel := s.withCheckTimeout(r.Context())
+		defer cancel()
+		res, err = s.lookup(ctx, u)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -247,13 +310,16 @@ type originState struct {
 }
 
 func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
-	var req batchRequest
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(&req); err != nil {
+	body, err := readRequestBody(r, s.cfg.MaxBodyBytes)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return nil, err
 		}
+		return nil, errorf(http.StatusBadRequest, "reading the request body: %v", err)
+	}
+	req, err := decodeBatch(string(body))
+	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "request body: %v", err)
 	}
 	agents := req.Agents
@@ -286,11 +352,28 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 		}
 		per[i] = o
 	}
-	ctx, cancel := s.withCheckTimeout(r.Context())
-	defer cancel()
-	s.lookupAll(ctx, origins, agents)
+	// Origins the client holds fresh are decided at once; the others are looked up
+	// under one deadline.
+	var missed []*originState
+	for _, o := range origins {
+		var ok bool
+		if o.res, o.err, ok = s.peek(o.url); !ok {
+			missed = append(missed, o)
+		} else if o.err == nil {
+			o.json = appendOrigin(nil, o.res, agents)
+		}
+	}
+	if len(missed) > 0 {
+		ctx, cancel := s.withCheckTimeout(r.Context())
+		defer cancel()
+		s.lookupAll(ctx, missed, agents)
+	}
 
-	b := make([]byte, 0, 64+len(req.URLs)*(200))
+	size := 64
+	for i, u := range req.URLs {
+		size += len(u) + len(per[i].json) + 96 // 96: the fixed keys, a rule's prefix
+	}
+	b := getBuffer(size)
 	b = append(b, `{"results":[`...)
 	var allowed, disallowed int
 	for i, u := range req.URLs {
@@ -463,4 +546,69 @@ func slogLevel(code int) slog.Level {
 		return slog.LevelWarn
 	}
 	return slog.LevelInfo
+}
+
+// quickName reports, cheaply, that rawURL's host is a name and not an IP address:
+// its authority (after "://", up to the path) ends in a letter, as a host name's top
+// label does and no IPv4 address, IPv6 literal or port does. False means "look closer".
+func quickName(rawURL string) bool {
+	i := strings.Index(rawURL, "://")
+	if i < 0 {
+		return false
+	}
+	rest := rawURL[i+3:]
+	end := len(rest)
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		end = j
+	}
+	if end == 0 {
+		return false
+	}
+	c := rest[end-1] | 0x20
+	return 'a' <= c && c <= 'z' && strings.IndexAny(rest[:end], "[@%") < 0
+}
+
+// Answer buffers are reused: a batch answer is hundreds of kilobytes, and a new one
+// per request costs more in zeroing and collection than in encoding.
+var buffers sync.Pool
+
+// Only buffers between these sizes are pooled: small answers (single checks) are
+// cheap to allocate, and one huge answer should not stay in memory.
+const (
+	minPooledBuffer = 16 << 10
+	maxPooledBuffer = 4 << 20
+)
+
+// getBuffer returns an empty buffer of at least size bytes' capacity.
+func getBuffer(size int) []byte {
+	if size < minPooledBuffer {
+		return make([]byte, 0, size)
+	}
+	if p, ok := buffers.Get().(*[]byte); ok {
+		if cap(*p) >= size {
+			return (*p)[:0]
+		}
+		buffers.Put(p)
+	}
+	return make([]byte, 0, size)
+}
+
+// putBuffer gives b back once it has been written.
+func putBuffer(b []byte) {
+	if cap(b) < minPooledBuffer || cap(b) > maxPooledBuffer {
+		return
+	}
+	buffers.Put(&b)
+}
+
+// readRequestBody reads r's body (already bounded by http.MaxBytesReader) into one
+// buffer sized by Content-Length when the client sent it.
+func readRequestBody(r *http.Request, limit int64) ([]byte, error) {
+	n := r.ContentLength
+	if n < 0 || n > limit {
+		n = 512
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead)) // room for ReadFrom to see EOF without growing
+	_, err := buf.ReadFrom(r.Body)
+	return buf.Bytes(), err
 }

@@ -1,7 +1,8 @@
 // Command loadtest measures robots serve on loopback: single checks per second with
-// latency percentiles, batch decisions per second against a warm cache, the same
-// while some origins hang or answer 503, and the memory used with every corpus file
-// cached.
+// latency percentiles; batch decisions per second against a warm cache, for a
+// crawler's batches (1,000 URLs of 5 origins) and for the worst case (every URL of
+// another origin); the same while some origins hang or answer 503; and the memory
+// used with every corpus file cached.
 //
 // The server, the origins and the load generator run in this one process, on
 // loopback only; every phase is bounded by -duration. The origins are one HTTP
@@ -150,7 +151,7 @@ func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nf
 		for _, h := range hosts[i:min(i+1000, len(hosts))] {
 			urls = append(urls, "http://"+h+"/")
 		}
-		if _, err := batch(client, base, urls); err != nil {
+		if _, err := batch(client, base, batchBody(urls)); err != nil {
 			return fmt.Errorf("warming: %w", err)
 		}
 	}
@@ -165,8 +166,31 @@ func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nf
 	urlFor := func(r *rand.Rand) string {
 		return "http://" + hosts[r.IntN(len(hosts))] + paths[r.IntN(len(paths))]
 	}
+	// A crawler's batch: the URLs it is about to fetch from the few sites it is
+	// crawling at the moment, here crawlOrigins origins per batch, in turn.
+	crawlBatch := func(r *rand.Rand, size int) []string {
+		sites := make([]string, crawlOrigins)
+		for i := range sites {
+			sites[i] = hosts[r.IntN(len(hosts))]
+		}
+		urls := make([]string, size)
+		for i := range urls {
+			urls[i] = "http://" + sites[i%len(sites)] + paths[r.IntN(len(paths))]
+		}
+		return urls
+	}
+	worstBatch := func(r *rand.Rand, size int) []string {
+		urls := make([]string, size)
+		for i := range urls {
+			urls[i] = urlFor(r)
+		}
+		return urls
+	}
+	crawlTitle := fmt.Sprintf("crawler batches (%d URLs of %d origins)", batchSize, crawlOrigins)
+	worstTitle := fmt.Sprintf("worst-case batches (%d URLs, each of a random origin)", batchSize)
 	singles(client, base, "single checks, warm cache", duration, conns, urlFor, nil)
-	batches(client, base, "batch checks, warm cache", duration, batchConns, batchSize, urlFor, nil)
+	batches(client, base, crawlTitle+", warm cache", duration, batchConns, batchSize, crawlBatch)
+	batches(client, base, worstTitle+", warm cache", duration, batchConns, batchSize, worstBatch)
 
 	// Now with trouble: other clients keep asking about origins that hang (until the
 	// fetch timeout) or answer 503, each a new origin, while the healthy ones are measured.
@@ -196,7 +220,8 @@ func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nf
 		})
 	}
 	singles(client, base, "single checks, with hanging and 503 origins", duration, conns, urlFor, nil)
-	batches(client, base, "batch checks, with hanging and 503 origins", duration, batchConns, batchSize, urlFor, nil)
+	batches(client, base, crawlTitle+", with hanging and 503 origins", duration, batchConns, batchSize, crawlBatch)
+	batches(client, base, worstTitle+", with hanging and 503 origins", duration, batchConns, batchSize, worstBatch)
 	close(stop)
 	fmt.Printf("(troubled-origin checks completed meanwhile: %d)\n", trouble.Load())
 	wg.Wait()
@@ -273,8 +298,11 @@ func singles(client *http.Client, base, title string, d time.Duration, conns int
 		cpu.Seconds(), float64(len(lat))/cpu.Seconds())
 }
 
-// batches runs conns loops of POST /v1/check with size URLs of mixed origins.
-func batches(client *http.Client, base, title string, d time.Duration, conns, size int, urlFor func(*rand.Rand) string, _ any) {
+// crawlOrigins is how many origins a crawler's batch holds URLs of.
+const crawlOrigins = 5
+
+// batches runs conns loops of POST /v1/check with size URLs each, made by batchOf.
+func batches(client *http.Client, base, title string, d time.Duration, conns, size int, batchOf func(*rand.Rand, int) []string) {
 	var decisions, requests, errs atomic.Int64
 	var mu sync.Mutex
 	var lat []time.Duration
@@ -285,14 +313,10 @@ func batches(client *http.Client, base, title string, d time.Duration, conns, si
 	for c := range conns {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(c), 2))
-			// A few different bodies per connection, made before the clock runs.
-			var bodies [][]string
+			// A few different bodies per connection, encoded before the clock runs.
+			var bodies [][]byte
 			for range 4 {
-				urls := make([]string, size)
-				for i := range urls {
-					urls[i] = urlFor(r)
-				}
-				bodies = append(bodies, urls)
+				bodies = append(bodies, batchBody(batchOf(r, size)))
 			}
 			var local []time.Duration
 			for i := 0; time.Now().Before(deadline); i++ {
@@ -320,8 +344,12 @@ func batches(client *http.Client, base, title string, d time.Duration, conns, si
 		cpu.Seconds(), float64(decisions.Load())/cpu.Seconds())
 }
 
-func batch(client *http.Client, base string, urls []string) (int, error) {
+func batchBody(urls []string) []byte {
 	body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
+	return body
+}
+
+func batch(client *http.Client, base string, body []byte) (int, error) {
 	resp, err := client.Post(base+"/v1/check", "application/json", bytes.NewReader(body))
 	if err != nil {
 		return 0, err

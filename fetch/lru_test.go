@@ -1,0 +1,75 @@
+package fetch
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+)
+
+// TestLRU: the bound holds, replaced keys are counted once, values used since the
+// hand last passed survive an eviction that drops unused ones, and a value larger
+// than the bound is not kept.
+func TestLRU(t *testing.T) {
+	c := newLRU[int](100)
+	for i := range 10 {
+		c.put(fmt.Sprint(i), i, 10)
+	}
+	c.put("3", 33, 10) // replaced, not added
+	if c.len() != 10 || c.used != 100 {
+		t.Fatalf("len %d used %d; want 10 and 100", c.len(), c.used)
+	}
+	for _, k := range []string{"0", "1", "2"} {
+		if _, ok := c.get(k); !ok {
+			t.Fatalf("get(%s) missed", k)
+		}
+	}
+	c.put("new", -1, 25) // three unused values must go
+	if c.used > 100 {
+		t.Errorf("used %d; want at most 100", c.used)
+	}
+	for _, k := range []string{"0", "1", "2", "new"} {
+		if _, ok := c.get(k); !ok {
+			t.Errorf("%s was dropped; want kept (recently used or new)", k)
+		}
+	}
+	if v, ok := c.get("3"); ok && v != 33 {
+		t.Errorf("get(3) = %d; want the replacement 33", v)
+	}
+	dropped := 0
+	for i := 3; i < 10; i++ {
+		if _, ok := c.get(fmt.Sprint(i)); !ok {
+			dropped++
+		}
+	}
+	if dropped != 3 {
+		t.Errorf("%d unused values dropped; want 3 (25 bytes over the bound)", dropped)
+	}
+	c.put("huge", 0, 101)
+	if _, ok := c.get("huge"); ok {
+		t.Error("a value larger than the bound was kept")
+	}
+}
+
+// TestLRUConcurrent: lookups and inserts at once keep the bound (run with -race).
+func TestLRUConcurrent(t *testing.T) {
+	c := newLRU[int](1000)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 2000 {
+				k := fmt.Sprint((i * (g + 1)) % 300)
+				if _, ok := c.get(k); !ok {
+					c.put(k, i, 7)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	c.items.Range(func(any, any) bool { n++; return true })
+	if c.used > 1000 || n != c.n || c.ring.Len() != c.n || int64(c.n)*7 != c.used {
+		t.Errorf("used %d, %d items in the map, %d in the ring, n %d; want them consistent within 1000 bytes", c.used, n, c.ring.Len(), c.n)
+	}
+}

@@ -1,0 +1,179 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/corpus"
+)
+
+// benchServer is a server whose fetch client reaches one loopback origin that
+// answers for every host with that host's corpus file, and whose cache holds the
+// files of every host in cases.
+type benchServer struct {
+	s     *Server
+	cases []corpus.Case
+	hosts []string // scheme://host of each case's file, in case order without repeats
+}
+
+var benchCorpus = sync.OnceValues(func() (*corpus.Corpus, error) {
+	dir, err := corpus.Find(".")
+	if err != nil {
+		return nil, err
+	}
+	return corpus.Load(dir)
+})
+
+func newBenchServer(b *testing.B, origins int) *benchServer {
+	b.Helper()
+	c, err := benchCorpus()
+	if err != nil {
+		b.Skip(err)
+	}
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i, ok := c.FileFor("http://" + r.Host + "/")
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(c.Files[i].Body)
+	}))
+	b.Cleanup(origin.Close)
+	var d net.Dialer
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, origin.Listener.Addr().String())
+	}
+	s, err := New(Config{AllowPrivate: true, Store: fetch.NewMemoryStore(1 << 30),
+		Fetch: []fetch.Option{fetch.WithDialContext(dial), fetch.WithRulesMemory(1 << 30)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bs := &benchServer{s: s}
+	seen := map[int]bool{}
+	for _, cs := range c.Cases() {
+		// Every origin is plain HTTP here: the one origin server cannot do TLS for
+		// every name.
+		if _, rest, ok := strings.Cut(cs.URL, "://"); ok {
+			cs.URL = "http://" + rest
+		}
+		if !seen[cs.File] {
+			if len(seen) == origins {
+				continue
+			}
+			seen[cs.File] = true
+			u, _ := url.Parse(cs.URL)
+			bs.hosts = append(bs.hosts, u.Scheme+"://"+u.Host)
+		}
+		bs.cases = append(bs.cases, cs)
+	}
+	for _, h := range bs.hosts {
+		if _, err := s.Client().Get(b.Context(), h+"/"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return bs
+}
+
+// discard is a ResponseWriter that keeps only the status.
+type discard struct {
+	h    http.Header
+	code int
+	n    int
+}
+
+func (d *discard) Header() http.Header  { return d.h }
+func (d *discard) WriteHeader(code int) { d.code = code }
+func (d *discard) Write(p []byte) (int, error) {
+	d.n += len(p)
+	return len(p), nil
+}
+
+// BenchmarkCheck measures GET /v1/check on a warm cache, through the handler (no
+// network): real corpus URLs and agents over 1,000 cached origins.
+func BenchmarkCheck(b *testing.B) {
+	bs := newBenchServer(b, 1000)
+	reqs := make([]*http.Request, 0, 4096)
+	for _, cs := range bs.cases[:min(len(bs.cases), 4096)] {
+		q := url.Values{"agent": {cs.Agent}, "url": {cs.URL}}
+		reqs = append(reqs, httptest.NewRequest("GET", "/v1/check?"+q.Encode(), nil))
+	}
+	h := bs.s.Handler()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		w := &discard{h: http.Header{}}
+		i := 0
+		for pb.Next() {
+			r := *reqs[i%len(reqs)]
+			i++
+			clear(w.h)
+			h.ServeHTTP(w, &r)
+			if w.code != 200 {
+				b.Errorf("status %d for %s", w.code, r.URL)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "checks/s")
+}
+
+// BenchmarkBatch measures POST /v1/check with 1,000 URLs on a warm cache: a
+// crawler's batch (URLs of 5 origins) and the worst case (every URL of another origin).
+func BenchmarkBatch(b *testing.B) {
+	for _, bc := range []struct {
+		name    string
+		origins int
+	}{{"origins=5", 5}, {"origins=1000", 1000}} {
+		b.Run(bc.name, func(b *testing.B) {
+			bs := newBenchServer(b, bc.origins)
+			var urls []string
+			if bc.origins == 1000 {
+				// One URL per origin: the first case of each host.
+				seen := map[string]bool{}
+				for _, cs := range bs.cases {
+					k := authority(cs.URL)
+					if !seen[k] {
+						seen[k] = true
+						urls = append(urls, cs.URL)
+					}
+				}
+			} else {
+				// Real paths of the corpus on the few origins, in turn.
+				for i := range 1000 {
+					u, _ := url.Parse(bs.cases[i%len(bs.cases)].URL)
+					urls = append(urls, bs.hosts[i%len(bs.hosts)]+u.RequestURI())
+				}
+			}
+			body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
+			h := bs.s.Handler()
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := time.Now()
+			b.RunParallel(func(pb *testing.PB) {
+				w := &discard{h: http.Header{}}
+				for pb.Next() {
+					r := httptest.NewRequest("POST", "/v1/check", bytes.NewReader(body))
+					clear(w.h)
+					h.ServeHTTP(w, r)
+					if w.code != 200 {
+						b.Errorf("status %d", w.code)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N*len(urls))/time.Since(start).Seconds(), "decisions/s")
+			b.ReportMetric(float64(len(urls)), "urls/batch")
+		})
+	}
+}
