@@ -109,18 +109,41 @@ func legacyKind(d Dialect, key string) Kind {
 }
 
 // compilePattern turns a rule value into the pattern matched and its shape.
-func (d Dialect) compilePattern(v string) (string, uint8) {
+// It also returns needMask of the pattern.
+func (d Dialect) compilePattern(v string) (string, uint8, uint32) {
 	switch d {
 	case RFC9309:
 		p := normalizeRFC(v)
-		return p, shapeOf(p)
+		return p, shapeOf(p), needMask(p)
 	case Legacy1996:
-		return decode1996(v), shapePrefix
+		p := decode1996(v)
+		return p, shapePrefix, needMask(p)
 	case Legacy1994:
-		return v, shapePrefix
+		return v, shapePrefix, needMask(v)
 	}
-	p := escapePattern(v)
-	return p, shapeOf(p)
+	// One pass finds what most values need: no escaping, the shape, the mask.
+	body := strings.TrimSuffix(v, "$")
+	var need uint32
+	star := false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c >= 0x80 || c == '%' {
+			p := escapePattern(v)
+			return p, shapeOf(p), needMask(p)
+		}
+		if c == '*' {
+			star = true
+		} else {
+			need |= 1 << (c & 31)
+		}
+	}
+	switch {
+	case star:
+		return v, shapeWild, need
+	case len(body) < len(v):
+		return v, shapeExact, need
+	}
+	return v, shapePrefix, need
 }
 
 // matchPath turns the path of a URL into what the dialect's patterns are matched against.

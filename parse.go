@@ -171,11 +171,11 @@ func (r *Robots) parse(body string) {
 				return true // an empty value restricts nothing, but still ends the agent lines
 			}
 			allow := l.Kind == KindAllow
-			pat, shape := dialect.compilePattern(l.Value)
+			pat, shape, need := dialect.compilePattern(l.Value)
 			if pat != l.Value {
 				r.setWritten(l.Num, l.Value)
 			}
-			b.addRule(pat, l.Num, allow, shape)
+			b.addRule(pat, l.Num, allow, shape, need)
 			cur.ruleHi++
 			// Google normalises ".../index.htm*" in an allow rule: the directory itself
 			// (".../$") is allowed too.
@@ -183,7 +183,7 @@ func (r *Robots) parse(body string) {
 				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
 					p := pat[:slash+1] + "$"
 					r.setWritten(l.Num, l.Value)
-					b.addRule(p, l.Num, true, shapeOf(p))
+					b.addRule(p, l.Num, true, shapeOf(p), needMask(p))
 					cur.ruleHi++
 				}
 			}
@@ -212,9 +212,9 @@ func (r *Robots) parse(body string) {
 	r.compile(b)
 }
 
-func (b *builder) addRule(pat string, line int, allow bool, shape uint8) {
+func (b *builder) addRule(pat string, line int, allow bool, shape uint8, need uint32) {
 	b.rules = append(b.rules, rule{n: uint32(len(pat)), line: int32(line), allow: allow, shape: shape,
-		key: bucketKey(pat), need: needMask(pat)})
+		key: bucketKey(pat), need: need})
 	b.pats = append(b.pats, pat)
 }
 
@@ -369,7 +369,12 @@ func (r *Robots) compile(b *builder) {
 		}
 	}
 	b.names = names
-	slices.SortStableFunc(names, func(a, b named) int { return compareFold(a.token, b.token) })
+	slices.SortFunc(names, func(a, b named) int {
+		if c := compareFold(a.token, b.token); c != 0 {
+			return c
+		}
+		return int(a.group - b.group) // file order within a token
+	})
 	for i := 0; i < len(names); {
 		j := i + 1
 		for j < len(names) && compareFold(names[j].token, names[i].token) == 0 {

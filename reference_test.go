@@ -295,3 +295,18 @@ func FuzzMatchSlash(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCompilePattern checks the one-pass compilation of Google's patterns against its
+// definition: escapePattern, then shapeOf and needMask of the result.
+func FuzzCompilePattern(f *testing.F) {
+	for _, s := range []string{"/a*b$", "/caf\u00e9", "/%2f*", "/$", "$", "*", "/a$b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		p, shape, need := Google.compilePattern(v)
+		wp := escapePattern(v)
+		if p != wp || shape != shapeOf(wp) || need != needMask(wp) {
+			t.Fatalf("compilePattern(%q) = %q, %d, %x; want %q, %d, %x", v, p, shape, need, wp, shapeOf(wp), needMask(wp))
+		}
+	})
+}

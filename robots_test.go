@@ -1,0 +1,119 @@
+package robots
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestProductToken(t *testing.T) {
+	tests := []struct{ header, want string }{
+		// The example of issue 2 and Google's documented crawler strings.
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
+		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2272.96 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
+		{"Googlebot-Image/1.0", "Googlebot-Image"},
+		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "bingbot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", "GPTBot"},
+		{"Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", "Slurp"},
+		// Google reads MJ12bot as MJ in robots.txt; the token returned is the one that matches.
+		{"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "MJ"},
+		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "facebookexternalhit"},
+		{"curl/8.5.0", "curl"},
+		{"", ""},
+		{"1234 ???", ""},
+	}
+	for _, tt := range tests {
+		if got := ProductToken(tt.header); got != tt.want {
+			t.Errorf("ProductToken(%q) = %q, want %q", tt.header, got, tt.want)
+		}
+	}
+}
+
+// TestSizeLimit: content past the limit is ignored and reported (RFC 9309 §2.5); the
+// limit can be raised but not lowered below 500 KiB.
+func TestSizeLimit(t *testing.T) {
+	pad := "# " + strings.Repeat("x", 100) + "\n"
+	body := "User-agent: *\nDisallow: /a\n" + strings.Repeat(pad, DefaultMaxBytes/len(pad)+1) + "Disallow: /b\n"
+	tests := []struct {
+		name      string
+		opts      []Option
+		bAllowed  bool
+		truncated bool
+	}{
+		{"default", nil, true, true},
+		{"raised", []Option{WithMaxBytes(2 * DefaultMaxBytes)}, false, false},
+		{"below the minimum", []Option{WithMaxBytes(10)}, true, true},
+	}
+	for _, tt := range tests {
+		r := Parse([]byte(body), tt.opts...)
+		if got := r.Allowed("bot", "/b"); got != tt.bAllowed {
+			t.Errorf("%s: /b allowed = %v, want %v", tt.name, got, tt.bAllowed)
+		}
+		if r.Allowed("bot", "/a") {
+			t.Errorf("%s: /a, before the limit, must stay disallowed", tt.name)
+		}
+		truncated := false
+		for _, d := range r.Diagnostics() {
+			truncated = truncated || d.Code == DiagTruncated
+		}
+		if truncated != tt.truncated {
+			t.Errorf("%s: file-too-large reported = %v, want %v", tt.name, truncated, tt.truncated)
+		}
+		if r.Size() != len(body) {
+			t.Errorf("%s: Size = %d, want %d", tt.name, r.Size(), len(body))
+		}
+	}
+}
+
+// TestConcurrentUse shares one Robots between goroutines; run with -race.
+func TestConcurrentUse(t *testing.T) {
+	r := Parse([]byte("User-agent: a\nUser-agent: b\nDisallow: /x\nCrawl-delay: 1.5\n\nUser-agent: *\nAllow: /x/y\nDisallow: /\n"))
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				if r.Allowed("A", "/x/1") || !r.Allowed("c", "/x/y") || r.Decide("/x/q", "b").Rule.Line != 3 {
+					t.Error("wrong decision under concurrent use")
+					return
+				}
+				if d, ok := r.CrawlDelay("b"); !ok || d != 1500*time.Millisecond {
+					t.Errorf("CrawlDelay = %v, %v", d, ok)
+					return
+				}
+				_ = r.Groups()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestFieldsAndGroups checks the accessors for non-rule fields, with their lines.
+func TestFieldsAndGroups(t *testing.T) {
+	body := "Host: example.com\nSitemap: https://example.com/s.xml\nUser-agent: Yandex\nClean-param: ref /a\nCrawl-delay: 2\nVisit-time: 0600-0845\nRequest-rate: 1/5\nDisallow: /tmp\nX-Custom: 1\n"
+	r := Parse([]byte(body))
+	wantFields := []Field{{"host", "example.com", 1}, {"sitemap", "https://example.com/s.xml", 2},
+		{"clean-param", "ref /a", 4}, {"crawl-delay", "2", 5}, {"visit-time", "0600-0845", 6},
+		{"request-rate", "1/5", 7}, {"X-Custom", "1", 9}}
+	got := r.Fields()
+	if len(got) != len(wantFields) {
+		t.Fatalf("Fields = %v, want %v", got, wantFields)
+	}
+	for i := range got {
+		if got[i] != wantFields[i] {
+			t.Errorf("field %d = %+v, want %+v", i, got[i], wantFields[i])
+		}
+	}
+	gs := r.Groups()
+	if len(gs) != 1 || len(gs[0].Fields) != 5 || gs[0].Fields[0].Name != "clean-param" {
+		t.Errorf("group fields = %+v, want the five fields of lines 4-7 and 9", gs)
+	}
+	if d, ok := gs[0].CrawlDelay(); !ok || d != 2*time.Second {
+		t.Errorf("CrawlDelay = %v, %v; want 2s", d, ok)
+	}
+	if s := r.Sitemaps(); len(s) != 1 || s[0] != "https://example.com/s.xml" {
+		t.Errorf("Sitemaps = %v", s)
+	}
+}
