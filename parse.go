@@ -395,7 +395,7 @@ func (r *Robots) compile(b *builder) {
 		b.setGroup = append(b.setGroup, stars...)
 		r.star = r.merge(b, lo)
 	}
-		r.tokens, r.merged = clone(b.tokens), clone(b.merged)
+	r.tokens, r.merged = clone(b.tokens), clone(b.merged)
 	for _, t := range r.tokens {
 		if t.token != "" {
 			r.initials |= 1 << (lower(t.token[0]) & 63)

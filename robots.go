@@ -16,7 +16,7 @@ type Robots struct {
 	rules    []rule     // the rules of all groups, group by group, each group in decision order
 	merged   []rule     // the rules of tokens named by several groups, token by token
 	fields   []Field    // every non-rule field (sitemaps too) in file order; groups hold spans
-		tokens   []tokenSet // sorted by token, compared case-insensitively
+	tokens   []tokenSet // sorted by token, compared case-insensitively
 	initials uint64     // bit lower(c)&63 set for the first byte c of each token
 	star     ruleSet
 	hasStar  bool
