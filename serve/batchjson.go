@@ -82,6 +82,7 @@ func (r *jsonReader) literal(word string) bool {
 func (r *jsonReader) str() (string, error) {
 	r.i++ // the quote
 	start := r.i
+	r.i += plainPrefix(r.s[r.i:])
 	for r.i < len(r.s) {
 		c := r.s[r.i]
 		switch {
@@ -100,6 +101,7 @@ func (r *jsonReader) str() (string, error) {
 				return r.strSlow(start)
 			}
 			r.i += size
+			r.i += plainPrefix(r.s[r.i:])
 		default:
 			r.i++
 		}

@@ -129,8 +129,13 @@ const hexDigits = "0123456789abcdef"
 
 // appendStringBody appends s escaped for a JSON string, then end.
 func appendStringBody(b []byte, s string, end byte) []byte {
+	n := plainPrefix(s)
+	if n == len(s) {
+		b = append(b, s...)
+		return append(b, end)
+	}
 	start := 0
-	for i := 0; i < len(s); {
+	for i := n; i < len(s); {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++
@@ -181,4 +186,33 @@ func append2(b []byte, n int) []byte { return append(b, byte('0'+n/10), byte('0'
 
 func append4(b []byte, n int) []byte {
 	return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+}
+
+// plainPrefix returns the length of the longest prefix of s whose bytes a JSON
+// string holds as they are: ASCII from 0x20, except '"' and '\\'. It looks at eight
+// bytes at a time (URLs are long runs of such bytes), with the usual bit tricks: a
+// byte below 0x20, a '"', a '\\' or a byte with the high bit set makes a chunk's
+// test non-zero, and the byte loop then finds which.
+func plainPrefix(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		quote := v ^ (ones * '"')
+		backslash := v ^ (ones * '\\')
+		special := (v - ones*0x20) | (quote-ones)&^quote | (backslash-ones)&^backslash
+		if (special|v)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
 }

@@ -38,3 +38,25 @@ func TestAppendTime(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainPrefix compares the eight-bytes-at-a-time scan with a byte loop, at
+// every position of every special byte.
+func TestPlainPrefix(t *testing.T) {
+	slow := func(s string) int {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+				return i
+			}
+		}
+		return len(s)
+	}
+	base := "https://example.com/a/b?c=d&e=f~g"
+	for _, c := range []byte{0, 0x1f, ' ', '!', '"', '#', '\\', ']', 0x7f, 0x80, 0xc3, 0xff} {
+		for i := 0; i <= len(base); i++ {
+			s := base[:i] + string([]byte{c}) + base[i:]
+			if got, want := plainPrefix(s), slow(s); got != want {
+				t.Errorf("plainPrefix(%q) = %d; want %d", s, got, want)
+			}
+		}
+	}
+}
