@@ -121,6 +121,9 @@ func firstMatch(rules []rule, text string, p pathView, best *rule) *rule {
 // lookup finds the rule set for one product token, compared case-insensitively,
 // without allocating.
 func (r *Robots) lookup(agent string) *ruleSet {
+	if len(agent) > 0 && r.initials&(1<<(lower(agent[0])&63)) == 0 {
+		return nil // most crawlers are named by no group: no token starts as the agent does
+	}
 	lo, hi := 0, len(r.tokens)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

@@ -26,7 +26,9 @@
 // it in [Robots.Diagnostics]. Only the first [DefaultMaxBytes] are read (see
 // [WithMaxBytes]). A [Robots] is safe for concurrent use, and a decision on an ASCII
 // URL does not allocate. [ProductToken] turns a whole User-Agent header into the token
-// to pass. [Lines] shows how each line was read, for tools that lint or explain files.
+// to pass. [DecideOnce] decides a single URL straight from a body in one pass, for a
+// crawler that fetches robots.txt for one URL. [Lines] shows how each line was read,
+// for tools that lint or explain files.
 //
 // # Interpretations
 //

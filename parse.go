@@ -396,6 +396,11 @@ func (r *Robots) compile(b *builder) {
 		r.star = r.merge(b, lo)
 	}
 	r.tokens, r.merged = clone(b.tokens), clone(b.merged)
+	for _, t := range r.tokens {
+		if t.token != "" {
+			r.initials |= 1 << (lower(t.token[0]) & 63)
+		}
+	}
 	r.keys, r.starts, r.setGroup = string(b.keys), clone(b.starts), clone(b.setGroup)
 }
 

@@ -17,6 +17,7 @@ type Robots struct {
 	merged   []rule     // the rules of tokens named by several groups, token by token
 	fields   []Field    // every non-rule field (sitemaps too) in file order; groups hold spans
 	tokens   []tokenSet // sorted by token, compared case-insensitively
+	initials uint64     // bit lower(c)&63 set for the first byte c of each token
 	star     ruleSet
 	hasStar  bool
 	keys     string  // the bucket keys of all rule sets (see ruleSet)
