@@ -453,6 +453,7 @@ type robotsAnswer struct {
 	Status      int                 `json:"status"`
 	Stale       bool                `json:"stale"`
 	Error       string              `json:"error,omitempty"`
+	ErrorKind   fetch.ErrorKind     `json:"error_kind,omitempty"` // fetch.ErrorKind's names: "timeout", "dns", …
 	Hops        []fetch.Hop         `json:"hops"`
 	FetchedAt   *time.Time          `json:"fetched_at"`
 	ExpiresAt   *time.Time          `json:"expires_at"`
@@ -513,6 +514,10 @@ func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 	}
 	if res.Err != nil {
 		a.Error = res.Err.Error()
+		var fe *fetch.Error
+		if errors.As(res.Err, &fe) {
+			a.ErrorKind = fe.Kind
+		}
 	}
 	if rb := res.Robots; rb != nil {
 		a.Groups = groupsJSON(rb.Groups())

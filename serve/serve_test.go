@@ -336,6 +336,22 @@ func TestRobots(t *testing.T) {
 	if len(a.Sitemaps) != 1 || a.Sitemaps[0] != "https://example.com/sitemap.xml" {
 		t.Errorf("sitemaps %q", a.Sitemaps)
 	}
+
+	// A failed fetch says what kind of failure it was: here nothing listens.
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	var f struct {
+		Outcome   string `json:"outcome"`
+		Error     string `json:"error"`
+		ErrorKind string `json:"error_kind"`
+	}
+	if code := get(t, s, "/v1/robots?url="+url.QueryEscape(closedURL+"/x"), &f); code != 200 {
+		t.Fatalf("closed port: status %d", code)
+	}
+	if f.Outcome != "unreachable" || f.ErrorKind != "connect" || f.Error == "" {
+		t.Errorf("closed port: outcome %q error_kind %q error %q, want unreachable, connect and the error", f.Outcome, f.ErrorKind, f.Error)
+	}
 }
 
 func TestErrors(t *testing.T) {

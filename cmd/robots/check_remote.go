@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gorobots/robots"
@@ -19,6 +20,8 @@ type remoteResult struct {
 	Effect    fetch.Effect  `json:"effect,omitempty"`
 	Stale     bool          `json:"stale,omitempty"`
 	FetchErr  string        `json:"fetch_error,omitempty"`
+	// ErrKind classifies FetchErr (fetch.ErrorKind: "timeout", "dns", "connect", …).
+	ErrKind fetch.ErrorKind `json:"fetch_error_kind,omitempty"`
 }
 
 // checkRemote decides by fetching each URL's robots.txt as a crawler would (the
@@ -55,6 +58,10 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 				Status: &status, Outcome: res.Outcome, Effect: res.Effect, Stale: res.Stale}
 			if res.Err != nil {
 				out.FetchErr = res.Err.Error()
+				var fe *fetch.Error
+				if errors.As(res.Err, &fe) {
+					out.ErrKind = fe.Kind
+				}
 			}
 			writeJSON(w, out)
 			continue
