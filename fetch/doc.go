@@ -23,7 +23,17 @@
 // While an origin is unreachable, the last copy that was not keeps applying
 // ([Result.Stale]); with none, everything is disallowed until the origin has been
 // unreachable for [Policy.MaxUnreachable] (30 days), then everything is allowed.
-// Another interpretation is another [Policy] given to [WithPolicy].
+//
+// [Legacy1996Policy] reads responses as the 1996 draft did: 401 and 403 disallow
+// everything, and results live 7 days without cache headers (Expires counts too).
+// It is chosen by itself when [WithParseOptions] selects robots.Legacy1996 ([PolicyFor]);
+// [WithPolicy] sets any other.
+//
+// A fetch that failed carries an [*Error] in [Result.Err]: its [ErrorKind] (timeout,
+// DNS, connection, TLS, invalid response, redirects, FTP) survives the stores, and in
+// the process that made the fetch it wraps the original error. A dial refused on
+// purpose by the dialer (a guard against private addresses, see [WithDialContext])
+// is reported but never cached or stored.
 //
 // # Caching
 //
@@ -32,7 +42,8 @@
 // ([WithRetryBackoff]). Concurrent requests for one origin share one fetch. Entries
 // (bodies and metadata) are kept in a [Store]: a [MemoryStore] by default, or the
 // disk and Redis stores of the sub-packages boltstore and redisstore; parsed rules
-// are kept in process. Decisions about expiry take the time as an argument
+// are kept in process, where a lookup of a fresh origin takes no lock and, for
+// common URLs, allocates nothing ([Client.Peek]). Decisions about expiry take the time as an argument
 // ([Client.GetAt]) so that they can be tested without waiting.
 //
 // # Crawling politely

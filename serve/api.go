@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -106,7 +107,10 @@ func (s *Server) api(name string, h func(r *http.Request) ([]byte, error)) http.
 			level := slogLevel(code)
 			s.log.Log(r.Context(), level, "request failed", "handler", name, "status", code, "error", err.Error())
 		}
-		w.Header()["Content-Type"] = jsonType
+		h := w.Header()
+		h["Content-Type"] = jsonType
+		// Stated, so that a large answer is sent as it is rather than in chunks.
+		h["Content-Length"] = []string{strconv.Itoa(len(body))}
 		w.WriteHeader(code)
 		w.Write(body)
 		putBuffer(body)

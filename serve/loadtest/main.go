@@ -13,9 +13,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,6 +32,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,6 +52,7 @@ func main() {
 	files := flag.Int("files", 0, "corpus files to cache (0: all)")
 	bad := flag.Int("bad", 200, "hanging and 503 origins asked for during the last phases (each)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measured phases to `file`")
+	flag.BoolVar(&rawClient, "raw", true, "single checks over keep-alive HTTP/1.1 connections written by hand (false: net/http's client)")
 	only := flag.String("phases", "single,crawl,worst,trouble", "phases to run: single, crawl (crawler batches), worst (worst-case batches), trouble (the same with hanging and 503 origins)")
 	flag.Parse()
 	for _, p := range strings.Split(*only, ",") {
@@ -297,18 +301,43 @@ func singles(client *http.Client, base, title string, d time.Duration, conns int
 			r := rand.New(rand.NewPCG(uint64(c), 1))
 			local := make([]time.Duration, 0, 1<<16)
 			buf := make([]byte, 0, 512)
+			var rc *rawConn
+			defer func() {
+				if rc != nil {
+					rc.c.Close()
+				}
+			}()
 			for time.Now().Before(deadline) {
-				u := urlFor(r)
+				path := "/v1/check?agent=Googlebot&url=" + url.QueryEscape(urlFor(r))
 				t0 := time.Now()
-				resp, err := client.Get(base + "/v1/check?agent=Googlebot&url=" + url.QueryEscape(u))
+				var status int
+				var err error
+				if rawClient {
+					if rc == nil {
+						if rc, err = dialRaw(strings.TrimPrefix(base, "http://")); err != nil {
+							errs.Add(1)
+							time.Sleep(10 * time.Millisecond)
+							continue
+						}
+					}
+					if status, buf, err = rc.get(path, buf[:0]); err != nil {
+						rc.c.Close()
+						rc = nil
+					}
+				} else {
+					var resp *http.Response
+					if resp, err = client.Get(base + path); err == nil {
+						buf, _ = readAll(resp.Body, buf[:0])
+						resp.Body.Close()
+						status = resp.StatusCode
+					}
+				}
 				if err != nil {
 					errs.Add(1)
 					continue
 				}
-				buf, _ = readAll(resp.Body, buf[:0])
-				resp.Body.Close()
 				local = append(local, time.Since(t0))
-				if resp.StatusCode != 200 {
+				if status != 200 {
 					errs.Add(1)
 				}
 			}
@@ -325,6 +354,71 @@ func singles(client *http.Client, base, title string, d time.Duration, conns int
 		title, len(lat), el.Seconds(), float64(len(lat))/el.Seconds(),
 		pct(lat, 50), pct(lat, 90), pct(lat, 99), pct(lat, 99.9), pct(lat, 100), errs.Load(),
 		cpu.Seconds(), float64(len(lat))/cpu.Seconds())
+}
+
+// rawClient makes the single-check phases send requests over plain keep-alive
+// HTTP/1.1 connections written and read here, rather than through net/http's
+// client: the generator shares the two cores with the server, and net/http's client
+// costs about as much CPU per request as the server does.
+var rawClient = true
+
+// rawConn is one keep-alive HTTP/1.1 connection to the server.
+type rawConn struct {
+	c  net.Conn
+	br *bufio.Reader
+	bw *bufio.Writer
+}
+
+func dialRaw(addr string) (*rawConn, error) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	return &rawConn{c: c, br: bufio.NewReaderSize(c, 16<<10), bw: bufio.NewWriterSize(c, 4<<10)}, nil
+}
+
+// get sends GET path and reads the answer's status and body (into buf). The server
+// sends Content-Length with every API answer.
+func (rc *rawConn) get(path string, buf []byte) (int, []byte, error) {
+	rc.c.SetDeadline(time.Now().Add(30 * time.Second))
+	rc.bw.WriteString("GET ")
+	rc.bw.WriteString(path)
+	rc.bw.WriteString(" HTTP/1.1\r\nHost: loadtest\r\n\r\n")
+	if err := rc.bw.Flush(); err != nil {
+		return 0, buf, err
+	}
+	line, err := rc.br.ReadSlice('\n')
+	if err != nil {
+		return 0, buf, err
+	}
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.1 ")) {
+		return 0, buf, fmt.Errorf("status line %q", line)
+	}
+	status, err := strconv.Atoi(string(line[9:12]))
+	if err != nil {
+		return 0, buf, fmt.Errorf("status line %q", line)
+	}
+	length := -1
+	for {
+		line, err = rc.br.ReadSlice('\n')
+		if err != nil {
+			return 0, buf, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			break
+		}
+		if k, v, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(k, []byte("Content-Length")) {
+			if length, err = strconv.Atoi(string(bytes.TrimSpace(v))); err != nil {
+				return 0, buf, fmt.Errorf("header %q", line)
+			}
+		}
+	}
+	if length < 0 {
+		return 0, buf, errors.New("answer without Content-Length")
+	}
+	buf = slices.Grow(buf[:0], length)[:length]
+	_, err = io.ReadFull(rc.br, buf)
+	return status, buf, err
 }
 
 // crawlOrigins is how many origins a crawler's batch holds URLs of.
