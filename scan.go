@@ -81,7 +81,7 @@ func scanLines(s string, fn func(*Line) bool) {
 	noNUL := strings.IndexByte(s, 0) < 0
 	// The next LF and CR at or after pos, found with the vectorised IndexByte and kept
 	// until passed, so that files with only one kind of line end are scanned once.
-		pos, nextLF, nextCR, nextHash := 0, -1, -1, -1
+	pos, nextLF, nextCR, nextHash := 0, -1, -1, -1
 	for {
 		if nextLF != len(s) && nextLF < pos {
 			if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
@@ -97,7 +97,7 @@ func scanLines(s string, fn func(*Line) bool) {
 				nextCR = len(s)
 			}
 		}
-				end := min(nextLF, nextCR)
+		end := min(nextLF, nextCR)
 		// Comments are rare on rule lines: finding the next '#' of the body once, rather
 		// than searching every line, saves a scan per line.
 		if nextHash != len(s) && nextHash < pos {
@@ -114,7 +114,7 @@ func scanLines(s string, fn func(*Line) bool) {
 		// A LF right after a CR ends nothing: it is the second half of CR LF.
 		if !(end == pos && lastCR && end < len(s) && s[end] == '\n') {
 			num++
-						classify(&l, num, s[pos:end], noNUL, hash)
+			classify(&l, num, s[pos:end], noNUL, hash)
 			if !fn(&l) {
 				return
 			}
@@ -157,7 +157,7 @@ func classify(l *Line, num int, text string, noNUL bool, hash int) {
 	}
 	l.Text = text
 	// The reference parser works on C strings: a NUL byte ends the line.
-		if hash >= len(text) { // past a cut at MaxLineBytes
+	if hash >= len(text) { // past a cut at MaxLineBytes
 		hash = -1
 	}
 	if !noNUL {
