@@ -97,7 +97,7 @@ func (b *builder) release() {
 	clear(b.rules)
 	clear(b.fields)
 	clear(b.tokens)
-		clear(b.pats)
+	clear(b.pats)
 	clear(b.diags)
 	clear(b.names)
 	b.groups, b.agents, b.rules = b.groups[:0], b.agents[:0], b.rules[:0]
@@ -131,7 +131,7 @@ func (r *Robots) parse(body string) {
 				l.Kind = legacyKind(dialect, l.Key)
 			}
 		}
-				if l.TooLong {
+		if l.TooLong {
 			b.diag(l.Num, DiagLineTooLong, "", "")
 		}
 		if l.MissingColon {
