@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -75,6 +76,47 @@ func FuzzDecideOnce(f *testing.F) {
 		}
 		if got, want := DecideOnce(body, url, agents...), Parse(body).Decide(url, agents...); got != want {
 			t.Fatalf("DecideOnce = %+v, Parse+Decide = %+v", got, want)
+		}
+	})
+}
+
+// FuzzLines checks the scanner's bookkeeping (line ends, the cached comment position)
+// against classifying each line on its own.
+func FuzzLines(f *testing.F) {
+	f.Add([]byte("a: b # c\r\n#x\rUser-agent: *\n\nDisallow: /#\x00#"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		s := skipBOM(string(body))
+		var texts []string
+		for len(s) > 0 || texts == nil {
+			i := strings.IndexAny(s, "\r\n")
+			if i < 0 {
+				texts = append(texts, s)
+				break
+			}
+			texts = append(texts, s[:i])
+			if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			s = s[i+1:]
+			if s == "" {
+				texts = append(texts, "")
+			}
+		}
+		n := 0
+		for l := range Lines(body) {
+			if n >= len(texts) {
+				t.Fatalf("more lines than %d", len(texts))
+			}
+			var want Line
+			hash := strings.IndexByte(texts[n], '#')
+			classify(&want, n+1, texts[n], false, hash)
+			if l != want {
+				t.Fatalf("line %d = %+v, want %+v", n+1, l, want)
+			}
+			n++
+		}
+		if n != len(texts) {
+			t.Fatalf("%d lines, want %d", n, len(texts))
 		}
 	})
 }

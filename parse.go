@@ -98,10 +98,8 @@ func (b *builder) release() {
 	clear(b.fields)
 	clear(b.tokens)
 	clear(b.pats)
-
 	clear(b.diags)
 	clear(b.names)
-	clear(b.sorter.tmp)
 	b.groups, b.agents, b.rules = b.groups[:0], b.agents[:0], b.rules[:0]
 	b.fields, b.diags, b.names, b.tokens = b.fields[:0], b.diags[:0], b.names[:0], b.tokens[:0]
 	b.keys, b.starts, b.setGroup, b.pats = b.keys[:0], b.starts[:0], b.setGroup[:0], b.pats[:0]
@@ -133,16 +131,14 @@ func (r *Robots) parse(body string) {
 				l.Kind = legacyKind(dialect, l.Key)
 			}
 		}
-		if l.TooLong || l.MissingColon || l.Typo {
-			switch {
-			case l.TooLong:
-				b.diag(l.Num, DiagLineTooLong, "", "")
-			case l.MissingColon:
-				b.diag(l.Num, DiagMissingColon, l.Key, l.Value)
-			}
-			if l.Typo {
-				b.diag(l.Num, DiagTypo, l.Key, l.Kind.String())
-			}
+		if l.TooLong {
+			b.diag(l.Num, DiagLineTooLong, "", "")
+		}
+		if l.MissingColon {
+			b.diag(l.Num, DiagMissingColon, l.Key, l.Value)
+		}
+		if l.Typo {
+			b.diag(l.Num, DiagTypo, l.Key, l.Kind.String())
 		}
 		switch l.Kind {
 		case KindInvalid:
