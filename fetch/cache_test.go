@@ -2,8 +2,12 @@ package fetch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/netip"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/internal/fetchtest"
 )
 
 // switchable serves what its current handler says, so that one origin can answer
@@ -368,5 +373,78 @@ func TestCopyOutlivesStore(t *testing.T) {
 	res := mustGet(t, c, srv.URL+"/", t0.Add(25*time.Hour))
 	if !res.Stale || res.Allowed(agent, "/private") || !res.Allowed(agent, "/public") {
 		t.Errorf("stale %v effect %v; want the copy in use", res.Stale, res.Effect)
+	}
+}
+
+// TestAddrCheck: entries record the addresses of every hop, and a client with
+// WithAddrCheck ignores store entries fetched from an address it refuses, or that
+// do not say where they come from, and fetches itself instead.
+func TestAddrCheck(t *testing.T) {
+	good := serve(t, answer(200, rulesBody))
+	bad := serve(t, answer(200, "User-agent: *\nDisallow: /\n"))
+	hop := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, bad.URL+"/robots.txt", http.StatusMovedPermanently)
+	})
+	badAddr := bad.Listener.Addr().String()
+	store := fetch.NewMemoryStore(0)
+	writer := newClient(t, fetch.WithStore(store))
+	for _, srv := range []*fetchtest.Server{good, bad, hop} {
+		mustGet(t, writer, srv.URL+"/", t0)
+	}
+	e, _ := store.Load(context.Background(), "http://"+hop.Listener.Addr().String())
+	if e == nil || !slices.Equal(e.Addrs, []string{hop.Listener.Addr().String(), badAddr}) {
+		t.Fatalf("redirected entry: addrs %v; want the redirector's and the target's", e)
+	}
+	// An entry written before addresses were recorded.
+	old := *e
+	old.Origin, old.RobotsURL, old.Addrs = "http://old.test", "http://old.test/robots.txt", nil
+	store.Save(context.Background(), &old)
+
+	refuseBad := func(ap netip.AddrPort) error {
+		if ap.String() == badAddr {
+			return errors.New("refused")
+		}
+		return nil
+	}
+	var dials []string
+	var mu sync.Mutex
+	reader := newClient(t, fetch.WithStore(store), fetch.WithAddrCheck(refuseBad),
+		fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+			mu.Lock()
+			dials = append(dials, addr)
+			mu.Unlock()
+			if addr == "old.test:80" {
+				return nil, errors.New("old.test has no server in this test")
+			}
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr)
+		}))
+	for _, tc := range []struct {
+		url     string
+		fetches bool
+	}{
+		{good.URL, false}, // fetched from an address the check accepts: the stored entry serves
+		{bad.URL, true},   // fetched from a refused address: fetched again
+		{hop.URL, true},   // a refused address on the second hop
+	} {
+		mu.Lock()
+		dials = nil
+		mu.Unlock()
+		res := mustGet(t, reader, tc.url+"/", t0.Add(time.Minute))
+		mu.Lock()
+		fetched := len(dials) > 0
+		mu.Unlock()
+		if fetched != tc.fetches {
+			t.Errorf("%s: fetched %v; want %v", tc.url, fetched, tc.fetches)
+		}
+		if fetched == res.FetchedAt.Equal(t0) {
+			t.Errorf("%s: fetched at %v; want the %s", tc.url, res.FetchedAt, map[bool]string{true: "reader's fetch", false: "stored entry"}[tc.fetches])
+		}
+	}
+	if _, err := reader.GetAt(context.Background(), "http://old.test/", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(dials, "old.test:80") {
+		t.Errorf("an entry without addresses was used; want it ignored (dials %v)", dials)
 	}
 }

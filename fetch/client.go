@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -228,7 +229,30 @@ func (c *Client) load(ctx context.Context, origin string) (*Entry, error) {
 	if e != nil && e.Origin != origin {
 		return nil, nil // a store must not answer for another origin
 	}
+	if e != nil && c.opts.addrCheck != nil && !c.addrsAllowed(e) {
+		// Fetched by a process allowed to connect where this one may not: as if
+		// absent, so that this client asks its own dialer.
+		return nil, nil
+	}
 	return e, nil
+}
+
+// addrsAllowed reports whether every address e and its copy were fetched from
+// passes the client's address check. An entry with a response but no addresses was
+// written before addresses were recorded: it cannot be vouched for.
+func (c *Client) addrsAllowed(e *Entry) bool {
+	for ; e != nil; e = e.Copy {
+		if len(e.Addrs) == 0 && e.Status != 0 {
+			return false
+		}
+		for _, a := range e.Addrs {
+			ap, err := netip.ParseAddrPort(a)
+			if err != nil || c.opts.addrCheck(ap) != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // refresh fetches origin's robots.txt, merges it with what was known and keeps it.
@@ -277,7 +301,7 @@ func (c *Client) fetchEntry(ctx context.Context, origin, robotsURL string, prev 
 // entryOf applies the policy and the cache rules (SPEC §2) to a fetch.
 func (c *Client) entryOf(f *fetched, origin, robotsURL string, prev *Entry, now time.Time) *Entry {
 	e := &Entry{
-		Origin: origin, RobotsURL: robotsURL, Status: f.status, Hops: f.hops,
+		Origin: origin, RobotsURL: robotsURL, Status: f.status, Hops: f.hops, Addrs: f.addrs,
 		BytesRead: f.bytesRead, WireBytes: f.wireBytes, Truncated: f.truncated, Encoding: f.encoding,
 		FetchedAt: now,
 	}

@@ -61,6 +61,7 @@ func (c *Client) fetchFTP(ctx context.Context, robotsURL string) *fetched {
 		}
 		mu.Lock()
 		conns = append(conns, conn)
+		f.addrs = append(f.addrs, conn.RemoteAddr().String())
 		mu.Unlock()
 		return conn, nil
 	}

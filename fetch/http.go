@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -34,6 +36,8 @@ type fetched struct {
 	err        error
 	// kind classifies err; KindNone leaves it to kindOf.
 	kind ErrorKind
+	// addrs are the remote addresses the fetch's requests went to, in order.
+	addrs []string
 }
 
 // protocolKind classifies an error of an HTTP exchange or a body read: network
@@ -75,6 +79,16 @@ func (c *Client) newHTTPClient() *http.Client {
 
 func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 	f := &fetched{}
+	// Every connection a request goes out on, new or reused, is recorded: the
+	// stores keep the addresses so that a client with WithAddrCheck can tell what
+	// another process fetched from where. GotConn runs within Do; the lock is for
+	// transports that might call it elsewhere.
+	var mu sync.Mutex
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		f.addrs = append(f.addrs, info.Conn.RemoteAddr().String())
+	}})
 	next := robotsURL
 	for hop := 0; ; hop++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, next, nil)

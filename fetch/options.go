@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/gorobots/robots"
@@ -58,6 +59,7 @@ type options struct {
 	now                     func() time.Time
 	observer                Observer
 	parse                   []robots.Option
+	addrCheck               func(netip.AddrPort) error
 }
 
 // Option configures a Client.
@@ -90,6 +92,17 @@ func WithUserAgent(ua string) Option { return func(o *options) { o.userAgent = u
 // stored, so that a process sharing the store with a different guard never reads it.
 func WithDialContext(dial func(ctx context.Context, network, addr string) (net.Conn, error)) Option {
 	return func(o *options) { o.dial = dial }
+}
+
+// WithAddrCheck makes the client ignore store entries fetched from an address check
+// refuses (and entries that do not say where they were fetched from), as if the
+// store did not hold them: the client then fetches through its own dialer. It is
+// for processes that share a store while dialling under different rules — a
+// server that refuses private addresses beside one allowed to fetch them — so that
+// what one may fetch does not reach the callers of the other. Pass the same rule as
+// the dialer's guard (for serve: netguard.Check).
+func WithAddrCheck(check func(netip.AddrPort) error) Option {
+	return func(o *options) { o.addrCheck = check }
 }
 
 // WithTLSConfig sets the TLS configuration of HTTPS fetches (for private roots in tests).

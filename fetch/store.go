@@ -26,6 +26,10 @@ type Entry struct {
 	Err       string    `json:"err,omitempty"`
 	// ErrKind classifies Err, so that the classification survives a store.
 	ErrKind ErrorKind `json:"err_kind,omitempty"`
+	// Addrs are the remote addresses ("ip:port") the fetch's requests went to, in
+	// order, so that a client with WithAddrCheck does not use what another process,
+	// allowed to connect where it is not, fetched.
+	Addrs []string `json:"addrs,omitempty"`
 
 	// LastSuccess is when the origin last answered other than Unreachable.
 	LastSuccess time.Time `json:"last_success,omitzero"`
@@ -47,6 +51,9 @@ func (e *Entry) size() int64 {
 	n := int64(overhead + len(e.Origin) + len(e.RobotsURL) + len(e.Body) + len(e.Err))
 	for _, h := range e.Hops {
 		n += int64(len(h.URL)) + 32
+	}
+	for _, a := range e.Addrs {
+		n += int64(len(a)) + 16
 	}
 	if e.Copy != nil {
 		n += e.Copy.size()

@@ -35,6 +35,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/http"
 	"time"
 
@@ -182,6 +183,11 @@ func New(cfg Config) (*Server, error) {
 	opts := []fetch.Option{
 		fetch.WithDialContext(netguard.Dialer(cfg.AllowPrivate).DialContext),
 		fetch.WithStore(cfg.Store),
+	}
+	if !cfg.AllowPrivate {
+		// A replica started with AllowPrivate may share the store: what it fetched
+		// from a refused address must not be served here.
+		opts = append(opts, fetch.WithAddrCheck(func(ap netip.AddrPort) error { return netguard.Check(ap.Addr()) }))
 	}
 	opts = append(opts, cfg.Fetch...)
 	opts = append(opts, fetch.WithObserver(s.metrics.observer()))

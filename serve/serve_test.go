@@ -661,6 +661,15 @@ func TestRefusedSharedStore(t *testing.T) {
 	if n := o.fetches.Load(); n != 1 {
 		t.Errorf("%d fetches of the origin, want 1 (by the replica with AllowPrivate)", n)
 	}
+	// The other way round: the guarded replica does not serve what the other one
+	// fetched from a private address, although the store holds it fresh.
+	if code := get(t, guarded, checkPath([]string{"a"}, target+"/public/x"), &a); code != 403 {
+		t.Errorf("guarded replica after the other fetched: status %d, want 403", code)
+	}
+	var rb struct{ Error string }
+	if code := get(t, guarded, "/v1/robots?url="+url.QueryEscape(target+"/"), &rb); code != 403 {
+		t.Errorf("guarded replica, /v1/robots: status %d, want 403", code)
+	}
 }
 
 // TestRestart: with the embedded store, a restarted server decides from what it

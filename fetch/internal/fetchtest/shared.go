@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -83,6 +84,20 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 	}
 	if n := private.Hits(); n != 1 {
 		t.Errorf("unguarded client: %d fetches of the private server; want 1", n)
+	}
+	// And the other way round: a guarded client that checks where entries were
+	// fetched from does not use the unguarded client's entry, although it is fresh.
+	checked := fetch.NewClient(fetch.WithStore(store), fetch.WithDialContext(dial), fetch.WithTimeout(2*time.Second),
+		fetch.WithAddrCheck(func(ap netip.AddrPort) error { return netguard.Check(ap.Addr()) }))
+	res, err = checked.GetAt(ctx, private.URL+"/x", t0.Add(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(res.Err, netguard.ErrRefused) || res.Allowed(agent, "/public") {
+		t.Errorf("guarded client with WithAddrCheck after the unguarded fetch: %v %v, Err %v; want refused, disallow-all", res.Outcome, res.Effect, res.Err)
+	}
+	if n := private.Hits(); n != 1 {
+		t.Errorf("guarded client: %d fetches of the private server in all; want still 1", n)
 	}
 
 	// Error kinds survive the store: the second client reads the first one's failures.
