@@ -33,7 +33,9 @@
 // DNS, connection, TLS, invalid response, redirects, FTP) survives the stores, and in
 // the process that made the fetch it wraps the original error. A dial refused on
 // purpose by the dialer (a guard against private addresses, see [WithDialContext])
-// is reported but never cached or stored.
+// is reported but never cached or stored. Entries record the addresses they were
+// fetched from, and [WithAddrCheck] makes a guarded client ignore store entries that
+// another process, allowed to connect there, fetched.
 //
 // # Caching
 //
