@@ -295,7 +295,7 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	d := res.Decide(u, agents...)
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 384)
-	return appendDecision(b, u, d, appendOrigin(nil, res, agents)), nil
+	return appendDecision(b, u, d, s.memos.get(res, agents)), nil
 }
 
 // batchRequest is the body of POST /v1/check.
@@ -364,7 +364,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 		if o.res, o.err, ok = s.peek(o.url); !ok {
 			missed = append(missed, o)
 		} else if o.err == nil {
-			o.json = appendOrigin(nil, o.res, agents)
+			o.json = s.memos.get(o.res, agents)
 		}
 	}
 	if len(missed) > 0 {
@@ -416,7 +416,7 @@ func (s *Server) lookupAll(ctx context.Context, origins []*originState, agents [
 			o := origins[i]
 			o.res, o.err = s.lookup(ctx, o.url)
 			if o.err == nil {
-				o.json = appendOrigin(nil, o.res, agents)
+				o.json = s.memos.get(o.res, agents)
 			}
 		}
 	}

@@ -2,8 +2,12 @@ package serve
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
 )
 
 // The hand-written encoders must give what encoding/json reads back unchanged.
@@ -57,6 +61,39 @@ func TestPlainPrefix(t *testing.T) {
 			if got, want := plainPrefix(s), slow(s); got != want {
 				t.Errorf("plainPrefix(%q) = %d; want %d", s, got, want)
 			}
+		}
+	}
+}
+
+// TestOriginMemos: the memo answers what appendOrigin would, for the same fetch and
+// agents only.
+func TestOriginMemos(t *testing.T) {
+	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	// A rule after each user-agent line: a user-agent line after a rule starts a new group (SPEC §4).
+	rb := robots.Parse([]byte("User-agent: slowbot\nDisallow: /x\nCrawl-delay: 7\n\nUser-agent: *\nDisallow: /y\nCrawl-delay: 1\n"))
+	res := &fetch.Result{Origin: "https://example.com", RobotsURL: "https://example.com/robots.txt",
+		Outcome: fetch.Success, Effect: fetch.ObeyRules, Status: 200, Robots: rb,
+		FetchedAt: t0, ExpiresAt: t0.Add(24 * time.Hour)}
+	m := newOriginMemos()
+	for _, tc := range []struct {
+		name   string
+		res    *fetch.Result
+		agents []string
+		want   string // expected crawl_delay and fetched_at, from the file and the result
+	}{
+		{"first", res, []string{"SlowBot"}, `"fetched_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-22T12:00:00Z","crawl_delay":7`},
+		{"same again", res, []string{"SlowBot"}, `"crawl_delay":7`},
+		{"other agent", res, []string{"OtherBot"}, `"crawl_delay":1`},
+		{"refetched", &fetch.Result{Origin: res.Origin, RobotsURL: res.RobotsURL, Outcome: fetch.Unavailable,
+			Effect: fetch.AllowAll, Status: 404, FetchedAt: t0.Add(time.Hour), ExpiresAt: t0.Add(25 * time.Hour)},
+			[]string{"OtherBot"}, `"outcome":"unavailable","effect":"allow-all","status":404,"stale":false,"fetched_at":"2026-11-21T13:00:00Z","expires_at":"2026-11-22T13:00:00Z","crawl_delay":null`},
+	} {
+		got := string(m.get(tc.res, tc.agents))
+		if direct := string(appendOrigin(nil, tc.res, tc.agents)); got != direct {
+			t.Errorf("%s: memo %s; appendOrigin %s", tc.name, got, direct)
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %s; want it to contain %s", tc.name, got, tc.want)
 		}
 	}
 }

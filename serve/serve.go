@@ -123,6 +123,7 @@ type Server struct {
 	client  *fetch.Client
 	log     *slog.Logger
 	metrics *metrics
+	memos   *originMemos
 	page    *template.Template
 	handler http.Handler
 	ln      net.Listener
@@ -161,7 +162,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, errors.New("serve: empty bearer token")
 		}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger}
+	s := &Server{cfg: cfg, log: cfg.Logger, memos: newOriginMemos()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
