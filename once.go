@@ -47,7 +47,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	var named, star candidate
 	group, firstNamed, firstStar := -1, -1, -1
 	inRules, curNamed, curStar := false, false, false
-	scanLines(string(body), func(l *Line) bool {
+	scanLines(view(body), func(l *Line) bool {
 		switch l.Kind {
 		case KindUserAgent:
 			if group < 0 || inRules {
@@ -111,7 +111,8 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	}
 	if best.line > 0 {
 		d.Allowed = best.allow
-		d.Rule = Rule{Allow: best.allow, Value: best.value, Line: best.line}
+		// The value is part of the caller's body (see view): the decision keeps a copy.
+		d.Rule = Rule{Allow: best.allow, Value: strings.Clone(best.value), Line: best.line}
 		d.Group = best.group
 	}
 	return d

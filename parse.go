@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Parse reads a robots.txt body. It never fails: like Google's parser it skips what
@@ -20,8 +21,17 @@ func Parse(body []byte, opts ...Option) *Robots {
 		body = body[:r.opts.maxBytes]
 		r.diags = append(r.diags, diag{code: DiagTruncated})
 	}
-	r.parse(string(body))
+	r.parse(view(body))
 	return r
+}
+
+// view returns body as a string without copying it. It is used only while Parse or
+// DecideOnce runs: every string they keep is copied out of it first (keepText, and
+// strings.Clone in DecideOnce), so nothing they return refers to the caller's bytes.
+// Copying the whole body instead costs a second pass over it and as much memory again
+// for the garbage collector to take back.
+func view(body []byte) string {
+	return unsafe.String(unsafe.SliceData(body), len(body))
 }
 
 // diag is a diagnostic whose message is formatted only when asked for.

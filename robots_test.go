@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -115,5 +116,34 @@ func TestFieldsAndGroups(t *testing.T) {
 	}
 	if s := r.Sitemaps(); len(s) != 1 || s[0] != "https://example.com/s.xml" {
 		t.Errorf("Sitemaps = %v", s)
+	}
+}
+
+// TestNoAliasing: Parse and DecideOnce read the caller's bytes without copying them
+// first, so everything they return must have been copied out: overwriting the body
+// afterwards must change nothing.
+func TestNoAliasing(t *testing.T) {
+	src := "Sitemap: https://e.com/s.xml\nUser-agent: FooBot\nDisallow: /caf\u00e9/\nAllow: /a/index.html\nCrawl-delay: 3\nUnicorns: yes\nDisallow /missing-colon\n"
+	body := []byte(src)
+	r := Parse(body)
+	d := DecideOnce(body, "/missing-colon/x", "foobot")
+	snapshot := func() string {
+		var b strings.Builder
+		for _, g := range r.Groups() {
+			fmt.Fprintf(&b, "%+v\n", g)
+		}
+		fmt.Fprintf(&b, "%+v %+v %v\n", r.Fields(), r.Diagnostics(), r.Sitemaps())
+		fmt.Fprintf(&b, "%+v %+v\n", r.Decide("/a/", "FooBot"), d)
+		return b.String()
+	}
+	before := snapshot()
+	for i := range body {
+		body[i] = 'X'
+	}
+	if after := snapshot(); after != before {
+		t.Errorf("results changed with the body:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if !strings.Contains(before, "Unicorns") || !strings.Contains(before, "caf\u00e9") || d.Rule.Value != "/missing-colon" {
+		t.Errorf("snapshot lacks what it should show:\n%s\n%+v", before, d)
 	}
 }
