@@ -21,7 +21,7 @@ func TestParsedCorpusMemory(t *testing.T) {
 	for i, f := range c.Files {
 		kept[i] = robots.Parse(f.Body)
 	}
-		// Twice: the first collection moves Parse's pooled scratch buffers to the pool's
+	// Twice: the first collection moves Parse's pooled scratch buffers to the pool's
 	// victim cache, the second frees them; they are not part of the parsed form.
 	runtime.GC()
 	runtime.GC()
