@@ -53,6 +53,7 @@ type pageForm struct {
 	Agents    []string
 	More      string // more agents, separated by commas or spaces
 	Diff      bool
+	Dialect   string // the reading of robots.txt: google (or empty), rfc9309, legacy1996, legacy1994
 }
 
 type crawlerChoice struct {
@@ -166,6 +167,7 @@ func formOf(r *http.Request) pageForm {
 		Agents:    r.PostForm["agent"],
 		More:      r.PostForm.Get("more_agents"),
 		Diff:      r.PostForm.Get("diff") != "",
+		Dialect:   r.PostForm.Get("dialect"),
 	}
 	return f
 }
@@ -211,6 +213,11 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		return nil, errorf(http.StatusRequestEntityTooLarge, "%d URLs, more than the limit of %d", len(urls), s.cfg.MaxURLs)
 	}
 
+	dialect, err := robots.ParseDialect(f.Dialect)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "%v", err)
+	}
+	readAs := robots.WithDialect(dialect)
 	res := &pageResult{Diff: f.Diff, Agents: agents}
 	// The old (or only) file: fetched, or pasted.
 	var oldDecide func(url string, agent string) robots.Decision
@@ -234,12 +241,22 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			}
 			return fr.Decide(u, agent)
 		}
-		if oldRobots == nil {
-			oldRobots = robots.Parse(oldBody)
+		if oldRobots == nil || dialect != robots.Google && fr.Effect == fetch.ObeyRules {
+			// Another reading of the same file; the status code's effect (allow or
+			// disallow everything) stays as the fetch decided it.
+			oldRobots = robots.Parse(oldBody, readAs)
+			if fr.Effect == fetch.ObeyRules {
+				oldDecide = func(u, agent string) robots.Decision {
+					if strings.HasPrefix(u, "/") {
+						u = origin + u
+					}
+					return oldRobots.Decide(u, agent)
+				}
+			}
 		}
 	} else {
 		oldBody = []byte(f.Robots)
-		oldRobots = robots.Parse(oldBody)
+		oldRobots = robots.Parse(oldBody, readAs)
 		oldDecide = func(u, agent string) robots.Decision { return oldRobots.Decide(u, agent) }
 		res.Note = "the pasted file"
 	}
@@ -249,11 +266,14 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	var newView *fileView
 	if f.Diff {
 		oldView.Title = "old robots.txt"
-		newRobots = robots.Parse([]byte(f.RobotsNew))
+		newRobots = robots.Parse([]byte(f.RobotsNew), readAs)
 		newView = newFileView("b", "new robots.txt", []byte(f.RobotsNew), newRobots, agents)
 		res.Files = append(res.Files, newView)
 	}
 
+	if dialect != robots.Google {
+		res.Note += ", read as " + dialect.String()
+	}
 	for _, u := range urls {
 		row := pageRow{URL: u}
 		changed := false

@@ -764,3 +764,40 @@ func TestTesterFetch(t *testing.T) {
 		t.Errorf("the page does not show the fetched file's line %q", "Disallow: /only-in-the-fetched-file/")
 	}
 }
+
+// TestTesterDialect: the tester reads a pasted file as the chosen interpretation
+// (SPEC §6: the 1996 draft takes the first matching rule).
+func TestTesterDialect(t *testing.T) {
+	s, _ := start(t, Config{AllowPrivate: true})
+	post := func(dialect string) (int, string) {
+		resp, err := http.PostForm("http://"+s.Addr()+"/", url.Values{
+			"robots":  {"User-agent: *\nDisallow: /a\nAllow: /a/b\n"},
+			"agent":   {"Googlebot"},
+			"urls":    {"/a/b"},
+			"dialect": {dialect},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	tests := []struct {
+		dialect, want string
+	}{
+		{"", `title="line 3: Allow: /a/b">allowed`},
+		{"google", `title="line 3: Allow: /a/b">allowed`},
+		{"legacy1996", `title="line 2: Disallow: /a">disallowed`},
+		{"legacy1994", `title="line 2: Disallow: /a">disallowed`},
+	}
+	for _, tt := range tests {
+		code, page := post(tt.dialect)
+		if code != 200 || !strings.Contains(page, tt.want) {
+			t.Errorf("dialect %q: status %d, page lacks %q", tt.dialect, code, tt.want)
+		}
+	}
+	if code, _ := post("bing"); code != http.StatusBadRequest {
+		t.Errorf("unknown dialect: status %d, want 400", code)
+	}
+}
