@@ -84,8 +84,8 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 				side = &named
 			}
 			allow := l.Kind == KindAllow
-			pat := escapePattern(l.Value)
-			if pv.matches(shapeOf(pat), pat) {
+			pat, shape, need := Google.compilePattern(l.Value)
+			if need&^pv.mask == 0 && pv.matches(shape, pat) {
 				side.offer(len(pat), allow, l.Num, l.Value, group)
 			}
 			if allow {
