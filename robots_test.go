@@ -147,3 +147,23 @@ func TestNoAliasing(t *testing.T) {
 		t.Errorf("snapshot lacks what it should show:\n%s\n%+v", before, d)
 	}
 }
+
+// TestDecideOnceWith: options reach the one-pass decision (size limit) or send it to
+// Parse (dialects).
+func TestDecideOnceWith(t *testing.T) {
+	order := []byte("User-agent: *\nDisallow: /a\nAllow: /a/b\n")
+	if d := DecideOnceWith(order, "/a/b", []string{"x"}); !d.Allowed || d.Rule.Line != 3 {
+		t.Errorf("google: %+v, want allowed by line 3", d)
+	}
+	if d := DecideOnceWith(order, "/a/b", []string{"x"}, WithDialect(Legacy1996)); d.Allowed || d.Rule.Line != 2 {
+		t.Errorf("legacy1996: %+v, want disallowed by line 2 (first match)", d)
+	}
+	pad := strings.Repeat("#\n", DefaultMaxBytes/2)
+	late := []byte("User-agent: *\n" + pad + "Disallow: /late\n")
+	if !DecideOnceWith(late, "/late", []string{"x"}).Allowed {
+		t.Errorf("a rule past the default limit must be ignored")
+	}
+	if DecideOnceWith(late, "/late", []string{"x"}, WithMaxBytes(2*DefaultMaxBytes)).Allowed {
+		t.Errorf("a rule within a raised limit must apply")
+	}
+}
