@@ -1,4 +1,5 @@
-// Command robots checks, explains and fetches robots.txt files.
+// Command robots checks, lints, explains, compares and fetches robots.txt files, and
+// serves decisions and a web tester.
 //
 // Usage:
 //
@@ -48,7 +49,7 @@ func register(name, summary string, run func(ctx context.Context, e *env, args [
 	commands[name] = command{summary: summary, run: run}
 }
 
-const usage = `robots: check, explain and fetch robots.txt files.
+const usage = `robots: check, lint, explain, compare, diff and fetch robots.txt files, or serve them.
 
 Usage:
 	robots <command> [flags] [arguments]
