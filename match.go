@@ -185,19 +185,10 @@ func escapePattern(s string) string {
 	return b.String()
 }
 
-// pathOf returns the path, params and query of a URL: what rules are matched against.
-// It follows Google's GetPathParamsQuery: no scheme or host, no fragment, "/" when
-// there is no path, and a "/" put in front when the result would start with '?' or ';'.
-// Only that last case allocates.
-func pathOf(url string) string {
-	p, slash := splitPath(url)
-	if slash {
-		return "/" + p
-	}
-	return p
-}
-
-// splitPath is pathOf without allocating: when slash is true the path is "/" + p
+// splitPath returns the path, params and query of a URL: what rules are matched
+// against. It follows Google's GetPathParamsQuery: no scheme or host, no fragment, "/"
+// when there is no path, and a "/" put in front when the result would start with '?'
+// or ';' — which splitPath does not build: when slash is true the path is "/" + p
 // (a URL such as "https://example.com?q" has no "/" of its own before its query).
 func splitPath(url string) (p string, slash bool) {
 	// Fast path for the common absolute URL: the scheme holds none of "/?;", so the

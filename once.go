@@ -89,11 +89,8 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 				side.offer(len(pat), allow, l.Num, l.Value, group)
 			}
 			if allow {
-				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
-					dir := pat[:slash+1] + "$"
-					if pv.matches(shapeOf(dir), dir) {
-						side.offer(len(dir), true, l.Num, l.Value, group)
-					}
+				if dir, ok := indexDir(pat); ok && pv.matches(shapeOf(dir), dir) {
+					side.offer(len(dir), true, l.Num, l.Value, group)
 				}
 			}
 		}

@@ -183,11 +183,8 @@ func (r *Robots) parse(body string) {
 			}
 			b.addRule(pat, l.Num, allow, shape, need)
 			cur.ruleHi++
-			// Google normalises ".../index.htm*" in an allow rule: the directory itself
-			// (".../$") is allowed too.
 			if allow && !dialect.legacy() {
-				if slash := strings.LastIndexByte(pat, '/'); slash >= 0 && strings.HasPrefix(pat[slash:], "/index.htm") {
-					p := pat[:slash+1] + "$"
+				if p, ok := indexDir(pat); ok {
 					r.setWritten(l.Num, l.Value)
 					b.addRule(p, l.Num, true, shapeOf(p), needMask(p))
 					cur.ruleHi++
@@ -216,6 +213,16 @@ func (r *Robots) parse(body string) {
 	r.groups, r.agents, r.rules = clone(b.groups), clone(b.agents), clone(b.rules)
 	r.fields, r.diags = clone(b.fields), clone(b.diags)
 	r.compile(b)
+}
+
+// indexDir is the extra allow pattern Google derives from an allow pattern whose
+// last segment starts with "index.htm": the directory itself, ".../$".
+func indexDir(pat string) (string, bool) {
+	slash := strings.LastIndexByte(pat, '/')
+	if slash < 0 || !strings.HasPrefix(pat[slash:], "/index.htm") {
+		return "", false
+	}
+	return pat[:slash+1] + "$", true
 }
 
 func (b *builder) addRule(pat string, line int, allow bool, shape uint8, need uint32) {
@@ -251,7 +258,7 @@ func (r *Robots) keepText(b *builder) {
 	sb.Grow(n)
 	var off uint32
 	for i, p := range b.pats {
-		if i > 0 && p == b.pats[i-1] { // an index.htm rule right after its source, often
+		if i > 0 && p == b.pats[i-1] { // the same pattern twice in a row: keep one copy
 			b.rules[i].off = b.rules[i-1].off
 			continue
 		}

@@ -310,3 +310,12 @@ func FuzzCompilePattern(f *testing.F) {
 		}
 	})
 }
+
+// pathOf is splitPath with the path built, for the tests.
+func pathOf(url string) string {
+	p, slash := splitPath(url)
+	if slash {
+		return "/" + p
+	}
+	return p
+}
