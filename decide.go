@@ -2,92 +2,100 @@ package robots
 
 import "strings"
 
-// ruleSet is what applies to one product token: the rules of all groups naming it, in
-// decision order. Rules that can match any path come first; the others are bucketed by
-// the byte after the leading '/', so a decision looks only at the rules that can match.
-//
-// The bucket keys, their starts and the groups of all sets are kept in three shared
-// slices of the Robots (keys, starts, setGroup), so a set costs no allocation of its own.
-type ruleSet struct {
-	ruleLo, ruleHi  int32 // the rules are r.rules[ruleLo:ruleHi], or r.merged[…] when merged
-	merged          bool  // several groups: their rules were copied and sorted together
-	generic         int32 // the first generic rules can match any path
-	keyLo, keyN     int32 // the keys are r.keys[keyLo:keyLo+keyN], ascending
-	startLo         int32 // bucket i is rules[r.starts[startLo+i]:r.starts[startLo+i+1]]
+// setRef is what applies to one product token: the rule set in r.prog holding the
+// rules of all groups naming it, in decision order (see prog.go), and those groups.
+type setRef struct {
+	set             int32 // offset of the set in r.prog
 	groupLo, groupN int32 // the groups naming the token are r.setGroup[groupLo:groupLo+groupN]
 }
 
 type tokenSet struct {
+	key   uint64 // foldKey(token): the binary search compares it before the token itself
 	token string // as written; compared case-insensitively
-	set   ruleSet
+	ref   setRef
 }
 
-func (r *Robots) rulesOf(s *ruleSet) []rule {
-	if s.merged {
-		return r.merged[s.ruleLo:s.ruleHi]
-	}
-	return r.rules[s.ruleLo:s.ruleHi]
-}
-
-// newRuleSet indexes rules, which are sorted by cmpDecisionOrder, for the groups
-// b.setGroup[groupLo:]. s holds where the rules are.
-func (b *builder) newRuleSet(s ruleSet, rules []rule, groupLo int) ruleSet {
-	s.groupLo, s.groupN = int32(groupLo), int32(len(b.setGroup)-groupLo)
-	s.keyLo, s.startLo = int32(len(b.keys)), int32(len(b.starts))
-	i := 0
-	for i < len(rules) && rules[i].key < 0 {
-		i++
-	}
-	s.generic = int32(i)
-	for ; i < len(rules); i++ {
-		k := byte(rules[i].key)
-		if s.keyN == 0 || b.keys[len(b.keys)-1] != k {
-			b.keys = append(b.keys, k)
-			b.starts = append(b.starts, int32(i))
-			s.keyN++
+// foldKey packs the first eight bytes of s, lower-cased, big-endian and padded with
+// zeros, so that comparing keys orders strings as compareFold does until the keys are
+// equal. Tokens are found without reading their text in most steps of a search.
+func foldKey(s string) uint64 {
+	var k uint64
+	for i := range 8 {
+		k <<= 8
+		if i < len(s) {
+			k |= uint64(lower(s[i]))
 		}
 	}
-	if s.keyN > 0 {
-		b.starts = append(b.starts, int32(len(rules)))
-	}
-	return s
+	return k
 }
 
-func (r *Robots) groupsOf(s *ruleSet) []int32 {
+func (r *Robots) groupsOf(s *setRef) []int32 {
 	return r.setGroup[s.groupLo : s.groupLo+s.groupN]
 }
 
-// first returns the rule that decides path within the set, or nil. Each part of the set
-// is sorted best first, so the first match in a part is its best; a rule that cannot
-// beat the best found so far ends the search of its part.
-// The path is p, or "/"+p when slash is set (see splitPath).
-func (r *Robots) first(s *ruleSet, p pathView, best *rule) *rule {
-	if second, ok := p.second(); ok && s.keyN > 0 {
-		if j := strings.IndexByte(r.keys[s.keyLo:s.keyLo+s.keyN], second); j >= 0 {
-			j += int(s.startLo)
-			best = firstMatch(r.rulesOf(s)[r.starts[j]:r.starts[j+1]], r.text, p, best)
+// set is the header of a rule set in r.prog, read (see prog.go).
+type set struct {
+	keys         string // the buckets' keys
+	bounds, recs int
+	genEnd       int // the end of the generic records
+}
+
+func (r *Robots) setAt(so int32) set {
+	nk, keys, bounds, recs := setLayout(r.prog, int(so))
+	return set{r.prog[keys : keys+nk], bounds, recs, int(u32(r.prog, bounds))}
+}
+
+// first returns the offset of the record that decides path within the set at so, or
+// best (-1 for none) when no record of the set beats it.
+func (r *Robots) first(so int32, p *pathView, best int) int {
+	return r.setAt(so).first(r.prog, p, best)
+}
+
+// first returns the offset of the record of s that decides path, or best (-1 for
+// none) when none beats it. Each part of the set is sorted best first, so the first
+// match in a part is its best; a rule that cannot beat the best found so far ends the
+// search of its part.
+func (s set) first(prog string, p *pathView, best int) int {
+	if second, ok := p.second(); ok && len(s.keys) > 0 {
+		if j := strings.IndexByte(s.keys, second); j >= 0 {
+			at := s.bounds + 4*j
+			best = firstMatch(prog, int(u32(prog, at)), int(u32(prog, at+4)), p, best)
 		}
 	}
-	return firstMatch(r.rulesOf(s)[:s.generic], r.text, p, best)
+	return firstMatch(prog, s.recs, s.genEnd, p, best)
 }
 
 // pathView is the path a decision matches, as splitPath gives it, with its byteMask.
 type pathView struct {
 	s     string
-	slash bool // the path is "/" + s
-	mask  uint32
+	slash bool   // the path is "/" + s
+	mask  uint32 // computed on first use when zero (a path's mask is never zero)
 }
 
 func newPathView(s string, slash bool) pathView {
-	m := byteMask(s)
-	if slash {
-		m |= 1 << ('/' & 31)
+	p := pathView{s: s, slash: slash}
+	p.computeMask()
+	return p
+}
+
+func (p *pathView) computeMask() {
+	m := byteMask(p.s)
+	if p.slash || m == 0 {
+		m |= 1 << ('/' & 31) // the empty path is "/"
 	}
-	return pathView{s, slash, m}
+	p.mask = m
+}
+
+// has reports whether the path has every byte of a needMask.
+func (p *pathView) has(need uint32) bool {
+	if p.mask == 0 {
+		p.computeMask()
+	}
+	return need&^p.mask == 0
 }
 
 // second returns the byte after the path's leading "/", which selects a bucket.
-func (p pathView) second() (byte, bool) {
+func (p *pathView) second() (byte, bool) {
 	if p.slash {
 		if len(p.s) >= 1 {
 			return p.s[0], true
@@ -98,43 +106,60 @@ func (p pathView) second() (byte, bool) {
 	return 0, false
 }
 
-func (p pathView) matches(shape uint8, pat string) bool {
+func (p *pathView) matches(shape uint8, pat string) bool {
 	if p.slash {
 		return matchesSlash(shape, pat, p.s)
 	}
 	return matches(shape, pat, p.s)
 }
 
-func firstMatch(rules []rule, text string, p pathView, best *rule) *rule {
-	for i := range rules {
-		ru := &rules[i]
-		if best != nil && !better(ru, best) {
+// firstMatch returns the first record in [at, end) that matches p and beats best, or best.
+// Plain prefixes are compared at once; the byte mask is checked before the general
+// matcher only, which is slower than a comparison.
+func firstMatch(prog string, at, end int, p *pathView, best int) int {
+	bestN, bestAllow := -1, false
+	if best >= 0 {
+		bestN, bestAllow = recLen(prog, best), recAllow(prog, best)
+	}
+	for at < end {
+		n, flags := recLen(prog, at), prog[at+2]
+		// The longer pattern wins; on a tie, allow wins.
+		if n < bestN || n == bestN && (bestAllow || flags&flagAllow == 0) {
 			break
 		}
-		if ru.need&^p.mask == 0 && p.matches(ru.shape, text[ru.off:ru.off+ru.n]) {
-			return ru
+		next := at + recHeader + n
+		pat := prog[at+recHeader : next]
+		if shape := flags & 3; shape == shapePrefix && !p.slash {
+			if len(p.s) >= n && p.s[:n] == pat {
+				return at
+			}
+		} else if (shape != shapeWild || p.has(recNeed(prog, at))) && p.matches(shape, pat) {
+			return at
 		}
+		at = next
 	}
 	return best
 }
 
 // lookup finds the rule set for one product token, compared case-insensitively,
 // without allocating.
-func (r *Robots) lookup(agent string) *ruleSet {
+func (r *Robots) lookup(agent string) *setRef {
 	if len(agent) > 0 && r.initials&(1<<(lower(agent[0])&63)) == 0 {
 		return nil // most crawlers are named by no group: no token starts as the agent does
 	}
+	key := foldKey(agent)
 	lo, hi := 0, len(r.tokens)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if compareFold(r.tokens[m].token, agent) < 0 {
+		t := &r.tokens[m]
+		if t.key < key || t.key == key && compareFold(t.token, agent) < 0 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(r.tokens) && compareFold(r.tokens[lo].token, agent) == 0 {
-		return &r.tokens[lo].set
+	if lo < len(r.tokens) && r.tokens[lo].key == key && compareFold(r.tokens[lo].token, agent) == 0 {
+		return &r.tokens[lo].ref
 	}
 	return nil
 }
@@ -159,35 +184,35 @@ func (r *Robots) decide(path string, slash bool, agent string, agents []string) 
 			return r.decideLegacy(path, agents)
 		}
 	}
-	var best *rule
+	best := -1
 	found := false
 	pv := newPathView(path, slash)
 	if agents == nil {
-		if set := r.lookup(agent); set != nil {
+		if ref := r.lookup(agent); ref != nil {
 			found = true
-			d.Group = int(r.setGroup[set.groupLo])
-			best = r.first(set, pv, nil)
+			d.Group = int(r.setGroup[ref.groupLo])
+			best = r.first(ref.set, &pv, -1)
 		}
 	} else {
 		for _, a := range agents {
-			if set := r.lookup(a); set != nil {
+			if ref := r.lookup(a); ref != nil {
 				if !found {
 					found = true
-					d.Group = int(r.setGroup[set.groupLo])
+					d.Group = int(r.setGroup[ref.groupLo])
 				}
-				best = r.first(set, pv, best)
+				best = r.first(ref.set, &pv, best)
 			}
 		}
 	}
-	if !found && r.hasStar {
+	if !found && r.star.set >= 0 {
 		d.Global = true
 		d.Group = int(r.setGroup[r.star.groupLo])
-		best = r.first(&r.star, pv, nil)
+		best = r.first(r.star.set, &pv, -1)
 	}
-	if best != nil {
-		d.Allowed = best.allow
-		d.Rule = r.ruleOf(best)
-		d.Group = r.groupOf(best.line)
+	if best >= 0 {
+		d.Rule = r.ruleAt(best)
+		d.Allowed = d.Rule.Allow
+		d.Group = r.groupOf(int32(d.Rule.Line))
 	}
 	return d
 }
@@ -208,12 +233,12 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 		return d
 	}
 	d.Group, d.Global = gi, global
-	g := &r.groups[gi]
-	for i := g.ruleLo; i < g.ruleHi; i++ {
-		ru := &r.rules[i]
-		if matches(ru.shape, r.pat(ru), path) {
-			d.Allowed = ru.allow
-			d.Rule = r.ruleOf(ru)
+	prog := r.prog
+	at, end := setRecords(prog, int(r.groups[gi].set))
+	for ; at < end; at = recNext(prog, at) {
+		if matches(recShape(prog, at), recPat(prog, at), path) {
+			d.Rule = r.ruleAt(at)
+			d.Allowed = d.Rule.Allow
 			break
 		}
 	}

@@ -106,11 +106,19 @@ func matchWild(pat, path string) bool {
 // A path can match a pattern only if it has every byte the pattern needs, so comparing
 // masks rejects most non-matching rules without looking at them.
 func byteMask(s string) uint32 {
-	var m uint32
-	for i := 0; i < len(s); i++ {
-		m |= 1 << (s[i] & 31)
+	// Four masks, each of every fourth byte, keep the shifts independent of each other.
+	var m0, m1, m2, m3 uint32
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		m0 |= 1 << (s[i] & 31)
+		m1 |= 1 << (s[i+1] & 31)
+		m2 |= 1 << (s[i+2] & 31)
+		m3 |= 1 << (s[i+3] & 31)
 	}
-	return m
+	for ; i < len(s); i++ {
+		m0 |= 1 << (s[i] & 31)
+	}
+	return m0 | m1 | m2 | m3
 }
 
 // needMask is the byteMask of the bytes a path must contain to match pat: all but

@@ -17,6 +17,7 @@ func Parse(body []byte, opts ...Option) *Robots {
 	for _, o := range opts {
 		o(&r.opts)
 	}
+	r.dialect = r.opts.dialect
 	if len(body) > r.opts.maxBytes {
 		body = body[:r.opts.maxBytes]
 		r.diags = append(r.diags, diag{code: DiagTruncated})
@@ -71,23 +72,24 @@ func isGlobal(v string) bool {
 // builder holds the slices a parse appends to. Builders are pooled, so parsing
 // allocates only the exact-size slices the result keeps.
 type builder struct {
-	groups           []group
-	agents           []Agent
-	rules            []rule
-	fields           []Field
-	pats             []string // the pattern of each rule, until the text is built
-	merged           []rule
-	diags            []diag
-	names            []named
-	tokens           []tokenSet
-	keys             []byte
-	starts, setGroup []int32
-	sorter           sorter
+	groups   []group
+	agents   []Agent
+	rules    []rule
+	fields   []Field
+	pats     []string // the pattern of each rule (rule.off), until the sets are written
+	merged   []rule
+	diags    []diag
+	names    []named
+	tokens   []tokenSet
+	tokAgent []int32 // for each token, the agent whose name starts with it
+	prog     []byte
+	setGroup []int32
+	sorter   sorter
 }
 
 type named struct {
-	token string
-	group int32
+	token        string
+	group, agent int32
 }
 
 var builders = sync.Pool{New: func() any { return new(builder) }}
@@ -104,7 +106,6 @@ func clone[T any](s []T) []T {
 // returns it to the pool.
 func (b *builder) release() {
 	clear(b.agents)
-	clear(b.rules)
 	clear(b.fields)
 	clear(b.tokens)
 	clear(b.pats)
@@ -112,7 +113,7 @@ func (b *builder) release() {
 	clear(b.names)
 	b.groups, b.agents, b.rules = b.groups[:0], b.agents[:0], b.rules[:0]
 	b.fields, b.diags, b.names, b.tokens = b.fields[:0], b.diags[:0], b.names[:0], b.tokens[:0]
-	b.keys, b.starts, b.setGroup, b.pats = b.keys[:0], b.starts[:0], b.setGroup[:0], b.pats[:0]
+	b.prog, b.setGroup, b.pats, b.tokAgent = b.prog[:0], b.setGroup[:0], b.pats[:0], b.tokAgent[:0]
 	b.merged = b.merged[:0]
 	builders.Put(b)
 }
@@ -209,10 +210,15 @@ func (r *Robots) parse(body string) {
 		}
 		return true
 	})
-	r.keepText(b)
-	r.groups, r.agents, r.rules = clone(b.groups), clone(b.agents), clone(b.rules)
-	r.fields, r.diags = clone(b.fields), clone(b.diags)
 	r.compile(b)
+	r.keepText(b)
+	r.groups, r.agents = clone(b.groups), clone(b.agents)
+	r.fields, r.diags = clone(b.fields), clone(b.diags)
+	r.tokens, r.setGroup = clone(b.tokens), clone(b.setGroup)
+	for i := range r.tokens {
+		t := &r.tokens[i]
+		t.token = r.agents[b.tokAgent[i]].Name[:len(t.token)]
+	}
 }
 
 // indexDir is the extra allow pattern Google derives from an allow pattern whose
@@ -226,65 +232,38 @@ func indexDir(pat string) (string, bool) {
 }
 
 func (b *builder) addRule(pat string, line int, allow bool, shape uint8, need uint32) {
-	b.rules = append(b.rules, rule{n: uint32(len(pat)), line: int32(line), allow: allow, shape: shape,
+	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line), allow: allow, shape: shape,
 		key: bucketKey(pat), need: need})
 	b.pats = append(b.pats, pat)
 }
 
-// keepText copies every string the result keeps into one string, r.text, and points
-// the rules, agents, fields, diagnostics and written values at it. The parsed body is
-// then garbage: comments, field names and white space cost no memory.
+// keepText makes r.prog: the rule sets written so far in b.prog, then every other
+// string the result keeps, to which it points the agents, fields, diagnostics and
+// written values. The parsed body is then garbage: comments, field names and white
+// space cost no memory.
 func (r *Robots) keepText(b *builder) {
-	n := 0
-	for i, p := range b.pats {
-		if i == 0 || p != b.pats[i-1] {
-			n += len(p)
-		}
-	}
+	out := b.prog
+	text := len(out)
 	for _, a := range b.agents {
-		n += len(a.Name)
+		out = append(out, a.Name...)
 	}
 	for _, f := range b.fields {
-		n += len(f.Name) + len(f.Value)
+		out = append(out, f.Name...)
+		out = append(out, f.Value...)
 	}
 	for _, d := range b.diags {
-		n += len(d.arg1) + len(d.arg2)
+		out = append(out, d.arg1...)
+		out = append(out, d.arg2...)
 	}
-	written := slices.Sorted(maps.Keys(r.written)) // one order for both loops below
+	written := slices.Sorted(maps.Keys(r.written)) // one order for both loops
 	for _, k := range written {
-		n += len(r.written[k])
+		out = append(out, r.written[k]...)
 	}
-	var sb strings.Builder
-	sb.Grow(n)
-	var off uint32
-	for i, p := range b.pats {
-		if i > 0 && p == b.pats[i-1] { // the same pattern twice in a row: keep one copy
-			b.rules[i].off = b.rules[i-1].off
-			continue
-		}
-		sb.WriteString(p)
-		b.rules[i].off = off
-		off += uint32(len(p))
-	}
-	// The other strings are written now and pointed at once the text is complete.
-	for _, a := range b.agents {
-		sb.WriteString(a.Name)
-	}
-	for _, f := range b.fields {
-		sb.WriteString(f.Name)
-		sb.WriteString(f.Value)
-	}
-	for _, d := range b.diags {
-		sb.WriteString(d.arg1)
-		sb.WriteString(d.arg2)
-	}
-	for _, k := range written {
-		sb.WriteString(r.written[k])
-	}
-	r.text = sb.String()
-	o := int(off)
+	b.prog = out
+	r.prog = string(out)
+	o := text
 	take := func(s string) string {
-		t := r.text[o : o+len(s)]
+		t := r.prog[o : o+len(s)]
 		o += len(s)
 		return t
 	}
@@ -321,14 +300,6 @@ func (r *Robots) setWritten(line int, v string) {
 	r.written[int32(line)] = v
 }
 
-// better reports whether a decides over b: the longer pattern wins; on a tie, allow wins.
-func better(a, b *rule) bool {
-	if a.n != b.n {
-		return a.n > b.n
-	}
-	return a.allow && !b.allow
-}
-
 // bucketKey is the byte after the leading '/' that every path matching pat must have,
 // or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…").
 func bucketKey(pat string) int16 {
@@ -355,30 +326,37 @@ func cmpDecisionOrder(a, b rule) int {
 	return int(a.line - b.line)
 }
 
+// compile writes the rule set of each group into b.prog and indexes the groups by
+// product token.
 func (r *Robots) compile(b *builder) {
-	legacy := r.opts.dialect.legacy()
-	if !legacy { // the old dialects try rules in file order
-		for gi := range r.groups {
-			g := &r.groups[gi]
-			b.sorter.sort(r.rules[g.ruleLo:g.ruleHi])
+	legacy := r.dialect.legacy()
+	r.star.set = -1
+	for gi := range b.groups {
+		g := &b.groups[gi]
+		rules := b.rules[g.ruleLo:g.ruleHi]
+		if !legacy { // the old dialects try rules in file order
+			b.sorter.sort(rules)
 		}
+		g.set = int32(len(b.prog))
+		b.prog = appendSet(b.prog, rules, b.pats, !legacy)
 	}
-	if len(r.groups) == 0 || legacy {
+	if len(b.groups) == 0 || legacy {
 		return
 	}
 	// Index the groups by product token; "*" groups go to the fallback set.
 	names := b.names
 	var stars []int32
-	for gi := range r.groups {
-		g := &r.groups[gi]
-		for _, a := range r.agents[g.agentLo:g.agentHi] {
-			if isGlobal(a.Name) {
+	for gi := range b.groups {
+		g := &b.groups[gi]
+		for ai := g.agentLo; ai < g.agentHi; ai++ {
+			name := b.agents[ai].Name
+			if isGlobal(name) {
 				if len(stars) == 0 || stars[len(stars)-1] != int32(gi) {
 					stars = append(stars, int32(gi))
 				}
 				continue
 			}
-			names = append(names, named{leadingToken(a.Name), int32(gi)})
+			names = append(names, named{leadingToken(name), int32(gi), ai})
 		}
 	}
 	b.names = names
@@ -399,40 +377,40 @@ func (r *Robots) compile(b *builder) {
 				b.setGroup = append(b.setGroup, n.group)
 			}
 		}
-		b.tokens = append(b.tokens, tokenSet{token: names[i].token, set: r.merge(b, lo)})
+		tok := names[i].token
+		b.tokens = append(b.tokens, tokenSet{key: foldKey(tok), token: tok, ref: b.merge(lo)})
+		b.tokAgent = append(b.tokAgent, names[i].agent)
+		if tok != "" {
+			r.initials |= 1 << (lower(tok[0]) & 63)
+		}
 		i = j
 	}
 	if len(stars) > 0 {
-		r.hasStar = true
 		lo := len(b.setGroup)
 		b.setGroup = append(b.setGroup, stars...)
-		r.star = r.merge(b, lo)
+		r.star = b.merge(lo)
 	}
-	r.tokens, r.merged = clone(b.tokens), clone(b.merged)
-	for _, t := range r.tokens {
-		if t.token != "" {
-			r.initials |= 1 << (lower(t.token[0]) & 63)
-		}
-	}
-	r.keys, r.starts, r.setGroup = string(b.keys), clone(b.starts), clone(b.setGroup)
 }
 
-// merge returns the rule set of the groups b.setGroup[lo:]; with one group it shares
-// its rules.
-func (r *Robots) merge(b *builder, lo int) ruleSet {
+// merge returns the rule set of the groups b.setGroup[lo:]: a group's own set when
+// there is one group, otherwise a new set of all their rules in decision order.
+func (b *builder) merge(lo int) setRef {
 	gs := b.setGroup[lo:]
+	ref := setRef{groupLo: int32(lo), groupN: int32(len(gs))}
 	if len(gs) == 1 {
-		g := &r.groups[gs[0]]
-		return b.newRuleSet(ruleSet{ruleLo: g.ruleLo, ruleHi: g.ruleHi}, r.rules[g.ruleLo:g.ruleHi], lo)
+		ref.set = b.groups[gs[0]].set
+		return ref
 	}
-	start := len(b.merged)
+	rules := b.merged[:0]
 	for _, gi := range gs {
-		g := &r.groups[gi]
-		b.merged = append(b.merged, r.rules[g.ruleLo:g.ruleHi]...)
+		g := &b.groups[gi]
+		rules = append(rules, b.rules[g.ruleLo:g.ruleHi]...)
 	}
-	rs := b.merged[start:]
-	b.sorter.sort(rs)
-	return b.newRuleSet(ruleSet{ruleLo: int32(start), ruleHi: int32(len(b.merged)), merged: true}, rs, lo)
+	b.sorter.sort(rules)
+	b.merged = rules
+	ref.set = int32(len(b.prog))
+	b.prog = appendSet(b.prog, rules, b.pats, true)
+	return ref
 }
 
 // compareFold compares ASCII strings as if both were lower case.

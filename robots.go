@@ -10,47 +10,43 @@ import (
 // Robots is a parsed robots.txt file. It is immutable and safe for concurrent use.
 // The zero value, like an empty file, allows everything.
 type Robots struct {
-	text     string     // every string kept (patterns, agent names, values), one after another
-	groups   []group    // in file order
-	agents   []Agent    // the user-agent lines of all groups, group by group
-	rules    []rule     // the rules of all groups, group by group, each group in decision order
-	merged   []rule     // the rules of tokens named by several groups, token by token
-	fields   []Field    // every non-rule field (sitemaps too) in file order; groups hold spans
+	// What a decision reads comes first, so that it shares the struct's first cache line.
+	prog     string     // the rule sets (see prog.go), then every other string kept
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	initials uint64     // bit lower(c)&63 set for the first byte c of each token
-	star     ruleSet
-	hasStar  bool
-	keys     string  // the bucket keys of all rule sets (see ruleSet)
-	starts   []int32 // the bucket starts of all rule sets
+	star     setRef     // the "*" groups; star.set is -1 when there are none
+	dialect  Dialect    // opts.dialect
+
+	groups   []group // in file order
+	agents   []Agent // the user-agent lines of all groups, group by group
+	fields   []Field // every non-rule field (sitemaps too) in file order; groups hold spans
 	setGroup []int32 // the groups of all rule sets
 	diags    []diag
 	written  map[int32]string // the value as written, for lines whose pattern differs from it
 	size     int              // bytes of the body before the size limit
 	opts     options
+	_        [40]byte // 256 bytes in all: a size class whose objects start on a cache line
 }
 
 // group is a span of the shared slices.
 type group struct {
 	line             int32
 	agentLo, agentHi int32
-	ruleLo, ruleHi   int32
+	ruleLo, ruleHi   int32 // while parsing: the group's rules in the builder
 	fieldLo, fieldHi int32
+	set              int32 // the offset in prog of the set of the group's own rules
 }
 
-// rule is a compiled allow or disallow line: 20 bytes, since the corpus has hundreds
-// of thousands of them.
+// rule is a compiled allow or disallow line while parsing; the result keeps it as a
+// record of a rule set (see prog.go).
 type rule struct {
-	off   uint32 // the pattern is r.text[off:off+n]: the value as matched (escaped)
+	off   uint32 // the index of its pattern in the builder's pats
 	n     uint32 // the pattern's length, which is the rule's priority
 	line  int32
 	shape uint8
 	allow bool
 	key   int16  // bucketKey(pattern)
 	need  uint32 // needMask(pattern): bytes every matching path contains
-}
-
-func (r *Robots) pat(ru *rule) string {
-	return r.text[ru.off : ru.off+ru.n]
 }
 
 // groupOf returns the group a rule line belongs to: the last group starting before it.
@@ -196,8 +192,25 @@ type Decision struct {
 // pass a token such as "Googlebot", not a whole User-Agent header (see ProductToken).
 // url may be absolute ("https://example.com/a?b") or a path ("/a?b").
 func (r *Robots) Allowed(agent, url string) bool {
+	if r == nil || r.dialect != Google {
+		p, slash := splitPath(url)
+		return r.decide(p, slash, agent, nil).Allowed
+	}
+	// Only the verdict is wanted: the deciding rule's value and group, which Decide
+	// reports, cost memory reads of their own. The set's header is read before the
+	// URL, so that the two reads, often cache misses both, overlap.
+	ref := r.lookup(agent)
+	if ref == nil {
+		if r.star.set < 0 {
+			return true
+		}
+		ref = &r.star
+	}
+	s := r.setAt(ref.set)
 	p, slash := splitPath(url)
-	return r.decide(p, slash, agent, nil).Allowed
+	pv := pathView{s: p, slash: slash}
+	best := s.first(r.prog, &pv, -1)
+	return best < 0 || recAllow(r.prog, best)
 }
 
 // Decide is Allowed with the reason. With several agents, the groups naming any of
@@ -211,12 +224,14 @@ func (r *Robots) Decide(url string, agents ...string) Decision {
 	return r.decide(p, slash, "", agents)
 }
 
-func (r *Robots) ruleOf(ru *rule) Rule {
-	v := r.pat(ru)
-	if w, ok := r.written[ru.line]; ok {
+// ruleAt returns the rule whose record is at offset at of prog.
+func (r *Robots) ruleAt(at int) Rule {
+	line := recLine(r.prog, at)
+	v := recPat(r.prog, at)
+	if w, ok := r.written[line]; ok {
 		v = w
 	}
-	return Rule{Allow: ru.allow, Value: v, Line: int(ru.line)}
+	return Rule{Allow: recAllow(r.prog, at), Value: v, Line: int(line)}
 }
 
 // Groups returns the groups of the file in file order. It builds them on each call.
@@ -233,9 +248,9 @@ func (r *Robots) Groups() []Group {
 
 func (r *Robots) group(gi int) Group {
 	g := &r.groups[gi]
-	rules := make([]Rule, 0, g.ruleHi-g.ruleLo)
-	for i := g.ruleLo; i < g.ruleHi; i++ {
-		rules = append(rules, r.ruleOf(&r.rules[i]))
+	var rules []Rule
+	for at, end := setRecords(r.prog, int(g.set)); at < end; at = recNext(r.prog, at) {
+		rules = append(rules, r.ruleAt(at))
 	}
 	slices.SortFunc(rules, func(a, b Rule) int { return a.Line - b.Line })
 	// The derived index.htm rule shares its line with the rule it comes from.
@@ -312,7 +327,7 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 			}
 		}
 	}
-	if len(groups) == 0 && r.hasStar {
+	if len(groups) == 0 && r.star.set >= 0 {
 		global = true
 		for _, g := range r.groupsOf(&r.star) {
 			groups = append(groups, int(g))

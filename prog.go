@@ -1,0 +1,112 @@
+package robots
+
+// The rules of a parsed file are kept in one string, r.prog, as rule sets laid out
+// for decisions. A decision on a file nobody has looked at lately is bound by memory
+// reads that miss the cache, so everything it reads sits together: a set's header,
+// then its rules, each followed by its pattern. Walking a bucket reads memory in
+// order, which the processor fetches ahead.
+//
+// A set at offset so:
+//
+//	so:       nk, u16: the number of buckets
+//	so+2:     the buckets' keys, nk bytes, ascending (the byte after a path's leading '/')
+//	bounds:   nk+1 u32 offsets in prog: bucket j is [bounds[j], bounds[j+1]); the set ends at bounds[nk]
+//	recs:     the generic records (rules that can match any path), up to bounds[0], then the buckets
+//
+// A record is a rule: n (u16, the pattern's length), flags (u8: the shape in bits 0–1,
+// flagAllow), need (u32, needMask), line (u32), then the n bytes of the pattern.
+// Integers are little-endian. Within each part of a set the records are in decision
+// order (longest first, allow first), so the first match decides; in the legacy
+// dialects a set has no buckets and keeps the file's order.
+const (
+	recHeader = 11
+	flagAllow = 1 << 2
+)
+
+func u16(s string, i int) int {
+	_ = s[i+1]
+	return int(s[i]) | int(s[i+1])<<8
+}
+
+func u32(s string, i int) uint32 {
+	_ = s[i+3]
+	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+}
+
+func appendU16(b []byte, v int) []byte {
+	return append(b, byte(v), byte(v>>8))
+}
+
+func putU32(b []byte, i int, v uint32) {
+	_ = b[i+3]
+	b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+}
+
+// setLayout returns where the parts of the set at so start.
+func setLayout(prog string, so int) (nk, keys, bounds, recs int) {
+	nk = u16(prog, so)
+	keys = so + 2
+	bounds = keys + nk
+	recs = bounds + 4*(nk+1)
+	return
+}
+
+// setRecords returns the offsets of the first record of the set at so and of its end.
+func setRecords(prog string, so int) (start, end int) {
+	nk, _, bounds, recs := setLayout(prog, so)
+	return recs, int(u32(prog, bounds+4*nk))
+}
+
+func recLen(prog string, at int) int     { return u16(prog, at) }
+func recShape(prog string, at int) uint8 { return prog[at+2] & 3 }
+func recAllow(prog string, at int) bool  { return prog[at+2]&flagAllow != 0 }
+func recNeed(prog string, at int) uint32 { return u32(prog, at+3) }
+func recLine(prog string, at int) int32  { return int32(u32(prog, at+7)) }
+func recPat(prog string, at int) string  { return prog[at+recHeader : at+recHeader+recLen(prog, at)] }
+func recNext(prog string, at int) int    { return at + recHeader + recLen(prog, at) }
+
+// appendSet appends the set of rules, which are in decision order when bucketed (see
+// cmpDecisionOrder) and in file order otherwise. pats holds the rules' patterns,
+// indexed by rule.off.
+func appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
+	gen := len(rules)
+	nk := 0
+	if bucketed {
+		gen = 0
+		for gen < len(rules) && rules[gen].key < 0 {
+			gen++
+		}
+		for i := gen; i < len(rules); i++ {
+			if i == gen || rules[i].key != rules[i-1].key {
+				nk++
+			}
+		}
+	}
+	out = appendU16(out, nk)
+	for i := gen; i < len(rules); i++ {
+		if i == gen || rules[i].key != rules[i-1].key {
+			out = append(out, byte(rules[i].key))
+		}
+	}
+	bounds := len(out)
+	out = append(out, make([]byte, 4*(nk+1))...)
+	j := 0
+	for i := range rules {
+		ru := &rules[i]
+		if i >= gen && (i == gen || ru.key != rules[i-1].key) {
+			putU32(out, bounds+4*j, uint32(len(out)))
+			j++
+		}
+		flags := ru.shape
+		if ru.allow {
+			flags |= flagAllow
+		}
+		p := pats[ru.off]
+		out = append(appendU16(out, len(p)), flags,
+			byte(ru.need), byte(ru.need>>8), byte(ru.need>>16), byte(ru.need>>24),
+			byte(ru.line), byte(ru.line>>8), byte(ru.line>>16), byte(ru.line>>24))
+		out = append(out, p...)
+	}
+	putU32(out, bounds+4*j, uint32(len(out)))
+	return out
+}
