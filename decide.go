@@ -56,10 +56,15 @@ func (r *Robots) first(so int32, p *pathView, best int) int {
 // match in a part is its best; a rule that cannot beat the best found so far ends the
 // search of its part.
 func (s set) first(prog string, p *pathView, best int) int {
-	if second, ok := p.second(); ok && len(s.keys) > 0 {
-		if j := strings.IndexByte(s.keys, second); j >= 0 {
-			at := s.bounds + 4*j
-			best = firstMatch(prog, int(u32(prog, at)), int(u32(prog, at+4)), p, best)
+	if second, ok := p.second(); ok {
+		// The keys are few and ascending: a loop that stops at the first key not below
+		// second is quicker than a call.
+		for j := 0; j < len(s.keys) && s.keys[j] <= second; j++ {
+			if s.keys[j] == second {
+				at := s.bounds + 4*j
+				best = firstMatch(prog, int(u32(prog, at)), int(u32(prog, at+4)), p, best)
+				break
+			}
 		}
 	}
 	return firstMatch(prog, s.recs, s.genEnd, p, best)
@@ -68,12 +73,13 @@ func (s set) first(prog string, p *pathView, best int) int {
 // pathView is the path a decision matches, as splitPath gives it, with its byteMask.
 type pathView struct {
 	s     string
-	slash bool   // the path is "/" + s
-	mask  uint32 // computed on first use when zero (a path's mask is never zero)
+	w0    uint64  // the first eight bytes of s, little-endian, zero-padded
+	slash bool    // the path is "/" + s
+	mask  byteSet // computed on first use when zero (a path's mask is never zero)
 }
 
 func newPathView(s string, slash bool) pathView {
-	p := pathView{s: s, slash: slash}
+	p := pathView{s: s, w0: u64pad(s), slash: slash}
 	p.computeMask()
 	return p
 }
@@ -81,13 +87,13 @@ func newPathView(s string, slash bool) pathView {
 func (p *pathView) computeMask() {
 	m := byteMask(p.s)
 	if p.slash || m == 0 {
-		m |= 1 << ('/' & 31) // the empty path is "/"
+		m |= 1 << bitOf['/'] // the empty path is "/"
 	}
 	p.mask = m
 }
 
 // has reports whether the path has every byte of a needMask.
-func (p *pathView) has(need uint32) bool {
+func (p *pathView) has(need byteSet) bool {
 	if p.mask == 0 {
 		p.computeMask()
 	}
@@ -130,7 +136,17 @@ func firstMatch(prog string, at, end int, p *pathView, best int) int {
 		next := at + recHeader + n
 		pat := prog[at+recHeader : next]
 		if shape := flags & 3; shape == shapePrefix && !p.slash {
-			if len(p.s) >= n && p.s[:n] == pat {
+			// Most prefixes differ from the path in their first eight bytes, which
+			// one comparison of words tells.
+			if len(p.s) >= n && at+recHeader+8 <= len(prog) {
+				x := p.w0 ^ u64(prog, at+recHeader)
+				if n < 8 {
+					x &= 1<<(8*n) - 1
+				}
+				if x == 0 && (n <= 8 || p.s[8:n] == pat[8:]) {
+					return at
+				}
+			} else if len(p.s) >= n && p.s[:n] == pat {
 				return at
 			}
 		} else if (shape != shapeWild || p.has(recNeed(prog, at))) && p.matches(shape, pat) {

@@ -110,7 +110,7 @@ func legacyKind(d Dialect, key string) Kind {
 
 // compilePattern turns a rule value into the pattern matched and its shape.
 // It also returns needMask of the pattern.
-func (d Dialect) compilePattern(v string) (string, uint8, uint32) {
+func (d Dialect) compilePattern(v string) (string, uint8, byteSet) {
 	switch d {
 	case RFC9309:
 		p := normalizeRFC(v)
@@ -123,7 +123,7 @@ func (d Dialect) compilePattern(v string) (string, uint8, uint32) {
 	}
 	// One pass finds what most values need: no escaping, the shape, the mask.
 	body := strings.TrimSuffix(v, "$")
-	var need uint32
+	var need byteSet
 	star := false
 	for i := 0; i < len(body); i++ {
 		c := body[i]
@@ -134,7 +134,7 @@ func (d Dialect) compilePattern(v string) (string, uint8, uint32) {
 		if c == '*' {
 			star = true
 		} else {
-			need |= 1 << (c & 31)
+			need |= 1 << bitOf[c]
 		}
 	}
 	switch {

@@ -102,33 +102,56 @@ func matchWild(pat, path string) bool {
 	return strings.Contains(path[pos:], pat)
 }
 
-// byteMask is a 32-bit summary of the bytes in s: bit c&31 is set for each byte c.
-// A path can match a pattern only if it has every byte the pattern needs, so comparing
-// masks rejects most non-matching rules without looking at them.
-func byteMask(s string) uint32 {
-	// Four masks, each of every fourth byte, keep the shifts independent of each other.
-	var m0, m1, m2, m3 uint32
+// byteSet is a 64-bit summary of the bytes of a string: bit bitOf[c] is set for each
+// byte c. A path can match a pattern only if it has every byte the pattern needs, so
+// comparing sets rejects most non-matching wildcard rules without running the matcher.
+// bitOf gives the bytes frequent in URLs bits of their own (upper and lower case share
+// one), so that the summary of a path stays sparse.
+type byteSet uint64
+
+var bitOf = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = 63
+	}
+	for c := byte('a'); c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = c-'a', c-'a'
+	}
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = 26 + c - '0'
+	}
+	for i, c := range []byte("/.-_?=&%+,;:~!$()@'# ") {
+		t[c] = 36 + uint8(i)
+	}
+	for c := 0x80; c < 256; c++ {
+		t[c] = 57 + uint8(c&5)
+	}
+	return t
+}()
+
+func byteMask(s string) byteSet {
+	// Four sets, each of every fourth byte, keep the shifts independent of each other.
+	var m0, m1, m2, m3 byteSet
 	i := 0
 	for ; i+4 <= len(s); i += 4 {
-		m0 |= 1 << (s[i] & 31)
-		m1 |= 1 << (s[i+1] & 31)
-		m2 |= 1 << (s[i+2] & 31)
-		m3 |= 1 << (s[i+3] & 31)
+		m0 |= 1 << bitOf[s[i]]
+		m1 |= 1 << bitOf[s[i+1]]
+		m2 |= 1 << bitOf[s[i+2]]
+		m3 |= 1 << bitOf[s[i+3]]
 	}
 	for ; i < len(s); i++ {
-		m0 |= 1 << (s[i] & 31)
+		m0 |= 1 << bitOf[s[i]]
 	}
 	return m0 | m1 | m2 | m3
 }
 
 // needMask is the byteMask of the bytes a path must contain to match pat: all but
 // '*' and a final '$'.
-func needMask(pat string) uint32 {
+func needMask(pat string) byteSet {
 	pat = strings.TrimSuffix(pat, "$")
-	var m uint32
+	var m byteSet
 	for i := 0; i < len(pat); i++ {
 		if pat[i] != '*' {
-			m |= 1 << (pat[i] & 31)
+			m |= 1 << bitOf[pat[i]]
 		}
 	}
 	return m
@@ -248,18 +271,13 @@ func slowSplitPath(url string) (string, bool) {
 
 // pathFrom is the end of pathOf for a URL whose authority starts at from.
 func pathFrom(url string, from int) (string, bool) {
-	p := -1
-	for i := from; i < len(url); i++ {
-		if c := url[i]; c == '/' || c == '?' || c == ';' {
-			p = i
-			break
-		}
-	}
+	p := indexPathStart(url, from)
 	if p < 0 {
 		return "/", false
 	}
 	end := len(url)
-	if h := strings.IndexByte(url, '#'); h >= 0 {
+	if h := strings.IndexByte(url[from:], '#'); h >= 0 {
+		h += from
 		if h < p {
 			return "/", false
 		}
@@ -269,6 +287,35 @@ func pathFrom(url string, from int) (string, bool) {
 		return url[p:end], true
 	}
 	return url[p:end], false
+}
+
+// indexPathStart returns the index of the first '/', '?' or ';' of s at or after from,
+// or -1, looking at eight bytes at a time: host names are a few words long.
+func indexPathStart(s string, from int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	const slashes, questions, semis = 0x2F2F2F2F2F2F2F2F, 0x3F3F3F3F3F3F3F3F, 0x3B3B3B3B3B3B3B3B
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A zero byte in x where w has the byte sought; (x-ones)&^x&highs marks the
+		// first such byte exactly (bytes after it may be marked falsely, so only the
+		// lowest mark is used).
+		a, b, c := w^slashes, w^questions, w^semis
+		if z := ((a - ones) &^ a) | ((b - ones) &^ b) | ((c - ones) &^ c); z&highs != 0 {
+			for j := i; ; j++ {
+				if c := s[j]; c == '/' || c == '?' || c == ';' {
+					return j
+				}
+			}
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == ';' {
+			return i
+		}
+	}
+	return -1
 }
 
 func indexAnyFrom(s, chars string, from int) int {

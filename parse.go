@@ -231,7 +231,7 @@ func indexDir(pat string) (string, bool) {
 	return pat[:slash+1] + "$", true
 }
 
-func (b *builder) addRule(pat string, line int, allow bool, shape uint8, need uint32) {
+func (b *builder) addRule(pat string, line int, allow bool, shape uint8, need byteSet) {
 	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line), allow: allow, shape: shape,
 		key: bucketKey(pat), need: need})
 	b.pats = append(b.pats, pat)

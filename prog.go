@@ -14,12 +14,12 @@ package robots
 //	recs:     the generic records (rules that can match any path), up to bounds[0], then the buckets
 //
 // A record is a rule: n (u16, the pattern's length), flags (u8: the shape in bits 0–1,
-// flagAllow), need (u32, needMask), line (u32), then the n bytes of the pattern.
+// flagAllow), need (u64, needMask), line (u32), then the n bytes of the pattern.
 // Integers are little-endian. Within each part of a set the records are in decision
 // order (longest first, allow first), so the first match decides; in the legacy
 // dialects a set has no buckets and keeps the file's order.
 const (
-	recHeader = 11
+	recHeader = 15
 	flagAllow = 1 << 2
 )
 
@@ -31,6 +31,24 @@ func u16(s string, i int) int {
 func u32(s string, i int) uint32 {
 	_ = s[i+3]
 	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+}
+
+func u64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// u64pad is u64(s, 0) for strings shorter than eight bytes too, padded with zeros.
+func u64pad(s string) uint64 {
+	if len(s) >= 8 {
+		return u64(s, 0)
+	}
+	var w uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
 }
 
 func appendU16(b []byte, v int) []byte {
@@ -60,10 +78,12 @@ func setRecords(prog string, so int) (start, end int) {
 func recLen(prog string, at int) int     { return u16(prog, at) }
 func recShape(prog string, at int) uint8 { return prog[at+2] & 3 }
 func recAllow(prog string, at int) bool  { return prog[at+2]&flagAllow != 0 }
-func recNeed(prog string, at int) uint32 { return u32(prog, at+3) }
-func recLine(prog string, at int) int32  { return int32(u32(prog, at+7)) }
-func recPat(prog string, at int) string  { return prog[at+recHeader : at+recHeader+recLen(prog, at)] }
-func recNext(prog string, at int) int    { return at + recHeader + recLen(prog, at) }
+func recNeed(prog string, at int) byteSet {
+	return byteSet(u32(prog, at+3)) | byteSet(u32(prog, at+7))<<32
+}
+func recLine(prog string, at int) int32 { return int32(u32(prog, at+11)) }
+func recPat(prog string, at int) string { return prog[at+recHeader : at+recHeader+recLen(prog, at)] }
+func recNext(prog string, at int) int   { return at + recHeader + recLen(prog, at) }
 
 // appendSet appends the set of rules, which are in decision order when bucketed (see
 // cmpDecisionOrder) and in file order otherwise. pats holds the rules' patterns,
@@ -104,6 +124,7 @@ func appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
 		p := pats[ru.off]
 		out = append(appendU16(out, len(p)), flags,
 			byte(ru.need), byte(ru.need>>8), byte(ru.need>>16), byte(ru.need>>24),
+			byte(ru.need>>32), byte(ru.need>>40), byte(ru.need>>48), byte(ru.need>>56),
 			byte(ru.line), byte(ru.line>>8), byte(ru.line>>16), byte(ru.line>>24))
 		out = append(out, p...)
 	}

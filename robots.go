@@ -45,8 +45,8 @@ type rule struct {
 	line  int32
 	shape uint8
 	allow bool
-	key   int16  // bucketKey(pattern)
-	need  uint32 // needMask(pattern): bytes every matching path contains
+	key   int16   // bucketKey(pattern)
+	need  byteSet // needMask(pattern): bytes every matching path contains
 }
 
 // groupOf returns the group a rule line belongs to: the last group starting before it.
@@ -208,7 +208,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 	}
 	s := r.setAt(ref.set)
 	p, slash := splitPath(url)
-	pv := pathView{s: p, slash: slash}
+	pv := pathView{s: p, w0: u64pad(p), slash: slash}
 	best := s.first(r.prog, &pv, -1)
 	return best < 0 || recAllow(r.prog, best)
 }
