@@ -389,6 +389,11 @@ func (r *Robots) compile(b *builder) {
 		lo := len(b.setGroup)
 		b.setGroup = append(b.setGroup, stars...)
 		r.star = b.merge(lo)
+		so := int(r.star.set)
+		nk := int(b.prog[so]) | int(b.prog[so+1])<<8
+		if recs := so + 2 + nk + 4*(nk+1); recs-so <= headMax {
+			r.headLen = uint8(copy(r.head[:], b.prog[so:recs]))
+		}
 	}
 }
 

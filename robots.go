@@ -11,11 +11,13 @@ import (
 // The zero value, like an empty file, allows everything.
 type Robots struct {
 	// What a decision reads comes first, so that it shares the struct's first cache line.
-	prog     string     // the rule sets (see prog.go), then every other string kept
-	tokens   []tokenSet // sorted by token, compared case-insensitively
-	initials uint64     // bit lower(c)&63 set for the first byte c of each token
-	star     setRef     // the "*" groups; star.set is -1 when there are none
-	dialect  Dialect    // opts.dialect
+	prog     string        // the rule sets (see prog.go), then every other string kept
+	tokens   []tokenSet    // sorted by token, compared case-insensitively
+	initials uint64        // bit lower(c)&63 set for the first byte c of each token
+	star     setRef        // the "*" groups; star.set is -1 when there are none
+	dialect  Dialect       // opts.dialect
+	headLen  uint8         // the length of head; 0 when the star set's header is longer
+	head     [headMax]byte // a copy of the header of the star set, prog[star.set:][:headLen]
 
 	groups   []group // in file order
 	agents   []Agent // the user-agent lines of all groups, group by group
@@ -25,8 +27,11 @@ type Robots struct {
 	written  map[int32]string // the value as written, for lines whose pattern differs from it
 	size     int              // bytes of the body before the size limit
 	opts     options
-	_        [40]byte // 256 bytes in all: a size class whose objects start on a cache line
 }
+
+// headMax is the longest header of the star set copied into the Robots: 96 bytes
+// hold 18 buckets.
+const headMax = 96
 
 // group is a span of the shared slices.
 type group struct {
@@ -199,14 +204,14 @@ func (r *Robots) Allowed(agent, url string) bool {
 	// Only the verdict is wanted: the deciding rule's value and group, which Decide
 	// reports, cost memory reads of their own. The set's header is read before the
 	// URL, so that the two reads, often cache misses both, overlap.
-	ref := r.lookup(agent)
-	if ref == nil {
-		if r.star.set < 0 {
-			return true
-		}
-		ref = &r.star
+	var s set
+	if ref := r.lookup(agent); ref != nil {
+		s = r.setAt(ref.set)
+	} else if r.star.set >= 0 {
+		s = r.starSet()
+	} else {
+		return true
 	}
-	s := r.setAt(ref.set)
 	p, slash := splitPath(url)
 	pv := pathView{s: p, w0: u64pad(p), slash: slash}
 	best := s.first(r.prog, &pv, -1)
