@@ -44,10 +44,14 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	}
 	p, slash := splitPath(url)
 	pv := newPathView(p, slash)
+	second, hasSecond := pv.second()
 	var named, star candidate
 	group, firstNamed, firstStar := -1, -1, -1
 	inRules, curNamed, curStar := false, false, false
-	scanLines(view(body), func(l *Line) bool {
+	var sc scanner
+	sc.init(view(body))
+	var l Line
+	for sc.next(&l) {
 		switch l.Kind {
 		case KindUserAgent:
 			if group < 0 || inRules {
@@ -59,7 +63,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 				if firstStar < 0 {
 					firstStar = group
 				}
-				return true
+				continue
 			}
 			tok := leadingToken(l.Value)
 			for _, a := range agents {
@@ -73,11 +77,15 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 			}
 		case KindAllow, KindDisallow:
 			if group < 0 {
-				return true
+				continue
 			}
 			inRules = true
-			if l.Value == "" || !curNamed && !curStar {
-				return true
+			// Once a group names the agent, the "*" groups no longer count.
+			if l.Value == "" || !curNamed && (!curStar || firstNamed >= 0) {
+				continue
+			}
+			if hasSecond && cannotMatch(l.Value, second) {
+				continue
 			}
 			side := &star
 			if curNamed { // a group naming the agent and "*" counts as naming it
@@ -94,8 +102,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 				}
 			}
 		}
-		return true
-	})
+	}
 	d := Decision{Allowed: true, Group: -1}
 	best := &named
 	switch {
@@ -113,4 +120,17 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 		d.Group = best.group
 	}
 	return d
+}
+
+// cannotMatch reports, from its first two bytes, that the rule value v matches
+// neither a path whose second byte is second nor, for an allow value, the directory
+// Google derives from it (indexDir). Most rules of a group fail here, before the
+// cost of compiling them. A second byte that escaping may change ('%', non-ASCII)
+// or that is special ('*', '$') tells nothing.
+func cannotMatch(v string, second byte) bool {
+	if len(v) < 2 || v[0] != '/' {
+		return false
+	}
+	c := v[1]
+	return c != second && c != '*' && c != '$' && c != '%' && c < 0x80
 }
