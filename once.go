@@ -50,8 +50,26 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	inRules, curNamed, curStar := false, false, false
 	var sc scanner
 	sc.init(view(body))
+	s := sc.s
 	var l Line
-	for sc.next(&l) {
+	for {
+		start, end, hash, ok := sc.line()
+		if !ok {
+			break
+		}
+		// Only user-agent, allow and disallow lines count, and of these only user-agent
+		// lines while the rules read belong to no group or to a group that does not
+		// apply. Their field names start with u, a or d (misspellings too), in either
+		// case, after optional white space: every other line is passed over unread.
+		if start == end {
+			continue
+		}
+		c := s[start]
+		rules := group >= 0 && (!inRules || curNamed || curStar && firstNamed < 0)
+		if c|0x20 != 'u' && !spaces[c] && !(rules && (c|0x20 == 'a' || c|0x20 == 'd')) {
+			continue
+		}
+		classify(&l, sc.num, s[start:end], sc.noNUL, hash)
 		switch l.Kind {
 		case KindUserAgent:
 			if group < 0 || inRules {

@@ -113,9 +113,22 @@ func indexFrom(s string, from int, c byte) int {
 
 // next reads the next line into l. It reports false when there are no more lines.
 func (sc *scanner) next(l *Line) bool {
+	start, end, hash, ok := sc.line()
+	if !ok {
+		return false
+	}
+	classify(l, sc.num, sc.s[start:end], sc.noNUL, hash)
+	return true
+}
+
+// line moves to the next line and returns where its text starts and ends in sc.s and
+// where its first '#' is relative to start (-1 for none), without classifying it:
+// DecideOnce reads only the first byte of most lines. ok is false when there are no
+// more lines.
+func (sc *scanner) line() (start, end, hash int, ok bool) {
 	s, pos := sc.s, sc.pos
 	if pos > len(s) {
-		return false
+		return 0, 0, 0, false
 	}
 	if sc.nextLF < pos {
 		sc.nextLF = indexFrom(s, pos, '\n')
@@ -123,7 +136,7 @@ func (sc *scanner) next(l *Line) bool {
 	if sc.nextCR < pos {
 		sc.nextCR = indexFrom(s, pos, '\r')
 	}
-	end := sc.nextLF
+	end = sc.nextLF
 	sc.pos = end + 1
 	if sc.nextCR < end {
 		end = sc.nextCR
@@ -137,13 +150,12 @@ func (sc *scanner) next(l *Line) bool {
 	if sc.nextH < pos {
 		sc.nextH = indexFrom(s, pos, '#')
 	}
-	hash := -1
+	hash = -1
 	if sc.nextH < end {
 		hash = sc.nextH - pos
 	}
 	sc.num++
-	classify(l, sc.num, s[pos:end], sc.noNUL, hash)
-	return true
+	return pos, end, hash, true
 }
 
 // spaces marks the bytes C's isspace accepts.
