@@ -130,8 +130,13 @@ func (sc *scanner) line() (start, end, hash int, ok bool) {
 	if pos > len(s) {
 		return 0, 0, 0, false
 	}
+	// strings.IndexByte is called here rather than through indexFrom, which is too
+	// large to be inlined: this is the one search made for every line.
 	if sc.nextLF < pos {
-		sc.nextLF = indexFrom(s, pos, '\n')
+		sc.nextLF = len(s)
+		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
+			sc.nextLF = pos + i
+		}
 	}
 	if sc.nextCR < pos {
 		sc.nextCR = indexFrom(s, pos, '\r')
