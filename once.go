@@ -44,7 +44,6 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	}
 	p, slash := splitPath(url)
 	pv := newPathView(p, slash)
-	second, hasSecond := pv.second()
 	var named, star candidate
 	group, firstNamed, firstStar := -1, -1, -1
 	inRules, curNamed, curStar := false, false, false
@@ -102,7 +101,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 			if l.Value == "" || !curNamed && (!curStar || firstNamed >= 0) {
 				continue
 			}
-			if hasSecond && cannotMatch(l.Value, second) {
+			if cannotMatch(l.Value, l.Kind == KindAllow, pv) {
 				continue
 			}
 			side := &star
@@ -140,15 +139,33 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	return d
 }
 
-// cannotMatch reports, from its first two bytes, that the rule value v matches
-// neither a path whose second byte is second nor, for an allow value, the directory
-// Google derives from it (indexDir). Most rules of a group fail here, before the
-// cost of compiling them. A second byte that escaping may change ('%', non-ASCII)
-// or that is special ('*', '$') tells nothing.
-func cannotMatch(v string, second byte) bool {
-	if len(v) < 2 || v[0] != '/' {
-		return false
+// cannotMatch reports that the rule value v cannot match the path: the literal bytes
+// it starts with differ from the path's. Most rules of a group fail here, before the
+// cost of compiling them. Only the bytes before the first one that is special ('*',
+// '$') or that escaping may change ('%', non-ASCII) are compared. An allow value
+// naming an index.htm page is left to the matcher, since the directory Google
+// derives from it (indexDir) may match where the value does not.
+func cannotMatch(v string, allow bool, pv pathView) bool {
+	path, i := pv.s, 0
+	if pv.slash { // the path is "/" + pv.s
+		if v == "" || v[0] != '/' {
+			return v != "" && plainByte(v[0])
+		}
+		v, i = v[1:], 0
 	}
-	c := v[1]
-	return c != second && c != '*' && c != '$' && c != '%' && c < 0x80
+	for ; i < len(v); i++ {
+		c := v[i]
+		if !plainByte(c) {
+			return false
+		}
+		if i >= len(path) || path[i] != c {
+			return !allow || !strings.Contains(v, "/index.htm")
+		}
+	}
+	return false
+}
+
+// plainByte reports whether c stands for itself in a compiled pattern.
+func plainByte(c byte) bool {
+	return c != '*' && c != '$' && c != '%' && c < 0x80
 }
