@@ -52,7 +52,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	s := sc.s
 	var l Line
 	for {
-		start, end, hash, ok := sc.line()
+		start, end, ok := sc.line()
 		if !ok {
 			break
 		}
@@ -68,7 +68,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 		if c|0x20 != 'u' && !spaces[c] && !(rules && (c|0x20 == 'a' || c|0x20 == 'd')) {
 			continue
 		}
-		classify(&l, sc.num, s[start:end], sc.noNUL, hash)
+		classify(&l, sc.num, s[start:end], sc.noNUL, sc.hash(start, end))
 		switch l.Kind {
 		case KindUserAgent:
 			if group < 0 || inRules {

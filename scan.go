@@ -86,8 +86,8 @@ func scanLines(s string, fn func(*Line) bool) {
 
 // scanner reads a body line by line. Where each kind of byte that ends or cuts a
 // line (LF, CR, '#') is next is found with the vectorised IndexByte and kept until
-// passed, so that a body is searched once for each kind of byte however many lines
-// it has: a body with only LF line ends costs one search per line.
+// passed, so that each part of a body is searched once for each kind of byte: a body
+// with only LF line ends and few comments costs one search per line.
 type scanner struct {
 	s      string
 	pos    int // where the next line starts; past len(s) once the last line is read
@@ -95,7 +95,7 @@ type scanner struct {
 	noNUL  bool // the body has no NUL byte: no line needs to be searched for one
 	nextLF int  // the first LF at or after pos, len(s) when there is none, -1 at first
 	nextCR int  // the same for CR
-	nextH  int  // the same for '#'
+	nextH  int  // the first '#' at or after the last line classified (see hash)
 }
 
 func (sc *scanner) init(s string) {
@@ -113,22 +113,21 @@ func indexFrom(s string, from int, c byte) int {
 
 // next reads the next line into l. It reports false when there are no more lines.
 func (sc *scanner) next(l *Line) bool {
-	start, end, hash, ok := sc.line()
+	start, end, ok := sc.line()
 	if !ok {
 		return false
 	}
-	classify(l, sc.num, sc.s[start:end], sc.noNUL, hash)
+	classify(l, sc.num, sc.s[start:end], sc.noNUL, sc.hash(start, end))
 	return true
 }
 
-// line moves to the next line and returns where its text starts and ends in sc.s and
-// where its first '#' is relative to start (-1 for none), without classifying it:
-// DecideOnce reads only the first byte of most lines. ok is false when there are no
-// more lines.
-func (sc *scanner) line() (start, end, hash int, ok bool) {
+// line moves to the next line and returns where its text starts and ends in sc.s,
+// without classifying it: DecideOnce reads only the first byte of most lines. ok is
+// false when there are no more lines.
+func (sc *scanner) line() (start, end int, ok bool) {
 	s, pos := sc.s, sc.pos
 	if pos > len(s) {
-		return 0, 0, 0, false
+		return 0, 0, false
 	}
 	// strings.IndexByte is called here rather than through indexFrom, which is too
 	// large to be inlined: this is the one search made for every line.
@@ -150,17 +149,22 @@ func (sc *scanner) line() (start, end, hash int, ok bool) {
 			sc.pos++
 		}
 	}
-	// Comments are rare on rule lines: finding the next '#' of the body once, rather
-	// than searching every line, saves a scan per line.
-	if sc.nextH < pos {
-		sc.nextH = indexFrom(s, pos, '#')
-	}
-	hash = -1
-	if sc.nextH < end {
-		hash = sc.nextH - pos
-	}
 	sc.num++
-	return pos, end, hash, true
+	return pos, end, true
+}
+
+// hash returns where the first '#' of the line s[start:end] just read by line is,
+// relative to start, or -1 when it has none. Comments are rare on rule lines: the
+// next '#' of the body is found once and kept until passed, rather than each line
+// being searched; and it is looked for only in the lines classified.
+func (sc *scanner) hash(start, end int) int {
+	if sc.nextH < start {
+		sc.nextH = indexFrom(sc.s, start, '#')
+	}
+	if sc.nextH < end {
+		return sc.nextH - start
+	}
+	return -1
 }
 
 // spaces marks the bytes C's isspace accepts.
