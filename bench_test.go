@@ -186,3 +186,16 @@ func BenchmarkParseAndAllowed(b *testing.B) {
 	}
 	m.decisions()
 }
+
+// BenchmarkDecideOnce decides each case straight from its host's file, without
+// parsing it first (DecideOnce); one op is one decision.
+func BenchmarkDecideOnce(b *testing.B) {
+	c := loadCorpus(b)
+	cases := c.Cases()
+	m := startMeter(b)
+	for i := range b.N {
+		cs := &cases[i%len(cases)]
+		robots.DecideOnce(c.Files[cs.File].Body, cs.URL, cs.Agent)
+	}
+	m.decisions()
+}

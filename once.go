@@ -47,7 +47,28 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	var named, star candidate
 	group, firstNamed, firstStar := -1, -1, -1
 	inRules, curNamed, curStar := false, false, false
-	scanLines(view(body), func(l *Line) bool {
+	var sc scanner
+	sc.init(view(body))
+	s := sc.s
+	var l Line
+	for {
+		start, end, ok := sc.line()
+		if !ok {
+			break
+		}
+		// Only user-agent, allow and disallow lines count, and of these only user-agent
+		// lines while the rules read belong to no group or to a group that does not
+		// apply. Their field names start with u, a or d (misspellings too), in either
+		// case, after optional white space: every other line is passed over unread.
+		if start == end {
+			continue
+		}
+		c := s[start]
+		rules := group >= 0 && (!inRules || curNamed || curStar && firstNamed < 0)
+		if c|0x20 != 'u' && !spaces[c] && !(rules && (c|0x20 == 'a' || c|0x20 == 'd')) {
+			continue
+		}
+		classify(&l, sc.num, s[start:end], sc.noNUL, sc.hash(start, end))
 		switch l.Kind {
 		case KindUserAgent:
 			if group < 0 || inRules {
@@ -59,7 +80,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 				if firstStar < 0 {
 					firstStar = group
 				}
-				return true
+				continue
 			}
 			tok := leadingToken(l.Value)
 			for _, a := range agents {
@@ -73,11 +94,15 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 			}
 		case KindAllow, KindDisallow:
 			if group < 0 {
-				return true
+				continue
 			}
 			inRules = true
-			if l.Value == "" || !curNamed && !curStar {
-				return true
+			// Once a group names the agent, the "*" groups no longer count.
+			if l.Value == "" || !curNamed && (!curStar || firstNamed >= 0) {
+				continue
+			}
+			if cannotMatch(l.Value, l.Kind == KindAllow, pv) {
+				continue
 			}
 			side := &star
 			if curNamed { // a group naming the agent and "*" counts as naming it
@@ -94,8 +119,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 				}
 			}
 		}
-		return true
-	})
+	}
 	d := Decision{Allowed: true, Group: -1}
 	best := &named
 	switch {
@@ -113,4 +137,35 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 		d.Group = best.group
 	}
 	return d
+}
+
+// cannotMatch reports that the rule value v cannot match the path: the literal bytes
+// it starts with differ from the path's. Most rules of a group fail here, before the
+// cost of compiling them. Only the bytes before the first one that is special ('*',
+// '$') or that escaping may change ('%', non-ASCII) are compared. An allow value
+// naming an index.htm page is left to the matcher, since the directory Google
+// derives from it (indexDir) may match where the value does not.
+func cannotMatch(v string, allow bool, pv pathView) bool {
+	path, i := pv.s, 0
+	if pv.slash { // the path is "/" + pv.s
+		if v == "" || v[0] != '/' {
+			return v != "" && plainByte(v[0])
+		}
+		v, i = v[1:], 0
+	}
+	for ; i < len(v); i++ {
+		c := v[i]
+		if !plainByte(c) {
+			return false
+		}
+		if i >= len(path) || path[i] != c {
+			return !allow || !strings.Contains(v, "/index.htm")
+		}
+	}
+	return false
+}
+
+// plainByte reports whether c stands for itself in a compiled pattern.
+func plainByte(c byte) bool {
+	return c != '*' && c != '$' && c != '%' && c < 0x80
 }

@@ -74,57 +74,97 @@ func skipBOM(s string) string {
 // scanLines walks s line by line without allocating and calls fn for each line.
 // The *Line passed to fn is reused; fn must copy what it keeps.
 func scanLines(s string, fn func(*Line) bool) {
-	s = skipBOM(s)
+	var sc scanner
+	sc.init(s)
 	var l Line
-	num := 0
-	lastCR := false
-	noNUL := strings.IndexByte(s, 0) < 0
-	// The next LF and CR at or after pos, found with the vectorised IndexByte and kept
-	// until passed, so that files with only one kind of line end are scanned once.
-	pos, nextLF, nextCR, nextHash := 0, -1, -1, -1
-	for {
-		if nextLF != len(s) && nextLF < pos {
-			if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
-				nextLF = pos + i
-			} else {
-				nextLF = len(s)
-			}
-		}
-		if nextCR != len(s) && nextCR < pos {
-			if i := strings.IndexByte(s[pos:], '\r'); i >= 0 {
-				nextCR = pos + i
-			} else {
-				nextCR = len(s)
-			}
-		}
-		end := min(nextLF, nextCR)
-		// Comments are rare on rule lines: finding the next '#' of the body once, rather
-		// than searching every line, saves a scan per line.
-		if nextHash != len(s) && nextHash < pos {
-			if i := strings.IndexByte(s[pos:], '#'); i >= 0 {
-				nextHash = pos + i
-			} else {
-				nextHash = len(s)
-			}
-		}
-		hash := -1
-		if nextHash < end {
-			hash = nextHash - pos
-		}
-		// A LF right after a CR ends nothing: it is the second half of CR LF.
-		if !(end == pos && lastCR && end < len(s) && s[end] == '\n') {
-			num++
-			classify(&l, num, s[pos:end], noNUL, hash)
-			if !fn(&l) {
-				return
-			}
-		}
-		if end == len(s) {
+	for sc.next(&l) {
+		if !fn(&l) {
 			return
 		}
-		lastCR = s[end] == '\r'
-		pos = end + 1
 	}
+}
+
+// scanner reads a body line by line. Where each kind of byte that ends or cuts a
+// line (LF, CR, '#') is next is found with the vectorised IndexByte and kept until
+// passed, so that each part of a body is searched once for each kind of byte: a body
+// with only LF line ends and few comments costs one search per line.
+type scanner struct {
+	s      string
+	pos    int // where the next line starts; past len(s) once the last line is read
+	num    int
+	noNUL  bool // the body has no NUL byte: no line needs to be searched for one
+	nextLF int  // the first LF at or after pos, len(s) when there is none, -1 at first
+	nextCR int  // the same for CR
+	nextH  int  // the first '#' at or after the last line classified (see hash)
+}
+
+func (sc *scanner) init(s string) {
+	s = skipBOM(s)
+	*sc = scanner{s: s, noNUL: strings.IndexByte(s, 0) < 0, nextLF: -1, nextCR: -1, nextH: -1}
+}
+
+// indexFrom is the index of the first c in s at or after from, or len(s).
+func indexFrom(s string, from int, c byte) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return len(s)
+}
+
+// next reads the next line into l. It reports false when there are no more lines.
+func (sc *scanner) next(l *Line) bool {
+	start, end, ok := sc.line()
+	if !ok {
+		return false
+	}
+	classify(l, sc.num, sc.s[start:end], sc.noNUL, sc.hash(start, end))
+	return true
+}
+
+// line moves to the next line and returns where its text starts and ends in sc.s,
+// without classifying it: DecideOnce reads only the first byte of most lines. ok is
+// false when there are no more lines.
+func (sc *scanner) line() (start, end int, ok bool) {
+	s, pos := sc.s, sc.pos
+	if pos > len(s) {
+		return 0, 0, false
+	}
+	// strings.IndexByte is called here rather than through indexFrom, which is too
+	// large to be inlined: this is the one search made for every line.
+	if sc.nextLF < pos {
+		sc.nextLF = len(s)
+		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
+			sc.nextLF = pos + i
+		}
+	}
+	if sc.nextCR < pos {
+		sc.nextCR = indexFrom(s, pos, '\r')
+	}
+	end = sc.nextLF
+	sc.pos = end + 1
+	if sc.nextCR < end {
+		end = sc.nextCR
+		sc.pos = end + 1
+		if end+1 < len(s) && s[end+1] == '\n' { // CR LF ends one line
+			sc.pos++
+		}
+	}
+	sc.num++
+	return pos, end, true
+}
+
+// hash returns where the first '#' of the line s[start:end] just read by line is,
+// relative to start, or -1 when it has none. Comments are rare on rule lines: the
+// next '#' of the body is found once and kept until passed, rather than each line
+// being searched; and it is looked for only in the lines classified.
+func (sc *scanner) hash(start, end int) int {
+	if sc.nextH < start {
+		sc.nextH = indexFrom(sc.s, start, '#')
+	}
+	if sc.nextH < end {
+		return sc.nextH - start
+	}
+	return -1
 }
 
 // spaces marks the bytes C's isspace accepts.
@@ -147,36 +187,97 @@ func trimSpace(s string) (string, int) {
 	return s[start:end], start
 }
 
+// Field names that start most lines, as little-endian words of their first eight
+// bytes: a word w starts with the name in any case when w&keep|fold == word, fold
+// being the case bit (0x20) of each letter and keep the bytes of the name.
+const (
+	wordDisallow = 0x776f6c6c61736964 // "disallow"
+	foldDisallow = 0x2020202020202020
+	wordUserAge  = 0x6567612d72657375 // "user-age"
+	foldUserAge  = 0x2020200020202020 // not the '-': CR|0x20 is '-'
+	wordAllow    = 0x000000776f6c6c61 // "allow"
+	foldAllow    = 0x0000002020202020
+	keepAllow    = 0x000000ffffffffff
+	wordSitemap  = 0x0070616d65746973 // "sitemap"
+	foldSitemap  = 0x0020202020202020
+	keepSitemap  = 0x00ffffffffffffff
+)
+
+// load64 returns the first eight bytes of s as a little-endian word; len(s) >= 8.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// knownKey recognises a line that starts with one of the common field names, in
+// any case, followed at once by a colon: the shape of most lines. It returns the
+// kind and the length of the name, or 0 for any other line.
+func knownKey(s string) (Kind, int) {
+	if len(s) < 8 {
+		return 0, 0
+	}
+	w := load64(s)
+	kind, n := Kind(0), 0
+	switch {
+	case w|foldDisallow == wordDisallow:
+		kind, n = KindDisallow, 8
+	case w&keepAllow|foldAllow == wordAllow:
+		kind, n = KindAllow, 5
+	case w|foldUserAge == wordUserAge:
+		if len(s) >= 10 && s[8]|0x20 == 'n' && s[9]|0x20 == 't' {
+			kind, n = KindUserAgent, 10
+		}
+	case w&keepSitemap|foldSitemap == wordSitemap:
+		kind, n = KindSitemap, 7
+	}
+	if n == 0 || n >= len(s) || s[n] != ':' {
+		return 0, 0
+	}
+	return kind, n
+}
+
 // classify fills l from one line of text, following Google's reference parser.
 // hash is the index of the first '#' in text, or -1 when it has none.
 func classify(l *Line, num int, text string, noNUL bool, hash int) {
-	*l = Line{Num: num}
+	tooLong := false
 	if len(text) > MaxLineBytes {
 		text = text[:MaxLineBytes]
-		l.TooLong = true
+		tooLong = true
 	}
-	l.Text = text
 	// The reference parser works on C strings: a NUL byte ends the line.
-	if hash >= len(text) { // past a cut at MaxLineBytes
-		hash = -1
-	}
+	line := text
 	if !noNUL {
-		if i := strings.IndexByte(text, 0); i >= 0 {
-			text = text[:i]
-			if hash >= i {
-				hash = -1
-			}
+		if i := strings.IndexByte(line, 0); i >= 0 {
+			line = line[:i]
 		}
 	}
-	if hash >= 0 {
-		text = text[:hash]
-		l.Comment = true
+	comment := hash >= 0 && hash < len(line)
+	if comment {
+		line = line[:hash]
 	}
-	line, off := trimSpace(text)
-	if line == "" {
-		l.Kind = KindBlank
+	// Every field is written, rather than the whole struct zeroed first: a Line is
+	// large and most lines take the fast path below.
+	l.Num, l.Text, l.TooLong, l.Comment = num, text, tooLong, comment
+	l.Typo, l.MissingColon = false, false
+	if kind, n := knownKey(line); n > 0 {
+		val, voff := trimSpace(line[n+1:])
+		l.Kind, l.Key, l.Value, l.ValueCol = kind, line[:n], val, 0
+		if val != "" {
+			l.ValueCol = n + 1 + voff + 1
+		}
 		return
 	}
+	l.Kind, l.Key, l.Value, l.ValueCol = KindBlank, "", "", 0
+	line, off := trimSpace(line)
+	if line != "" {
+		classifyField(l, line, off)
+	}
+}
+
+// classifyField classifies a line that has text but does not start with a common
+// field name and a colon. line is trimmed; off is where it starts in Text.
+func classifyField(l *Line, line string, off int) {
 	sep := strings.IndexByte(line, ':')
 	if sep < 0 {
 		// Google accepts white space in place of a missing colon, but only when the line

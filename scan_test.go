@@ -1,0 +1,79 @@
+package robots
+
+import (
+	"errors"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/gorobots/robots/internal/corpus"
+)
+
+var (
+	scanCorpusOnce sync.Once
+	scanCorpus     *corpus.Corpus
+	scanCorpusErr  error
+)
+
+// loadScanCorpus returns the shared corpus, skipping the caller where it is absent
+// (failing under CI=true, where it is always provided).
+func loadScanCorpus(tb testing.TB) *corpus.Corpus {
+	tb.Helper()
+	scanCorpusOnce.Do(func() {
+		dir, err := corpus.Find(".")
+		if err != nil {
+			scanCorpusErr = err
+			return
+		}
+		scanCorpus, scanCorpusErr = corpus.Load(dir)
+	})
+	if scanCorpusErr != nil {
+		if errors.Is(scanCorpusErr, corpus.ErrNotFound) && os.Getenv("CI") != "true" {
+			tb.Skipf("skipping: no corpus (set $%s to its directory): %v", corpus.EnvDir, scanCorpusErr)
+		}
+		tb.Fatal(scanCorpusErr)
+	}
+	return scanCorpus
+}
+
+// collectLines returns every line scan passes to its callback.
+func collectLines(scan func(string, func(*Line) bool), s string) []Line {
+	var out []Line
+	scan(s, func(l *Line) bool {
+		out = append(out, *l)
+		return true
+	})
+	return out
+}
+
+// checkScan fails t where scanLines and the reference scanner disagree on body.
+func checkScan(t *testing.T, name string, body string) {
+	t.Helper()
+	got, want := collectLines(scanLines, body), collectLines(scanLinesRef, body)
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Fatalf("%s: line %d = %+v, reference %+v", name, i+1, got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d lines, reference %d", name, len(got), len(want))
+	}
+}
+
+// TestScanCorpus compares the scanner with the reference on every file of the corpus.
+func TestScanCorpus(t *testing.T) {
+	c := loadScanCorpus(t)
+	for _, f := range c.Files {
+		checkScan(t, f.Host, string(f.Body))
+	}
+}
+
+// FuzzScan compares the scanner with the reference on arbitrary bodies.
+func FuzzScan(f *testing.F) {
+	f.Add([]byte("a: b # c\r\n#x\rUser-agent: *\n\nDisallow: /#\x00#"))
+	f.Add([]byte("\xef\xbbuser-agentx:a\r\r\ndisallow\t/x\nALLOW :/p \x0b\nsitemap:\x00x\n site-map: y"))
+	f.Add([]byte("disallow:/a\r\nallow: /b\r\nuser-agent: g\r\nuseragent: h\r\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		checkScan(t, "fuzz", string(body))
+	})
+}
