@@ -68,6 +68,19 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 		if c|0x20 != 'u' && !spaces[c] && !(rules && (c|0x20 == 'a' || c|0x20 == 'd')) {
 			continue
 		}
+		if rules && c|0x20 != 'u' && !spaces[c] {
+			// Most allow and disallow lines are written "Disallow: /value": such a line
+			// is recognised, and its value compared with the path, before the line is cut
+			// at its comment and classified, which most of them then need not be.
+			text := s[start:end]
+			if kind, n := knownKey(text); n > 0 {
+				applies := curNamed || curStar && firstNamed < 0
+				if !applies || cannotMatch(trimLeft(text[n+1:]), kind == KindAllow, pv) {
+					inRules = true
+					continue
+				}
+			}
+		}
 		classify(&l, sc.num, s[start:end], sc.noNUL, sc.hash(start, end))
 		switch l.Kind {
 		case KindUserAgent:
@@ -142,18 +155,20 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 // cannotMatch reports that the rule value v cannot match the path: the literal bytes
 // it starts with differ from the path's. Most rules of a group fail here, before the
 // cost of compiling them. Only the bytes before the first one that is special ('*',
-// '$') or that escaping may change ('%', non-ASCII) are compared. An allow value
-// naming an index.htm page is left to the matcher, since the directory Google
-// derives from it (indexDir) may match where the value does not.
+// '$'), that escaping may change ('%', non-ASCII), or that may end the value as
+// written (white space, '#', NUL) are compared, so v may be the rest of a line as
+// written, not yet cut at its comment. An allow value naming an index.htm page is
+// left to the matcher, since the directory Google derives from it (indexDir) may
+// match where the value does not.
 func cannotMatch(v string, allow bool, pv pathView) bool {
-	path, i := pv.s, 0
+	path := pv.s
 	if pv.slash { // the path is "/" + pv.s
 		if v == "" || v[0] != '/' {
 			return v != "" && plainByte(v[0])
 		}
-		v, i = v[1:], 0
+		v = v[1:]
 	}
-	for ; i < len(v); i++ {
+	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if !plainByte(c) {
 			return false
@@ -165,7 +180,16 @@ func cannotMatch(v string, allow bool, pv pathView) bool {
 	return false
 }
 
-// plainByte reports whether c stands for itself in a compiled pattern.
+// plainByte reports whether c stands for itself in a compiled pattern and cannot end
+// a value (see cannotMatch).
 func plainByte(c byte) bool {
-	return c != '*' && c != '$' && c != '%' && c < 0x80
+	return c > ' ' && c < 0x7f && c != '*' && c != '$' && c != '%' && c != '#'
+}
+
+// trimLeft trims ASCII white space (C's isspace) from the start of s.
+func trimLeft(s string) string {
+	for len(s) > 0 && spaces[s[0]] {
+		s = s[1:]
+	}
+	return s
 }
