@@ -6,7 +6,7 @@ import (
 )
 
 // setRef is what applies to one product token: the rule set in r.prog holding the
-// rules of all groups naming it, in decision order (see prog.go), and those groups.
+// rules of all groups naming it, bucketed (see prog.go), and those groups.
 type setRef struct {
 	set             int32 // offset of the set in r.prog
 	groupLo, groupN int32 // the groups naming the token are r.setGroup[groupLo:groupLo+groupN]
@@ -74,9 +74,7 @@ func (r *Robots) first(so int32, p *pathView, best int) int {
 }
 
 // first returns the offset of the record of s that decides path, or best (-1 for
-// none) when none beats it. Each part of the set is sorted best first, so the first
-// match in a part is its best; a rule that cannot beat the best found so far ends the
-// search of its part.
+// none) when none beats it: the best of the path's bucket and of the generic records.
 func (s set) first(prog string, p *pathView, best int) int {
 	if second, ok := p.second(); ok {
 		// The keys are few and ascending: a loop that stops at the first key not below
@@ -140,9 +138,10 @@ func (p *pathView) matches(shape uint8, pat string) bool {
 	return matches(shape, pat, p.s)
 }
 
-// firstMatch returns the first record in [at, end) that matches p and beats best, or best.
-// Plain prefixes are compared at once; the byte mask is checked before the general
-// matcher only, which is slower than a comparison.
+// firstMatch returns the best record in [at, end) that matches p, if it beats best, or
+// best: the longest pattern wins and, on a tie, allow; on a full tie the first in file
+// order. Plain prefixes are compared at once; the byte set is checked before the
+// general matcher only, which is slower than a comparison.
 func firstMatch(prog string, at, end int, p *pathView, best int) int {
 	bestN, bestAllow := -1, false
 	if best >= 0 {
@@ -150,12 +149,13 @@ func firstMatch(prog string, at, end int, p *pathView, best int) int {
 	}
 	for at < end {
 		n, flags := recLen(prog, at), prog[at+2]
-		// The longer pattern wins; on a tie, allow wins.
-		if n < bestN || n == bestN && (bestAllow || flags&flagAllow == 0) {
-			break
-		}
 		next := at + recHeader + n
+		if n < bestN || n == bestN && (bestAllow || flags&flagAllow == 0) {
+			at = next
+			continue
+		}
 		pat := prog[at+recHeader : next]
+		match := false
 		if shape := flags & 3; shape == shapePrefix && !p.slash {
 			// Most prefixes differ from the path in their first eight bytes, which
 			// one comparison of words tells.
@@ -164,14 +164,15 @@ func firstMatch(prog string, at, end int, p *pathView, best int) int {
 				if n < 8 {
 					x &= 1<<(8*n) - 1
 				}
-				if x == 0 && (n <= 8 || p.s[8:n] == pat[8:]) {
-					return at
-				}
-			} else if len(p.s) >= n && p.s[:n] == pat {
-				return at
+				match = x == 0 && (n <= 8 || p.s[8:n] == pat[8:])
+			} else {
+				match = len(p.s) >= n && p.s[:n] == pat
 			}
-		} else if (shape != shapeWild || p.has(recNeed(prog, at))) && p.matches(shape, pat) {
-			return at
+		} else {
+			match = (shape != shapeWild || p.has(recNeed(prog, at))) && p.matches(shape, pat)
+		}
+		if match {
+			best, bestN, bestAllow = at, n, flags&flagAllow != 0
 		}
 		at = next
 	}

@@ -121,29 +121,19 @@ func (d Dialect) compilePattern(v string) (string, uint8, byteSet) {
 	case Legacy1994:
 		return v, shapePrefix, needMask(v)
 	}
-	// One pass finds what most values need: no escaping, the shape, the mask.
-	body := strings.TrimSuffix(v, "$")
-	var need byteSet
-	star := false
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if c >= 0x80 || c == '%' {
-			p := escapePattern(v)
-			return p, shapeOf(p), needMask(p)
-		}
-		if c == '*' {
-			star = true
-		} else {
-			need |= 1 << bitOf[c]
-		}
+	// Most values need no escaping (eight bytes at a time tell) and have no '*'
+	// (a vectorised search tells); only wildcard patterns need a byte set, since
+	// decisions compare the other shapes directly.
+	if !plainASCII(v) {
+		v = escapePattern(v)
 	}
-	switch {
-	case star:
-		return v, shapeWild, need
-	case len(body) < len(v):
-		return v, shapeExact, need
+	if strings.IndexByte(v, '*') >= 0 {
+		return v, shapeWild, needMask(v)
 	}
-	return v, shapePrefix, need
+	if v != "" && v[len(v)-1] == '$' {
+		return v, shapeExact, 0
+	}
+	return v, shapePrefix, 0
 }
 
 // matchPath turns the path of a URL into what the dialect's patterns are matched against.

@@ -84,7 +84,7 @@ type builder struct {
 	tokAgent []int32 // for each token, the agent whose name starts with it
 	prog     []byte
 	setGroup []int32
-	sorter   sorter
+	buckets  bucketer
 }
 
 type named struct {
@@ -309,23 +309,6 @@ func bucketKey(pat string) int16 {
 	return -1
 }
 
-// cmpDecisionOrder orders rules by bucket, then best first, then by line.
-func cmpDecisionOrder(a, b rule) int {
-	if a.key != b.key {
-		return int(a.key) - int(b.key)
-	}
-	if a.n != b.n {
-		return int(b.n) - int(a.n)
-	}
-	if a.allow != b.allow {
-		if a.allow {
-			return -1
-		}
-		return 1
-	}
-	return int(a.line - b.line)
-}
-
 // compile writes the rule set of each group into b.prog and indexes the groups by
 // product token.
 func (r *Robots) compile(b *builder) {
@@ -335,7 +318,7 @@ func (r *Robots) compile(b *builder) {
 		g := &b.groups[gi]
 		rules := b.rules[g.ruleLo:g.ruleHi]
 		if !legacy { // the old dialects try rules in file order
-			b.sorter.sort(rules)
+			b.buckets.sort(rules)
 		}
 		g.set = int32(len(b.prog))
 		b.prog = appendSet(b.prog, rules, b.pats, !legacy)
@@ -398,7 +381,7 @@ func (r *Robots) compile(b *builder) {
 }
 
 // merge returns the rule set of the groups b.setGroup[lo:]: a group's own set when
-// there is one group, otherwise a new set of all their rules in decision order.
+// there is one group, otherwise a new set of all their rules, bucketed.
 func (b *builder) merge(lo int) setRef {
 	gs := b.setGroup[lo:]
 	ref := setRef{groupLo: int32(lo), groupN: int32(len(gs))}
@@ -411,7 +394,7 @@ func (b *builder) merge(lo int) setRef {
 		g := &b.groups[gi]
 		rules = append(rules, b.rules[g.ruleLo:g.ruleHi]...)
 	}
-	b.sorter.sort(rules)
+	b.buckets.sort(rules)
 	b.merged = rules
 	ref.set = int32(len(b.prog))
 	b.prog = appendSet(b.prog, rules, b.pats, true)
@@ -437,48 +420,32 @@ func lower(c byte) byte {
 	return c
 }
 
-// sorter puts rules in decision order (cmpDecisionOrder) by sorting packed integer keys,
-// which is several times faster than sorting the rules with a comparison function.
-// Its buffers are reused from one group to the next.
-type sorter struct {
-	keys []uint64
-	tmp  []rule
+// bucketer orders rules by bucket key (generic rules, key -1, first), keeping the file
+// order within a bucket: a stable counting sort, or an insertion sort for the many
+// small groups. Its buffer is reused from one group to the next.
+type bucketer struct {
+	tmp []rule
 }
 
-func (s *sorter) sort(rules []rule) {
-	if len(rules) < 2 {
-		return
-	}
-	if len(rules) >= 1<<24 || s.sorted(rules) {
-		if len(rules) >= 1<<24 {
-			slices.SortStableFunc(rules, cmpDecisionOrder)
+func (s *bucketer) sort(rules []rule) {
+	if len(rules) <= 32 {
+		for i := 1; i < len(rules); i++ {
+			for j := i; j > 0 && rules[j].key < rules[j-1].key; j-- {
+				rules[j], rules[j-1] = rules[j-1], rules[j]
+			}
 		}
 		return
 	}
-	s.keys = s.keys[:0]
+	var count [258]int32 // key+2: the counts, then the starts
 	for i := range rules {
-		ru := &rules[i]
-		// bucket (9 bits), longest first (16 bits: an escaped line is at most
-		// 3 × MaxLineBytes < 1<<16 bytes), allow first (1 bit), then file order (24 bits).
-		k := uint64(ru.key+1)<<55 | uint64(1<<16-1-ru.n)<<39 | uint64(i)
-		if !ru.allow {
-			k |= 1 << 38
-		}
-		s.keys = append(s.keys, k)
+		count[rules[i].key+2]++
 	}
-	slices.Sort(s.keys)
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
+	}
 	s.tmp = append(s.tmp[:0], rules...)
-	for i, k := range s.keys {
-		rules[i] = s.tmp[k&(1<<24-1)]
+	for _, ru := range s.tmp {
+		rules[count[ru.key+1]] = ru
+		count[ru.key+1]++
 	}
-}
-
-// sorted reports whether rules are already in decision order, which is cheap to check.
-func (s *sorter) sorted(rules []rule) bool {
-	for i := 1; i < len(rules); i++ {
-		if cmpDecisionOrder(rules[i-1], rules[i]) > 0 {
-			return false
-		}
-	}
-	return true
 }

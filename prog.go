@@ -15,9 +15,11 @@ package robots
 //
 // A record is a rule: n (u16, the pattern's length), flags (u8: the shape in bits 0–1,
 // flagAllow), need (u64, needMask), line (u32), then the n bytes of the pattern.
-// Integers are little-endian. Within each part of a set the records are in decision
-// order (longest first, allow first), so the first match decides; in the legacy
-// dialects a set has no buckets and keeps the file's order.
+// Integers are little-endian. Within each part of a set the records keep the file's
+// order: a decision takes the best match of the path's bucket and of the generic part
+// (sorting them instead, so that the first match would decide, costs more at parse
+// time than it saves, since most decisions match no rule and read every record anyway).
+// In the legacy dialects a set has no buckets and the first match decides.
 const (
 	recHeader = 15
 	flagAllow = 1 << 2
@@ -85,9 +87,9 @@ func recLine(prog string, at int) int32 { return int32(u32(prog, at+11)) }
 func recPat(prog string, at int) string { return prog[at+recHeader : at+recHeader+recLen(prog, at)] }
 func recNext(prog string, at int) int   { return at + recHeader + recLen(prog, at) }
 
-// appendSet appends the set of rules, which are in decision order when bucketed (see
-// cmpDecisionOrder) and in file order otherwise. pats holds the rules' patterns,
-// indexed by rule.off.
+// appendSet appends the set of rules, which are ordered by bucket key (bucketer) when
+// bucketed and in file order otherwise. pats holds the rules' patterns, indexed by
+// rule.off.
 func appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
 	gen := len(rules)
 	nk := 0
