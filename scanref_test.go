@@ -188,7 +188,7 @@ func equalFoldRef(s, lower string) bool {
 // fieldKind recognises a field name. Like Google's parser it matches on prefixes
 // ("user-agentx" is user-agent) and accepts a few frequent misspellings.
 func fieldKindRef(key string) (Kind, bool) {
-	switch lower(key[0]) {
+	switch lowerRef(key[0]) {
 	case 'u':
 		switch {
 		case hasPrefixFoldRef(key, "user-agent"):
@@ -222,4 +222,11 @@ func fieldKindRef(key string) (Kind, bool) {
 		}
 	}
 	return KindUnknown, false
+}
+
+func lowerRef(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
