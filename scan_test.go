@@ -3,6 +3,8 @@ package robots
 import (
 	"errors"
 	"os"
+	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -76,4 +78,42 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		checkScan(t, "fuzz", string(body))
 	})
+}
+
+// TestClassifyOverwrites: classify writes each field of the Line rather than zeroing
+// it first, so what it gives must not depend on what the Line held before (a field
+// added to Line and left unwritten on some path would fail here).
+func TestClassifyOverwrites(t *testing.T) {
+	var stale Line
+	v := reflect.ValueOf(&stale).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.String:
+			f.SetString("stale")
+		case reflect.Int, reflect.Uint8:
+			if f.CanInt() {
+				f.SetInt(99)
+			} else {
+				f.SetUint(99)
+			}
+		default:
+			t.Fatalf("Line.%s: a %s field this test cannot fill", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	for _, text := range []string{
+		"", "   ", "# comment", "Disallow: /a", "disallow:", "ALLOW: /b # c", "User-agent: x",
+		"user-agentx: y", "Sitemap: https://e/s.xml", "crawl-delay: 5", "foo: bar", "Disallow /x",
+		"a b c", "nocolon", ": value", " Disallow : /x ", "Disallow: /a\x00b",
+	} {
+		hash := strings.IndexByte(text, '#')
+		var want Line
+		classifyRef(&want, 3, text, false, hash)
+		got := stale
+		classify(&got, 3, text, false, hash)
+		if got != want {
+			t.Errorf("%q over a used Line = %+v, want %+v", text, got, want)
+		}
+	}
 }
