@@ -14,14 +14,15 @@ package robots
 //	recs:     the generic records (rules that can match any path), up to bounds[0], then the buckets
 //
 // A record is a rule: n (u16, the pattern's length), flags (u8: the shape in bits 0–1,
-// flagAllow), need (u64, needMask), line (u32), then the n bytes of the pattern.
+// flagAllow), line (u32), for wildcard patterns only need (u64, needMask), then the n
+// bytes of the pattern.
 // Integers are little-endian. Within each part of a set the records keep the file's
 // order: a decision takes the best match of the path's bucket and of the generic part
 // (sorting them instead, so that the first match would decide, costs more at parse
 // time than it saves, since most decisions match no rule and read every record anyway).
 // In the legacy dialects a set has no buckets and the first match decides.
 const (
-	recHeader = 15
+	recHeader = 7 // without need: recStart gives where the pattern starts
 	flagAllow = 1 << 2
 )
 
@@ -80,12 +81,25 @@ func setRecords(prog string, so int) (start, end int) {
 func recLen(prog string, at int) int     { return u16(prog, at) }
 func recShape(prog string, at int) uint8 { return prog[at+2] & 3 }
 func recAllow(prog string, at int) bool  { return prog[at+2]&flagAllow != 0 }
-func recNeed(prog string, at int) byteSet {
-	return byteSet(u32(prog, at+3)) | byteSet(u32(prog, at+7))<<32
+func recLine(prog string, at int) int32  { return int32(u32(prog, at+3)) }
+
+// recNeed is the need of a wildcard record.
+func recNeed(prog string, at int) byteSet { return byteSet(u64(prog, at+recHeader)) }
+
+// recStart returns where the pattern of the record at starts.
+func recStart(prog string, at int) int {
+	if recShape(prog, at) == shapeWild {
+		return at + recHeader + 8
+	}
+	return at + recHeader
 }
-func recLine(prog string, at int) int32 { return int32(u32(prog, at+11)) }
-func recPat(prog string, at int) string { return prog[at+recHeader : at+recHeader+recLen(prog, at)] }
-func recNext(prog string, at int) int   { return at + recHeader + recLen(prog, at) }
+
+func recPat(prog string, at int) string {
+	start := recStart(prog, at)
+	return prog[start : start+recLen(prog, at)]
+}
+
+func recNext(prog string, at int) int { return recStart(prog, at) + recLen(prog, at) }
 
 // appendSet appends the set of rules, which are ordered by bucket key (bucketer) when
 // bucketed and in file order otherwise. pats holds the rules' patterns, indexed by
@@ -125,9 +139,11 @@ func appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
 		}
 		p := pats[ru.off]
 		out = append(appendU16(out, len(p)), flags,
-			byte(ru.need), byte(ru.need>>8), byte(ru.need>>16), byte(ru.need>>24),
-			byte(ru.need>>32), byte(ru.need>>40), byte(ru.need>>48), byte(ru.need>>56),
 			byte(ru.line), byte(ru.line>>8), byte(ru.line>>16), byte(ru.line>>24))
+		if ru.shape == shapeWild {
+			out = append(out, byte(ru.need), byte(ru.need>>8), byte(ru.need>>16), byte(ru.need>>24),
+				byte(ru.need>>32), byte(ru.need>>40), byte(ru.need>>48), byte(ru.need>>56))
+		}
 		out = append(out, p...)
 	}
 	putU32(out, bounds+4*j, uint32(len(out)))
