@@ -26,20 +26,23 @@ const (
 	flagAllow = 1 << 2
 )
 
+// The loads below slice first so that one bounds check covers every byte; the
+// compiler then turns the bytes into a single load.
+
 func u16(s string, i int) int {
-	_ = s[i+1]
-	return int(s[i]) | int(s[i+1])<<8
+	b := s[i : i+2]
+	return int(b[0]) | int(b[1])<<8
 }
 
 func u32(s string, i int) uint32 {
-	_ = s[i+3]
-	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+	b := s[i : i+4]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
 
 func u64(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // u64pad is u64(s, 0) for strings shorter than eight bytes too, padded with zeros.
