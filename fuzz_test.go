@@ -69,6 +69,7 @@ func FuzzParse(f *testing.F) {
 func FuzzDecideOnce(f *testing.F) {
 	f.Add([]byte("user-agent: a\nuser-agent: *\ndisallow: /x\nallow: /x/index.html\n"), "/x/", "a", "b")
 	f.Add([]byte("User-agent: *\nDisallow: /\n\nUser-agent: b\nAllow: /p\n"), "https://h?q", "B", "")
+	f.Add([]byte("user-agent: *\ndisallow: /a#b\ndisallow: /ab \t\nallow: /a/index.htm\x00x\nDisallow: /%7e\xc3\n"), "/a/", "bot", "")
 	f.Fuzz(func(t *testing.T, body []byte, url, a1, a2 string) {
 		agents := []string{a1, a2}
 		if a2 == "" {

@@ -30,3 +30,52 @@ func ExampleDecideOnce() {
 	// Output:
 	// false Disallow: /private/
 }
+
+// TestDecideOnceRuleValues covers what DecideOnce reads of a rule line before
+// classifying it (the value compared with the path as written, not yet cut at its
+// comment): the expected decisions follow Google's parser and matcher, and Parse and
+// Decide must agree.
+func TestDecideOnceRuleValues(t *testing.T) {
+	const star = "User-agent: *\n"
+	disallow := func(v string, line int) robots.Decision {
+		return robots.Decision{Allowed: false, Rule: robots.Rule{Value: v, Line: line}, Group: 0, Global: true}
+	}
+	allow := func(v string, line int) robots.Decision {
+		return robots.Decision{Allowed: true, Rule: robots.Rule{Allow: true, Value: v, Line: line}, Group: 0, Global: true}
+	}
+	none := robots.Decision{Allowed: true, Group: 0, Global: true}
+	for _, tt := range []struct {
+		name, body, url string
+		want            robots.Decision
+	}{
+		{"comment after the value", star + "Disallow: /a #no", "/a", disallow("/a", 2)},
+		{"comment right after the value", star + "Disallow: /a#b", "/ab", disallow("/a", 2)},
+		{"value longer than the path", star + "Disallow: /ab#", "/a", none},
+		{"white space after the value", star + "Disallow: /a \t\v", "https://h/a", disallow("/a", 2)},
+		{"white space inside the value", star + "Disallow: /a b", "/a b/c", disallow("/a b", 2)},
+		{"NUL ends the value", star + "Disallow: /a\x00bc", "/a", disallow("/a", 2)},
+		{"tab before the value", star + "DISALLOW:\t/x", "/x", disallow("/x", 2)},
+		{"non-ASCII value is percent-encoded", star + "Disallow: /\xc3\xa9", "/%C3%A9", disallow("/\xc3\xa9", 2)},
+		{"escape upper-cased", star + "Disallow: /%7e", "/%7Ea", disallow("/%7e", 2)},
+		{"exact match", star + "Disallow: /a$", "/a", disallow("/a$", 2)},
+		{"exact match fails", star + "Disallow: /a$", "/ab", none},
+		{"wildcard", star + "Disallow: /a*c", "/abc", disallow("/a*c", 2)},
+		{"index.html allows its directory", star + "Disallow: /\nAllow: /x/index.html", "/x/", allow("/x/index.html", 3)},
+		{"index.htm at the root", star + "Disallow: /\nallow: /index.htm", "https://h/", allow("/index.htm", 3)},
+		{"query without a path", star + "Disallow: /?q", "https://h?q", disallow("/?q", 2)},
+		{"value without a slash", star + "Disallow: ?q", "https://h?q", none},
+		{"longest match wins", star + "Disallow: /a\nAllow: /a/b\nDisallow: /a/c", "/a/b", allow("/a/b", 3)},
+		{"misspelt key", star + "Dissallow: /a", "/a", disallow("/a", 2)},
+		{"key with white space before the colon", star + "Disallow : /a", "/a", disallow("/a", 2)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			body := []byte(tt.body)
+			if got := robots.DecideOnce(body, tt.url, "bot"); got != tt.want {
+				t.Errorf("DecideOnce = %+v, want %+v", got, tt.want)
+			}
+			if got := robots.Parse(body).Decide(tt.url, "bot"); got != tt.want {
+				t.Errorf("Parse+Decide = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
