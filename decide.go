@@ -149,18 +149,24 @@ func firstMatch(prog string, at, end int, p *pathView, best int) int {
 	}
 	for at < end {
 		n, flags := recLen(prog, at), prog[at+2]
-		next := at + recHeader + n
+		shape := flags & 3
+		start := at + recHeader
+		if shape == shapeWild {
+			start += 8
+		}
+		next := start + n
 		if n < bestN || n == bestN && (bestAllow || flags&flagAllow == 0) {
 			at = next
 			continue
 		}
-		pat := prog[at+recHeader : next]
+		pat := prog[start:next]
 		match := false
-		if shape := flags & 3; shape == shapePrefix && !p.slash {
+		switch {
+		case shape == shapePrefix && !p.slash:
 			// Most prefixes differ from the path in their first eight bytes, which
 			// one comparison of words tells.
-			if len(p.s) >= n && at+recHeader+8 <= len(prog) {
-				x := p.w0 ^ u64(prog, at+recHeader)
+			if len(p.s) >= n && start+8 <= len(prog) {
+				x := p.w0 ^ u64(prog, start)
 				if n < 8 {
 					x &= 1<<(8*n) - 1
 				}
@@ -168,8 +174,10 @@ func firstMatch(prog string, at, end int, p *pathView, best int) int {
 			} else {
 				match = len(p.s) >= n && p.s[:n] == pat
 			}
-		} else {
-			match = (shape != shapeWild || p.has(recNeed(prog, at))) && p.matches(shape, pat)
+		case shape == shapeWild:
+			match = p.has(recNeed(prog, at)) && p.matches(shape, pat)
+		default:
+			match = p.matches(shape, pat)
 		}
 		if match {
 			best, bestN, bestAllow = at, n, flags&flagAllow != 0

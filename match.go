@@ -133,10 +133,11 @@ func byteMask(s string) byteSet {
 	var m0, m1, m2, m3 byteSet
 	i := 0
 	for ; i+4 <= len(s); i += 4 {
-		m0 |= 1 << bitOf[s[i]]
-		m1 |= 1 << bitOf[s[i+1]]
-		m2 |= 1 << bitOf[s[i+2]]
-		m3 |= 1 << bitOf[s[i+3]]
+		b := s[i : i+4]
+		m0 |= 1 << bitOf[b[0]]
+		m1 |= 1 << bitOf[b[1]]
+		m2 |= 1 << bitOf[b[2]]
+		m3 |= 1 << bitOf[b[3]]
 	}
 	for ; i < len(s); i++ {
 		m0 |= 1 << bitOf[s[i]]
@@ -296,8 +297,7 @@ func indexPathStart(s string, from int) int {
 	const slashes, questions, semis = 0x2F2F2F2F2F2F2F2F, 0x3F3F3F3F3F3F3F3F, 0x3B3B3B3B3B3B3B3B
 	i := from
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := u64(s, i)
 		// A zero byte in x where w has the byte sought; (x-ones)&^x&highs marks the
 		// first such byte exactly (bytes after it may be marked falsely, so only the
 		// lowest mark is used).
@@ -335,8 +335,7 @@ func plainASCII(s string) bool {
 	const ones, highs, percents = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := u64(s, i)
 		x := w ^ percents // a zero byte where w has '%'
 		if (w|(x-ones)&^x)&highs != 0 {
 			return false

@@ -14,31 +14,35 @@ package robots
 //	recs:     the generic records (rules that can match any path), up to bounds[0], then the buckets
 //
 // A record is a rule: n (u16, the pattern's length), flags (u8: the shape in bits 0–1,
-// flagAllow), need (u64, needMask), line (u32), then the n bytes of the pattern.
+// flagAllow), line (u32), for wildcard patterns only need (u64, needMask), then the n
+// bytes of the pattern.
 // Integers are little-endian. Within each part of a set the records keep the file's
 // order: a decision takes the best match of the path's bucket and of the generic part
 // (sorting them instead, so that the first match would decide, costs more at parse
 // time than it saves, since most decisions match no rule and read every record anyway).
 // In the legacy dialects a set has no buckets and the first match decides.
 const (
-	recHeader = 15
+	recHeader = 7 // without need: recStart gives where the pattern starts
 	flagAllow = 1 << 2
 )
 
+// The loads below slice first so that one bounds check covers every byte; the
+// compiler then turns the bytes into a single load.
+
 func u16(s string, i int) int {
-	_ = s[i+1]
-	return int(s[i]) | int(s[i+1])<<8
+	b := s[i : i+2]
+	return int(b[0]) | int(b[1])<<8
 }
 
 func u32(s string, i int) uint32 {
-	_ = s[i+3]
-	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+	b := s[i : i+4]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
 
 func u64(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // u64pad is u64(s, 0) for strings shorter than eight bytes too, padded with zeros.
@@ -80,12 +84,25 @@ func setRecords(prog string, so int) (start, end int) {
 func recLen(prog string, at int) int     { return u16(prog, at) }
 func recShape(prog string, at int) uint8 { return prog[at+2] & 3 }
 func recAllow(prog string, at int) bool  { return prog[at+2]&flagAllow != 0 }
-func recNeed(prog string, at int) byteSet {
-	return byteSet(u32(prog, at+3)) | byteSet(u32(prog, at+7))<<32
+func recLine(prog string, at int) int32  { return int32(u32(prog, at+3)) }
+
+// recNeed is the need of a wildcard record.
+func recNeed(prog string, at int) byteSet { return byteSet(u64(prog, at+recHeader)) }
+
+// recStart returns where the pattern of the record at starts.
+func recStart(prog string, at int) int {
+	if recShape(prog, at) == shapeWild {
+		return at + recHeader + 8
+	}
+	return at + recHeader
 }
-func recLine(prog string, at int) int32 { return int32(u32(prog, at+11)) }
-func recPat(prog string, at int) string { return prog[at+recHeader : at+recHeader+recLen(prog, at)] }
-func recNext(prog string, at int) int   { return at + recHeader + recLen(prog, at) }
+
+func recPat(prog string, at int) string {
+	start := recStart(prog, at)
+	return prog[start : start+recLen(prog, at)]
+}
+
+func recNext(prog string, at int) int { return recStart(prog, at) + recLen(prog, at) }
 
 // appendSet appends the set of rules, which are ordered by bucket key (bucketer) when
 // bucketed and in file order otherwise. pats holds the rules' patterns, indexed by
@@ -125,9 +142,11 @@ func appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
 		}
 		p := pats[ru.off]
 		out = append(appendU16(out, len(p)), flags,
-			byte(ru.need), byte(ru.need>>8), byte(ru.need>>16), byte(ru.need>>24),
-			byte(ru.need>>32), byte(ru.need>>40), byte(ru.need>>48), byte(ru.need>>56),
 			byte(ru.line), byte(ru.line>>8), byte(ru.line>>16), byte(ru.line>>24))
+		if ru.shape == shapeWild {
+			out = append(out, byte(ru.need), byte(ru.need>>8), byte(ru.need>>16), byte(ru.need>>24),
+				byte(ru.need>>32), byte(ru.need>>40), byte(ru.need>>48), byte(ru.need>>56))
+		}
 		out = append(out, p...)
 	}
 	putU32(out, bounds+4*j, uint32(len(out)))
