@@ -106,7 +106,7 @@ func newPathView(s string, slash bool) pathView {
 func (p *pathView) computeMask() {
 	m := byteMask(p.s)
 	if p.slash || m == 0 {
-		m |= 1 << bitOf['/'] // the empty path is "/"
+		m |= 1 << (bitOf['/'] & 63) // the empty path is "/"
 	}
 	p.mask = m
 }
@@ -159,25 +159,18 @@ func firstMatch(prog string, at, end int, p *pathView, best int) int {
 			at = next
 			continue
 		}
-		pat := prog[start:next]
 		match := false
 		switch {
 		case shape == shapePrefix && !p.slash:
 			// Most prefixes differ from the path in their first eight bytes, which
-			// one comparison of words tells.
-			if len(p.s) >= n && start+8 <= len(prog) {
-				x := p.w0 ^ u64(prog, start)
-				if n < 8 {
-					x &= 1<<(8*n) - 1
-				}
-				match = x == 0 && (n <= 8 || p.s[8:n] == pat[8:])
-			} else {
-				match = len(p.s) >= n && p.s[:n] == pat
-			}
+			// one comparison of words tells (prog ends with eight spare bytes, so
+			// the word can always be read). The mask keeps the pattern's bytes.
+			x := (p.w0 ^ u64(prog, start)) & (^uint64(0) >> (64 - 8*min(n, 8)))
+			match = x == 0 && len(p.s) >= n && (n <= 8 || p.s[8:n] == prog[start+8:next])
 		case shape == shapeWild:
-			match = p.has(recNeed(prog, at)) && p.matches(shape, pat)
+			match = p.has(recNeed(prog, at)) && p.matches(shape, prog[start:next])
 		default:
-			match = p.matches(shape, pat)
+			match = p.matches(shape, prog[start:next])
 		}
 		if match {
 			best, bestN, bestAllow = at, n, flags&flagAllow != 0

@@ -1,6 +1,9 @@
 package robots
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // Pattern shapes, decided at parse time so that the common cases skip the general matcher.
 const (
@@ -134,13 +137,13 @@ func byteMask(s string) byteSet {
 	i := 0
 	for ; i+4 <= len(s); i += 4 {
 		b := s[i : i+4]
-		m0 |= 1 << bitOf[b[0]]
-		m1 |= 1 << bitOf[b[1]]
-		m2 |= 1 << bitOf[b[2]]
-		m3 |= 1 << bitOf[b[3]]
+		m0 |= 1 << (bitOf[b[0]] & 63)
+		m1 |= 1 << (bitOf[b[1]] & 63)
+		m2 |= 1 << (bitOf[b[2]] & 63)
+		m3 |= 1 << (bitOf[b[3]] & 63)
 	}
 	for ; i < len(s); i++ {
-		m0 |= 1 << bitOf[s[i]]
+		m0 |= 1 << (bitOf[s[i]] & 63)
 	}
 	return m0 | m1 | m2 | m3
 }
@@ -152,7 +155,7 @@ func needMask(pat string) byteSet {
 	var m byteSet
 	for i := 0; i < len(pat); i++ {
 		if pat[i] != '*' {
-			m |= 1 << bitOf[pat[i]]
+			m |= 1 << (bitOf[pat[i]] & 63)
 		}
 	}
 	return m
@@ -273,16 +276,12 @@ func slowSplitPath(url string) (string, bool) {
 // pathFrom is the end of pathOf for a URL whose authority starts at from.
 func pathFrom(url string, from int) (string, bool) {
 	p := indexPathStart(url, from)
-	if p < 0 {
+	if p < 0 || url[p] == '#' { // no path, or a fragment before it
 		return "/", false
 	}
 	end := len(url)
-	if h := strings.IndexByte(url[from:], '#'); h >= 0 {
-		h += from
-		if h < p {
-			return "/", false
-		}
-		end = h
+	if h := strings.IndexByte(url[p:], '#'); h >= 0 {
+		end = p + h
 	}
 	if url[p] != '/' {
 		return url[p:end], true
@@ -290,32 +289,35 @@ func pathFrom(url string, from int) (string, bool) {
 	return url[p:end], false
 }
 
-// indexPathStart returns the index of the first '/', '?' or ';' of s at or after from,
-// or -1, looking at eight bytes at a time: host names are a few words long.
+// indexPathStart returns the index of the first '/', '?', ';' or '#' of s at or after
+// from, or -1, looking at eight bytes at a time: host names are a few words long.
 func indexPathStart(s string, from int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	const slashes, questions, semis = 0x2F2F2F2F2F2F2F2F, 0x3F3F3F3F3F3F3F3F, 0x3B3B3B3B3B3B3B3B
 	i := from
 	for ; i+8 <= len(s); i += 8 {
 		w := u64(s, i)
-		// A zero byte in x where w has the byte sought; (x-ones)&^x&highs marks the
-		// first such byte exactly (bytes after it may be marked falsely, so only the
-		// lowest mark is used).
-		a, b, c := w^slashes, w^questions, w^semis
-		if z := ((a - ones) &^ a) | ((b - ones) &^ b) | ((c - ones) &^ c); z&highs != 0 {
-			for j := i; ; j++ {
-				if c := s[j]; c == '/' || c == '?' || c == ';' {
-					return j
-				}
-			}
+		if z := zeroBytes(w^slashes) | zeroBytes(w^questions) | zeroBytes(w^semis) | zeroBytes(w^hashes); z != 0 {
+			return i + bits.TrailingZeros64(z)>>3
 		}
 	}
 	for ; i < len(s); i++ {
-		if c := s[i]; c == '/' || c == '?' || c == ';' {
+		if c := s[i]; c == '/' || c == '?' || c == ';' || c == '#' {
 			return i
 		}
 	}
 	return -1
+}
+
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	hashes = 0x2323232323232323
+)
+
+// zeroBytes marks the zero bytes of x with their high bit. The lowest mark is exact;
+// marks above it may be false (a borrow), so only the lowest may be used.
+func zeroBytes(x uint64) uint64 {
+	return (x - ones) &^ x & highs
 }
 
 func indexAnyFrom(s, chars string, from int) int {
@@ -332,7 +334,7 @@ func indexAnyFrom(s, chars string, from int) int {
 // plainASCII reports whether s has neither a byte outside US-ASCII nor a '%', eight
 // bytes at a time: such a value needs no escaping, which is the common case.
 func plainASCII(s string) bool {
-	const ones, highs, percents = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
+	const percents = 0x2525252525252525
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := u64(s, i)

@@ -259,6 +259,7 @@ func (r *Robots) keepText(b *builder) {
 	for _, k := range written {
 		out = append(out, r.written[k]...)
 	}
+	out = append(out, make([]byte, progPad)...)
 	b.prog = out
 	r.prog = string(out)
 	o := text

@@ -21,6 +21,10 @@ package robots
 // (sorting them instead, so that the first match would decide, costs more at parse
 // time than it saves, since most decisions match no rule and read every record anyway).
 // In the legacy dialects a set has no buckets and the first match decides.
+// progPad is the number of zero bytes that end prog, so that a decision can read the
+// first eight bytes of any pattern as one word.
+const progPad = 8
+
 const (
 	recHeader = 7 // without need: recStart gives where the pattern starts
 	flagAllow = 1 << 2

@@ -253,7 +253,7 @@ func FuzzPathOf(f *testing.F) {
 // bytes, which escaping non-ASCII bytes can produce from a line of MaxLineBytes.
 func TestLongPatternOrder(t *testing.T) {
 	long := "/" + strings.Repeat("\u00e9", MaxLineBytes/2-2) // each é escapes to 6 bytes
-	// Shorter rule first, in the same bucket, so that the rules must be sorted.
+	// The shorter rule comes first, in the same bucket: the longer must still decide.
 	body := "user-agent: *\nallow: /%C3%A9\ndisallow: " + long + "\n"
 	r := Parse([]byte(body))
 	url := escapePattern(long) + "x"
