@@ -1,9 +1,6 @@
 package robots
 
-import (
-	"strings"
-	"unsafe"
-)
+import "strings"
 
 // setRef is what applies to one product token: the rule set in r.prog holding the
 // rules of all groups naming it, bucketed (see prog.go), and those groups.
@@ -61,8 +58,8 @@ func (r *Robots) setAt(so int32) set {
 // is one: most decisions use that set, and its header then costs no memory read of
 // its own, often a cache miss.
 func (r *Robots) starSet() set {
-	if n := int(r.headLen); n > 0 {
-		return readSet(unsafe.String(&r.head[0], n), 0, int(r.star.set)+n)
+	if r.headLen > 0 {
+		return r.starHdr
 	}
 	return r.setAt(r.star.set)
 }

@@ -212,6 +212,9 @@ func (r *Robots) parse(body string) {
 	})
 	r.compile(b)
 	r.keepText(b)
+	if n := int(r.headLen); n > 0 {
+		r.starHdr = readSet(unsafe.String(&r.head[0], n), 0, int(r.star.set)+n)
+	}
 	r.groups, r.agents = clone(b.groups), clone(b.agents)
 	r.fields, r.diags = clone(b.fields), clone(b.diags)
 	r.tokens, r.setGroup = clone(b.tokens), clone(b.setGroup)

@@ -17,6 +17,7 @@ type Robots struct {
 	star     setRef        // the "*" groups; star.set is -1 when there are none
 	dialect  Dialect       // opts.dialect
 	headLen  uint8         // the length of head; 0 when the star set's header is longer
+	starHdr  set           // the star set's header read from head, when headLen > 0
 	head     [headMax]byte // a copy of the header of the star set, prog[star.set:][:headLen]
 
 	groups   []group // in file order
