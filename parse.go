@@ -132,7 +132,12 @@ func (r *Robots) parse(body string) {
 	dialect := r.opts.dialect
 	inRules := false // a rule has been seen since the current group's user-agent lines
 	var cur *group
-	scanLines(body, func(l *Line) bool {
+	// A loop rather than scanLines' callback: the Line stays on the stack.
+	var sc scanner
+	sc.init(body)
+	var line Line
+	l := &line
+	for sc.next(l) {
 		if dialect.legacy() && l.Kind != KindBlank && l.Kind != KindInvalid {
 			// The old documents know no misspellings and require the colon.
 			l.Typo = false
@@ -171,11 +176,11 @@ func (r *Robots) parse(body string) {
 		case KindAllow, KindDisallow:
 			if cur == nil {
 				b.diag(l.Num, DiagNoGroup, l.Kind.String(), "")
-				return true
+				continue
 			}
 			inRules = true
 			if l.Value == "" {
-				return true // an empty value restricts nothing, but still ends the agent lines
+				continue // an empty value restricts nothing, but still ends the agent lines
 			}
 			allow := l.Kind == KindAllow
 			pat, shape, need := dialect.compilePattern(l.Value)
@@ -208,8 +213,7 @@ func (r *Robots) parse(body string) {
 				cur.fieldHi++
 			}
 		}
-		return true
-	})
+	}
 	r.compile(b)
 	r.keepText(b)
 	if n := int(r.headLen); n > 0 {
