@@ -335,15 +335,20 @@ func indexAnyFrom(s, chars string, from int) int {
 // bytes at a time: such a value needs no escaping, which is the common case.
 func plainASCII(s string) bool {
 	const percents = 0x2525252525252525
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := u64(s, i)
+	bad := func(w uint64) bool {
 		x := w ^ percents // a zero byte where w has '%'
-		if (w|(x-ones)&^x)&highs != 0 {
-			return false
-		}
+		return (w|(x-ones)&^x)&highs != 0
 	}
-	for ; i < len(s); i++ {
+	if len(s) >= 8 {
+		// Whole words, the last one overlapping the one before: no loop over bytes.
+		for i := 0; i+8 < len(s); i += 8 {
+			if bad(u64(s, i)) {
+				return false
+			}
+		}
+		return !bad(u64(s, len(s)-8))
+	}
+	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 || s[i] == '%' {
 			return false
 		}

@@ -84,7 +84,7 @@ type builder struct {
 	tokAgent []int32 // for each token, the agent whose name starts with it
 	prog     []byte
 	setGroup []int32
-	buckets  bucketer
+	sets     setWriter
 }
 
 type named struct {
@@ -309,9 +309,10 @@ func (r *Robots) setWritten(line int, v string) {
 }
 
 // bucketKey is the byte after the leading '/' that every path matching pat must have,
-// or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…").
+// or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…") or that
+// byte is not ASCII (escaped patterns have none).
 func bucketKey(pat string) int16 {
-	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && !(pat[1] == '$' && len(pat) == 2) {
+	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && pat[1] < 0x80 && !(pat[1] == '$' && len(pat) == 2) {
 		return int16(pat[1])
 	}
 	return -1
@@ -324,12 +325,9 @@ func (r *Robots) compile(b *builder) {
 	r.star.set = -1
 	for gi := range b.groups {
 		g := &b.groups[gi]
-		rules := b.rules[g.ruleLo:g.ruleHi]
-		if !legacy { // the old dialects try rules in file order
-			b.buckets.sort(rules)
-		}
 		g.set = int32(len(b.prog))
-		b.prog = appendSet(b.prog, rules, b.pats, !legacy)
+		// The old dialects have no buckets: they try rules in file order.
+		b.prog = b.sets.appendSet(b.prog, b.rules[g.ruleLo:g.ruleHi], b.pats, !legacy)
 	}
 	if len(b.groups) == 0 || legacy {
 		return
@@ -402,10 +400,9 @@ func (b *builder) merge(lo int) setRef {
 		g := &b.groups[gi]
 		rules = append(rules, b.rules[g.ruleLo:g.ruleHi]...)
 	}
-	b.buckets.sort(rules)
 	b.merged = rules
 	ref.set = int32(len(b.prog))
-	b.prog = appendSet(b.prog, rules, b.pats, true)
+	b.prog = b.sets.appendSet(b.prog, rules, b.pats, true)
 	return ref
 }
 
@@ -426,34 +423,4 @@ func lower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-// bucketer orders rules by bucket key (generic rules, key -1, first), keeping the file
-// order within a bucket: a stable counting sort, or an insertion sort for the many
-// small groups. Its buffer is reused from one group to the next.
-type bucketer struct {
-	tmp []rule
-}
-
-func (s *bucketer) sort(rules []rule) {
-	if len(rules) <= 32 {
-		for i := 1; i < len(rules); i++ {
-			for j := i; j > 0 && rules[j].key < rules[j-1].key; j-- {
-				rules[j], rules[j-1] = rules[j-1], rules[j]
-			}
-		}
-		return
-	}
-	var count [258]int32 // key+2: the counts, then the starts
-	for i := range rules {
-		count[rules[i].key+2]++
-	}
-	for k := 1; k < len(count); k++ {
-		count[k] += count[k-1]
-	}
-	s.tmp = append(s.tmp[:0], rules...)
-	for _, ru := range s.tmp {
-		rules[count[ru.key+1]] = ru
-		count[ru.key+1]++
-	}
 }

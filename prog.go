@@ -1,5 +1,10 @@
 package robots
 
+import (
+	"encoding/binary"
+	"slices"
+)
+
 // The rules of a parsed file are kept in one string, r.prog, as rule sets laid out
 // for decisions. A decision on a file nobody has looked at lately is bound by memory
 // reads that miss the cache, so everything it reads sits together: a set's header,
@@ -108,51 +113,101 @@ func recPat(prog string, at int) string {
 
 func recNext(prog string, at int) int { return recStart(prog, at) + recLen(prog, at) }
 
-// appendSet appends the set of rules, which are ordered by bucket key (bucketer) when
-// bucketed and in file order otherwise. pats holds the rules' patterns, indexed by
-// rule.off.
-func appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
-	gen := len(rules)
-	nk := 0
-	if bucketed {
-		gen = 0
-		for gen < len(rules) && rules[gen].key < 0 {
-			gen++
-		}
-		for i := gen; i < len(rules); i++ {
-			if i == gen || rules[i].key != rules[i-1].key {
-				nk++
-			}
-		}
+// setWriter writes rule sets. Its arrays are indexed by bucket key + 1 (the generic
+// rules, key -1, at 0); they are reset after each set, only where they were used.
+type setWriter struct {
+	count [129]int32 // rules per key
+	size  [129]int32 // bytes of records per key, then where the next record of the key goes
+	used  []int16    // the keys used, then in ascending order
+}
+
+func recSize(ru *rule) int {
+	if ru.shape == shapeWild {
+		return recHeader + 8 + int(ru.n)
 	}
-	out = appendU16(out, nk)
-	for i := gen; i < len(rules); i++ {
-		if i == gen || rules[i].key != rules[i-1].key {
-			out = append(out, byte(rules[i].key))
-		}
-	}
-	bounds := len(out)
-	out = append(out, make([]byte, 4*(nk+1))...)
-	j := 0
+	return recHeader + int(ru.n)
+}
+
+// appendSet appends the set of rules, given in file order, to out. Bucketed, it puts
+// each record straight into its bucket (a counting sort of the records, which keeps
+// the file order within a bucket); otherwise everything is one generic part in file
+// order. pats holds the rules' patterns, indexed by rule.off.
+func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
+	used := w.used[:0]
+	total := 0
 	for i := range rules {
 		ru := &rules[i]
-		if i >= gen && (i == gen || ru.key != rules[i-1].key) {
-			putU32(out, bounds+4*j, uint32(len(out)))
-			j++
+		k := int16(-1)
+		if bucketed {
+			k = ru.key
 		}
+		if w.count[k+1] == 0 {
+			used = append(used, k)
+		}
+		w.count[k+1]++
+		sz := recSize(ru)
+		w.size[k+1] += int32(sz)
+		total += sz
+	}
+	for i := 1; i < len(used); i++ { // few keys: an insertion sort
+		for j := i; j > 0 && used[j] < used[j-1]; j-- {
+			used[j], used[j-1] = used[j-1], used[j]
+		}
+	}
+	keys := used
+	if len(keys) > 0 && keys[0] < 0 {
+		keys = keys[1:]
+	}
+	nk := len(keys)
+	base := len(out)
+	hdr := 2 + nk + 4*(nk+1)
+	out = slices.Grow(out, hdr+total)[:base+hdr+total]
+	h := out[base : base+hdr]
+	binary.LittleEndian.PutUint16(h, uint16(nk))
+	for j, k := range keys {
+		h[2+j] = byte(k)
+	}
+	bounds := h[2+nk:]
+	pos := int32(base + hdr)
+	// The generic part first, then the buckets in key order; size becomes each key's
+	// cursor.
+	pos += w.size[0]
+	w.size[0] = pos - w.size[0]
+	for j, k := range keys {
+		binary.LittleEndian.PutUint32(bounds[4*j:], uint32(pos))
+		sz := w.size[k+1]
+		w.size[k+1] = pos
+		pos += sz
+	}
+	binary.LittleEndian.PutUint32(bounds[4*nk:], uint32(pos))
+	for i := range rules {
+		ru := &rules[i]
+		k := int16(-1)
+		if bucketed {
+			k = ru.key
+		}
+		at := w.size[k+1]
+		sz := int32(recSize(ru))
+		w.size[k+1] = at + sz
+		rec := out[at : at+sz]
 		flags := ru.shape
 		if ru.allow {
 			flags |= flagAllow
 		}
-		p := pats[ru.off]
-		out = append(appendU16(out, len(p)), flags,
-			byte(ru.line), byte(ru.line>>8), byte(ru.line>>16), byte(ru.line>>24))
+		binary.LittleEndian.PutUint16(rec, uint16(ru.n))
+		rec[2] = flags
+		binary.LittleEndian.PutUint32(rec[3:], uint32(ru.line))
+		p := rec[recHeader:]
 		if ru.shape == shapeWild {
-			out = append(out, byte(ru.need), byte(ru.need>>8), byte(ru.need>>16), byte(ru.need>>24),
-				byte(ru.need>>32), byte(ru.need>>40), byte(ru.need>>48), byte(ru.need>>56))
+			binary.LittleEndian.PutUint64(p, uint64(ru.need))
+			p = p[8:]
 		}
-		out = append(out, p...)
+		copy(p, pats[ru.off])
 	}
-	putU32(out, bounds+4*j, uint32(len(out)))
+	for _, k := range used {
+		w.count[k+1], w.size[k+1] = 0, 0
+	}
+	w.size[0] = 0 // a cursor even when no generic rule used it
+	w.used = used
 	return out
 }
