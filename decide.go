@@ -1,6 +1,9 @@
 package robots
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // setRef is what applies to one product token: the rule set in r.prog holding the
 // rules of all groups naming it, bucketed (see prog.go), and those groups.
@@ -58,8 +61,10 @@ func (r *Robots) setAt(so int32) set {
 // is one: most decisions use that set, and its header then costs no memory read of
 // its own, often a cache miss.
 func (r *Robots) starSet() set {
-	if r.headLen > 0 {
-		return r.starHdr
+	if r.headOK {
+		nk := int(r.starNK)
+		bounds := unsafe.String(&r.head[nk], 4*(nk+1))
+		return set{unsafe.String(&r.head[0], nk), bounds, int(r.starRecs), int(u32(bounds, 0))}
 	}
 	return r.setAt(r.star.set)
 }

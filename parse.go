@@ -216,9 +216,6 @@ func (r *Robots) parse(body string) {
 	}
 	r.compile(b)
 	r.keepText(b)
-	if n := int(r.headLen); n > 0 {
-		r.starHdr = readSet(unsafe.String(&r.head[0], n), 0, int(r.star.set)+n)
-	}
 	r.groups, r.agents = clone(b.groups), clone(b.agents)
 	r.fields, r.diags = clone(b.fields), clone(b.diags)
 	r.tokens, r.setGroup = clone(b.tokens), clone(b.setGroup)
@@ -380,8 +377,9 @@ func (r *Robots) compile(b *builder) {
 		r.star = b.merge(lo)
 		so := int(r.star.set)
 		nk := int(b.prog[so]) | int(b.prog[so+1])<<8
-		if recs := so + 2 + nk + 4*(nk+1); recs-so <= headMax {
-			r.headLen = uint8(copy(r.head[:], b.prog[so:recs]))
+		if recs := so + 2 + nk + 4*(nk+1); recs-(so+2) <= headMax {
+			copy(r.head[:], b.prog[so+2:recs])
+			r.starNK, r.headOK, r.starRecs = uint8(nk), true, int32(recs)
 		}
 	}
 }

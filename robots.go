@@ -11,14 +11,16 @@ import (
 // The zero value, like an empty file, allows everything.
 type Robots struct {
 	// What a decision reads comes first, so that it shares the struct's first cache line.
-	prog     string        // the rule sets (see prog.go), then every other string kept
+	// Most decisions use the star set: the copy of its header follows at once.
+	prog     string // the rule sets (see prog.go), then every other string kept
+	initials uint64 // bit lower(c)&63 set for the first byte c of each token
+	star     setRef // the "*" groups; star.set is -1 when there are none
+	dialect  Dialect
+	starNK   uint8         // the star set's bucket count, when its header is in head
+	headOK   bool          // head holds the star set's keys and bounds
+	starRecs int32         // the star set's records start here in prog, when headOK
+	head     [headMax]byte // the star set's keys, then its bounds, when headOK
 	tokens   []tokenSet    // sorted by token, compared case-insensitively
-	initials uint64        // bit lower(c)&63 set for the first byte c of each token
-	star     setRef        // the "*" groups; star.set is -1 when there are none
-	dialect  Dialect       // opts.dialect
-	headLen  uint8         // the length of head; 0 when the star set's header is longer
-	starHdr  set           // the star set's header read from head, when headLen > 0
-	head     [headMax]byte // a copy of the header of the star set, prog[star.set:][:headLen]
 
 	groups   []group // in file order
 	agents   []Agent // the user-agent lines of all groups, group by group
@@ -30,7 +32,7 @@ type Robots struct {
 	opts     options
 }
 
-// headMax is the longest header of the star set copied into the Robots: 96 bytes
+// headMax is the room for the star set's keys and bounds in the Robots: 96 bytes
 // hold 18 buckets.
 const headMax = 96
 
