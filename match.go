@@ -142,8 +142,15 @@ func byteMask(s string) byteSet {
 		m2 |= 1 << (bitOf[b[2]] & 63)
 		m3 |= 1 << (bitOf[b[3]] & 63)
 	}
-	for ; i < len(s); i++ {
-		m0 |= 1 << (bitOf[s[i]] & 63)
+	if i < len(s) {
+		if len(s) >= 4 { // the last four bytes, some seen already: a set takes them twice
+			b := s[len(s)-4:]
+			m0 |= 1<<(bitOf[b[0]]&63) | 1<<(bitOf[b[1]]&63) | 1<<(bitOf[b[2]]&63) | 1<<(bitOf[b[3]]&63)
+		} else {
+			for ; i < len(s); i++ {
+				m0 |= 1 << (bitOf[s[i]] & 63)
+			}
+		}
 	}
 	return m0 | m1 | m2 | m3
 }
@@ -280,7 +287,7 @@ func pathFrom(url string, from int) (string, bool) {
 		return "/", false
 	}
 	end := len(url)
-	if h := strings.IndexByte(url[p:], '#'); h >= 0 {
+	if h := indexHash(url[p:]); h >= 0 {
 		end = p + h
 	}
 	if url[p] != '/' {
@@ -313,6 +320,25 @@ const (
 	highs  = 0x8080808080808080
 	hashes = 0x2323232323232323
 )
+
+// indexHash is strings.IndexByte(s, '#') for the few words of a path: a call of the
+// vectorised search costs more there than words of eight bytes.
+func indexHash(s string) int {
+	if len(s) < 8 {
+		return strings.IndexByte(s, '#')
+	}
+	i := 0
+	for ; i+8 < len(s); i += 8 {
+		if z := zeroBytes(u64(s, i) ^ hashes); z != 0 {
+			return i + bits.TrailingZeros64(z)>>3
+		}
+	}
+	// The last word overlaps the one before, which had no '#'.
+	if z := zeroBytes(u64(s, len(s)-8) ^ hashes); z != 0 {
+		return len(s) - 8 + bits.TrailingZeros64(z)>>3
+	}
+	return -1
+}
 
 // zeroBytes marks the zero bytes of x with their high bit. The lowest mark is exact;
 // marks above it may be false (a borrow), so only the lowest may be used.

@@ -265,6 +265,22 @@ func TestLongPatternOrder(t *testing.T) {
 	}
 }
 
+// FuzzByteMask checks the four-at-a-time byte set against its definition.
+func FuzzByteMask(f *testing.F) {
+	for _, s := range []string{"", "/", "/ab", "/abc", "/abcd", "/abcde", "/a/b?c=d&e#f", "/\xff\x80%41"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want byteSet
+		for i := 0; i < len(s); i++ {
+			want |= 1 << bitOf[s[i]]
+		}
+		if got := byteMask(s); got != want {
+			t.Fatalf("byteMask(%q) = %x, want %x", s, got, want)
+		}
+	})
+}
+
 func FuzzEscapePattern(f *testing.F) {
 	f.Add("/a%2fb/\u00e9/%zz%")
 	f.Fuzz(func(t *testing.T, s string) {
