@@ -227,7 +227,7 @@ func (r *Robots) decide(path string, slash bool, agent string, agents []string) 
 	}
 	best := -1
 	found := false
-	pv := newPathView(path, slash)
+	pv := pathView{s: path, w0: u64pad(path), slash: slash} // the byte set is computed if needed
 	if agents == nil {
 		if ref := r.lookup(agent); ref != nil {
 			found = true
@@ -248,7 +248,7 @@ func (r *Robots) decide(path string, slash bool, agent string, agents []string) 
 	if !found && r.star.set >= 0 {
 		d.Global = true
 		d.Group = int(r.setGroup[r.star.groupLo])
-		best = r.first(r.star.set, &pv, -1)
+		best = r.starSet().first(r.prog, &pv, -1)
 	}
 	if best >= 0 {
 		d.Rule = r.ruleAt(best)
