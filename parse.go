@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -88,6 +89,7 @@ type builder struct {
 }
 
 type named struct {
+	key          uint64 // foldKey(token)
 	token        string
 	group, agent int32
 }
@@ -342,11 +344,15 @@ func (r *Robots) compile(b *builder) {
 				}
 				continue
 			}
-			names = append(names, named{leadingToken(name), int32(gi), ai})
+			tok := leadingToken(name)
+			names = append(names, named{foldKey(tok), tok, int32(gi), ai})
 		}
 	}
 	b.names = names
 	slices.SortFunc(names, func(a, b named) int {
+		if a.key != b.key { // most tokens differ in their first eight bytes
+			return cmp.Compare(a.key, b.key)
+		}
 		if c := compareFold(a.token, b.token); c != 0 {
 			return c
 		}
@@ -354,7 +360,7 @@ func (r *Robots) compile(b *builder) {
 	})
 	for i := 0; i < len(names); {
 		j := i + 1
-		for j < len(names) && compareFold(names[j].token, names[i].token) == 0 {
+		for j < len(names) && names[j].key == names[i].key && compareFold(names[j].token, names[i].token) == 0 {
 			j++
 		}
 		lo := len(b.setGroup)
@@ -364,7 +370,7 @@ func (r *Robots) compile(b *builder) {
 			}
 		}
 		tok := names[i].token
-		b.tokens = append(b.tokens, tokenSet{key: foldKey(tok), token: tok, ref: b.merge(lo)})
+		b.tokens = append(b.tokens, tokenSet{key: names[i].key, token: tok, ref: b.merge(lo)})
 		b.tokAgent = append(b.tokAgent, names[i].agent)
 		if tok != "" {
 			r.initials |= 1 << (lower(tok[0]) & 63)
