@@ -133,6 +133,12 @@ func (c *Client) GetAt(ctx context.Context, rawURL string, now time.Time) (*Resu
 	led := false
 	ch := c.flight.DoChan(origin, func() (any, error) {
 		led = true
+		// A flight for origin may have ended between the checks above and this one
+		// starting: it stored its result before ending, so fetching again would be a
+		// second fetch of the same file (TestWaiterCancel saw it under load).
+		if held, ok := c.rules.get(origin); ok && now.Before(held.ExpiresAt) {
+			return held, nil
+		}
 		// The fetch is shared: no one caller's cancellation may end it; the fetch
 		// timeout bounds it.
 		return c.refresh(context.WithoutCancel(ctx), origin, robotsURL, prev, now), nil
