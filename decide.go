@@ -100,9 +100,15 @@ type pathView struct {
 }
 
 func newPathView(s string, slash bool) pathView {
-	p := pathView{s: s, w0: u64pad(s), slash: slash}
+	p := lazyPathView(s, slash)
 	p.computeMask()
 	return p
+}
+
+// lazyPathView is newPathView without the byte set, which is computed when a wildcard
+// rule first needs it.
+func lazyPathView(s string, slash bool) pathView {
+	return pathView{s: s, w0: u64pad(s), slash: slash}
 }
 
 func (p *pathView) computeMask() {
@@ -227,7 +233,7 @@ func (r *Robots) decide(path string, slash bool, agent string, agents []string) 
 	}
 	best := -1
 	found := false
-	pv := pathView{s: path, w0: u64pad(path), slash: slash} // the byte set is computed if needed
+	pv := lazyPathView(path, slash)
 	if agents == nil {
 		if ref := r.lookup(agent); ref != nil {
 			found = true

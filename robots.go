@@ -216,7 +216,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 		return true
 	}
 	p, slash := splitPath(url)
-	pv := pathView{s: p, w0: u64pad(p), slash: slash}
+	pv := lazyPathView(p, slash)
 	best := s.first(r.prog, &pv, -1)
 	return best < 0 || recAllow(r.prog, best)
 }

@@ -203,13 +203,6 @@ const (
 	keepSitemap  = 0x00ffffffffffffff
 )
 
-// load64 returns the first eight bytes of s as a little-endian word; len(s) >= 8.
-func load64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // knownKey recognises a line that starts with one of the common field names, in
 // any case, followed at once by a colon: the shape of most lines. It returns the
 // kind and the length of the name, or 0 for any other line.
@@ -217,7 +210,7 @@ func knownKey(s string) (Kind, int) {
 	if len(s) < 8 {
 		return 0, 0
 	}
-	w := load64(s)
+	w := u64(s, 0)
 	kind, n := Kind(0), 0
 	switch {
 	case w|foldDisallow == wordDisallow:
