@@ -1,8 +1,6 @@
 package robots_test
 
 import (
-	"errors"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -16,31 +14,12 @@ import (
 // crawled URLs and 1,315 real crawler tokens. The comparison with other libraries is
 // in the bench/ module.
 
-var (
-	corpusOnce sync.Once
-	corpusData *corpus.Corpus
-	corpusErr  error
-)
-
 // loadCorpus returns the shared corpus. Where it is absent the caller is skipped,
 // except under CI=true, where the corpus is always provided and its absence is a failure.
+// It is the internal tests' loader (export_test.go), so the corpus is read once.
 func loadCorpus(tb testing.TB) *corpus.Corpus {
 	tb.Helper()
-	corpusOnce.Do(func() {
-		dir, err := corpus.Find(".")
-		if err != nil {
-			corpusErr = err
-			return
-		}
-		corpusData, corpusErr = corpus.Load(dir)
-	})
-	if corpusErr != nil {
-		if errors.Is(corpusErr, corpus.ErrNotFound) && os.Getenv("CI") != "true" {
-			tb.Skipf("skipping: no corpus at ../shared/corpus (set $%s to its directory): %v", corpus.EnvDir, corpusErr)
-		}
-		tb.Fatal(corpusErr)
-	}
-	return corpusData
+	return robots.LoadTestCorpus(tb)
 }
 
 // parsedCases parses the file of every case once and returns the cases with them.
