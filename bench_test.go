@@ -1,6 +1,7 @@
 package robots_test
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -53,7 +54,9 @@ func decisions(tb testing.TB) []decision {
 	decisionsOnce.Do(func() {
 		decisionsData = make([]decision, len(cases))
 		for i, cs := range cases {
-			decisionsData[i] = decision{parsed[cs.File], cs.URL, cs.Agent}
+			// Allocated in case order, as a crawler's URL is fresh in memory: the
+			// slices of urls.txt, read in the shuffled order, each miss the cache.
+			decisionsData[i] = decision{parsed[cs.File], strings.Clone(cs.URL), cs.Agent}
 		}
 	})
 	return decisionsData
