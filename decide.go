@@ -39,17 +39,16 @@ func (r *Robots) groupsOf(s *setRef) []int32 {
 // set is the header of a rule set (see prog.go), read.
 type set struct {
 	keys   string // the buckets' keys
-	bounds string // nk+1 u32 offsets in prog: bucket j is [bounds[j], bounds[j+1])
-	recs   int    // the offset in prog of the first record
-	genEnd int    // the end of the generic records
+	bounds string // nk+1 u32 offsets in prog: bucket j's part starts at bounds[j]
+	recs   int    // the offset in prog of the generic part
 }
 
-// readSet reads the header of a set from hdr at so; its records start at recs in prog.
+// readSet reads the header of a set from hdr at so; its generic part starts at recs in prog.
 func readSet(hdr string, so, recs int) set {
 	nk := u16(hdr, so)
 	keys := so + 2
 	bounds := hdr[keys+nk : keys+nk+4*(nk+1)]
-	return set{hdr[keys : keys+nk], bounds, recs, int(u32(bounds, 0))}
+	return set{hdr[keys : keys+nk], bounds, recs}
 }
 
 func (r *Robots) setAt(so int32) set {
@@ -64,54 +63,70 @@ func (r *Robots) starSet() set {
 	if r.headOK {
 		nk := int(r.starNK)
 		bounds := unsafe.String(&r.head[nk], 4*(nk+1))
-		return set{unsafe.String(&r.head[0], nk), bounds, int(r.starRecs), int(u32(bounds, 0))}
+		return set{unsafe.String(&r.head[0], nk), bounds, int(r.starRecs)}
 	}
 	return r.setAt(r.star.set)
 }
 
-// first returns the offset of the record that decides path within the set at so, or
-// best (-1 for none) when no record of the set beats it.
-func (r *Robots) first(so int32, p *pathView, best int) int {
-	return r.setAt(so).first(r.prog, p, best)
-}
+// noMatch is the best entry before any: every rule beats it.
+var noMatch = entry{n: -1, text: -1}
 
-// first returns the offset of the record of s that decides path, or best (-1 for
-// none) when none beats it: the best of the path's bucket and of the generic records.
-func (s set) first(prog string, p *pathView, best int) int {
+// first updates best with the rule of s that decides the path, if one beats it: the
+// best of the path's bucket and of the generic part.
+func (s set) first(prog string, p *pathView, best *entry) {
 	if second, ok := p.second(); ok {
 		// The keys are few and ascending: a loop that stops at the first key not below
 		// second is quicker than a call.
 		for j := 0; j < len(s.keys) && s.keys[j] <= second; j++ {
 			if s.keys[j] == second {
-				best = firstMatch(prog, int(u32(s.bounds, 4*j)), int(u32(s.bounds, 4*j+4)), p, best)
+				matchPart(prog, int(u32(s.bounds, 4*j)), p, best)
 				break
 			}
 		}
 	}
-	return firstMatch(prog, s.recs, s.genEnd, p, best)
+	matchPart(prog, s.recs, p, best)
 }
 
 // pathView is the path a decision matches, as splitPath gives it, with its byteMask.
 type pathView struct {
 	s     string
-	w0    uint64  // the first eight bytes of s, little-endian, zero-padded
+	w0    uint64  // the first eight bytes of the path ("/" + s when slash), little-endian, zero-padded
 	slash bool    // the path is "/" + s
+	cut   bool    // s ends where the path does; until then it may run on into a fragment
 	mask  byteSet // computed on first use when zero (a path's mask is never zero)
 }
 
+// newPathView returns the view of a whole path, its byte set computed.
 func newPathView(s string, slash bool) pathView {
-	p := lazyPathView(s, slash)
+	p := lazyPathView(s, slash, true)
 	p.computeMask()
 	return p
 }
 
 // lazyPathView is newPathView without the byte set, which is computed when a wildcard
-// rule first needs it.
-func lazyPathView(s string, slash bool) pathView {
-	return pathView{s: s, w0: u64pad(s), slash: slash}
+// rule first needs it. Unless cut, s may run on into the URL's fragment, which is cut
+// off when a rule first needs the path's end: no pattern holds a '#' (it starts a
+// comment), so comparing a pattern with the start of the path is the same either way.
+func lazyPathView(s string, slash, cut bool) pathView {
+	w0 := u64pad(s)
+	if slash {
+		w0 = w0<<8 | '/'
+	}
+	return pathView{s: s, w0: w0, slash: slash, cut: cut}
+}
+
+// end cuts the path at its fragment, if not done yet.
+func (p *pathView) end() {
+	if !p.cut {
+		p.cut = true
+		if h := indexHash(p.s); h >= 0 {
+			p.s = p.s[:h]
+		}
+	}
 }
 
 func (p *pathView) computeMask() {
+	p.end()
 	m := byteMask(p.s)
 	if p.slash || m == 0 {
 		m |= 1 << (bitOf['/'] & 63) // the empty path is "/"
@@ -119,12 +134,12 @@ func (p *pathView) computeMask() {
 	p.mask = m
 }
 
-// has reports whether the path has every byte of a needMask.
-func (p *pathView) has(need byteSet) bool {
+// byteSet returns the path's byte set, computing it on first use.
+func (p *pathView) byteSet() byteSet {
 	if p.mask == 0 {
 		p.computeMask()
 	}
-	return need&^p.mask == 0
+	return p.mask
 }
 
 // second returns the byte after the path's leading "/", which selects a bucket.
@@ -140,52 +155,71 @@ func (p *pathView) second() (byte, bool) {
 }
 
 func (p *pathView) matches(shape uint8, pat string) bool {
+	p.end()
 	if p.slash {
 		return matchesSlash(shape, pat, p.s)
 	}
 	return matches(shape, pat, p.s)
 }
 
-// firstMatch returns the best record in [at, end) that matches p, if it beats best, or
-// best: the longest pattern wins and, on a tie, allow; on a full tie the first in file
-// order. Plain prefixes are compared at once; the byte set is checked before the
-// general matcher only, which is slower than a comparison.
-func firstMatch(prog string, at, end int, p *pathView, best int) int {
-	bestN, bestAllow := -1, false
-	if best >= 0 {
-		bestN, bestAllow = recLen(prog, best), recAllow(prog, best)
+// matchesLiteral reports whether the path matches the prefix or exact entry en, whose
+// first bytes are known to match.
+func (p *pathView) matchesLiteral(prog string, en entry) bool {
+	if p.slash || en.shape() != shapePrefix {
+		return p.matches(en.shape(), en.pat(prog))
 	}
-	for at < end {
-		n, flags := recLen(prog, at), prog[at+2]
-		shape := flags & 3
-		start := at + recHeader
-		if shape == shapeWild {
-			start += 8
-		}
-		next := start + n
-		if n < bestN || n == bestN && (bestAllow || flags&flagAllow == 0) {
-			at = next
+	n := en.n
+	return len(p.s) >= n && (n <= 8 || p.s[8:n] == prog[en.text+4+8:en.text+4+n])
+}
+
+// beats reports whether en decides over b: the longer pattern wins, then allow, then the
+// first line.
+func (en entry) beats(prog string, b *entry) bool {
+	if en.n != b.n {
+		return en.n > b.n
+	}
+	if en.allow() != b.allow() {
+		return en.allow()
+	}
+	return en.line(prog) < b.line(prog)
+}
+
+// matchPart updates best with the best entry of the part at po that matches p, if it
+// beats best. The prefix and exact entries come first: their first bytes are compared
+// with the path's as words, and only a match reads the pattern. Then the wildcard
+// entries: their byte sets are compared with the path's, and only a path with every
+// byte a pattern needs runs the matcher.
+func matchPart(prog string, po int, p *pathView, best *entry) {
+	pt := partAt(prog, po)
+	e, t := pt.ent, pt.text
+	for w0 := p.w0; e < pt.wild; e += entrySize {
+		nf := u32(prog, e+8) // n, flags and a byte of what follows
+		if (u64(prog, e)^w0)&lowBytes[nf>>(16+cmpShift)&15] != 0 {
+			t += 4 + int(nf&0xffff)
 			continue
 		}
-		match := false
-		switch {
-		case shape == shapePrefix && !p.slash:
-			// Most prefixes differ from the path in their first eight bytes, which
-			// one comparison of words tells (prog ends with eight spare bytes, so
-			// the word can always be read). The mask keeps the pattern's bytes.
-			x := (p.w0 ^ u64(prog, start)) & (^uint64(0) >> (64 - 8*min(n, 8)))
-			match = x == 0 && len(p.s) >= n && (n <= 8 || p.s[8:n] == prog[start+8:next])
-		case shape == shapeWild:
-			match = p.has(recNeed(prog, at)) && p.matches(shape, prog[start:next])
-		default:
-			match = p.matches(shape, prog[start:next])
+		en := entry{int(nf & 0xffff), uint8(nf >> 16), t}
+		if en.beats(prog, best) && p.matchesLiteral(prog, en) {
+			*best = en
 		}
-		if match {
-			best, bestN, bestAllow = at, n, flags&flagAllow != 0
-		}
-		at = next
+		t = en.next()
 	}
-	return best
+	if e == pt.end {
+		return
+	}
+	mask := p.byteSet()
+	for ; e < pt.end; e += entrySize {
+		nf := u32(prog, e+8)
+		if byteSet(u64(prog, e))&^mask != 0 {
+			t += 4 + int(nf&0xffff)
+			continue
+		}
+		en := entry{int(nf & 0xffff), uint8(nf >> 16), t}
+		if en.beats(prog, best) && p.matches(shapeWild, en.pat(prog)) {
+			*best = en
+		}
+		t = en.next()
+	}
 }
 
 // lookup finds the rule set for one product token, compared case-insensitively,
@@ -211,12 +245,15 @@ func (r *Robots) lookup(agent string) *setRef {
 	return nil
 }
 
-func (r *Robots) decide(path string, slash bool, agent string, agents []string) Decision {
+func (r *Robots) decide(path string, slash, cut bool, agent string, agents []string) Decision {
 	d := Decision{Allowed: true, Group: -1}
 	if r == nil {
 		return d
 	}
 	if dialect := r.opts.dialect; dialect != Google {
+		pv := lazyPathView(path, slash, cut)
+		pv.end()
+		path, cut = pv.s, true
 		if slash {
 			path, slash = "/"+path, false
 		}
@@ -231,14 +268,14 @@ func (r *Robots) decide(path string, slash bool, agent string, agents []string) 
 			return r.decideLegacy(path, agents)
 		}
 	}
-	best := -1
+	best := noMatch
 	found := false
-	pv := lazyPathView(path, slash)
+	pv := lazyPathView(path, slash, cut)
 	if agents == nil {
 		if ref := r.lookup(agent); ref != nil {
 			found = true
 			d.Group = int(r.setGroup[ref.groupLo])
-			best = r.first(ref.set, &pv, -1)
+			r.setAt(ref.set).first(r.prog, &pv, &best)
 		}
 	} else {
 		for _, a := range agents {
@@ -247,16 +284,16 @@ func (r *Robots) decide(path string, slash bool, agent string, agents []string) 
 					found = true
 					d.Group = int(r.setGroup[ref.groupLo])
 				}
-				best = r.first(ref.set, &pv, best)
+				r.setAt(ref.set).first(r.prog, &pv, &best)
 			}
 		}
 	}
 	if !found && r.star.set >= 0 {
 		d.Global = true
 		d.Group = int(r.setGroup[r.star.groupLo])
-		best = r.starSet().first(r.prog, &pv, -1)
+		r.starSet().first(r.prog, &pv, &best)
 	}
-	if best >= 0 {
+	if best.n >= 0 {
 		d.Rule = r.ruleAt(best)
 		d.Allowed = d.Rule.Allow
 		d.Group = r.groupOf(int32(d.Rule.Line))
@@ -280,11 +317,10 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 		return d
 	}
 	d.Group, d.Global = gi, global
-	prog := r.prog
-	at, end := setRecords(prog, int(r.groups[gi].set))
-	for ; at < end; at = recNext(prog, at) {
-		if matches(recShape(prog, at), recPat(prog, at), path) {
-			d.Rule = r.ruleAt(at)
+	_, _, _, recs := setLayout(r.prog, int(r.groups[gi].set))
+	for en := range partAt(r.prog, recs).entries(r.prog) {
+		if matches(en.shape(), en.pat(r.prog), path) {
+			d.Rule = r.ruleAt(en)
 			d.Allowed = d.Rule.Allow
 			break
 		}

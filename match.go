@@ -233,6 +233,18 @@ func escapePattern(s string) string {
 // or ';' — which splitPath does not build: when slash is true the path is "/" + p
 // (a URL such as "https://example.com?q" has no "/" of its own before its query).
 func splitPath(url string) (p string, slash bool) {
+	p, slash, cut := splitPathLazy(url)
+	if !cut {
+		if h := indexHash(p); h >= 0 {
+			p = p[:h]
+		}
+	}
+	return p, slash
+}
+
+// splitPathLazy is splitPath that may leave the URL's fragment on the path, saying so
+// with cut false, for a pathView to cut when a rule needs the path's end.
+func splitPathLazy(url string) (p string, slash, cut bool) {
 	// Fast path for the common absolute URL: the scheme holds none of "/?;", so the
 	// path starts at the first of them after "://".
 	if rest, ok := strings.CutPrefix(url, "https://"); ok {
@@ -241,7 +253,8 @@ func splitPath(url string) (p string, slash bool) {
 	if rest, ok := strings.CutPrefix(url, "http://"); ok {
 		return pathFrom(url, len(url)-len(rest))
 	}
-	return slowSplitPath(url)
+	p, slash = slowSplitPath(url)
+	return p, slash, true
 }
 
 func slowSplitPath(url string) (string, bool) {
@@ -280,20 +293,13 @@ func slowSplitPath(url string) (string, bool) {
 	return url[p:end], false
 }
 
-// pathFrom is the end of pathOf for a URL whose authority starts at from.
-func pathFrom(url string, from int) (string, bool) {
-	p := indexPathStart(url, from)
-	if p < 0 || url[p] == '#' { // no path, or a fragment before it
-		return "/", false
+// pathFrom is the end of splitPathLazy for a URL whose authority starts at from.
+func pathFrom(url string, from int) (p string, slash, cut bool) {
+	i := indexPathStart(url, from)
+	if i < 0 || url[i] == '#' { // no path, or a fragment before it
+		return "/", false, true
 	}
-	end := len(url)
-	if h := indexHash(url[p:]); h >= 0 {
-		end = p + h
-	}
-	if url[p] != '/' {
-		return url[p:end], true
-	}
-	return url[p:end], false
+	return url[i:], url[i] != '/', false
 }
 
 // indexPathStart returns the index of the first '/', '?', ';' or '#' of s at or after

@@ -1,39 +1,52 @@
 package robots
 
 import (
+	"iter"
 	"encoding/binary"
 	"slices"
 )
 
 // The rules of a parsed file are kept in one string, r.prog, as rule sets laid out
 // for decisions. A decision on a file nobody has looked at lately is bound by memory
-// reads that miss the cache, so everything it reads sits together: a set's header,
-// then its rules, each followed by its pattern. Walking a bucket reads memory in
-// order, which the processor fetches ahead.
+// reads that miss the cache, so what it reads is small and sits together.
 //
 // A set at offset so:
 //
 //	so:       nk, u16: the number of buckets
 //	so+2:     the buckets' keys, nk bytes, ascending (the byte after a path's leading '/')
-//	bounds:   nk+1 u32 offsets in prog: bucket j is [bounds[j], bounds[j+1]); the set ends at bounds[nk]
-//	recs:     the generic records (rules that can match any path), up to bounds[0], then the buckets
+//	bounds:   nk+1 u32 offsets in prog: bucket j is the part [bounds[j], bounds[j+1]); the set ends at bounds[nk]
+//	recs:     the generic part (rules that can match any path), up to bounds[0], then the buckets' parts
 //
-// A record is a rule: n (u16, the pattern's length), flags (u8: the shape in bits 0–1,
-// flagAllow), line (u32), for wildcard patterns only need (u64, needMask), then the n
-// bytes of the pattern.
-// Integers are little-endian. Within each part of a set the records keep the file's
-// order: a decision takes the best match of the path's bucket and of the generic part
-// (sorting them instead, so that the first match would decide, costs more at parse
-// time than it saves, since most decisions match no rule and read every record anyway).
-// In the legacy dialects a set has no buckets and the first match decides.
+// A part at po:
+//
+//	po:       np, u32: the number of entries of prefix and exact patterns; nw, u32: of wildcard patterns
+//	po+8:     np+nw entries of entrySize bytes, the prefix and exact ones first: w (u64), n (u16, the
+//	          pattern's length), flags (u8: the shape in bits 0–1, flagAllow, the number of bytes of w
+//	          to compare in bits 3–6)
+//	then:     a text per entry, in the same order: line (u32), then the n bytes of the pattern
+//
+// w holds the first bytes of the pattern (at most eight, and never the final '$' of an exact
+// pattern), zero-padded, or for a wildcard pattern its needMask. A decision reads the entries,
+// eleven bytes a rule, and a pattern's text only when the first bytes match, which is rare.
+// Integers are little-endian. Within each list of a part the rules keep the file's order;
+// a decision takes the best match of the path's bucket and of the generic part, and on a
+// full tie the first line.
+// In the legacy dialects a set has no buckets, and its generic part lists every rule as a
+// wildcard entry, in file order: there the first match decides.
 // progPad is the number of zero bytes that end prog, so that a decision can read the
 // first eight bytes of any pattern as one word.
 const progPad = 8
 
 const (
-	recHeader = 7 // without need: recStart gives where the pattern starts
-	flagAllow = 1 << 2
+	partHeader = 8
+	entrySize  = 11
+	flagAllow  = 1 << 2
+	cmpShift   = 3 // flags>>cmpShift is the number of bytes of w that are the pattern's
 )
+
+// lowBytes[c] keeps the c low bytes of a word.
+var lowBytes = [16]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff,
+	0xffffffffffffff, 0xffffffffffffffff}
 
 // The loads below slice first so that one bounds check covers every byte; the
 // compiler then turns the bytes into a single load.
@@ -84,54 +97,80 @@ func setLayout(prog string, so int) (nk, keys, bounds, recs int) {
 	return
 }
 
-// setRecords returns the offsets of the first record of the set at so and of its end.
-func setRecords(prog string, so int) (start, end int) {
-	nk, _, bounds, recs := setLayout(prog, so)
-	return recs, int(u32(prog, bounds+4*nk))
+// part is a part of a set, read: its entries and their texts.
+type part struct {
+	ent, wild, end int // prefix entries are [ent, wild), wildcard entries [wild, end)
+	text           int // the text of the entry at ent
 }
 
-func recLen(prog string, at int) int     { return u16(prog, at) }
-func recShape(prog string, at int) uint8 { return prog[at+2] & 3 }
-func recAllow(prog string, at int) bool  { return prog[at+2]&flagAllow != 0 }
-func recLine(prog string, at int) int32  { return int32(u32(prog, at+3)) }
+func partAt(prog string, po int) part {
+	np, nw := int(u32(prog, po)), int(u32(prog, po+4))
+	ent := po + partHeader
+	return part{ent, ent + entrySize*np, ent + entrySize*(np+nw), ent + entrySize*(np+nw)}
+}
 
-// recNeed is the need of a wildcard record.
-func recNeed(prog string, at int) byteSet { return byteSet(u64(prog, at+recHeader)) }
+// entry is an entry of a part with the offset of its text.
+type entry struct {
+	n     int
+	flags uint8
+	text  int // line (u32), then the pattern
+}
 
-// recStart returns where the pattern of the record at starts.
-func recStart(prog string, at int) int {
-	if recShape(prog, at) == shapeWild {
-		return at + recHeader + 8
+func entryAt(prog string, e, text int) entry {
+	return entry{u16(prog, e+8), prog[e+10], text}
+}
+
+func (en entry) shape() uint8          { return en.flags & 3 }
+func (en entry) allow() bool           { return en.flags&flagAllow != 0 }
+func (en entry) next() int             { return en.text + 4 + en.n }
+func (en entry) line(prog string) int32 { return int32(u32(prog, en.text)) }
+func (en entry) pat(prog string) string {
+	return prog[en.text+4 : en.text+4+en.n]
+}
+
+// entries yields the entries of the part in order.
+func (pt part) entries(prog string) iter.Seq[entry] {
+	return func(yield func(entry) bool) {
+		t := pt.text
+		for e := pt.ent; e < pt.end; e += entrySize {
+			en := entryAt(prog, e, t)
+			if !yield(en) {
+				return
+			}
+			t = en.next()
+		}
 	}
-	return at + recHeader
 }
 
-func recPat(prog string, at int) string {
-	start := recStart(prog, at)
-	return prog[start : start+recLen(prog, at)]
+// setParts returns the offsets of the parts of the set at so: the generic part, then
+// the buckets'. Only cold paths call it.
+func setParts(prog string, so int) []int {
+	nk, _, bounds, recs := setLayout(prog, so)
+	parts := []int{recs}
+	for j := range nk {
+		parts = append(parts, int(u32(prog, bounds+4*j)))
+	}
+	return parts
 }
-
-func recNext(prog string, at int) int { return recStart(prog, at) + recLen(prog, at) }
 
 // setWriter writes rule sets. Its arrays are indexed by bucket key + 1 (the generic
 // rules, key -1, at 0); they are reset after each set, only where they were used.
 type setWriter struct {
-	count [129]int32 // rules per key
-	size  [129]int32 // bytes of records per key, then where the next record of the key goes
-	used  []int16    // the keys used, then in ascending order
+	np, nw       [129]int32 // prefix and wildcard rules per key
+	ptext, wtext [129]int32 // bytes of their texts per key
+	cur          [129]cursor
+	used   []int16 // the keys used, then in ascending order
 }
 
-func recSize(ru *rule) int {
-	if ru.shape == shapeWild {
-		return recHeader + 8 + int(ru.n)
-	}
-	return recHeader + int(ru.n)
-}
+// cursor is where the next entries and texts of a part go.
+type cursor struct{ ent, wild, text, wtext int32 }
+
+func isWildEntry(ru *rule, bucketed bool) bool { return !bucketed || ru.shape == shapeWild }
 
 // appendSet appends the set of rules, given in file order, to out. Bucketed, it puts
-// each record straight into its bucket (a counting sort of the records, which keeps
-// the file order within a bucket); otherwise everything is one generic part in file
-// order. pats holds the rules' patterns, indexed by rule.off.
+// each rule straight into its bucket's part (a counting sort, which keeps the file
+// order within each list of a part); otherwise every rule goes to the generic part's
+// wildcard list, in file order. pats holds the rules' patterns, indexed by rule.off.
 func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
 	used := w.used[:0]
 	total := 0
@@ -141,13 +180,17 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		if bucketed {
 			k = ru.key
 		}
-		if w.count[k+1] == 0 {
+		if w.np[k+1] == 0 && w.nw[k+1] == 0 {
 			used = append(used, k)
 		}
-		w.count[k+1]++
-		sz := recSize(ru)
-		w.size[k+1] += int32(sz)
-		total += sz
+		if isWildEntry(ru, bucketed) {
+			w.nw[k+1]++
+			w.wtext[k+1] += int32(4 + ru.n)
+		} else {
+			w.np[k+1]++
+			w.ptext[k+1] += int32(4 + ru.n)
+		}
+		total += entrySize + 4 + int(ru.n)
 	}
 	for i := 1; i < len(used); i++ { // few keys: an insertion sort
 		for j := i; j > 0 && used[j] < used[j-1]; j-- {
@@ -161,7 +204,8 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 	nk := len(keys)
 	base := len(out)
 	hdr := 2 + nk + 4*(nk+1)
-	out = slices.Grow(out, hdr+total)[:base+hdr+total]
+	total += hdr + partHeader*(nk+1)
+	out = slices.Grow(out, total)[:base+total]
 	h := out[base : base+hdr]
 	binary.LittleEndian.PutUint16(h, uint16(nk))
 	for j, k := range keys {
@@ -169,15 +213,12 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 	}
 	bounds := h[2+nk:]
 	pos := int32(base + hdr)
-	// The generic part first, then the buckets in key order; size becomes each key's
-	// cursor.
-	pos += w.size[0]
-	w.size[0] = pos - w.size[0]
+	// The generic part first (there is always one, maybe empty), then the buckets in
+	// key order.
+	pos = w.startPart(out, -1, pos)
 	for j, k := range keys {
 		binary.LittleEndian.PutUint32(bounds[4*j:], uint32(pos))
-		sz := w.size[k+1]
-		w.size[k+1] = pos
-		pos += sz
+		pos = w.startPart(out, k, pos)
 	}
 	binary.LittleEndian.PutUint32(bounds[4*nk:], uint32(pos))
 	for i := range rules {
@@ -186,28 +227,53 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		if bucketed {
 			k = ru.key
 		}
-		at := w.size[k+1]
-		sz := int32(recSize(ru))
-		w.size[k+1] = at + sz
-		rec := out[at : at+sz]
+		c := &w.cur[k+1]
+		pat := pats[ru.off]
 		flags := ru.shape
 		if ru.allow {
 			flags |= flagAllow
 		}
-		binary.LittleEndian.PutUint16(rec, uint16(ru.n))
-		rec[2] = flags
-		binary.LittleEndian.PutUint32(rec[3:], uint32(ru.line))
-		p := rec[recHeader:]
-		if ru.shape == shapeWild {
-			binary.LittleEndian.PutUint64(p, uint64(ru.need))
-			p = p[8:]
+		var word uint64
+		var e, t int32
+		if isWildEntry(ru, bucketed) {
+			word = uint64(ru.need)
+			e, t = c.wild, c.wtext
+			c.wild += entrySize
+			c.wtext += int32(4 + ru.n)
+		} else {
+			lit := pat
+			if ru.shape == shapeExact {
+				lit = pat[:len(pat)-1]
+			}
+			lit = lit[:min(len(lit), 8)]
+			word = u64pad(lit)
+			flags |= uint8(len(lit)) << cmpShift
+			e, t = c.ent, c.text
+			c.ent += entrySize
+			c.text += int32(4 + ru.n)
 		}
-		copy(p, pats[ru.off])
+		binary.LittleEndian.PutUint64(out[e:], word)
+		binary.LittleEndian.PutUint16(out[e+8:], uint16(ru.n))
+		out[e+10] = flags
+		binary.LittleEndian.PutUint32(out[t:], uint32(ru.line))
+		copy(out[t+4:], pat)
 	}
 	for _, k := range used {
-		w.count[k+1], w.size[k+1] = 0, 0
+		w.np[k+1], w.nw[k+1], w.ptext[k+1], w.wtext[k+1] = 0, 0, 0, 0
 	}
-	w.size[0] = 0 // a cursor even when no generic rule used it
 	w.used = used
 	return out
+}
+
+// startPart writes the header of the part of key k at pos, sets its cursors and returns
+// where the next part starts.
+func (w *setWriter) startPart(out []byte, k int16, pos int32) int32 {
+	np, nw := w.np[k+1], w.nw[k+1]
+	binary.LittleEndian.PutUint32(out[pos:], uint32(np))
+	binary.LittleEndian.PutUint32(out[pos+4:], uint32(nw))
+	ent := pos + partHeader
+	text := ent + entrySize*(np+nw)
+	// The texts of the wildcard entries follow those of the prefix entries.
+	w.cur[k+1] = cursor{ent: ent, wild: ent + entrySize*np, text: text, wtext: text + w.ptext[k+1]}
+	return text + w.ptext[k+1] + w.wtext[k+1]
 }

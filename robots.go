@@ -201,8 +201,8 @@ type Decision struct {
 // url may be absolute ("https://example.com/a?b") or a path ("/a?b").
 func (r *Robots) Allowed(agent, url string) bool {
 	if r == nil || r.dialect != Google {
-		p, slash := splitPath(url)
-		return r.decide(p, slash, agent, nil).Allowed
+		p, slash, cut := splitPathLazy(url)
+		return r.decide(p, slash, cut, agent, nil).Allowed
 	}
 	// Only the verdict is wanted: the deciding rule's value and group, which Decide
 	// reports, cost memory reads of their own. The set's header is read before the
@@ -215,31 +215,31 @@ func (r *Robots) Allowed(agent, url string) bool {
 	} else {
 		return true
 	}
-	p, slash := splitPath(url)
-	pv := lazyPathView(p, slash)
-	best := s.first(r.prog, &pv, -1)
-	return best < 0 || recAllow(r.prog, best)
+	pv := lazyPathView(splitPathLazy(url))
+	best := noMatch
+	s.first(r.prog, &pv, &best)
+	return best.n < 0 || best.allow()
 }
 
 // Decide is Allowed with the reason. With several agents, the groups naming any of
 // them apply together, as in Google's reference matcher (a crawler that obeys both
 // Googlebot-Image and Googlebot); the "*" group applies only when none is named.
 func (r *Robots) Decide(url string, agents ...string) Decision {
-	p, slash := splitPath(url)
+	p, slash, cut := splitPathLazy(url)
 	if len(agents) == 1 {
-		return r.decide(p, slash, agents[0], nil)
+		return r.decide(p, slash, cut, agents[0], nil)
 	}
-	return r.decide(p, slash, "", agents)
+	return r.decide(p, slash, cut, "", agents)
 }
 
-// ruleAt returns the rule whose record is at offset at of prog.
-func (r *Robots) ruleAt(at int) Rule {
-	line := recLine(r.prog, at)
-	v := recPat(r.prog, at)
+// ruleAt returns the rule of an entry.
+func (r *Robots) ruleAt(en entry) Rule {
+	line := en.line(r.prog)
+	v := en.pat(r.prog)
 	if w, ok := r.written[line]; ok {
 		v = w
 	}
-	return Rule{Allow: recAllow(r.prog, at), Value: v, Line: int(line)}
+	return Rule{Allow: en.allow(), Value: v, Line: int(line)}
 }
 
 // Groups returns the groups of the file in file order. It builds them on each call.
@@ -257,8 +257,10 @@ func (r *Robots) Groups() []Group {
 func (r *Robots) group(gi int) Group {
 	g := &r.groups[gi]
 	var rules []Rule
-	for at, end := setRecords(r.prog, int(g.set)); at < end; at = recNext(r.prog, at) {
-		rules = append(rules, r.ruleAt(at))
+	for _, po := range setParts(r.prog, int(g.set)) {
+		for en := range partAt(r.prog, po).entries(r.prog) {
+			rules = append(rules, r.ruleAt(en))
+		}
 	}
 	slices.SortFunc(rules, func(a, b Rule) int { return a.Line - b.Line })
 	// The derived index.htm rule shares its line with the rule it comes from.
