@@ -1,8 +1,8 @@
 package robots
 
 import (
-	"iter"
 	"encoding/binary"
+	"iter"
 	"slices"
 )
 
@@ -120,9 +120,9 @@ func entryAt(prog string, e, text int) entry {
 	return entry{u16(prog, e+8), prog[e+10], text}
 }
 
-func (en entry) shape() uint8          { return en.flags & 3 }
-func (en entry) allow() bool           { return en.flags&flagAllow != 0 }
-func (en entry) next() int             { return en.text + 4 + en.n }
+func (en entry) shape() uint8           { return en.flags & 3 }
+func (en entry) allow() bool            { return en.flags&flagAllow != 0 }
+func (en entry) next() int              { return en.text + 4 + en.n }
 func (en entry) line(prog string) int32 { return int32(u32(prog, en.text)) }
 func (en entry) pat(prog string) string {
 	return prog[en.text+4 : en.text+4+en.n]
@@ -159,7 +159,7 @@ type setWriter struct {
 	np, nw       [129]int32 // prefix and wildcard rules per key
 	ptext, wtext [129]int32 // bytes of their texts per key
 	cur          [129]cursor
-	used   []int16 // the keys used, then in ascending order
+	used         []int16 // the keys used, then in ascending order
 }
 
 // cursor is where the next entries and texts of a part go.
