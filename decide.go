@@ -190,36 +190,61 @@ func (en entry) beats(prog string, b *entry) bool {
 // entries: their byte sets are compared with the path's, and only a path with every
 // byte a pattern needs runs the matcher.
 func matchPart(prog string, po int, p *pathView, best *entry) {
-	pt := partAt(prog, po)
-	e, t := pt.ent, pt.text
-	for w0 := p.w0; e < pt.wild; e += entrySize {
-		nf := u32(prog, e+8) // n, flags and a byte of what follows
-		if (u64(prog, e)^w0)&lowBytes[nf>>(16+cmpShift)&15] != 0 {
-			t += 4 + int(nf&0xffff)
-			continue
+	h := u64(prog, po)
+	e := po + partHeader
+	wild := e + entrySize*int(uint32(h))
+	end := wild + entrySize*int(h>>32)
+	t := end
+	for {
+		if e, t = nextLiteral(prog, e, wild, t, p.w0); e == wild {
+			break
 		}
-		en := entry{int(nf & 0xffff), uint8(nf >> 16), t}
+		en := entryAt(prog, e, t)
 		if en.beats(prog, best) && p.matchesLiteral(prog, en) {
 			*best = en
 		}
-		t = en.next()
+		e, t = e+entrySize, en.next()
 	}
-	if e == pt.end {
+	if e == end {
 		return
 	}
 	mask := p.byteSet()
-	for ; e < pt.end; e += entrySize {
-		nf := u32(prog, e+8)
-		if byteSet(u64(prog, e))&^mask != 0 {
-			t += 4 + int(nf&0xffff)
-			continue
+	for {
+		if e, t = nextWild(prog, e, end, t, mask); e == end {
+			break
 		}
-		en := entry{int(nf & 0xffff), uint8(nf >> 16), t}
+		en := entryAt(prog, e, t)
 		if en.beats(prog, best) && p.matches(shapeWild, en.pat(prog)) {
 			*best = en
 		}
-		t = en.next()
+		e, t = e+entrySize, en.next()
 	}
+}
+
+// nextLiteral returns the first prefix or exact entry from e on, up to wild, whose first
+// bytes are the path's (w0), and its text; wild when there is none. It calls nothing, so
+// that its loop keeps everything in registers.
+func nextLiteral(prog string, e, wild, t int, w0 uint64) (int, int) {
+	for ; e < wild; e += entrySize {
+		nf := u32(prog, e+8) // n, flags and a byte of what follows
+		if (u64(prog, e)^w0)&lowBytes[nf>>(16+cmpShift)&15] == 0 {
+			return e, t
+		}
+		t += 4 + int(nf&0xffff)
+	}
+	return e, t
+}
+
+// nextWild is nextLiteral for the wildcard entries: the first whose pattern needs no
+// byte the path lacks.
+func nextWild(prog string, e, end, t int, mask byteSet) (int, int) {
+	for ; e < end; e += entrySize {
+		if byteSet(u64(prog, e))&^mask == 0 {
+			return e, t
+		}
+		t += 4 + u16(prog, e+8)
+	}
+	return e, t
 }
 
 // lookup finds the rule set for one product token, compared case-insensitively,
@@ -245,22 +270,22 @@ func (r *Robots) lookup(agent string) *setRef {
 	return nil
 }
 
-func (r *Robots) decide(path string, slash, cut bool, agent string, agents []string) Decision {
+func (r *Robots) decide(pv pathView, agent string, agents []string) Decision {
 	d := Decision{Allowed: true, Group: -1}
 	if r == nil {
 		return d
 	}
 	if dialect := r.opts.dialect; dialect != Google {
-		pv := lazyPathView(path, slash, cut)
 		pv.end()
-		path, cut = pv.s, true
-		if slash {
-			path, slash = "/"+path, false
+		path := pv.s
+		if pv.slash {
+			path = "/" + path
 		}
 		if dialect == RFC9309 && isRobotsTxt(path) {
 			return d // RFC 9309 §2.2.2: the /robots.txt URI is implicitly allowed
 		}
 		path = dialect.matchPath(path)
+		pv = lazyPathView(path, false, true)
 		if dialect.legacy() {
 			if agents == nil {
 				agents = []string{agent}
@@ -270,7 +295,6 @@ func (r *Robots) decide(path string, slash, cut bool, agent string, agents []str
 	}
 	best := noMatch
 	found := false
-	pv := lazyPathView(path, slash, cut)
 	if agents == nil {
 		if ref := r.lookup(agent); ref != nil {
 			found = true

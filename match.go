@@ -233,18 +233,14 @@ func escapePattern(s string) string {
 // or ';' — which splitPath does not build: when slash is true the path is "/" + p
 // (a URL such as "https://example.com?q" has no "/" of its own before its query).
 func splitPath(url string) (p string, slash bool) {
-	p, slash, cut := splitPathLazy(url)
-	if !cut {
-		if h := indexHash(p); h >= 0 {
-			p = p[:h]
-		}
-	}
-	return p, slash
+	v := splitPathLazy(url)
+	v.end()
+	return v.s, v.slash
 }
 
-// splitPathLazy is splitPath that may leave the URL's fragment on the path, saying so
-// with cut false, for a pathView to cut when a rule needs the path's end.
-func splitPathLazy(url string) (p string, slash, cut bool) {
+// splitPathLazy is splitPath as a pathView whose path may still run on into the URL's
+// fragment (see pathView.end).
+func splitPathLazy(url string) pathView {
 	// Fast path for the common absolute URL: the scheme holds none of "/?;", so the
 	// path starts at the first of them after "://".
 	if rest, ok := strings.CutPrefix(url, "https://"); ok {
@@ -253,8 +249,8 @@ func splitPathLazy(url string) (p string, slash, cut bool) {
 	if rest, ok := strings.CutPrefix(url, "http://"); ok {
 		return pathFrom(url, len(url)-len(rest))
 	}
-	p, slash = slowSplitPath(url)
-	return p, slash, true
+	p, slash := slowSplitPath(url)
+	return lazyPathView(p, slash, true)
 }
 
 func slowSplitPath(url string) (string, bool) {
@@ -294,12 +290,24 @@ func slowSplitPath(url string) (string, bool) {
 }
 
 // pathFrom is the end of splitPathLazy for a URL whose authority starts at from.
-func pathFrom(url string, from int) (p string, slash, cut bool) {
+func pathFrom(url string, from int) pathView {
 	i := indexPathStart(url, from)
 	if i < 0 || url[i] == '#' { // no path, or a fragment before it
-		return "/", false, true
+		return lazyPathView("/", false, true)
 	}
-	return url[i:], url[i] != '/', false
+	// The path runs to the end of the URL, so the word that ends the URL holds the
+	// start of a short path: no loop over its bytes.
+	var w uint64
+	if n := len(url) - i; n >= 8 {
+		w = u64(url, i)
+	} else {
+		w = u64(url, len(url)-8) >> (64 - 8*n) // len(url) > 8: it starts with "http://"
+	}
+	v := pathView{s: url[i:], w0: w}
+	if url[i] != '/' {
+		v.slash, v.w0 = true, w<<8|'/'
+	}
+	return v
 }
 
 // indexPathStart returns the index of the first '/', '?', ';' or '#' of s at or after

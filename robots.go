@@ -201,8 +201,7 @@ type Decision struct {
 // url may be absolute ("https://example.com/a?b") or a path ("/a?b").
 func (r *Robots) Allowed(agent, url string) bool {
 	if r == nil || r.dialect != Google {
-		p, slash, cut := splitPathLazy(url)
-		return r.decide(p, slash, cut, agent, nil).Allowed
+		return r.decide(splitPathLazy(url), agent, nil).Allowed
 	}
 	// Only the verdict is wanted: the deciding rule's value and group, which Decide
 	// reports, cost memory reads of their own. The set's header is read before the
@@ -215,7 +214,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 	} else {
 		return true
 	}
-	pv := lazyPathView(splitPathLazy(url))
+	pv := splitPathLazy(url)
 	best := noMatch
 	s.first(r.prog, &pv, &best)
 	return best.n < 0 || best.allow()
@@ -225,11 +224,11 @@ func (r *Robots) Allowed(agent, url string) bool {
 // them apply together, as in Google's reference matcher (a crawler that obeys both
 // Googlebot-Image and Googlebot); the "*" group applies only when none is named.
 func (r *Robots) Decide(url string, agents ...string) Decision {
-	p, slash, cut := splitPathLazy(url)
+	pv := splitPathLazy(url)
 	if len(agents) == 1 {
-		return r.decide(p, slash, cut, agents[0], nil)
+		return r.decide(pv, agents[0], nil)
 	}
-	return r.decide(p, slash, cut, "", agents)
+	return r.decide(pv, "", agents)
 }
 
 // ruleAt returns the rule of an entry.
