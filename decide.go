@@ -74,17 +74,21 @@ var noMatch = entry{n: -1, text: -1}
 // first updates best with the rule of s that decides the path, if one beats it: the
 // best of the path's bucket and of the generic part.
 func (s set) first(prog string, p *pathView, best *entry) {
+	// The generic part's header is read first, so that its cache miss, if any,
+	// overlaps the bucket's.
+	gen := u64(prog, s.recs)
 	if second, ok := p.second(); ok {
 		// The keys are few and ascending: a loop that stops at the first key not below
 		// second is quicker than a call.
 		for j := 0; j < len(s.keys) && s.keys[j] <= second; j++ {
 			if s.keys[j] == second {
-				matchPart(prog, int(u32(s.bounds, 4*j)), p, best)
+				po := int(u32(s.bounds, 4*j))
+				matchPart(prog, po, u64(prog, po), p, best)
 				break
 			}
 		}
 	}
-	matchPart(prog, s.recs, p, best)
+	matchPart(prog, s.recs, gen, p, best)
 }
 
 // pathView is the path a decision matches, as splitPath gives it, with its byteMask.
@@ -98,21 +102,22 @@ type pathView struct {
 
 // newPathView returns the view of a whole path, its byte set computed.
 func newPathView(s string, slash bool) pathView {
-	p := lazyPathView(s, slash, true)
+	var p pathView
+	p.set(s, slash, true)
 	p.computeMask()
 	return p
 }
 
-// lazyPathView is newPathView without the byte set, which is computed when a wildcard
+// set sets p to a path without its byte set, which is computed when a wildcard
 // rule first needs it. Unless cut, s may run on into the URL's fragment, which is cut
 // off when a rule first needs the path's end: no pattern holds a '#' (it starts a
 // comment), so comparing a pattern with the start of the path is the same either way.
-func lazyPathView(s string, slash, cut bool) pathView {
+func (p *pathView) set(s string, slash, cut bool) {
 	w0 := u64pad(s)
 	if slash {
 		w0 = w0<<8 | '/'
 	}
-	return pathView{s: s, w0: w0, slash: slash, cut: cut}
+	*p = pathView{s: s, w0: w0, slash: slash, cut: cut}
 }
 
 // end cuts the path at its fragment, if not done yet.
@@ -184,13 +189,12 @@ func (en entry) beats(prog string, b *entry) bool {
 	return en.line(prog) < b.line(prog)
 }
 
-// matchPart updates best with the best entry of the part at po that matches p, if it
-// beats best. The prefix and exact entries come first: their first bytes are compared
+// matchPart updates best with the best entry of the part at po, whose header is h,
+// that matches p, if it beats best. The prefix and exact entries come first: their first bytes are compared
 // with the path's as words, and only a match reads the pattern. Then the wildcard
 // entries: their byte sets are compared with the path's, and only a path with every
 // byte a pattern needs runs the matcher.
-func matchPart(prog string, po int, p *pathView, best *entry) {
-	h := u64(prog, po)
+func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 	e := po + partHeader
 	wild := e + entrySize*int(uint32(h))
 	end := wild + entrySize*int(h>>32)
@@ -270,7 +274,7 @@ func (r *Robots) lookup(agent string) *setRef {
 	return nil
 }
 
-func (r *Robots) decide(pv pathView, agent string, agents []string) Decision {
+func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 	d := Decision{Allowed: true, Group: -1}
 	if r == nil {
 		return d
@@ -285,7 +289,7 @@ func (r *Robots) decide(pv pathView, agent string, agents []string) Decision {
 			return d // RFC 9309 §2.2.2: the /robots.txt URI is implicitly allowed
 		}
 		path = dialect.matchPath(path)
-		pv = lazyPathView(path, false, true)
+		pv.set(path, false, true)
 		if dialect.legacy() {
 			if agents == nil {
 				agents = []string{agent}
@@ -299,7 +303,7 @@ func (r *Robots) decide(pv pathView, agent string, agents []string) Decision {
 		if ref := r.lookup(agent); ref != nil {
 			found = true
 			d.Group = int(r.setGroup[ref.groupLo])
-			r.setAt(ref.set).first(r.prog, &pv, &best)
+			r.setAt(ref.set).first(r.prog, pv, &best)
 		}
 	} else {
 		for _, a := range agents {
@@ -308,14 +312,14 @@ func (r *Robots) decide(pv pathView, agent string, agents []string) Decision {
 					found = true
 					d.Group = int(r.setGroup[ref.groupLo])
 				}
-				r.setAt(ref.set).first(r.prog, &pv, &best)
+				r.setAt(ref.set).first(r.prog, pv, &best)
 			}
 		}
 	}
 	if !found && r.star.set >= 0 {
 		d.Global = true
 		d.Group = int(r.setGroup[r.star.groupLo])
-		r.starSet().first(r.prog, &pv, &best)
+		r.starSet().first(r.prog, pv, &best)
 	}
 	if best.n >= 0 {
 		d.Rule = r.ruleAt(best)

@@ -233,24 +233,28 @@ func escapePattern(s string) string {
 // or ';' — which splitPath does not build: when slash is true the path is "/" + p
 // (a URL such as "https://example.com?q" has no "/" of its own before its query).
 func splitPath(url string) (p string, slash bool) {
-	v := splitPathLazy(url)
+	var v pathView
+	v.ofURL(url)
 	v.end()
 	return v.s, v.slash
 }
 
-// splitPathLazy is splitPath as a pathView whose path may still run on into the URL's
-// fragment (see pathView.end).
-func splitPathLazy(url string) pathView {
+// ofURL sets p to the path of url, as splitPath gives it, except that the path may still
+// run on into the URL's fragment (see pathView.end). It writes p in place: a pathView
+// is several words, which returning one would copy.
+func (p *pathView) ofURL(url string) {
 	// Fast path for the common absolute URL: the scheme holds none of "/?;", so the
 	// path starts at the first of them after "://".
 	if rest, ok := strings.CutPrefix(url, "https://"); ok {
-		return pathFrom(url, len(url)-len(rest))
+		p.from(url, len(url)-len(rest))
+		return
 	}
 	if rest, ok := strings.CutPrefix(url, "http://"); ok {
-		return pathFrom(url, len(url)-len(rest))
+		p.from(url, len(url)-len(rest))
+		return
 	}
-	p, slash := slowSplitPath(url)
-	return lazyPathView(p, slash, true)
+	s, slash := slowSplitPath(url)
+	p.set(s, slash, true)
 }
 
 func slowSplitPath(url string) (string, bool) {
@@ -289,11 +293,12 @@ func slowSplitPath(url string) (string, bool) {
 	return url[p:end], false
 }
 
-// pathFrom is the end of splitPathLazy for a URL whose authority starts at from.
-func pathFrom(url string, from int) pathView {
+// from is the end of ofURL for a URL whose authority starts at from.
+func (p *pathView) from(url string, from int) {
 	i := indexPathStart(url, from)
 	if i < 0 || url[i] == '#' { // no path, or a fragment before it
-		return lazyPathView("/", false, true)
+		p.set("/", false, true)
+		return
 	}
 	// The path runs to the end of the URL, so the word that ends the URL holds the
 	// start of a short path: no loop over its bytes.
@@ -303,23 +308,30 @@ func pathFrom(url string, from int) pathView {
 	} else {
 		w = u64(url, len(url)-8) >> (64 - 8*n) // len(url) > 8: it starts with "http://"
 	}
-	v := pathView{s: url[i:], w0: w}
+	p.s, p.w0, p.slash, p.cut, p.mask = url[i:], w, false, false, 0
 	if url[i] != '/' {
-		v.slash, v.w0 = true, w<<8|'/'
+		p.slash, p.w0 = true, w<<8|'/'
 	}
-	return v
 }
 
 // indexPathStart returns the index of the first '/', '?', ';' or '#' of s at or after
 // from, or -1, looking at eight bytes at a time: host names are a few words long.
 func indexPathStart(s string, from int) int {
-	const slashes, questions, semis = 0x2F2F2F2F2F2F2F2F, 0x3F3F3F3F3F3F3F3F, 0x3B3B3B3B3B3B3B3B
+	// Or-ing 0x14 into a byte makes '/', ';' and '?', and of the other bytes only '+',
+	// into '?': two comparisons a word, then a '+' found is skipped.
+	const ors, questions = 0x1414141414141414, 0x3F3F3F3F3F3F3F3F
 	i := from
-	for ; i+8 <= len(s); i += 8 {
+	for i+8 <= len(s) {
 		w := u64(s, i)
-		if z := zeroBytes(w^slashes) | zeroBytes(w^questions) | zeroBytes(w^semis) | zeroBytes(w^hashes); z != 0 {
-			return i + bits.TrailingZeros64(z)>>3
+		if z := zeroBytes((w|ors)^questions) | zeroBytes(w^hashes); z != 0 {
+			i += bits.TrailingZeros64(z) >> 3
+			if s[i] != '+' {
+				return i
+			}
+			i++
+			continue
 		}
+		i += 8
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == '/' || c == '?' || c == ';' || c == '#' {

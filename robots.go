@@ -201,7 +201,9 @@ type Decision struct {
 // url may be absolute ("https://example.com/a?b") or a path ("/a?b").
 func (r *Robots) Allowed(agent, url string) bool {
 	if r == nil || r.dialect != Google {
-		return r.decide(splitPathLazy(url), agent, nil).Allowed
+		var pv pathView
+		pv.ofURL(url)
+		return r.decide(&pv, agent, nil).Allowed
 	}
 	// Only the verdict is wanted: the deciding rule's value and group, which Decide
 	// reports, cost memory reads of their own. The set's header is read before the
@@ -214,7 +216,8 @@ func (r *Robots) Allowed(agent, url string) bool {
 	} else {
 		return true
 	}
-	pv := splitPathLazy(url)
+	var pv pathView
+	pv.ofURL(url)
 	best := noMatch
 	s.first(r.prog, &pv, &best)
 	return best.n < 0 || best.allow()
@@ -224,11 +227,12 @@ func (r *Robots) Allowed(agent, url string) bool {
 // them apply together, as in Google's reference matcher (a crawler that obeys both
 // Googlebot-Image and Googlebot); the "*" group applies only when none is named.
 func (r *Robots) Decide(url string, agents ...string) Decision {
-	pv := splitPathLazy(url)
+	var pv pathView
+	pv.ofURL(url)
 	if len(agents) == 1 {
-		return r.decide(pv, agents[0], nil)
+		return r.decide(&pv, agents[0], nil)
 	}
-	return r.decide(pv, "", agents)
+	return r.decide(&pv, "", agents)
 }
 
 // ruleAt returns the rule of an entry.
