@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"math/bits"
 	"strings"
 	"unsafe"
 )
@@ -38,21 +39,18 @@ func (r *Robots) groupsOf(s *setRef) []int32 {
 
 // set is the header of a rule set (see prog.go), read.
 type set struct {
-	keys   string // the buckets' keys
-	bounds string // nk+1 u32 offsets in prog: bucket j's part starts at bounds[j]
-	recs   int    // the offset in prog of the generic part
+	keys   [2]uint64 // the buckets' keys, a set of 128 bits
+	bounds string    // from the set's bounds on: bucket j's part starts at u32 j
+	recs   int       // the offset in prog of the generic part
 }
 
 // readSet reads the header of a set from hdr at so; its generic part starts at recs in prog.
 func readSet(hdr string, so, recs int) set {
-	nk := u16(hdr, so)
-	keys := so + 2
-	bounds := hdr[keys+nk : keys+nk+4*(nk+1)]
-	return set{hdr[keys : keys+nk], bounds, recs}
+	return set{[2]uint64{u64(hdr, so), u64(hdr, so+8)}, hdr[so+16:], recs}
 }
 
 func (r *Robots) setAt(so int32) set {
-	_, _, _, recs := setLayout(r.prog, int(so))
+	_, _, recs := setLayout(r.prog, int(so))
 	return readSet(r.prog, int(so), recs)
 }
 
@@ -61,11 +59,26 @@ func (r *Robots) setAt(so int32) set {
 // its own, often a cache miss.
 func (r *Robots) starSet() set {
 	if r.headOK {
-		nk := int(r.starNK)
-		bounds := unsafe.String(&r.head[nk], 4*(nk+1))
-		return set{unsafe.String(&r.head[0], nk), bounds, int(r.starRecs)}
+		return readSet(unsafe.String(&r.head[0], headMax), 0, int(r.starRecs))
 	}
 	return r.setAt(r.star.set)
+}
+
+// bucket returns the offset of the part of the bucket of key c, if there is one.
+func (s *set) bucket(c byte) (int, bool) {
+	if c >= 128 {
+		return 0, false
+	}
+	bit := uint64(1) << (c & 63)
+	keys, j := s.keys[0], 0
+	if c >= 64 {
+		keys, j = s.keys[1], bits.OnesCount64(s.keys[0])
+	}
+	if keys&bit == 0 {
+		return 0, false
+	}
+	j += bits.OnesCount64(keys & (bit - 1))
+	return int(u32(s.bounds, 4*j)), true
 }
 
 // noMatch is the best entry before any: every rule beats it.
@@ -78,14 +91,8 @@ func (s set) first(prog string, p *pathView, best *entry) {
 	// overlaps the bucket's.
 	gen := u64(prog, s.recs)
 	if second, ok := p.second(); ok {
-		// The keys are few and ascending: a loop that stops at the first key not below
-		// second is quicker than a call.
-		for j := 0; j < len(s.keys) && s.keys[j] <= second; j++ {
-			if s.keys[j] == second {
-				po := int(u32(s.bounds, 4*j))
-				matchPart(prog, po, u64(prog, po), p, best)
-				break
-			}
+		if po, ok := s.bucket(second); ok {
+			matchPart(prog, po, u64(prog, po), p, best)
 		}
 	}
 	matchPart(prog, s.recs, gen, p, best)
@@ -345,7 +352,7 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 		return d
 	}
 	d.Group, d.Global = gi, global
-	_, _, _, recs := setLayout(r.prog, int(r.groups[gi].set))
+	_, _, recs := setLayout(r.prog, int(r.groups[gi].set))
 	for en := range partAt(r.prog, recs).entries(r.prog) {
 		if matches(en.shape(), en.pat(r.prog), path) {
 			d.Rule = r.ruleAt(en)

@@ -2,8 +2,10 @@ package robots
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -382,10 +384,11 @@ func (r *Robots) compile(b *builder) {
 		b.setGroup = append(b.setGroup, stars...)
 		r.star = b.merge(lo)
 		so := int(r.star.set)
-		nk := int(b.prog[so]) | int(b.prog[so+1])<<8
-		if recs := so + 2 + nk + 4*(nk+1); recs-(so+2) <= headMax {
-			copy(r.head[:], b.prog[so+2:recs])
-			r.starNK, r.headOK, r.starRecs = uint8(nk), true, int32(recs)
+		h := b.prog[so:]
+		nk := bits.OnesCount64(binary.LittleEndian.Uint64(h)) + bits.OnesCount64(binary.LittleEndian.Uint64(h[8:]))
+		if n := setHeader(nk); n <= headMax {
+			copy(r.head[:], h[:n])
+			r.headOK, r.starRecs = true, int32(so+n)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package robots
 import (
 	"encoding/binary"
 	"iter"
+	"math/bits"
 	"slices"
 )
 
@@ -12,9 +13,10 @@ import (
 //
 // A set at offset so:
 //
-//	so:       nk, u16: the number of buckets
-//	so+2:     the buckets' keys, nk bytes, ascending (the byte after a path's leading '/')
-//	bounds:   nk+1 u32 offsets in prog: bucket j is the part [bounds[j], bounds[j+1]); the set ends at bounds[nk]
+//	so:       the buckets' keys (the byte after a path's leading '/', always ASCII) as a set of
+//	          128 bits, two u64; nk, the number of buckets, is the number of bits set
+//	so+16:    bounds, nk+1 u32 offsets in prog: the part of the j-th key in ascending order is
+//	          [bounds[j], bounds[j+1]); the set ends at bounds[nk]
 //	recs:     the generic part (rules that can match any path), up to bounds[0], then the buckets' parts
 //
 // A part at po:
@@ -88,13 +90,13 @@ func putU32(b []byte, i int, v uint32) {
 	b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 }
 
+// setHeader is the size of the header of a set of nk buckets.
+func setHeader(nk int) int { return 16 + 4*(nk+1) }
+
 // setLayout returns where the parts of the set at so start.
-func setLayout(prog string, so int) (nk, keys, bounds, recs int) {
-	nk = u16(prog, so)
-	keys = so + 2
-	bounds = keys + nk
-	recs = bounds + 4*(nk+1)
-	return
+func setLayout(prog string, so int) (nk, bounds, recs int) {
+	nk = bits.OnesCount64(u64(prog, so)) + bits.OnesCount64(u64(prog, so+8))
+	return nk, so + 16, so + setHeader(nk)
 }
 
 // part is a part of a set, read: its entries and their texts.
@@ -145,7 +147,7 @@ func (pt part) entries(prog string) iter.Seq[entry] {
 // setParts returns the offsets of the parts of the set at so: the generic part, then
 // the buckets'. Only cold paths call it.
 func setParts(prog string, so int) []int {
-	nk, _, bounds, recs := setLayout(prog, so)
+	nk, bounds, recs := setLayout(prog, so)
 	parts := []int{recs}
 	for j := range nk {
 		parts = append(parts, int(u32(prog, bounds+4*j)))
@@ -203,15 +205,17 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 	}
 	nk := len(keys)
 	base := len(out)
-	hdr := 2 + nk + 4*(nk+1)
+	hdr := setHeader(nk)
 	total += hdr + partHeader*(nk+1)
 	out = slices.Grow(out, total)[:base+total]
 	h := out[base : base+hdr]
-	binary.LittleEndian.PutUint16(h, uint16(nk))
-	for j, k := range keys {
-		h[2+j] = byte(k)
+	var keySet [2]uint64
+	for _, k := range keys {
+		keySet[k>>6] |= 1 << (k & 63)
 	}
-	bounds := h[2+nk:]
+	binary.LittleEndian.PutUint64(h, keySet[0])
+	binary.LittleEndian.PutUint64(h[8:], keySet[1])
+	bounds := h[16:]
 	pos := int32(base + hdr)
 	// The generic part first (there is always one, maybe empty), then the buckets in
 	// key order.

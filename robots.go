@@ -16,10 +16,9 @@ type Robots struct {
 	initials uint64 // bit lower(c)&63 set for the first byte c of each token
 	star     setRef // the "*" groups; star.set is -1 when there are none
 	dialect  Dialect
-	starNK   uint8         // the star set's bucket count, when its header is in head
-	headOK   bool          // head holds the star set's keys and bounds
-	starRecs int32         // the star set's records start here in prog, when headOK
-	head     [headMax]byte // the star set's keys, then its bounds, when headOK
+	headOK   bool          // head holds the star set's header
+	starRecs int32         // the star set's generic part starts here in prog, when headOK
+	head     [headMax]byte // a copy of the star set's header, when headOK
 	tokens   []tokenSet    // sorted by token, compared case-insensitively
 
 	groups   []group // in file order
@@ -32,8 +31,8 @@ type Robots struct {
 	opts     options
 }
 
-// headMax is the room for the star set's keys and bounds in the Robots: 96 bytes
-// hold 18 buckets.
+// headMax is the room for the star set's header in the Robots: 96 bytes hold 19
+// buckets.
 const headMax = 96
 
 // group is a span of the shared slices.
