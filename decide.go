@@ -37,65 +37,47 @@ func (r *Robots) groupsOf(s *setRef) []int32 {
 	return r.setGroup[s.groupLo : s.groupLo+s.groupN]
 }
 
-// set is the header of a rule set (see prog.go), read.
-type set struct {
-	keys   [2]uint64 // the buckets' keys, a set of 128 bits
-	bounds string    // from the set's bounds on: bucket j's part starts at u32 j
-	recs   int       // the offset in prog of the generic part
+// A set is read from its header, at so in hdr (prog, or for the star set the copy in
+// the Robots), and from prog, where its generic part starts at recs.
+
+func (r *Robots) setAt(so int32) (hdr string, at, recs int) {
+	_, _, recs = setLayout(r.prog, int(so))
+	return r.prog, int(so), recs
 }
 
-// readSet reads the header of a set from hdr at so; its generic part starts at recs in prog.
-func readSet(hdr string, so, recs int) set {
-	return set{[2]uint64{u64(hdr, so), u64(hdr, so+8)}, hdr[so+16:], recs}
-}
-
-func (r *Robots) setAt(so int32) set {
-	_, _, recs := setLayout(r.prog, int(so))
-	return readSet(r.prog, int(so), recs)
-}
-
-// starSet reads the header of the "*" set from the copy kept in the Robots when there
-// is one: most decisions use that set, and its header then costs no memory read of
-// its own, often a cache miss.
-func (r *Robots) starSet() set {
+// starSet returns where to read the "*" set: from the copy of its header kept in the
+// Robots when there is one. Most decisions use that set, and its header then costs no
+// memory read of its own, often a cache miss.
+func (r *Robots) starSet() (hdr string, so, recs int) {
 	if r.headOK {
-		return readSet(unsafe.String(&r.head[0], headMax), 0, int(r.starRecs))
+		return unsafe.String(&r.head[0], headMax), 0, int(r.starRecs)
 	}
 	return r.setAt(r.star.set)
-}
-
-// bucket returns the offset of the part of the bucket of key c, if there is one.
-func (s *set) bucket(c byte) (int, bool) {
-	if c >= 128 {
-		return 0, false
-	}
-	bit := uint64(1) << (c & 63)
-	keys, j := s.keys[0], 0
-	if c >= 64 {
-		keys, j = s.keys[1], bits.OnesCount64(s.keys[0])
-	}
-	if keys&bit == 0 {
-		return 0, false
-	}
-	j += bits.OnesCount64(keys & (bit - 1))
-	return int(u32(s.bounds, 4*j)), true
 }
 
 // noMatch is the best entry before any: every rule beats it.
 var noMatch = entry{n: -1, text: -1}
 
-// first updates best with the rule of s that decides the path, if one beats it: the
-// best of the path's bucket and of the generic part.
-func (s set) first(prog string, p *pathView, best *entry) {
+// first updates best with the rule of a set that decides the path, if one beats it:
+// the best of the path's bucket and of the generic part.
+func first(prog, hdr string, so, recs int, p *pathView, best *entry) {
 	// The generic part's header is read first, so that its cache miss, if any,
 	// overlaps the bucket's.
-	gen := u64(prog, s.recs)
-	if second, ok := p.second(); ok {
-		if po, ok := s.bucket(second); ok {
+	gen := u64(prog, recs)
+	if c, ok := p.second(); ok && c < 128 {
+		// The bucket of key c is the j-th, j being the number of smaller keys.
+		bit := uint64(1) << (c & 63)
+		keys, j := u64(hdr, so), 0
+		if c >= 64 {
+			keys, j = u64(hdr, so+8), bits.OnesCount64(keys)
+		}
+		if keys&bit != 0 {
+			j += bits.OnesCount64(keys & (bit - 1))
+			po := int(u32(hdr, so+16+4*j))
 			matchPart(prog, po, u64(prog, po), p, best)
 		}
 	}
-	matchPart(prog, s.recs, gen, p, best)
+	matchPart(prog, recs, gen, p, best)
 }
 
 // pathView is the path a decision matches, as splitPath gives it, with its byteMask.
@@ -264,6 +246,11 @@ func (r *Robots) lookup(agent string) *setRef {
 	if len(agent) > 0 && r.initials&(1<<(lower(agent[0])&63)) == 0 {
 		return nil // most crawlers are named by no group: no token starts as the agent does
 	}
+	return r.search(agent)
+}
+
+// search is lookup's binary search.
+func (r *Robots) search(agent string) *setRef {
 	key := foldKey(agent)
 	lo, hi := 0, len(r.tokens)
 	for lo < hi {
@@ -310,7 +297,8 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 		if ref := r.lookup(agent); ref != nil {
 			found = true
 			d.Group = int(r.setGroup[ref.groupLo])
-			r.setAt(ref.set).first(r.prog, pv, &best)
+			hdr, so, recs := r.setAt(ref.set)
+			first(r.prog, hdr, so, recs, pv, &best)
 		}
 	} else {
 		for _, a := range agents {
@@ -319,14 +307,16 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 					found = true
 					d.Group = int(r.setGroup[ref.groupLo])
 				}
-				r.setAt(ref.set).first(r.prog, pv, &best)
+				hdr, so, recs := r.setAt(ref.set)
+			first(r.prog, hdr, so, recs, pv, &best)
 			}
 		}
 	}
 	if !found && r.star.set >= 0 {
 		d.Global = true
 		d.Group = int(r.setGroup[r.star.groupLo])
-		r.starSet().first(r.prog, pv, &best)
+		hdr, so, recs := r.starSet()
+		first(r.prog, hdr, so, recs, pv, &best)
 	}
 	if best.n >= 0 {
 		d.Rule = r.ruleAt(best)

@@ -207,18 +207,19 @@ func (r *Robots) Allowed(agent, url string) bool {
 	// Only the verdict is wanted: the deciding rule's value and group, which Decide
 	// reports, cost memory reads of their own. The set's header is read before the
 	// URL, so that the two reads, often cache misses both, overlap.
-	var s set
+	var hdr string
+	var so, recs int
 	if ref := r.lookup(agent); ref != nil {
-		s = r.setAt(ref.set)
+		hdr, so, recs = r.setAt(ref.set)
 	} else if r.star.set >= 0 {
-		s = r.starSet()
+		hdr, so, recs = r.starSet()
 	} else {
 		return true
 	}
 	var pv pathView
 	pv.ofURL(url)
 	best := noMatch
-	s.first(r.prog, &pv, &best)
+	first(r.prog, hdr, so, recs, &pv, &best)
 	return best.n < 0 || best.allow()
 }
 
