@@ -243,10 +243,21 @@ func nextWild(prog string, e, end, t int, mask byteSet) (int, int) {
 // lookup finds the rule set for one product token, compared case-insensitively,
 // without allocating.
 func (r *Robots) lookup(agent string) *setRef {
-	if len(agent) > 0 && r.initials&(1<<(lower(agent[0])&63)) == 0 {
+	if len(agent) > 0 && r.initials&initial(agent) == 0 {
 		return nil // most crawlers are named by no group: no token starts as the agent does
 	}
 	return r.search(agent)
+}
+
+// initial is a bit for the first two bytes of a non-empty token, lower-cased, hashed
+// (Fibonacci hashing) to one of 64: Robots.initials has the bits of its tokens, and a
+// token without its bit there is in none. Two bytes tell more tokens apart than one.
+func initial(tok string) uint64 {
+	k := uint32(lower(tok[0]))
+	if len(tok) > 1 {
+		k = k<<8 | uint32(lower(tok[1]))
+	}
+	return 1 << (k * 0x9E3779B1 >> 26)
 }
 
 // search is lookup's binary search.
@@ -308,7 +319,7 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 					d.Group = int(r.setGroup[ref.groupLo])
 				}
 				hdr, so, recs := r.setAt(ref.set)
-			first(r.prog, hdr, so, recs, pv, &best)
+				first(r.prog, hdr, so, recs, pv, &best)
 			}
 		}
 	}

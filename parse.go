@@ -375,7 +375,7 @@ func (r *Robots) compile(b *builder) {
 		b.tokens = append(b.tokens, tokenSet{key: names[i].key, token: tok, ref: b.merge(lo)})
 		b.tokAgent = append(b.tokAgent, names[i].agent)
 		if tok != "" {
-			r.initials |= 1 << (lower(tok[0]) & 63)
+			r.initials |= initial(tok)
 		}
 		i = j
 	}

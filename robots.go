@@ -13,7 +13,7 @@ type Robots struct {
 	// What a decision reads comes first, so that it shares the struct's first cache line.
 	// Most decisions use the star set: the copy of its header follows at once.
 	prog     string // the rule sets (see prog.go), then every other string kept
-	initials uint64 // bit lower(c)&63 set for the first byte c of each token
+	initials uint64 // the initial bit of each token
 	star     setRef // the "*" groups; star.set is -1 when there are none
 	dialect  Dialect
 	headOK   bool          // head holds the star set's header
