@@ -87,6 +87,7 @@ type pathView struct {
 	slash bool    // the path is "/" + s
 	cut   bool    // s ends where the path does; until then it may run on into a fragment
 	mask  byteSet // computed on first use when zero (a path's mask is never zero)
+	pairs byteSet // the path's pairSet, computed on first use when zero
 }
 
 // newPathView returns the view of a whole path, its byte set computed.
@@ -136,6 +137,19 @@ func (p *pathView) byteSet() byteSet {
 	return p.mask
 }
 
+// pairSet returns the path's pairSet, computing it on first use.
+func (p *pathView) pairSet() byteSet {
+	if p.pairs == 0 {
+		p.end()
+		m := pairSet(p.s)
+		if p.slash && len(p.s) > 0 {
+			m |= pairBit('/', p.s[0])
+		}
+		p.pairs = m
+	}
+	return p.pairs
+}
+
 // second returns the byte after the path's leading "/", which selects a bucket.
 func (p *pathView) second() (byte, bool) {
 	if p.slash {
@@ -181,8 +195,8 @@ func (en entry) beats(prog string, b *entry) bool {
 // matchPart updates best with the best entry of the part at po, whose header is h,
 // that matches p, if it beats best. The prefix and exact entries come first: their first bytes are compared
 // with the path's as words, and only a match reads the pattern. Then the wildcard
-// entries: their byte sets are compared with the path's, and only a path with every
-// byte a pattern needs runs the matcher.
+// entries: their byte sets are compared with the path's, then their sets of byte pairs,
+// and only a path with every byte and pair a pattern needs runs the matcher.
 func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 	e := po + partHeader
 	wild := e + entrySize*int(uint32(h))
@@ -207,7 +221,7 @@ func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 			break
 		}
 		en := entryAt(prog, e, t)
-		if en.beats(prog, best) && p.matches(shapeWild, en.pat(prog)) {
+		if en.beats(prog, best) && en.pairs(prog)&^p.pairSet() == 0 && p.matches(shapeWild, en.pat(prog)) {
 			*best = en
 		}
 		e, t = e+entrySize, en.next()
@@ -235,7 +249,7 @@ func nextWild(prog string, e, end, t int, mask byteSet) (int, int) {
 		if byteSet(u64(prog, e))&^mask == 0 {
 			return e, t
 		}
-		t += 4 + u16(prog, e+8)
+		t += 4 + 8 + u16(prog, e+8)
 	}
 	return e, t
 }

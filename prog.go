@@ -25,7 +25,8 @@ import (
 //	po+8:     np+nw entries of entrySize bytes, the prefix and exact ones first: w (u64), n (u16, the
 //	          pattern's length), flags (u8: the shape in bits 0–1, flagAllow, the number of bytes of w
 //	          to compare in bits 3–6)
-//	then:     a text per entry, in the same order: line (u32), then the n bytes of the pattern
+//	then:     a text per entry, in the same order: line (u32), for a wildcard pattern its
+//	          pairSet (u64), then the n bytes of the pattern
 //
 // w holds the first bytes of the pattern (at most eight, and never the final '$' of an exact
 // pattern), zero-padded, or for a wildcard pattern its needMask. A decision reads the entries,
@@ -124,10 +125,32 @@ func entryAt(prog string, e, text int) entry {
 
 func (en entry) shape() uint8           { return en.flags & 3 }
 func (en entry) allow() bool            { return en.flags&flagAllow != 0 }
-func (en entry) next() int              { return en.text + 4 + en.n }
 func (en entry) line(prog string) int32 { return int32(u32(prog, en.text)) }
+
+// patStart is where the pattern starts: after the line and, for a wildcard pattern,
+// its pairs.
+func (en entry) patStart() int {
+	if en.shape() == shapeWild {
+		return en.text + 4 + 8
+	}
+	return en.text + 4
+}
+
+func (en entry) next() int { return en.patStart() + en.n }
 func (en entry) pat(prog string) string {
-	return prog[en.text+4 : en.text+4+en.n]
+	start := en.patStart()
+	return prog[start : start+en.n]
+}
+
+// pairs is the pairSet of a wildcard pattern.
+func (en entry) pairs(prog string) byteSet { return byteSet(u64(prog, en.text+4)) }
+
+// textSize is the size of the text of a rule's entry.
+func textSize(ru *rule) int32 {
+	if ru.shape == shapeWild {
+		return int32(4 + 8 + ru.n)
+	}
+	return int32(4 + ru.n)
 }
 
 // entries yields the entries of the part in order.
@@ -187,12 +210,12 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		}
 		if isWildEntry(ru, bucketed) {
 			w.nw[k+1]++
-			w.wtext[k+1] += int32(4 + ru.n)
+			w.wtext[k+1] += textSize(ru)
 		} else {
 			w.np[k+1]++
-			w.ptext[k+1] += int32(4 + ru.n)
+			w.ptext[k+1] += textSize(ru)
 		}
-		total += entrySize + 4 + int(ru.n)
+		total += entrySize + int(textSize(ru))
 	}
 	for i := 1; i < len(used); i++ { // few keys: an insertion sort
 		for j := i; j > 0 && used[j] < used[j-1]; j-- {
@@ -243,7 +266,7 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 			word = uint64(ru.need)
 			e, t = c.wild, c.wtext
 			c.wild += entrySize
-			c.wtext += int32(4 + ru.n)
+			c.wtext += textSize(ru)
 		} else {
 			lit := pat
 			if ru.shape == shapeExact {
@@ -254,12 +277,16 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 			flags |= uint8(len(lit)) << cmpShift
 			e, t = c.ent, c.text
 			c.ent += entrySize
-			c.text += int32(4 + ru.n)
+			c.text += textSize(ru)
 		}
 		binary.LittleEndian.PutUint64(out[e:], word)
 		binary.LittleEndian.PutUint16(out[e+8:], uint16(ru.n))
 		out[e+10] = flags
 		binary.LittleEndian.PutUint32(out[t:], uint32(ru.line))
+		if ru.shape == shapeWild {
+			binary.LittleEndian.PutUint64(out[t+4:], uint64(patternPairs(pat)))
+			t += 8
+		}
 		copy(out[t+4:], pat)
 	}
 	for _, k := range used {
