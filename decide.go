@@ -198,9 +198,9 @@ func (en entry) beats(prog string, b *entry) bool {
 // entries: their byte sets are compared with the path's, then their sets of byte pairs,
 // and only a path with every byte and pair a pattern needs runs the matcher.
 func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
-	e := po + partHeader
-	wild := e + entrySize*int(uint32(h))
-	end := wild + entrySize*int(h>>32)
+	e, np, nw := partCounts(prog, po, h)
+	wild := e + entrySize*np
+	end := wild + entrySize*nw
 	t := end
 	for {
 		if e, t = nextLiteral(prog, e, wild, t, p.w0); e == wild {

@@ -21,8 +21,10 @@ import (
 //
 // A part at po:
 //
-//	po:       np, u32: the number of entries of prefix and exact patterns; nw, u32: of wildcard patterns
-//	po+8:     np+nw entries of entrySize bytes, the prefix and exact ones first: w (u64), n (u16, the
+//	po:       np, u16: the number of entries of prefix and exact patterns; nw, u16: of wildcard
+//	          patterns; when either is countMax or more, both are countMax and the counts follow
+//	          as two u32 (the long form, for parts of more than 65,534 rules)
+//	then:     np+nw entries of entrySize bytes, the prefix and exact ones first: w (u64), n (u16, the
 //	          pattern's length), flags (u8: the shape in bits 0–1, flagAllow, the number of bytes of w
 //	          to compare in bits 3–6)
 //	then:     a text per entry, in the same order: line (u32), for a wildcard pattern its
@@ -41,7 +43,7 @@ import (
 const progPad = 8
 
 const (
-	partHeader = 8
+	countMax   = 0xFFFF // a count of a part's header at or above this is in the long form
 	entrySize  = 11
 	flagAllow  = 1 << 2
 	cmpShift   = 3 // flags>>cmpShift is the number of bytes of w that are the pattern's
@@ -107,9 +109,26 @@ type part struct {
 }
 
 func partAt(prog string, po int) part {
-	np, nw := int(u32(prog, po)), int(u32(prog, po+4))
-	ent := po + partHeader
+	ent, np, nw := partCounts(prog, po, u64(prog, po))
 	return part{ent, ent + entrySize*np, ent + entrySize*(np+nw), ent + entrySize*(np+nw)}
+}
+
+// partCounts reads the header of the part at po, whose first eight bytes are h: where
+// its entries start and how many of each kind there are.
+func partCounts(prog string, po int, h uint64) (ent, np, nw int) {
+	np, nw = int(h&0xFFFF), int(h>>16&0xFFFF)
+	if np == countMax || nw == countMax {
+		return po + 12, int(u32(prog, po+4)), int(u32(prog, po+8))
+	}
+	return po + 4, np, nw
+}
+
+// partHeader is the size of the header of a part of np and nw entries.
+func partHeader(np, nw int32) int32 {
+	if np >= countMax || nw >= countMax {
+		return 12
+	}
+	return 4
 }
 
 // entry is an entry of a part with the offset of its text.
@@ -229,7 +248,10 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 	nk := len(keys)
 	base := len(out)
 	hdr := setHeader(nk)
-	total += hdr + partHeader*(nk+1)
+	total += hdr + int(partHeader(w.np[0], w.nw[0]))
+	for _, k := range keys {
+		total += int(partHeader(w.np[k+1], w.nw[k+1]))
+	}
 	out = slices.Grow(out, total)[:base+total]
 	h := out[base : base+hdr]
 	var keySet [2]uint64
@@ -300,9 +322,15 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 // where the next part starts.
 func (w *setWriter) startPart(out []byte, k int16, pos int32) int32 {
 	np, nw := w.np[k+1], w.nw[k+1]
-	binary.LittleEndian.PutUint32(out[pos:], uint32(np))
-	binary.LittleEndian.PutUint32(out[pos+4:], uint32(nw))
-	ent := pos + partHeader
+	ent := pos + partHeader(np, nw)
+	if ent-pos == 4 {
+		binary.LittleEndian.PutUint16(out[pos:], uint16(np))
+		binary.LittleEndian.PutUint16(out[pos+2:], uint16(nw))
+	} else {
+		binary.LittleEndian.PutUint32(out[pos:], countMax|countMax<<16)
+		binary.LittleEndian.PutUint32(out[pos+4:], uint32(np))
+		binary.LittleEndian.PutUint32(out[pos+8:], uint32(nw))
+	}
 	text := ent + entrySize*(np+nw)
 	// The texts of the wildcard entries follow those of the prefix entries.
 	w.cur[k+1] = cursor{ent: ent, wild: ent + entrySize*np, text: text, wtext: text + w.ptext[k+1]}

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -262,6 +263,45 @@ func TestLongPatternOrder(t *testing.T) {
 	}
 	if d := r.Decide(url, "bot"); d.Allowed || d.Rule.Line != 3 {
 		t.Errorf("Decide = %+v, want the long disallow on line 3", d)
+	}
+}
+
+// TestLongPart checks a part of more than 65,534 rules of each kind, whose header takes
+// the long form (prog.go): 70,000 prefix rules in the bucket of 'a' and 66,000 wildcard
+// rules in the generic part.
+func TestLongPart(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("user-agent: *\n")
+	const nPrefix, nWild = 70000, 66000
+	for i := range nPrefix {
+		fmt.Fprintf(&b, "disallow: /a%d\n", i) // line i+2
+	}
+	for i := range nWild {
+		fmt.Fprintf(&b, "allow: /*x%d\n", i) // line nPrefix+i+2
+	}
+	r := Parse([]byte(b.String()), WithMaxBytes(4<<20))
+	tests := []struct {
+		url   string
+		allow bool
+		line  int
+	}{
+		{"https://e.com/a69999", false, 69999 + 2},             // also matched by /a6999, /a699, …: the longest decides
+		{"https://e.com/a0", false, 0 + 2},                     // the first rule of the bucket
+		{"https://e.com/q/x65999", true, nPrefix + 65999 + 2},  // the last wildcard rule
+		{"https://e.com/a5/x12345", true, nPrefix + 12345 + 2}, // /*x12345 (8 bytes) beats /a5 (3)
+		{"https://e.com/b", true, 0},
+	}
+	for _, tt := range tests {
+		d := r.Decide(tt.url, "bot")
+		if d.Allowed != tt.allow || d.Rule.Line != tt.line {
+			t.Errorf("Decide(%q) = allowed %v, line %d; want %v, line %d", tt.url, d.Allowed, d.Rule.Line, tt.allow, tt.line)
+		}
+		if got := r.Allowed("bot", tt.url); got != tt.allow {
+			t.Errorf("Allowed(%q) = %v, want %v", tt.url, got, tt.allow)
+		}
+	}
+	if gs := r.Groups(); len(gs) != 1 || len(gs[0].Rules) != nPrefix+nWild {
+		t.Errorf("Groups: %d groups, want 1 with %d rules", len(gs), nPrefix+nWild)
 	}
 }
 
