@@ -177,9 +177,9 @@ func pairBit(a, b byte) byteSet {
 func patternPairs(pat string) byteSet {
 	pat = strings.TrimSuffix(pat, "$")
 	var m byteSet
-	for i := 0; i+1 < len(pat); i++ {
-		if pat[i] != '*' && pat[i+1] != '*' {
-			m |= pairBit(pat[i], pat[i+1])
+	for i := 1; i < len(pat); i++ {
+		if a, b := pat[i-1], pat[i]; a != '*' && b != '*' {
+			m |= pairBit(a, b)
 		}
 	}
 	return m

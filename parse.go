@@ -240,8 +240,12 @@ func indexDir(pat string) (string, bool) {
 }
 
 func (b *builder) addRule(pat string, line int, allow bool, shape uint8, need byteSet) {
+	var pairs byteSet
+	if shape == shapeWild {
+		pairs = patternPairs(pat)
+	}
 	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line), allow: allow, shape: shape,
-		key: bucketKey(pat), need: need})
+		key: bucketKey(pat), need: need, pairs: pairs})
 	b.pats = append(b.pats, pat)
 }
 

@@ -43,10 +43,10 @@ import (
 const progPad = 8
 
 const (
-	countMax   = 0xFFFF // a count of a part's header at or above this is in the long form
-	entrySize  = 11
-	flagAllow  = 1 << 2
-	cmpShift   = 3 // flags>>cmpShift is the number of bytes of w that are the pattern's
+	countMax  = 0xFFFF // a count of a part's header at or above this is in the long form
+	entrySize = 11
+	flagAllow = 1 << 2
+	cmpShift  = 3 // flags>>cmpShift is the number of bytes of w that are the pattern's
 )
 
 // lowBytes[c] keeps the c low bytes of a word.
@@ -77,11 +77,9 @@ func u64pad(s string) uint64 {
 	if len(s) >= 8 {
 		return u64(s, 0)
 	}
-	var w uint64
-	for i := len(s) - 1; i >= 0; i-- {
-		w = w<<8 | uint64(s[i])
-	}
-	return w
+	var b [8]byte
+	copy(b[:], s)
+	return binary.LittleEndian.Uint64(b[:])
 }
 
 func appendU16(b []byte, v int) []byte {
@@ -306,7 +304,7 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		out[e+10] = flags
 		binary.LittleEndian.PutUint32(out[t:], uint32(ru.line))
 		if ru.shape == shapeWild {
-			binary.LittleEndian.PutUint64(out[t+4:], uint64(patternPairs(pat)))
+			binary.LittleEndian.PutUint64(out[t+4:], uint64(ru.pairs))
 			t += 8
 		}
 		copy(out[t+4:], pat)

@@ -54,6 +54,7 @@ type rule struct {
 	allow bool
 	key   int16   // bucketKey(pattern)
 	need  byteSet // needMask(pattern): bytes every matching path contains
+	pairs byteSet // patternPairs(pattern), for wildcard patterns
 }
 
 // groupOf returns the group a rule line belongs to: the last group starting before it.
