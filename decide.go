@@ -232,26 +232,41 @@ func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 // bytes are the path's (w0), and its text; wild when there is none. It calls nothing, so
 // that its loop keeps everything in registers.
 func nextLiteral(prog string, e, wild, t int, w0 uint64) (int, int) {
-	for ; e < wild; e += entrySize {
-		nf := u32(prog, e+8) // n, flags and a byte of what follows
-		if (u64(prog, e)^w0)&lowBytes[nf>>(16+cmpShift)&15] == 0 {
-			return e, t
+	if e >= wild {
+		return e, t
+	}
+	// The entries and the byte after them, sliced once so that the loop needs no
+	// bounds checks: an entry is read as twelve bytes, its own and the next one's first.
+	ents := prog[e : wild+1]
+	i := 0
+	for ; i+12 <= len(ents); i += entrySize {
+		b := ents[i : i+12]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		nf := uint32(b[8]) | uint32(b[9])<<8 | uint32(b[10])<<16 | uint32(b[11])<<24 // n, flags, a byte
+		if (w^w0)&lowBytes[nf>>(16+cmpShift)&15] == 0 {
+			break
 		}
 		t += 4 + int(nf&0xffff)
 	}
-	return e, t
+	return e + i, t
 }
 
 // nextWild is nextLiteral for the wildcard entries: the first whose pattern needs no
 // byte the path lacks.
 func nextWild(prog string, e, end, t int, mask byteSet) (int, int) {
-	for ; e < end; e += entrySize {
-		if byteSet(u64(prog, e))&^mask == 0 {
-			return e, t
+	ents := prog[e:end]
+	i := 0
+	for ; i+entrySize <= len(ents); i += entrySize {
+		b := ents[i : i+entrySize]
+		need := byteSet(uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56)
+		if need&^mask == 0 {
+			break
 		}
-		t += 4 + 8 + u16(prog, e+8)
+		t += 4 + 8 + (int(b[8]) | int(b[9])<<8)
 	}
-	return e, t
+	return e + i, t
 }
 
 // lookup finds the rule set for one product token, compared case-insensitively,
