@@ -120,8 +120,10 @@ func (p *pathView) end() {
 	}
 }
 
+// computeMask computes the path's byte set. Before the path is cut at its fragment the
+// set may hold the fragment's bytes too: rules with those bytes then reach the matcher,
+// which cuts the path, and the rare URL with a fragment costs no more than that.
 func (p *pathView) computeMask() {
-	p.end()
 	m := byteMask(p.s)
 	if p.slash || m == 0 {
 		m |= 1 << (bitOf['/'] & 63) // the empty path is "/"
@@ -139,8 +141,7 @@ func (p *pathView) byteSet() byteSet {
 
 // pairSet returns the path's pairSet, computing it on first use.
 func (p *pathView) pairSet() byteSet {
-	if p.pairs == 0 {
-		p.end()
+	if p.pairs == 0 { // like the byte set, maybe with the fragment's pairs
 		m := pairSet(p.s)
 		if p.slash && len(p.s) > 0 {
 			m |= pairBit('/', p.s[0])
