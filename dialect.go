@@ -109,31 +109,28 @@ func legacyKind(d Dialect, key string) Kind {
 }
 
 // compilePattern turns a rule value into the pattern matched and its shape.
-// It also returns needMask of the pattern.
-func (d Dialect) compilePattern(v string) (string, uint8, byteSet) {
+func (d Dialect) compilePattern(v string) (string, uint8) {
 	switch d {
 	case RFC9309:
 		p := normalizeRFC(v)
-		return p, shapeOf(p), needMask(p)
+		return p, shapeOf(p)
 	case Legacy1996:
-		p := decode1996(v)
-		return p, shapePrefix, needMask(p)
+		return decode1996(v), shapePrefix
 	case Legacy1994:
-		return v, shapePrefix, needMask(v)
+		return v, shapePrefix
 	}
 	// Most values need no escaping (eight bytes at a time tell) and have no '*'
-	// (a vectorised search tells); only wildcard patterns need a byte set, since
-	// decisions compare the other shapes directly.
+	// (a vectorised search tells).
 	if !plainASCII(v) {
 		v = escapePattern(v)
 	}
 	if strings.IndexByte(v, '*') >= 0 {
-		return v, shapeWild, needMask(v)
+		return v, shapeWild
 	}
 	if v != "" && v[len(v)-1] == '$' {
-		return v, shapeExact, 0
+		return v, shapeExact
 	}
-	return v, shapePrefix, 0
+	return v, shapePrefix
 }
 
 // matchPath turns the path of a URL into what the dialect's patterns are matched against.

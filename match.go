@@ -172,17 +172,22 @@ func pairBit(a, b byte) byteSet {
 	return 1 << ((uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 26)
 }
 
-// patternPairs is the pairSet of the literal pieces of a wildcard pattern: its pairs
-// without '*' and without a final '$'.
-func patternPairs(pat string) byteSet {
+// wildSets returns the needMask and the pairSet of the literal pieces of a wildcard
+// pattern (its pairs without '*' and without a final '$'), in one pass.
+func wildSets(pat string) (need, pairs byteSet) {
 	pat = strings.TrimSuffix(pat, "$")
-	var m byteSet
-	for i := 1; i < len(pat); i++ {
-		if a, b := pat[i-1], pat[i]; a != '*' && b != '*' {
-			m |= pairBit(a, b)
+	prev := byte('*')
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		if c != '*' {
+			need |= 1 << (bitOf[c] & 63)
+			if prev != '*' {
+				pairs |= pairBit(prev, c)
+			}
 		}
+		prev = c
 	}
-	return m
+	return need, pairs
 }
 
 // needMask is the byteMask of the bytes a path must contain to match pat: all but

@@ -122,8 +122,8 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 				side = &named
 			}
 			allow := l.Kind == KindAllow
-			pat, shape, need := Google.compilePattern(l.Value)
-			if need&^pv.mask == 0 && pv.matches(shape, pat) {
+			pat, shape := Google.compilePattern(l.Value)
+			if (shape != shapeWild || needMask(pat)&^pv.mask == 0) && pv.matches(shape, pat) {
 				side.offer(len(pat), allow, l.Num, l.Value, group)
 			}
 			if allow {

@@ -187,16 +187,16 @@ func (r *Robots) parse(body string) {
 				continue // an empty value restricts nothing, but still ends the agent lines
 			}
 			allow := l.Kind == KindAllow
-			pat, shape, need := dialect.compilePattern(l.Value)
+			pat, shape := dialect.compilePattern(l.Value)
 			if pat != l.Value {
 				r.setWritten(l.Num, l.Value)
 			}
-			b.addRule(pat, l.Num, allow, shape, need)
+			b.addRule(pat, l.Num, allow, shape)
 			cur.ruleHi++
 			if allow && !dialect.legacy() {
 				if p, ok := indexDir(pat); ok {
 					r.setWritten(l.Num, l.Value)
-					b.addRule(p, l.Num, true, shapeOf(p), needMask(p))
+					b.addRule(p, l.Num, true, shapeOf(p))
 					cur.ruleHi++
 				}
 			}
@@ -239,10 +239,10 @@ func indexDir(pat string) (string, bool) {
 	return pat[:slash+1] + "$", true
 }
 
-func (b *builder) addRule(pat string, line int, allow bool, shape uint8, need byteSet) {
-	var pairs byteSet
-	if shape == shapeWild {
-		pairs = patternPairs(pat)
+func (b *builder) addRule(pat string, line int, allow bool, shape uint8) {
+	var need, pairs byteSet
+	if shape == shapeWild { // only wildcard entries keep them (prog.go)
+		need, pairs = wildSets(pat)
 	}
 	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line), allow: allow, shape: shape,
 		key: bucketKey(pat), need: need, pairs: pairs})

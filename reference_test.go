@@ -354,20 +354,29 @@ func FuzzMatchSlash(f *testing.F) {
 
 // FuzzCompilePattern checks the compilation of Google's patterns against its
 // definition: escapePattern, then shapeOf of the result and, for wildcard patterns
-// (the only ones decisions filter by byte set), needMask.
+// (the only ones decisions filter by byte and pair sets), needMask and the pairs of
+// its literal pieces.
 func FuzzCompilePattern(f *testing.F) {
-	for _, s := range []string{"/a*b$", "/caf\u00e9", "/%2f*", "/$", "$", "*", "/a$b"} {
+	for _, s := range []string{"/a*b$", "/caf\u00e9", "/%2f*", "/$", "$", "*", "/a$b", "/ab*cd*$", "**x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		p, shape, need := Google.compilePattern(v)
+		p, shape := Google.compilePattern(v)
 		wp := escapePattern(v)
-		var wneed byteSet
-		if shapeOf(wp) == shapeWild {
-			wneed = needMask(wp)
+		if p != wp || shape != shapeOf(wp) {
+			t.Fatalf("compilePattern(%q) = %q, %d; want %q, %d", v, p, shape, wp, shapeOf(wp))
 		}
-		if p != wp || shape != shapeOf(wp) || need != wneed {
-			t.Fatalf("compilePattern(%q) = %q, %d, %x; want %q, %d, %x", v, p, shape, need, wp, shapeOf(wp), wneed)
+		if shape != shapeWild {
+			return
+		}
+		var wpairs byteSet
+		for _, piece := range strings.Split(strings.TrimSuffix(p, "$"), "*") {
+			for i := 0; i+1 < len(piece); i++ {
+				wpairs |= pairBit(piece[i], piece[i+1])
+			}
+		}
+		if need, pairs := wildSets(p); need != needMask(p) || pairs != wpairs {
+			t.Fatalf("wildSets(%q) = %x, %x; want %x, %x", p, need, pairs, needMask(p), wpairs)
 		}
 	})
 }

@@ -53,8 +53,8 @@ type rule struct {
 	shape uint8
 	allow bool
 	key   int16   // bucketKey(pattern)
-	need  byteSet // needMask(pattern): bytes every matching path contains
-	pairs byteSet // patternPairs(pattern), for wildcard patterns
+	need  byteSet // for a wildcard pattern, needMask(pattern): bytes every matching path contains
+	pairs byteSet // the pairs of a wildcard pattern (wildSets)
 }
 
 // groupOf returns the group a rule line belongs to: the last group starting before it.
