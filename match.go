@@ -162,15 +162,26 @@ func byteMask(s string) byteSet {
 // decisions on the corpus meet one, and one in fifty of those matches).
 func pairSet(s string) byteSet {
 	var m byteSet
-	for i := 0; i+1 < len(s); i++ {
+	i := 0
+	// A word holds seven pairs; the next word starts at the last byte of this one.
+	for ; i+8 <= len(s); i += 7 {
+		w := u64(s, i)
+		m |= pairHash(uint32(w)&0xFFFF) | pairHash(uint32(w>>8)&0xFFFF) | pairHash(uint32(w>>16)&0xFFFF) |
+			pairHash(uint32(w>>24)&0xFFFF) | pairHash(uint32(w>>32)&0xFFFF) | pairHash(uint32(w>>40)&0xFFFF) |
+			pairHash(uint32(w>>48)&0xFFFF)
+	}
+	for ; i+1 < len(s); i++ {
 		m |= pairBit(s[i], s[i+1])
 	}
 	return m
 }
 
-func pairBit(a, b byte) byteSet {
-	return 1 << ((uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 26)
-}
+// pairBit is the bit of the pair of bytes a, b.
+func pairBit(a, b byte) byteSet { return pairHash(uint32(a) | uint32(b)<<8) }
+
+// pairHash hashes a pair, its first byte in the low eight bits, to one of 64 bits
+// (Fibonacci hashing).
+func pairHash(k uint32) byteSet { return 1 << (k * 0x9E3779B1 >> 26) }
 
 // wildSets returns the needMask and the pairSet of the literal pieces of a wildcard
 // pattern (its pairs without '*' and without a final '$'), in one pass.

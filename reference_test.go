@@ -305,6 +305,22 @@ func TestLongPart(t *testing.T) {
 	}
 }
 
+// FuzzPairSet checks the seven-pairs-a-word pairSet against its definition.
+func FuzzPairSet(f *testing.F) {
+	for _, s := range []string{"", "/", "/a", "/abcdefg", "/abcdefgh", "/abcdefghijklmno", "/a/b?c=d&e#f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want byteSet
+		for i := 0; i+1 < len(s); i++ {
+			want |= pairBit(s[i], s[i+1])
+		}
+		if got := pairSet(s); got != want {
+			t.Fatalf("pairSet(%q) = %x, want %x", s, got, want)
+		}
+	})
+}
+
 // FuzzByteMask checks the four-at-a-time byte set against its definition.
 func FuzzByteMask(f *testing.F) {
 	for _, s := range []string{"", "/", "/ab", "/abc", "/abcd", "/abcde", "/a/b?c=d&e#f", "/\xff\x80%41"} {
