@@ -199,7 +199,11 @@ func (en entry) beats(prog string, b *entry) bool {
 // entries: their byte sets are compared with the path's, then their sets of byte pairs,
 // and only a path with every byte and pair a pattern needs runs the matcher.
 func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
-	e, np, nw := partCounts(prog, po, h)
+	// partCounts, written out: the call would cost more than the rest of a small part.
+	e, np, nw := po+4, int(h&0xFFFF), int(h>>16&0xFFFF)
+	if np == countMax || nw == countMax {
+		e, np, nw = partCounts(prog, po, h)
+	}
 	wild := e + entrySize*np
 	end := wild + entrySize*nw
 	t := end
