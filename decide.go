@@ -80,7 +80,8 @@ func first(prog, hdr string, so, recs int, p *pathView, best *entry) {
 	matchPart(prog, recs, gen, p, best)
 }
 
-// pathView is the path a decision matches, as splitPath gives it, with its byteMask.
+// pathView is the path a decision matches, as splitPath gives it, with its byte and
+// pair sets.
 type pathView struct {
 	s     string
 	w0    uint64  // the first eight bytes of the path ("/" + s when slash), little-endian, zero-padded
@@ -194,10 +195,11 @@ func (en entry) beats(prog string, b *entry) bool {
 }
 
 // matchPart updates best with the best entry of the part at po, whose header is h,
-// that matches p, if it beats best. The prefix and exact entries come first: their first bytes are compared
-// with the path's as words, and only a match reads the pattern. Then the wildcard
-// entries: their byte sets are compared with the path's, then their sets of byte pairs,
-// and only a path with every byte and pair a pattern needs runs the matcher.
+// that matches p, if it beats best. The prefix and exact entries come first: their
+// first bytes are compared with the path's as words, and only a match reads the
+// pattern. Then the wildcard entries: their byte sets are compared with the path's,
+// then their sets of byte pairs, and only a path with every byte and pair a pattern
+// needs runs the matcher.
 func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 	// partCounts, written out: the call would cost more than the rest of a small part.
 	e, np, nw := po+4, int(h&0xFFFF), int(h>>16&0xFFFF)

@@ -8,8 +8,8 @@ import (
 )
 
 // The rules of a parsed file are kept in one string, r.prog, as rule sets laid out
-// for decisions. A decision on a file nobody has looked at lately is bound by memory
-// reads that miss the cache, so what it reads is small and sits together.
+// for decisions: what a decision reads is small and sits together, since a decision on
+// a file nobody has looked at lately waits on memory reads that miss the cache.
 //
 // A set at offset so:
 //
@@ -38,8 +38,8 @@ import (
 // full tie the first line.
 // In the legacy dialects a set has no buckets, and its generic part lists every rule as a
 // wildcard entry, in file order: there the first match decides.
-// progPad is the number of zero bytes that end prog, so that a decision can read the
-// first eight bytes of any pattern as one word.
+// progPad is the number of zero bytes that end prog, so that a decision can read a
+// part's header, or an entry and the byte after it, as whole words wherever they are.
 const progPad = 8
 
 const (
