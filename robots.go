@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // Robots is a parsed robots.txt file. It is immutable and safe for concurrent use.
@@ -208,18 +209,27 @@ func (r *Robots) Allowed(agent, url string) bool {
 	// Only the verdict is wanted: the deciding rule's value and group, which Decide
 	// reports, cost memory reads of their own. The set's header is read before the
 	// URL, so that the two reads, often cache misses both, overlap.
+	// lookup and starSet are written out, their common cases first: most agents are
+	// named by no group, and most files' star set header is in the Robots.
 	var hdr string
 	var so, recs int
-	if ref := r.lookup(agent); ref != nil {
+	var ref *setRef
+	if agent == "" || r.initials&initial(agent) != 0 {
+		ref = r.search(agent)
+	}
+	switch {
+	case ref != nil:
 		hdr, so, recs = r.setAt(ref.set)
-	} else if r.star.set >= 0 {
-		hdr, so, recs = r.starSet()
-	} else {
+	case r.headOK:
+		hdr, so, recs = unsafe.String(&r.head[0], headMax), 0, int(r.starRecs)
+	case r.star.set >= 0:
+		hdr, so, recs = r.setAt(r.star.set)
+	default:
 		return true
 	}
 	var pv pathView
 	pv.ofURL(url)
-	best := noMatch
+	best := entry{n: -1, text: -1} // noMatch
 	first(r.prog, hdr, so, recs, &pv, &best)
 	return best.n < 0 || best.allow()
 }
