@@ -291,16 +291,34 @@ func splitPath(url string) (p string, slash bool) {
 func (p *pathView) ofURL(url string) {
 	// Fast path for the common absolute URL: the scheme holds none of "/?;", so the
 	// path starts at the first of them after "://".
-	if rest, ok := strings.CutPrefix(url, "https://"); ok {
-		p.from(url, len(url)-len(rest))
+	var from int
+	switch {
+	case strings.HasPrefix(url, "https://"):
+		from = len("https://")
+	case strings.HasPrefix(url, "http://"):
+		from = len("http://")
+	default:
+		s, slash := slowSplitPath(url)
+		p.set(s, slash, true)
 		return
 	}
-	if rest, ok := strings.CutPrefix(url, "http://"); ok {
-		p.from(url, len(url)-len(rest))
+	i := indexPathStart(url, from)
+	if i < 0 || url[i] == '#' { // no path, or a fragment before it
+		p.set("/", false, true)
 		return
 	}
-	s, slash := slowSplitPath(url)
-	p.set(s, slash, true)
+	// The path runs to the end of the URL, so the word that ends the URL holds the
+	// start of a short path: no loop over its bytes.
+	var w uint64
+	if n := len(url) - i; n >= 8 {
+		w = u64(url, i)
+	} else {
+		w = u64(url, len(url)-8) >> (64 - 8*n) // len(url) > 8: it starts with "http://"
+	}
+	*p = pathView{s: url[i:], w0: w}
+	if url[i] != '/' {
+		p.slash, p.w0 = true, w<<8|'/'
+	}
 }
 
 func slowSplitPath(url string) (string, bool) {
@@ -337,27 +355,6 @@ func slowSplitPath(url string) (string, bool) {
 		return url[p:end], true
 	}
 	return url[p:end], false
-}
-
-// from is the end of ofURL for a URL whose authority starts at from.
-func (p *pathView) from(url string, from int) {
-	i := indexPathStart(url, from)
-	if i < 0 || url[i] == '#' { // no path, or a fragment before it
-		p.set("/", false, true)
-		return
-	}
-	// The path runs to the end of the URL, so the word that ends the URL holds the
-	// start of a short path: no loop over its bytes.
-	var w uint64
-	if n := len(url) - i; n >= 8 {
-		w = u64(url, i)
-	} else {
-		w = u64(url, len(url)-8) >> (64 - 8*n) // len(url) > 8: it starts with "http://"
-	}
-	p.s, p.w0, p.slash, p.cut, p.mask = url[i:], w, false, false, 0
-	if url[i] != '/' {
-		p.slash, p.w0 = true, w<<8|'/'
-	}
 }
 
 // indexPathStart returns the index of the first '/', '?', ';' or '#' of s at or after
