@@ -64,10 +64,10 @@ func first(prog, hdr string, so, recs int, p *pathView, best *entry) {
 	// The generic part's header is read first, so that its cache miss, if any,
 	// overlaps the bucket's.
 	gen := u64(prog, recs)
-	if c, ok := p.second(); ok && c < 128 {
+	if c, ok := p.second(); ok && c < 128 && hdr[so]&1 != 0 { // a set with buckets
 		// The bucket of key c is the j-th, j being the number of smaller keys.
 		bit := uint64(1) << (c & 63)
-		keys, j := u64(hdr, so), 0
+		keys, j := u64(hdr, so)&^1, 0
 		if c >= 64 {
 			keys, j = u64(hdr, so+8), bits.OnesCount64(keys)
 		}

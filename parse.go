@@ -2,10 +2,8 @@ package robots
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"maps"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -315,9 +313,10 @@ func (r *Robots) setWritten(line int, v string) {
 
 // bucketKey is the byte after the leading '/' that every path matching pat must have,
 // or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…") or that
-// byte is not ASCII (escaped patterns have none).
+// byte is not ASCII (escaped patterns have none) or is NUL (bit 0 of a set's keys marks
+// its long header; the scanner ends a line at a NUL, so only a decoded escape has one).
 func bucketKey(pat string) int16 {
-	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && pat[1] < 0x80 && !(pat[1] == '$' && len(pat) == 2) {
+	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && 0 < pat[1] && pat[1] < 0x80 && !(pat[1] == '$' && len(pat) == 2) {
 		return int16(pat[1])
 	}
 	return -1
@@ -388,10 +387,10 @@ func (r *Robots) compile(b *builder) {
 		b.setGroup = append(b.setGroup, stars...)
 		r.star = b.merge(lo)
 		so := int(r.star.set)
-		h := b.prog[so:]
-		nk := bits.OnesCount64(binary.LittleEndian.Uint64(h)) + bits.OnesCount64(binary.LittleEndian.Uint64(h[8:]))
-		if n := setHeader(nk); n <= headMax {
-			copy(r.head[:], h[:n])
+		var h [16]byte // the set may be shorter than a long header
+		copy(h[:], b.prog[so:])
+		if _, _, n := setLayout(unsafe.String(&h[0], len(h)), 0); n <= headMax {
+			copy(r.head[:], b.prog[so:so+n])
 			r.headOK, r.starRecs = true, int32(so+n)
 		}
 	}

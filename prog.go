@@ -13,11 +13,12 @@ import (
 //
 // A set at offset so:
 //
-//	so:       the buckets' keys (the byte after a path's leading '/', always ASCII) as a set of
-//	          128 bits, two u64; nk, the number of buckets, is the number of bits set
-//	so+16:    bounds, nk+1 u32 offsets in prog: the part of the j-th key in ascending order is
-//	          [bounds[j], bounds[j+1]); the set ends at bounds[nk]
-//	recs:     the generic part (rules that can match any path), up to bounds[0], then the buckets' parts
+//	so:       with no buckets (three sets in four), one zero byte; otherwise the buckets' keys (the
+//	          byte after a path's leading '/', always ASCII and never NUL, which ends a line) as a
+//	          set of 128 bits, two u64, with bit 0 set to mark this long form; nk, the number of
+//	          buckets, is the number of the other bits set
+//	so+16:    nk u32 offsets in prog: where the part of the j-th key in ascending order starts
+//	recs:     the generic part (rules that can match any path), then the buckets' parts
 //
 // A part at po:
 //
@@ -92,11 +93,19 @@ func putU32(b []byte, i int, v uint32) {
 }
 
 // setHeader is the size of the header of a set of nk buckets.
-func setHeader(nk int) int { return 16 + 4*(nk+1) }
+func setHeader(nk int) int {
+	if nk == 0 {
+		return 1
+	}
+	return 16 + 4*nk
+}
 
-// setLayout returns where the parts of the set at so start.
+// setLayout returns where the parts of the set at so start. It reads the second word of
+// the header only in the long form, which has one.
 func setLayout(prog string, so int) (nk, bounds, recs int) {
-	nk = bits.OnesCount64(u64(prog, so)) + bits.OnesCount64(u64(prog, so+8))
+	if lo := u64(prog, so); lo&1 != 0 {
+		nk = bits.OnesCount64(lo) - 1 + bits.OnesCount64(u64(prog, so+8))
+	}
 	return nk, so + 16, so + setHeader(nk)
 }
 
@@ -252,13 +261,17 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 	}
 	out = slices.Grow(out, total)[:base+total]
 	h := out[base : base+hdr]
-	var keySet [2]uint64
-	for _, k := range keys {
-		keySet[k>>6] |= 1 << (k & 63)
+	h[0] = 0
+	var bounds []byte
+	if nk > 0 {
+		keySet := [2]uint64{1, 0} // bit 0 marks the long form
+		for _, k := range keys {
+			keySet[k>>6] |= 1 << (k & 63)
+		}
+		binary.LittleEndian.PutUint64(h, keySet[0])
+		binary.LittleEndian.PutUint64(h[8:], keySet[1])
+		bounds = h[16:]
 	}
-	binary.LittleEndian.PutUint64(h, keySet[0])
-	binary.LittleEndian.PutUint64(h[8:], keySet[1])
-	bounds := h[16:]
 	pos := int32(base + hdr)
 	// The generic part first (there is always one, maybe empty), then the buckets in
 	// key order.
@@ -267,7 +280,6 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		binary.LittleEndian.PutUint32(bounds[4*j:], uint32(pos))
 		pos = w.startPart(out, k, pos)
 	}
-	binary.LittleEndian.PutUint32(bounds[4*nk:], uint32(pos))
 	for i := range rules {
 		ru := &rules[i]
 		k := int16(-1)

@@ -32,7 +32,7 @@ type Robots struct {
 	opts     options
 }
 
-// headMax is the room for the star set's header in the Robots: 96 bytes hold 19
+// headMax is the room for the star set's header in the Robots: 96 bytes hold 20
 // buckets.
 const headMax = 96
 
