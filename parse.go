@@ -238,12 +238,26 @@ func indexDir(pat string) (string, bool) {
 }
 
 func (b *builder) addRule(pat string, line int, allow bool, shape uint8) {
-	var need, pairs byteSet
-	if shape == shapeWild { // only wildcard entries keep them (prog.go)
-		need, pairs = wildSets(pat)
+	// What the rule's entry holds (prog.go) is worked out once, though a rule may be
+	// written in several sets.
+	flags := shape
+	if allow {
+		flags |= flagAllow
 	}
-	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line), allow: allow, shape: shape,
-		key: bucketKey(pat), need: need, pairs: pairs})
+	var word, pairs byteSet
+	if shape == shapeWild {
+		word, pairs = wildSets(pat)
+	} else {
+		lit := pat
+		if shape == shapeExact {
+			lit = pat[:len(pat)-1]
+		}
+		lit = lit[:min(len(lit), 8)]
+		word = byteSet(u64pad(lit))
+		flags |= uint8(len(lit)) << cmpShift
+	}
+	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line), shape: shape, flags: flags,
+		key: bucketKey(pat), word: word, pairs: pairs})
 	b.pats = append(b.pats, pat)
 }
 

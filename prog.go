@@ -287,39 +287,25 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 			k = ru.key
 		}
 		c := &w.cur[k+1]
-		pat := pats[ru.off]
-		flags := ru.shape
-		if ru.allow {
-			flags |= flagAllow
-		}
-		var word uint64
 		var e, t int32
 		if isWildEntry(ru, bucketed) {
-			word = uint64(ru.need)
 			e, t = c.wild, c.wtext
 			c.wild += entrySize
 			c.wtext += textSize(ru)
 		} else {
-			lit := pat
-			if ru.shape == shapeExact {
-				lit = pat[:len(pat)-1]
-			}
-			lit = lit[:min(len(lit), 8)]
-			word = u64pad(lit)
-			flags |= uint8(len(lit)) << cmpShift
 			e, t = c.ent, c.text
 			c.ent += entrySize
 			c.text += textSize(ru)
 		}
-		binary.LittleEndian.PutUint64(out[e:], word)
+		binary.LittleEndian.PutUint64(out[e:], uint64(ru.word))
 		binary.LittleEndian.PutUint16(out[e+8:], uint16(ru.n))
-		out[e+10] = flags
+		out[e+10] = ru.flags
 		binary.LittleEndian.PutUint32(out[t:], uint32(ru.line))
 		if ru.shape == shapeWild {
 			binary.LittleEndian.PutUint64(out[t+4:], uint64(ru.pairs))
 			t += 8
 		}
-		copy(out[t+4:], pat)
+		copy(out[t+4:], pats[ru.off])
 	}
 	for _, k := range used {
 		w.np[k+1], w.nw[k+1], w.ptext[k+1], w.wtext[k+1] = 0, 0, 0, 0

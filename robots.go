@@ -52,9 +52,9 @@ type rule struct {
 	n     uint32 // the pattern's length, which is the rule's priority
 	line  int32
 	shape uint8
-	allow bool
+	flags uint8   // its entry's flags (prog.go)
 	key   int16   // bucketKey(pattern)
-	need  byteSet // for a wildcard pattern, needMask(pattern): bytes every matching path contains
+	word  byteSet // its entry's word: for a wildcard pattern, needMask(pattern)
 	pairs byteSet // the pairs of a wildcard pattern (wildSets)
 }
 
