@@ -83,15 +83,6 @@ func u64pad(s string) uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
-func appendU16(b []byte, v int) []byte {
-	return append(b, byte(v), byte(v>>8))
-}
-
-func putU32(b []byte, i int, v uint32) {
-	_ = b[i+3]
-	b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
-}
-
 // setHeader is the size of the header of a set of nk buckets.
 func setHeader(nk int) int {
 	if nk == 0 {
