@@ -100,15 +100,13 @@ func setLayout(prog string, so int) (nk, bounds, recs int) {
 	return nk, so + 16, so + setHeader(nk)
 }
 
-// part is a part of a set, read: its entries and their texts.
-type part struct {
-	ent, wild, end int // prefix entries are [ent, wild), wildcard entries [wild, end)
-	text           int // the text of the entry at ent
-}
+// part is a part of a set, read: prefix entries are [ent, wild), wildcard entries
+// [wild, end), and the text of the entry at ent starts at end.
+type part struct{ ent, wild, end int }
 
 func partAt(prog string, po int) part {
 	ent, np, nw := partCounts(prog, po, u64(prog, po))
-	return part{ent, ent + entrySize*np, ent + entrySize*(np+nw), ent + entrySize*(np+nw)}
+	return part{ent, ent + entrySize*np, ent + entrySize*(np+nw)}
 }
 
 // partCounts reads the header of the part at po, whose first eight bytes are h: where
@@ -173,7 +171,7 @@ func textSize(ru *rule) int32 {
 // entries yields the entries of the part in order.
 func (pt part) entries(prog string) iter.Seq[entry] {
 	return func(yield func(entry) bool) {
-		t := pt.text
+		t := pt.end
 		for e := pt.ent; e < pt.end; e += entrySize {
 			en := entryAt(prog, e, t)
 			if !yield(en) {
