@@ -128,7 +128,7 @@ func BenchmarkDecide(b *testing.B) {
 	m := startMeter(b)
 	for i := range b.N {
 		d := &ds[i%len(ds)]
-		d.r.Decide(d.url, d.agent)
+		d.r.Check(d.agent, d.url)
 	}
 	m.decisions()
 }
@@ -177,7 +177,7 @@ func BenchmarkDecideOnce(b *testing.B) {
 	m := startMeter(b)
 	for i := range b.N {
 		cs := &cases[i%len(cases)]
-		robots.DecideOnce(c.Files[cs.File].Body, cs.URL, cs.Agent)
+		robots.CheckOnce(c.Files[cs.File].Body, cs.Agent, cs.URL)
 	}
 	m.decisions()
 }

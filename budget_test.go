@@ -45,7 +45,7 @@ func TestDecisionAllocs(t *testing.T) {
 		decide func(d *decision)
 	}{
 		{"Allowed", func(d *decision) { d.r.Allowed(d.agent, d.url) }},
-		{"Decide", func(d *decision) { d.r.Decide(d.url, d.agent) }},
+		{"Check", func(d *decision) { d.r.Check(d.agent, d.url) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var allocating []string

@@ -83,7 +83,7 @@ func TestConformanceGoogle(t *testing.T) {
 					}
 				}
 				// Decide with one agent must agree with Allowed.
-				if d := r.Decide(c.URL, c.Agent); d.Allowed != want {
+				if d := r.Check(c.Agent, c.URL); d.Allowed != want {
 					t.Errorf("case %d %s: Decide.Allowed = %v, want %v", i, c.Name, d.Allowed, want)
 				}
 			}

@@ -42,8 +42,10 @@ const (
 	Legacy1994
 )
 
-// Dialects lists every dialect, the default first.
-var Dialects = []Dialect{Google, RFC9309, Legacy1996, Legacy1994}
+// Dialects returns every dialect, the default first. The slice is the caller's.
+func Dialects() []Dialect {
+	return []Dialect{Google, RFC9309, Legacy1996, Legacy1994}
+}
 
 var dialectNames = [...]string{"google", "rfc9309", "legacy1996", "legacy1994"}
 

@@ -223,7 +223,7 @@ func TestDialectSuiteCases(t *testing.T) {
 }
 
 func TestParseDialect(t *testing.T) {
-	for _, d := range Dialects {
+	for _, d := range Dialects() {
 		got, err := ParseDialect(d.String())
 		if err != nil || got != d {
 			t.Errorf("ParseDialect(%q) = %v, %v", d.String(), got, err)

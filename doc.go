@@ -17,7 +17,8 @@
 // # Use
 //
 // [Parse] a body once into an immutable [Robots], then ask it many times with
-// [Robots.Allowed], or [Robots.Decide] for the deciding [Rule] and group:
+// [Robots.Allowed], or [Robots.Check] for the deciding [Rule] and group. Every
+// decision method takes the agent first, then the URL:
 //
 //	r := robots.Parse(body)
 //	if r.Allowed("Googlebot", "https://example.com/private/x") { ... }
@@ -26,7 +27,7 @@
 // it in [Robots.Diagnostics]. Only the first [DefaultMaxBytes] are read (see
 // [WithMaxBytes]). A [Robots] is safe for concurrent use, and a decision on an ASCII
 // URL does not allocate. [ProductToken] turns a whole User-Agent header into the token
-// to pass. [DecideOnce] decides a single URL straight from a body in one pass, for a
+// to pass. [CheckOnce] decides a single URL straight from a body in one pass, for a
 // crawler that fetches robots.txt for one URL. [Lines] shows how each line was read,
 // for tools that lint or explain files.
 //

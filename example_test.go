@@ -29,9 +29,9 @@ func Example() {
 	// true
 }
 
-func ExampleRobots_Decide() {
+func ExampleRobots_Check() {
 	r := robots.Parse([]byte(exampleFile))
-	d := r.Decide("https://example.com/private/a.html", "Googlebot")
+	d := r.Check("Googlebot", "https://example.com/private/a.html")
 	fmt.Println(d.Allowed, d.Rule.Line, d.Rule, d.Global)
 	// Output:
 	// false 3 Disallow: /private/ true
@@ -39,9 +39,9 @@ func ExampleRobots_Decide() {
 
 // A crawler that obeys two product tokens gets the groups naming either of them;
 // the "*" group applies only when neither is named.
-func ExampleRobots_Decide_severalAgents() {
+func ExampleRobots_CheckAgents() {
 	r := robots.Parse([]byte(exampleFile))
-	d := r.Decide("https://example.com/photos/cat.jpg", "Googlebot-Image", "Googlebot")
+	d := r.CheckAgents([]string{"Googlebot-Image", "Googlebot"}, "https://example.com/photos/cat.jpg")
 	fmt.Println(d.Allowed, d.Rule)
 	// Output:
 	// false Disallow: /photos/

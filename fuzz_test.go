@@ -36,11 +36,11 @@ func FuzzParse(f *testing.F) {
 		if el := time.Since(start); el > 2*time.Second+time.Duration(len(body))*time.Microsecond {
 			t.Fatalf("Parse took %v for %d bytes", el, len(body))
 		}
-		d := r.Decide(url, agent)
+		d := r.Check(agent, url)
 		if d.Allowed != r.Allowed(agent, url) {
 			t.Fatalf("Decide and Allowed disagree")
 		}
-		if again := Parse(body).Decide(url, agent); again != d {
+		if again := Parse(body).Check(agent, url); again != d {
 			t.Fatalf("unstable: %+v then %+v", d, again)
 		}
 		groups := r.Groups()
@@ -75,8 +75,8 @@ func FuzzDecideOnce(f *testing.F) {
 		if a2 == "" {
 			agents = agents[:1]
 		}
-		if got, want := DecideOnce(body, url, agents...), Parse(body).Decide(url, agents...); got != want {
-			t.Fatalf("DecideOnce = %+v, Parse+Decide = %+v", got, want)
+		if got, want := decideOnce(body, url, agents, nil), Parse(body).CheckAgents(agents, url); got != want {
+			t.Fatalf("one pass = %+v, Parse+CheckAgents = %+v", got, want)
 		}
 	})
 }

@@ -2,18 +2,13 @@ package robots
 
 import "strings"
 
-// DecideOnce decides one URL straight from a robots.txt body, as Parse(body,
-// opts...).Decide(url, agents...) would, but in a single pass that keeps only the rules
-// that apply to the agents and match the URL. Use it when a body serves one decision
+// CheckOnce decides one URL straight from a robots.txt body, as Parse(body,
+// opts...).Check(agent, url) would, but in a single pass that keeps only the rules
+// that apply to the agent and match the URL. Use it when a body serves one decision
 // (a crawler that fetches robots.txt for a single URL); to decide many URLs, Parse once.
 // Dialects other than Google fall back to Parse.
-func DecideOnce(body []byte, url string, agents ...string) Decision {
-	return decideOnce(body, url, agents, nil)
-}
-
-// DecideOnceWith is DecideOnce with parse options.
-func DecideOnceWith(body []byte, url string, agents []string, opts ...Option) Decision {
-	return decideOnce(body, url, agents, opts)
+func CheckOnce(body []byte, agent, url string, opts ...Option) Decision {
+	return decideOnce(body, url, []string{agent}, opts)
 }
 
 // candidate is the best matching rule seen so far for one side (named or "*").
@@ -37,7 +32,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 		opt(&o)
 	}
 	if o.dialect != Google {
-		return Parse(body, opts...).Decide(url, agents...)
+		return Parse(body, opts...).CheckAgents(agents, url)
 	}
 	if len(body) > o.maxBytes {
 		body = body[:o.maxBytes]

@@ -7,35 +7,35 @@ import (
 	"github.com/gorobots/robots"
 )
 
-// TestDecideOnceCorpus: on real cases of the corpus, the one-pass decision is the
+// TestCheckOnceCorpus: on real cases of the corpus, the one-pass decision is the
 // decision of the parsed file.
-func TestDecideOnceCorpus(t *testing.T) {
+func TestCheckOnceCorpus(t *testing.T) {
 	c := loadCorpus(t)
 	for i, cs := range c.Cases() {
 		if i%7 != 0 { // every 7th of the 86,300 cases keeps the test quick under -race
 			continue
 		}
 		body := c.Files[cs.File].Body
-		got := robots.DecideOnce(body, cs.URL, cs.Agent)
-		if want := robots.Parse(body).Decide(cs.URL, cs.Agent); got != want {
-			t.Fatalf("%s, %s, %s: DecideOnce = %+v, Parse+Decide = %+v", c.Files[cs.File].Host, cs.Agent, cs.URL, got, want)
+		got := robots.CheckOnce(body, cs.Agent, cs.URL)
+		if want := robots.Parse(body).Check(cs.Agent, cs.URL); got != want {
+			t.Fatalf("%s, %s, %s: CheckOnce = %+v, Parse+Check = %+v", c.Files[cs.File].Host, cs.Agent, cs.URL, got, want)
 		}
 	}
 }
 
-func ExampleDecideOnce() {
+func ExampleCheckOnce() {
 	body := []byte("User-agent: *\nDisallow: /private/\n")
-	d := robots.DecideOnce(body, "https://example.com/private/a", "Googlebot")
+	d := robots.CheckOnce(body, "Googlebot", "https://example.com/private/a")
 	fmt.Println(d.Allowed, d.Rule)
 	// Output:
 	// false Disallow: /private/
 }
 
-// TestDecideOnceRuleValues covers what DecideOnce reads of a rule line before
+// TestCheckOnceRuleValues covers what CheckOnce reads of a rule line before
 // classifying it (the value compared with the path as written, not yet cut at its
 // comment): the expected decisions follow Google's parser and matcher, and Parse and
-// Decide must agree.
-func TestDecideOnceRuleValues(t *testing.T) {
+// Check must agree.
+func TestCheckOnceRuleValues(t *testing.T) {
 	const star = "User-agent: *\n"
 	disallow := func(v string, line int) robots.Decision {
 		return robots.Decision{Allowed: false, Rule: robots.Rule{Value: v, Line: line}, Group: 0, Global: true}
@@ -70,11 +70,11 @@ func TestDecideOnceRuleValues(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body := []byte(tt.body)
-			if got := robots.DecideOnce(body, tt.url, "bot"); got != tt.want {
-				t.Errorf("DecideOnce = %+v, want %+v", got, tt.want)
+			if got := robots.CheckOnce(body, "bot", tt.url); got != tt.want {
+				t.Errorf("CheckOnce = %+v, want %+v", got, tt.want)
 			}
-			if got := robots.Parse(body).Decide(tt.url, "bot"); got != tt.want {
-				t.Errorf("Parse+Decide = %+v, want %+v", got, tt.want)
+			if got := robots.Parse(body).Check("bot", tt.url); got != tt.want {
+				t.Errorf("Parse+Check = %+v, want %+v", got, tt.want)
 			}
 		})
 	}

@@ -28,8 +28,8 @@ func Parse(body []byte, opts ...Option) *Robots {
 }
 
 // view returns body as a string without copying it. It is used only while Parse or
-// DecideOnce runs: every string they keep is copied out of it first (keepText, and
-// strings.Clone in DecideOnce), so nothing they return refers to the caller's bytes.
+// CheckOnce runs: every string they keep is copied out of it first (keepText, and
+// strings.Clone in CheckOnce), so nothing they return refers to the caller's bytes.
 // Copying the whole body instead costs a second pass over it and as much memory again
 // for the garbage collector to take back.
 func view(body []byte) string {

@@ -261,7 +261,7 @@ func TestLongPatternOrder(t *testing.T) {
 	if len(escapePattern(long)) < 1<<15 {
 		t.Fatalf("pattern too short for the test: %d", len(escapePattern(long)))
 	}
-	if d := r.Decide(url, "bot"); d.Allowed || d.Rule.Line != 3 {
+	if d := r.Check("bot", url); d.Allowed || d.Rule.Line != 3 {
 		t.Errorf("Decide = %+v, want the long disallow on line 3", d)
 	}
 }
@@ -292,7 +292,7 @@ func TestLongPart(t *testing.T) {
 		{"https://e.com/b", true, 0},
 	}
 	for _, tt := range tests {
-		d := r.Decide(tt.url, "bot")
+		d := r.Check("bot", tt.url)
 		if d.Allowed != tt.allow || d.Rule.Line != tt.line {
 			t.Errorf("Decide(%q) = allowed %v, line %d; want %v, line %d", tt.url, d.Allowed, d.Rule.Line, tt.allow, tt.line)
 		}

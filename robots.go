@@ -206,7 +206,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 		pv.ofURL(url)
 		return r.decide(&pv, agent, nil).Allowed
 	}
-	// Only the verdict is wanted: the deciding rule's value and group, which Decide
+	// Only the verdict is wanted: the deciding rule's value and group, which Check
 	// reports, cost memory reads of their own. The set's header is read before the
 	// URL, so that the two reads, often cache misses both, overlap.
 	// lookup and starSet are written out, their common cases first: most agents are
@@ -234,10 +234,19 @@ func (r *Robots) Allowed(agent, url string) bool {
 	return best.n < 0 || best.allow()
 }
 
-// Decide is Allowed with the reason. With several agents, the groups naming any of
-// them apply together, as in Google's reference matcher (a crawler that obeys both
-// Googlebot-Image and Googlebot); the "*" group applies only when none is named.
-func (r *Robots) Decide(url string, agents ...string) Decision {
+// Check is Allowed with the reason: the deciding rule and the group that applied.
+// Like every decision method of this module it takes the agent first, then the URL.
+func (r *Robots) Check(agent, url string) Decision {
+	var pv pathView
+	pv.ofURL(url)
+	return r.decide(&pv, agent, nil)
+}
+
+// CheckAgents is Check for one crawler that answers to several product tokens: the
+// groups naming any of them apply together, as in Google's reference matcher (a
+// crawler that obeys both Googlebot-Image and Googlebot); the "*" group applies only
+// when none is named. To ask about several crawlers, call Check once for each.
+func (r *Robots) CheckAgents(agents []string, url string) Decision {
 	var pv pathView
 	pv.ofURL(url)
 	if len(agents) == 1 {
@@ -256,7 +265,8 @@ func (r *Robots) ruleAt(en entry) Rule {
 	return Rule{Allow: en.allow(), Value: v, Line: int(line)}
 }
 
-// Groups returns the groups of the file in file order. It builds them on each call.
+// Groups returns the groups of the file in file order. It builds them on each call:
+// the result is the caller's, and changing it changes nothing in r.
 func (r *Robots) Groups() []Group {
 	if r == nil {
 		return nil
@@ -287,7 +297,7 @@ func (r *Robots) group(gi int) Group {
 	}
 	return Group{
 		Line:   int(g.line),
-		Agents: r.agents[g.agentLo:g.agentHi:g.agentHi],
+		Agents: slices.Clone(r.agents[g.agentLo:g.agentHi]),
 		Rules:  rules,
 		Fields: fields,
 	}

@@ -76,7 +76,7 @@ func TestConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 200; i++ {
-				if r.Allowed("A", "/x/1") || !r.Allowed("c", "/x/y") || r.Decide("/x/q", "b").Rule.Line != 3 {
+				if r.Allowed("A", "/x/1") || !r.Allowed("c", "/x/y") || r.Check("b", "/x/q").Rule.Line != 3 {
 					t.Error("wrong decision under concurrent use")
 					return
 				}
@@ -126,14 +126,14 @@ func TestNoAliasing(t *testing.T) {
 	src := "Sitemap: https://e.com/s.xml\nUser-agent: FooBot\nDisallow: /caf\u00e9/\nAllow: /a/index.html\nCrawl-delay: 3\nUnicorns: yes\nDisallow /missing-colon\n"
 	body := []byte(src)
 	r := Parse(body)
-	d := DecideOnce(body, "/missing-colon/x", "foobot")
+	d := CheckOnce(body, "foobot", "/missing-colon/x")
 	snapshot := func() string {
 		var b strings.Builder
 		for _, g := range r.Groups() {
 			fmt.Fprintf(&b, "%+v\n", g)
 		}
 		fmt.Fprintf(&b, "%+v %+v %v\n", r.Fields(), r.Diagnostics(), r.Sitemaps())
-		fmt.Fprintf(&b, "%+v %+v\n", r.Decide("/a/", "FooBot"), d)
+		fmt.Fprintf(&b, "%+v %+v\n", r.Check("FooBot", "/a/"), d)
 		return b.String()
 	}
 	before := snapshot()
@@ -148,22 +148,64 @@ func TestNoAliasing(t *testing.T) {
 	}
 }
 
-// TestDecideOnceWith: options reach the one-pass decision (size limit) or send it to
+// TestCheckOnceOptions: options reach the one-pass decision (size limit) or send it to
 // Parse (dialects).
-func TestDecideOnceWith(t *testing.T) {
+func TestCheckOnceOptions(t *testing.T) {
 	order := []byte("User-agent: *\nDisallow: /a\nAllow: /a/b\n")
-	if d := DecideOnceWith(order, "/a/b", []string{"x"}); !d.Allowed || d.Rule.Line != 3 {
+	if d := CheckOnce(order, "x", "/a/b"); !d.Allowed || d.Rule.Line != 3 {
 		t.Errorf("google: %+v, want allowed by line 3", d)
 	}
-	if d := DecideOnceWith(order, "/a/b", []string{"x"}, WithDialect(Legacy1996)); d.Allowed || d.Rule.Line != 2 {
+	if d := CheckOnce(order, "x", "/a/b", WithDialect(Legacy1996)); d.Allowed || d.Rule.Line != 2 {
 		t.Errorf("legacy1996: %+v, want disallowed by line 2 (first match)", d)
 	}
 	pad := strings.Repeat("#\n", DefaultMaxBytes/2)
 	late := []byte("User-agent: *\n" + pad + "Disallow: /late\n")
-	if !DecideOnceWith(late, "/late", []string{"x"}).Allowed {
+	if !CheckOnce(late, "x", "/late").Allowed {
 		t.Errorf("a rule past the default limit must be ignored")
 	}
-	if DecideOnceWith(late, "/late", []string{"x"}, WithMaxBytes(2*DefaultMaxBytes)).Allowed {
+	if CheckOnce(late, "x", "/late", WithMaxBytes(2*DefaultMaxBytes)).Allowed {
 		t.Errorf("a rule within a raised limit must apply")
+	}
+}
+
+// TestNoHandlesInside: a Robots is immutable, so what its accessors return belongs to
+// the caller. Editing the groups (agents, rules, fields) or the dialect list changes
+// no later decision, in any dialect (the legacy dialects read the agents' names).
+func TestNoHandlesInside(t *testing.T) {
+	body := []byte("User-agent: foobot\nDisallow: /private/\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /\n")
+	for _, d := range Dialects() {
+		t.Run(d.String(), func(t *testing.T) {
+			r := Parse(body, WithDialect(d))
+			before := r.Check("foobot", "/public")
+			for _, g := range r.Groups() {
+				for i := range g.Agents {
+					g.Agents[i].Name = "*"
+				}
+				for i := range g.Rules {
+					g.Rules[i].Value = "/"
+				}
+				for i := range g.Fields {
+					g.Fields[i].Value = "99"
+				}
+			}
+			fs := r.Fields()
+			for i := range fs {
+				fs[i].Value = "1"
+			}
+			if after := r.Check("foobot", "/public"); after != before {
+				t.Errorf("after editing Groups(): Check = %+v, want %+v", after, before)
+			}
+			if got := r.Groups()[0].Agents[0].Name; got != "foobot" {
+				t.Errorf("Groups()[0].Agents[0].Name = %q after editing an earlier result, want %q", got, "foobot")
+			}
+			if delay, _ := r.CrawlDelay("foobot"); delay != 5*time.Second {
+				t.Errorf("CrawlDelay = %v after editing Groups(), want 5s", delay)
+			}
+		})
+	}
+	ds := Dialects()
+	ds[0] = Legacy1994
+	if got := Dialects()[0]; got != Google {
+		t.Errorf("Dialects()[0] = %v after editing an earlier result, want %v", got, Google)
 	}
 }

@@ -122,7 +122,7 @@ func (sc *scanner) next(l *Line) bool {
 }
 
 // line moves to the next line and returns where its text starts and ends in sc.s,
-// without classifying it: DecideOnce reads only the first byte of most lines. ok is
+// without classifying it: CheckOnce reads only the first byte of most lines. ok is
 // false when there are no more lines.
 func (sc *scanner) line() (start, end int, ok bool) {
 	s, pos := sc.s, sc.pos

@@ -243,7 +243,7 @@ func BenchmarkParseAndDecide(b *testing.B) {
 		for range b.N {
 			for j := 0; j < len(d.cases); j += sampleEvery {
 				cs := &d.cases[j]
-				robots.DecideOnce(d.bodies[cs.File], cs.URL, cs.Agent)
+				robots.CheckOnce(d.bodies[cs.File], cs.Agent, cs.URL)
 			}
 		}
 		m.decisions(n)

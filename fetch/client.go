@@ -187,7 +187,7 @@ func (c *Client) fresh(origin string, now time.Time) (*Result, bool) {
 // Allowed reports whether the crawler with product token agent may fetch rawURL,
 // fetching its origin's robots.txt if needed.
 func (c *Client) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {
-	d, err := c.Decide(ctx, rawURL, agent)
+	d, err := c.Check(ctx, agent, rawURL)
 	return d.Allowed, err
 }
 
@@ -197,13 +197,20 @@ type Decision struct {
 	Result *Result
 }
 
-// Decide decides rawURL for a crawler that obeys the given product tokens.
-func (c *Client) Decide(ctx context.Context, rawURL string, agents ...string) (Decision, error) {
+// Check decides rawURL for the crawler with product token agent, fetching its
+// origin's robots.txt if needed, and says why.
+func (c *Client) Check(ctx context.Context, agent, rawURL string) (Decision, error) {
+	return c.CheckAgents(ctx, []string{agent}, rawURL)
+}
+
+// CheckAgents is Check for one crawler that answers to several product tokens (see
+// robots.Robots.CheckAgents).
+func (c *Client) CheckAgents(ctx context.Context, agents []string, rawURL string) (Decision, error) {
 	res, err := c.Get(ctx, rawURL)
 	if err != nil {
 		return Decision{}, err
 	}
-	return Decision{Decision: res.Decide(rawURL, agents...), Result: res}, nil
+	return Decision{Decision: res.CheckAgents(agents, rawURL), Result: res}, nil
 }
 
 // Fetch fetches the robots.txt of rawURL's origin now, bypassing the cache and

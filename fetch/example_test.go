@@ -44,12 +44,12 @@ func ExampleTransport() {
 	// private: true by line 2 Disallow: /private/
 }
 
-func ExampleClient_Decide() {
+func ExampleClient_Check() {
 	site := exampleSite()
 	defer site.Close()
 
 	c := fetch.NewClient()
-	d, err := c.Decide(context.Background(), site.URL+"/private/a.html", "ExampleBot")
+	d, err := c.Check(context.Background(), "ExampleBot", site.URL+"/private/a.html")
 	if err != nil {
 		fmt.Println(err)
 		return

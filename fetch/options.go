@@ -135,7 +135,7 @@ func WithRulesMemory(n int64) Option { return func(o *options) { o.rulesBytes = 
 // WithMaxInFlight bounds the fetches running at once (DefaultMaxInFlight).
 func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = n } }
 
-// WithClock sets the clock of Get, Allowed and Decide (time.Now by default). GetAt
+// WithClock sets the clock of Get, Allowed and Check (time.Now by default). GetAt
 // takes the time as an argument instead.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 

@@ -215,13 +215,19 @@ type Result struct {
 	entry     *Entry    // what it was made from, the previous entry of the next refresh
 }
 
-// Decide decides url for a crawler obeying the given product tokens, by the
-// effect that applies now. For AllowAll and DisallowAll no rule decides
-// (Decision.Rule is the zero Rule).
-func (r *Result) Decide(url string, agents ...string) robots.Decision {
+// Check decides url for the crawler with product token agent by the effect that
+// applies now. For AllowAll and DisallowAll no rule decides (Decision.Rule is the
+// zero Rule).
+func (r *Result) Check(agent, url string) robots.Decision {
+	return r.CheckAgents([]string{agent}, url)
+}
+
+// CheckAgents is Check for one crawler that answers to several product tokens (see
+// robots.Robots.CheckAgents).
+func (r *Result) CheckAgents(agents []string, url string) robots.Decision {
 	switch r.Effect {
 	case ObeyRules:
-		return r.Robots.Decide(url, agents...)
+		return r.Robots.CheckAgents(agents, url)
 	case AllowAll:
 		return robots.Decision{Allowed: true, Group: -1}
 	}
@@ -229,7 +235,7 @@ func (r *Result) Decide(url string, agents ...string) robots.Decision {
 }
 
 // Allowed reports whether the crawler with product token agent may fetch url.
-func (r *Result) Allowed(agent, url string) bool { return r.Decide(url, agent).Allowed }
+func (r *Result) Allowed(agent, url string) bool { return r.Check(agent, url).Allowed }
 
 // ErrTooManyRedirects is the Err of a fetch whose redirect chain went on past
 // MaxRedirects hops; such a fetch is classified as a 404.

@@ -81,7 +81,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return base.RoundTrip(req)
 	}
 	u := req.URL.String()
-	d, err := t.client.Decide(req.Context(), u, t.Agent)
+	d, err := t.client.Check(req.Context(), t.Agent, u)
 	if err != nil {
 		closeBody(req)
 		return nil, fmt.Errorf("robots.txt for %s: %w", u, err)

@@ -14,8 +14,8 @@ func checkDialects(f *file) {
 	if !f.opts.Dialects || f.html || len(f.groups) == 0 {
 		return
 	}
-	parsed := make([]*robots.Robots, len(robots.Dialects))
-	for i, d := range robots.Dialects {
+	parsed := make([]*robots.Robots, len(robots.Dialects()))
+	for i, d := range robots.Dialects() {
 		if d == robots.Google {
 			parsed[i] = f.r
 			continue
@@ -39,13 +39,13 @@ func checkDialects(f *file) {
 			differ := false
 			var first robots.Decision
 			for i, r := range parsed {
-				d := r.Decide(path, agent)
+				d := r.Check(agent, path)
 				if i == 0 {
 					first = d
 				} else if d.Allowed != first.Allowed {
 					differ = true
 				}
-				v := fmt.Sprintf("%s %s", robots.Dialects[i], verdictWord(d.Allowed))
+				v := fmt.Sprintf("%s %s", robots.Dialects()[i], verdictWord(d.Allowed))
 				if d.Rule.Line > 0 {
 					v += fmt.Sprintf(" (line %d)", d.Rule.Line)
 				}

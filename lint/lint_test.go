@@ -187,7 +187,7 @@ func slowCovers(q, r string) bool {
 	}
 	gen("/")
 	for _, p := range paths {
-		if rob.Decide(p, "r").Rule.Line != 0 && rob.Decide(p, "q").Rule.Line == 0 {
+		if rob.Check("r", p).Rule.Line != 0 && rob.Check("q", p).Rule.Line == 0 {
 			return false
 		}
 	}

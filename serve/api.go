@@ -292,7 +292,7 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := res.Decide(u, agents...)
+	d := res.CheckAgents(agents, u)
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 384)
 	return appendDecision(b, u, d, s.memos.get(res, agents)), nil
@@ -389,7 +389,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 			b = appendURLError(b, u, statusOf(o.err), o.err.Error())
 			continue
 		}
-		d := o.res.Decide(u, agents...)
+		d := o.res.CheckAgents(agents, u)
 		if d.Allowed {
 			allowed++
 		} else {

@@ -239,7 +239,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			if strings.HasPrefix(u, "/") {
 				u = origin + u
 			}
-			return fr.Decide(u, agent)
+			return fr.Check(agent, u)
 		}
 		if oldRobots == nil || dialect != robots.Google && fr.Effect == fetch.ObeyRules {
 			// Another reading of the same file; the status code's effect (allow or
@@ -250,14 +250,14 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 					if strings.HasPrefix(u, "/") {
 						u = origin + u
 					}
-					return oldRobots.Decide(u, agent)
+					return oldRobots.Check(agent, u)
 				}
 			}
 		}
 	} else {
 		oldBody = []byte(f.Robots)
 		oldRobots = robots.Parse(oldBody, readAs)
-		oldDecide = func(u, agent string) robots.Decision { return oldRobots.Decide(u, agent) }
+		oldDecide = func(u, agent string) robots.Decision { return oldRobots.Check(agent, u) }
 		res.Note = "the pasted file"
 	}
 	oldView := newFileView("a", "robots.txt", oldBody, oldRobots, agents)
@@ -281,7 +281,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			var c pageCell
 			c.Old = verdictOf(oldDecide(u, a), oldView)
 			if f.Diff {
-				c.New = verdictOf(newRobots.Decide(u, a), newView)
+				c.New = verdictOf(newRobots.Check(a, u), newView)
 				c.Changed = c.Old.Allowed != c.New.Allowed
 				changed = changed || c.Changed
 			}

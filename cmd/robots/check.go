@@ -115,7 +115,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	defer w.Flush()
 	disallowed := false
 	for _, u := range urls {
-		d := r.Decide(u, f.agents...)
+		d := r.CheckAgents(f.agents, u)
 		if !d.Allowed {
 			disallowed = true
 		}
@@ -313,7 +313,7 @@ func (p *caseParser) run(line []byte, lineNum int) checkResult {
 	default:
 		return fail(`missing field "robots", "robots_base64" or "robots_file"`)
 	}
-	res := jsonDecision(r.Decide(*c.URL, agents...), "")
+	res := jsonDecision(r.CheckAgents(agents, *c.URL), "")
 	return res
 }
 

@@ -34,7 +34,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 	defer w.Flush()
 	disallowed, failed := false, 0
 	for _, u := range urls {
-		d, err := c.Decide(ctx, u, f.agents...)
+		d, err := c.CheckAgents(ctx, f.agents, u)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -74,8 +74,8 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	parsed := make([]*robots.Robots, len(robots.Dialects))
-	for i, d := range robots.Dialects {
+	parsed := make([]*robots.Robots, len(robots.Dialects()))
+	for i, d := range robots.Dialects() {
 		parsed[i] = robots.Parse(body, robots.WithDialect(d))
 	}
 	var rows []compareRow
@@ -84,8 +84,8 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		for _, a := range agents {
 			row := compareRow{URL: u, Agent: a, Agree: true}
 			for i, r := range parsed {
-				d := r.Decide(u, a)
-				v := compareVerdict{Dialect: robots.Dialects[i].String(), Allowed: d.Allowed, Line: d.Rule.Line}
+				d := r.Check(a, u)
+				v := compareVerdict{Dialect: robots.Dialects()[i].String(), Allowed: d.Allowed, Line: d.Rule.Line}
 				if d.Rule.Line > 0 {
 					v.Rule = d.Rule.String()
 				}
@@ -106,7 +106,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprint(tw, "\tURL\tagent")
-		for _, d := range robots.Dialects {
+		for _, d := range robots.Dialects() {
 			fmt.Fprintf(tw, "\t%s", d)
 		}
 		fmt.Fprintln(tw)

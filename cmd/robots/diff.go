@@ -164,7 +164,7 @@ func diffRobots(a, b *robots.Robots, agents, urls []string) []change {
 	}
 	for _, u := range urls {
 		for _, ag := range agents {
-			da, db := a.Decide(u, ag), b.Decide(u, ag)
+			da, db := a.Check(ag, u), b.Check(ag, u)
 			if da.Allowed != db.Allowed {
 				changes = append(changes, change{Kind: "url", URL: u, Agent: ag, Before: verdictInfo(da), After: verdictInfo(db)})
 			}

@@ -146,7 +146,7 @@ func (x *explainer) explain(agent string, urls []string) agentExplained {
 		}
 	}
 	for _, u := range urls {
-		d := x.r.Decide(u, agent)
+		d := x.r.Check(agent, u)
 		ex.URLs = append(ex.URLs, urlExplained{URL: u, Allowed: d.Allowed, Rule: d.Rule.String(), Line: d.Rule.Line})
 	}
 	return ex

@@ -63,7 +63,7 @@ func run(op string, passes int) (int, error) {
 	case "decideonce":
 		for range passes {
 			for _, cs := range cases {
-				robots.DecideOnce(c.Files[cs.File].Body, cs.URL, cs.Agent)
+				robots.CheckOnce(c.Files[cs.File].Body, cs.Agent, cs.URL)
 			}
 		}
 		return len(cases), nil

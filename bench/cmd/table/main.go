@@ -42,7 +42,7 @@ type target struct {
 var targets = []target{
 	{"parse, MB/s", "Parse/lib=robots", "Parse/lib=grobotstxt", "B/s", "B/cpu-s", 10},
 	{"pre-parsed decisions/s", "Decide/lib=robots", "Decide/lib=temoto", "decisions/s", "decisions/cpu-s", 30},
-	{"parse and decide once (DecideOnce), decisions/s", "ParseAndDecide/lib=robots-once", "ParseAndDecide/lib=grobotstxt", "decisions/s", "decisions/cpu-s", 10},
+	{"parse and decide once (CheckOnce), decisions/s", "ParseAndDecide/lib=robots-once", "ParseAndDecide/lib=grobotstxt", "decisions/s", "decisions/cpu-s", 10},
 	{"parse and decide once (Parse, then Allowed), decisions/s", "ParseAndDecide/lib=robots", "ParseAndDecide/lib=grobotstxt", "decisions/s", "decisions/cpu-s", 10},
 }
 
