@@ -382,9 +382,12 @@ func (r *Robots) compile(b *builder) {
 		for j < len(names) && names[j].key == names[i].key && compareFold(names[j].token, names[i].token) == 0 {
 			j++
 		}
+		// names[i:j] are in group order, so a group named twice by the token (two
+		// user-agent lines of one group) is adjacent to itself: comparing with the last
+		// group kept is enough, and keeps the index linear in the number of groups.
 		lo := len(b.setGroup)
 		for _, n := range names[i:j] {
-			if !slices.Contains(b.setGroup[lo:], n.group) {
+			if len(b.setGroup) == lo || b.setGroup[len(b.setGroup)-1] != n.group {
 				b.setGroup = append(b.setGroup, n.group)
 			}
 		}

@@ -355,12 +355,14 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 	for _, a := range agents {
 		if set := r.lookup(a); set != nil {
 			for _, g := range r.groupsOf(set) {
-				if !slices.Contains(groups, int(g)) {
-					groups = append(groups, int(g))
-				}
+				groups = append(groups, int(g))
 			}
 		}
 	}
+	// Several agents may name the same groups: sorted, each is kept once (a sort, not a
+	// search per group, so that a file of many groups costs linear time).
+	slices.Sort(groups)
+	groups = slices.Compact(groups)
 	if len(groups) == 0 && r.star.set >= 0 {
 		global = true
 		for _, g := range r.groupsOf(&r.star) {

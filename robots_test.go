@@ -209,3 +209,54 @@ func TestNoHandlesInside(t *testing.T) {
 		t.Errorf("Dialects()[0] = %v after editing an earlier result, want %v", got, Google)
 	}
 }
+
+// TestManyGroupsOneToken: a file of many groups naming the same crawler is read as one
+// merged group (RFC 9309 §2.2.1: "If there is more than one group matching the
+// user-agent, the matching groups' rules MUST be combined"). Issue 14 found the index
+// quadratic in such groups (160,000 took 11.7 s); BenchmarkParseGroupsOneToken shows
+// the growth, this test the result.
+func TestManyGroupsOneToken(t *testing.T) {
+	const n = 160_000
+	body := manyGroups(n)
+	r := Parse(body, WithMaxBytes(len(body)))
+	if got := len(r.Groups()); got != n {
+		t.Fatalf("len(Groups()) = %d, want %d", got, n)
+	}
+	for _, tt := range []struct {
+		url  string
+		line int
+	}{
+		{"/g0/x", 3},              // the first group's rule: lines 1-2 user-agents, 3 disallow
+		{"/g159999/x", 4*n - 1},   // the last group's rule
+		{"/g80000/", 4*80000 + 3}, // one in the middle
+	} {
+		d := r.Check("bot", tt.url)
+		if d.Allowed || d.Rule.Line != tt.line {
+			t.Errorf("Check(bot, %s) = allowed %v by line %d, want disallowed by line %d", tt.url, d.Allowed, d.Rule.Line, tt.line)
+		}
+	}
+	if gs, global := r.GroupsFor("BOT"); len(gs) != n || global {
+		t.Errorf("GroupsFor(BOT) = %d groups (global %v), want %d named", len(gs), global, n)
+	}
+}
+
+// manyGroups returns n groups, each naming "bot" twice, with one rule of its own.
+func manyGroups(n int) []byte {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "User-agent: bot\nuser-agent: BOT\nDisallow: /g%d/\n\n", i)
+	}
+	return []byte(b.String())
+}
+
+func BenchmarkParseGroupsOneToken(b *testing.B) {
+	for _, n := range []int{10_000, 40_000, 160_000} {
+		body := manyGroups(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				Parse(body, WithMaxBytes(len(body)))
+			}
+		})
+	}
+}

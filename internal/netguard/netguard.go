@@ -58,6 +58,14 @@ var special = []struct {
 	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},             // RFC 1112, includes 255.255.255.255
 	{netip.MustParsePrefix("100::/64"), "discard"},                 // RFC 6666
 	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},      // RFC 3849
+	{netip.MustParsePrefix("::/96"), "ipv4-compatible"},            // RFC 4291 §2.5.5.1, deprecated: ::7f00:1 is 127.0.0.1 on some stacks
+	{netip.MustParsePrefix("::ffff:0:0:0/96"), "ipv4-translated"},  // RFC 2765 SIIT: ::ffff:0:7f00:1 reaches 127.0.0.1 through a translator
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "nat64-local"},       // RFC 8215 local-use NAT64: translates to any IPv4 address, private ones included
+	{netip.MustParsePrefix("fec0::/10"), "site-local"},             // RFC 3879: deprecated site-local, still routed inside some networks
+	{netip.MustParsePrefix("2001::/32"), "teredo"},                 // RFC 4380: tunnels to an IPv4 address hidden in the address
+	{netip.MustParsePrefix("2001:2::/48"), "benchmarking"},         // RFC 5180
+	{netip.MustParsePrefix("2001:10::/28"), "orchid"},              // RFC 4843: not routable
+	{netip.MustParsePrefix("192.88.99.0/24"), "6to4-relay"},        // RFC 7526: deprecated anycast relays
 }
 
 // Embedded IPv4 addresses: a target written in one of these IPv6 forms reaches the

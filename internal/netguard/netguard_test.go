@@ -46,6 +46,19 @@ func TestReason(t *testing.T) {
 		{"64:ff9b::7f00:1", "loopback"},      // NAT64 of 127.0.0.1
 		{"64:ff9b::a9fe:a9fe", "link-local"}, // NAT64 of 169.254.169.254
 		{"2002:a00:1::1", "private"},         // 6to4 of 10.0.0.1
+		// Ranges that hide or translate to an IPv4 address, or are not routed publicly
+		// (IANA IPv6 special-purpose registry; issue 14's review found these let through).
+		{"::7f00:1", "ipv4-compatible"},         // ::127.0.0.1, RFC 4291 §2.5.5.1
+		{"::a9fe:a9fe", "ipv4-compatible"},      // ::169.254.169.254
+		{"::ffff:0:7f00:1", "ipv4-translated"},  // RFC 2765
+		{"::ffff:0:808:808", "ipv4-translated"}, // even a public IPv4 behind it: the translator is local
+		{"64:ff9b:1::7f00:1", "nat64-local"},    // RFC 8215
+		{"64:ff9b:1:ffff::808:808", "nat64-local"},
+		{"fec0::1", "site-local"},                          // RFC 3879
+		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", "teredo"}, // RFC 4380's example form
+		{"2001:2::1", "benchmarking"},                      // RFC 5180
+		{"2001:10::1", "orchid"},                           // RFC 4843
+		{"192.88.99.1", "6to4-relay"},                      // RFC 7526
 		// Public addresses pass.
 		{"93.184.215.14", ""},
 		{"8.8.8.8", ""},
@@ -54,6 +67,8 @@ func TestReason(t *testing.T) {
 		{"2606:4700::1111", ""},
 		{"64:ff9b::808:808", ""}, // NAT64 of 8.8.8.8
 		{"::ffff:8.8.8.8", ""},
+		{"2001:4860:4860::8888", ""}, // Google Public DNS: 2001:4860::/32 is past Teredo's 2001::/32
+		{"2001:200::1", ""},          // past 2001::/23's special ranges
 	}
 	for _, tt := range tests {
 		t.Run(tt.addr, func(t *testing.T) {
