@@ -303,8 +303,12 @@ func (p *caseParser) run(line []byte, lineNum int) checkResult {
 		key := fileKey{*c.RobotsFile, dialect}
 		var ok bool
 		if r, ok = p.files[key]; !ok {
+			if *c.RobotsFile == "-" {
+				// Standard input holds the cases themselves.
+				return fail(`field "robots_file": "-" (standard input) cannot be read with -jsonl, which reads its cases from it; name a file or use "robots"`)
+			}
 			b, err := readInput(nil, *c.RobotsFile)
-			if err != nil || *c.RobotsFile == "-" {
+			if err != nil {
 				return fail(`field "robots_file": cannot read %q: %v`, *c.RobotsFile, err)
 			}
 			r = robots.Parse(b, robots.WithDialect(dialect))
