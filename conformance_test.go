@@ -57,10 +57,13 @@ func readJSONL[T any](t testing.TB, name string) []T {
 	return out
 }
 
+// conformanceFiles are the suites of allow/disallow cases in testdata/conformance.
+var conformanceFiles = []string{"google_robots_test.jsonl", "google_spec_test.jsonl", "protego.jsonl", "texting_robots.jsonl"}
+
 // TestConformanceGoogle checks every allow/disallow case of Google's own suites, and
 // the Google verdicts recorded for the protego and texting_robots suites.
 func TestConformanceGoogle(t *testing.T) {
-	for _, file := range []string{"google_robots_test.jsonl", "google_spec_test.jsonl", "protego.jsonl", "texting_robots.jsonl"} {
+	for _, file := range conformanceFiles {
 		t.Run(file, func(t *testing.T) {
 			cases := readJSONL[conformanceCase](t, file)
 			if len(cases) == 0 {

@@ -58,22 +58,22 @@ func (r *Robots) starSet() (hdr string, so, recs int) {
 // noMatch is the best entry before any: every rule beats it.
 var noMatch = entry{n: -1, text: -1}
 
-// first updates best with the rule of a set that decides the path, if one beats it:
+// matchSet updates best with the rule of a set that decides the path, if one beats it:
 // the best of the path's bucket and of the generic part.
-func first(prog, hdr string, so, recs int, p *pathView, best *entry) {
+func matchSet(prog, hdr string, so, recs int, p *pathView, best *entry) {
 	// The generic part's header is read first, so that its cache miss, if any,
 	// overlaps the bucket's.
 	gen := u64(prog, recs)
-	if c, ok := p.second(); ok && c < 128 && hdr[so]&1 != 0 { // a set with buckets
+	if c, ok := p.second(); ok && c < setKeyLimit && hdr[so+setKeys]&setLongForm != 0 { // a set with buckets
 		// The bucket of key c is the j-th, j being the number of smaller keys.
 		bit := uint64(1) << (c & 63)
-		keys, j := u64(hdr, so)&^1, 0
+		keys, j := u64(hdr, so+setKeys)&^setLongForm, 0
 		if c >= 64 {
-			keys, j = u64(hdr, so+8), bits.OnesCount64(keys)
+			keys, j = u64(hdr, so+setKeysHi), bits.OnesCount64(keys)
 		}
 		if keys&bit != 0 {
 			j += bits.OnesCount64(keys & (bit - 1))
-			po := int(u32(hdr, so+16+4*j))
+			po := int(u32(hdr, so+setBounds+boundSize*j))
 			matchPart(prog, po, u64(prog, po), p, best)
 		}
 	}
@@ -179,7 +179,9 @@ func (p *pathView) matchesLiteral(prog string, en entry) bool {
 		return p.matches(en.shape(), en.pat(prog))
 	}
 	n := en.n
-	return len(p.s) >= n && (n <= 8 || p.s[8:n] == prog[en.text+4+8:en.text+4+n])
+	// The first wordSize bytes matched already (w).
+	pat := en.text + textPat
+	return len(p.s) >= n && (n <= wordSize || p.s[wordSize:n] == prog[pat+wordSize:pat+n])
 }
 
 // beats reports whether en decides over b: the longer pattern wins, then allow, then the
@@ -202,7 +204,8 @@ func (en entry) beats(prog string, b *entry) bool {
 // needs runs the matcher.
 func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 	// partCounts, written out: the call would cost more than the rest of a small part.
-	e, np, nw := po+4, int(h&0xFFFF), int(h>>16&0xFFFF)
+	e := po + partShortHeader
+	np, nw := shortCounts(h)
 	if np == countMax || nw == countMax {
 		e, np, nw = partCounts(prog, po, h)
 	}
@@ -243,18 +246,17 @@ func nextLiteral(prog string, e, wild, t int, w0 uint64) (int, int) {
 		return e, t
 	}
 	// The entries and the byte after them, sliced once so that the loop needs no
-	// bounds checks: an entry is read as twelve bytes, its own and the next one's first.
-	ents := prog[e : wild+1]
+	// bounds checks: an entry is read as entryRead bytes, its own and the next one's first.
+	ents := prog[e : wild+entryRead-entrySize]
 	i := 0
-	for ; i+12 <= len(ents); i += entrySize {
-		b := ents[i : i+12]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		nf := uint32(b[8]) | uint32(b[9])<<8 | uint32(b[10])<<16 | uint32(b[11])<<24 // n, flags, a byte
-		if (w^w0)&lowBytes[nf>>(16+cmpShift)&15] == 0 {
+	for ; i+entryRead <= len(ents); i += entrySize {
+		b := ents[i : i+entryRead]
+		w := u64(b, entryWord)
+		lf := u32(b, entryLen) // n, flags and a byte: one load
+		if (w^w0)&lowBytes[lf>>(8*(entryFlags-entryLen)+cmpShift)&15] == 0 {
 			break
 		}
-		t += 4 + int(nf&0xffff)
+		t += textPat + int(lf&countMax) // countMax: the mask of a u16
 	}
 	return e + i, t
 }
@@ -266,12 +268,10 @@ func nextWild(prog string, e, end, t int, mask byteSet) (int, int) {
 	i := 0
 	for ; i+entrySize <= len(ents); i += entrySize {
 		b := ents[i : i+entrySize]
-		need := byteSet(uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56)
-		if need&^mask == 0 {
+		if byteSet(u64(b, entryWord))&^mask == 0 { // the entry's needMask
 			break
 		}
-		t += 4 + 8 + (int(b[8]) | int(b[9])<<8)
+		t += textPatWild + u16(b, entryLen)
 	}
 	return e + i, t
 }
@@ -345,7 +345,7 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 			found = true
 			d.Group = int(r.setGroup[ref.groupLo])
 			hdr, so, recs := r.setAt(ref.set)
-			first(r.prog, hdr, so, recs, pv, &best)
+			matchSet(r.prog, hdr, so, recs, pv, &best)
 		}
 	} else {
 		for _, a := range agents {
@@ -355,7 +355,7 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 					d.Group = int(r.setGroup[ref.groupLo])
 				}
 				hdr, so, recs := r.setAt(ref.set)
-				first(r.prog, hdr, so, recs, pv, &best)
+				matchSet(r.prog, hdr, so, recs, pv, &best)
 			}
 		}
 	}
@@ -363,7 +363,7 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 		d.Global = true
 		d.Group = int(r.setGroup[r.star.groupLo])
 		hdr, so, recs := r.starSet()
-		first(r.prog, hdr, so, recs, pv, &best)
+		matchSet(r.prog, hdr, so, recs, pv, &best)
 	}
 	if best.n >= 0 {
 		d.Rule = r.ruleAt(best)

@@ -10,45 +10,129 @@ import (
 // The rules of a parsed file are kept in one string, r.prog, as rule sets laid out
 // for decisions: what a decision reads is small and sits together, since a decision on
 // a file nobody has looked at lately waits on memory reads that miss the cache.
+// Integers are little-endian. The constants below name every offset and width; the
+// code reads the layout only through them.
 //
-// A set at offset so:
+// A set (at offset so in prog):
 //
-//	so:       with no buckets (three sets in four), one zero byte; otherwise the buckets' keys (the
-//	          byte after a path's leading '/', always ASCII and never NUL, which ends a line) as a
-//	          set of 128 bits, two u64, with bit 0 set to mark this long form; nk, the number of
-//	          buckets, is the number of the other bits set
-//	so+16:    nk u32 offsets in prog: where the part of the j-th key in ascending order starts
-//	recs:     the generic part (rules that can match any path), then the buckets' parts
+//	short form, no buckets (three sets in four):
+//	  +0  u8       0                                           setShortHeader bytes in all
+//	long form, nk buckets:
+//	  +0  2 × u64  the buckets' keys as a set of 128 bits       setKeys, setKeysHi
+//	               (bit 0 set: it marks this form)
+//	  +16 nk × u32 where the part of the j-th key, in ascending setBounds, boundSize
+//	               order, starts in prog
+//	then           the generic part (rules that can match any path), then the buckets' parts
 //
-// A part at po:
+// A key is the byte after a path's leading '/', always ASCII and never NUL (which ends a
+// line, so bit 0 is free to mark the form); nk is the number of key bits set.
 //
-//	po:       np, u16: the number of entries of prefix and exact patterns; nw, u16: of wildcard
-//	          patterns; when either is countMax or more, both are countMax and the counts follow
-//	          as two u32 (the long form, for parts of more than 65,534 rules)
-//	then:     np+nw entries of entrySize bytes, the prefix and exact ones first: w (u64), n (u16, the
-//	          pattern's length), flags (u8: the shape in bits 0–1, flagAllow, the number of bytes of w
-//	          to compare in bits 3–6)
-//	then:     a text per entry, in the same order: line (u32), for a wildcard pattern its
-//	          pairSet (u64), then the n bytes of the pattern
+// A part (at offset po):
+//
+//	short form (both counts below countMax):
+//	  +0  u16      np, the number of prefix and exact entries    partNP
+//	  +2  u16      nw, the number of wildcard entries            partNW
+//	  +4           the entries                                   partShortHeader
+//	long form (either count countMax or more, for parts of more than 65,534 rules):
+//	  +0  2 × u16  countMax, countMax: the mark of this form
+//	  +4  u32      np                                            partLongNP
+//	  +8  u32      nw                                            partLongNW
+//	  +12          the entries                                   partLongHeader
+//	then  np+nw entries of entrySize bytes, the prefix and exact ones first
+//	then  a text per entry, in the same order; the first starts where the entries end
+//
+// An entry:
+//
+//	+0  u64  w: the pattern's first bytes, or for a wildcard   entryWord
+//	         pattern its needMask
+//	+8  u16  n, the pattern's length (its priority)             entryLen
+//	+10 u8   flags: the shape in bits 0–1 (shapeMask),          entryFlags
+//	         flagAllow, the number of bytes of w that are the
+//	         pattern's in bits 3–6 (cmpShift)
+//	+11      the next entry                                     entrySize
+//
+// A text:
+//
+//	+0  u32  the rule's line                                    textLine
+//	+4  u64  for a wildcard pattern only: its pairSet            textPairs
+//	+4       (+12 for a wildcard pattern) the n bytes of the     textPat, textPatWild
+//	         pattern
 //
 // w holds the first bytes of the pattern (at most eight, and never the final '$' of an exact
-// pattern), zero-padded, or for a wildcard pattern its needMask. A decision reads the entries,
-// eleven bytes a rule, and a pattern's text only when the first bytes match, which is rare.
-// Integers are little-endian. Within each list of a part the rules keep the file's order;
-// a decision takes the best match of the path's bucket and of the generic part, and on a
-// full tie the first line.
+// pattern), zero-padded. A decision reads the entries, eleven bytes a rule, and a pattern's
+// text only when the first bytes match, which is rare. Within each list of a part the rules
+// keep the file's order; a decision takes the best match of the path's bucket and of the
+// generic part (see outranks), and on a full tie the first line.
 // In the legacy dialects a set has no buckets, and its generic part lists every rule as a
 // wildcard entry, in file order: there the first match decides.
-// progPad is the number of zero bytes that end prog, so that a decision can read a
-// part's header, or an entry and the byte after it, as whole words wherever they are.
+//
+// Invariants, and the tests that guard them:
+//   - prog ends with progPad zero bytes, so that a part's header, or an entry and the byte
+//     after it, can be read as whole words wherever they are (TestProgLayout).
+//   - A key is ASCII and not NUL, so the key set fits 128 bits and bit 0 is free
+//     (TestProgLayout; bucketKey).
+//   - A pattern's length fits entryLen's u16: a line is at most MaxLineBytes and escaping
+//     at most triples it (the assertion below; TestLongPatternOrder).
+//   - A count in the short form is below countMax (TestLongPart writes both forms).
+//   - Texts follow the entries in entry order, and each list keeps the file's order
+//     (TestProgLayout; the legacy dialects' first-match rule in TestDialectDocuments).
+//   - A wildcard entry's w is the needMask of its pattern and its textPairs the pairs of
+//     its literal pieces; a literal entry's w and cmp count are its first bytes
+//     (TestProgLayout; FuzzCompilePattern).
+
+// progPad is the number of zero bytes that end prog.
 const progPad = 8
 
+// Rule sets.
 const (
-	countMax  = 0xFFFF // a count of a part's header at or above this is in the long form
-	entrySize = 11
+	setShortHeader = 1  // the size of a set's header without buckets
+	setKeys        = 0  // u64: keys 0–63, bit 0 marking the long form
+	setKeysHi      = 8  // u64: keys 64–127
+	setBounds      = 16 // nk u32 offsets of the buckets' parts
+	boundSize      = 4
+	setLongForm    = 1   // the bit of the first key word that marks the long form
+	setKeyLimit    = 128 // keys are below this: two words of bits
+)
+
+// Parts.
+const (
+	partNP          = 0      // u16: prefix and exact entries, short form
+	partNW          = 2      // u16: wildcard entries, short form
+	partShortHeader = 4      // the entries start here in the short form
+	partLongNP      = 4      // u32: prefix and exact entries, long form
+	partLongNW      = 8      // u32: wildcard entries, long form
+	partLongHeader  = 12     // the entries start here in the long form
+	countMax        = 0xFFFF // a short count at or above this means the long form; also the mask of a short count
+)
+
+// Entries.
+const (
+	entryWord  = 0 // u64
+	entryLen   = 8 // u16
+	entryFlags = 10
+	entrySize  = 11
+	// entryRead is what the entry loops read of an entry: its bytes and the next one's
+	// first (progPad makes that byte exist after the last entry).
+	entryRead = entrySize + 1
+	shapeMask = 3 // flags&shapeMask is the shape
 	flagAllow = 1 << 2
 	cmpShift  = 3 // flags>>cmpShift is the number of bytes of w that are the pattern's
+	wordSize  = 8 // bytes of w
 )
+
+// Texts.
+const (
+	textLine    = 0 // u32
+	lineSize    = 4
+	textPairs   = lineSize // u64, wildcard patterns only
+	pairsSize   = 8
+	textPat     = lineSize             // the pattern of a prefix or exact entry
+	textPatWild = lineSize + pairsSize // the pattern of a wildcard entry
+)
+
+// A pattern's length must fit entryLen's u16: a line is at most MaxLineBytes, and
+// escaping turns each byte into at most three. The conversion fails to compile otherwise.
+const _ uint16 = 3 * MaxLineBytes
 
 // lowBytes[c] keeps the c low bytes of a word.
 var lowBytes = [16]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff,
@@ -86,18 +170,18 @@ func u64pad(s string) uint64 {
 // setHeader is the size of the header of a set of nk buckets.
 func setHeader(nk int) int {
 	if nk == 0 {
-		return 1
+		return setShortHeader
 	}
-	return 16 + 4*nk
+	return setBounds + boundSize*nk
 }
 
 // setLayout returns where the parts of the set at so start. It reads the second word of
 // the header only in the long form, which has one.
 func setLayout(prog string, so int) (nk, bounds, recs int) {
-	if lo := u64(prog, so); lo&1 != 0 {
-		nk = bits.OnesCount64(lo) - 1 + bits.OnesCount64(u64(prog, so+8))
+	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 {
+		nk = bits.OnesCount64(lo&^setLongForm) + bits.OnesCount64(u64(prog, so+setKeysHi))
 	}
-	return nk, so + 16, so + setHeader(nk)
+	return nk, so + setBounds, so + setHeader(nk)
 }
 
 // part is a part of a set, read: prefix entries are [ent, wild), wildcard entries
@@ -112,43 +196,48 @@ func partAt(prog string, po int) part {
 // partCounts reads the header of the part at po, whose first eight bytes are h: where
 // its entries start and how many of each kind there are.
 func partCounts(prog string, po int, h uint64) (ent, np, nw int) {
-	np, nw = int(h&0xFFFF), int(h>>16&0xFFFF)
+	np, nw = shortCounts(h)
 	if np == countMax || nw == countMax {
-		return po + 12, int(u32(prog, po+4)), int(u32(prog, po+8))
+		return po + partLongHeader, int(u32(prog, po+partLongNP)), int(u32(prog, po+partLongNW))
 	}
-	return po + 4, np, nw
+	return po + partShortHeader, np, nw
+}
+
+// shortCounts reads the counts of a short part header from its first eight bytes, h.
+func shortCounts(h uint64) (np, nw int) {
+	return int(h >> (8 * partNP) & countMax), int(h >> (8 * partNW) & countMax)
 }
 
 // partHeader is the size of the header of a part of np and nw entries.
 func partHeader(np, nw int32) int32 {
 	if np >= countMax || nw >= countMax {
-		return 12
+		return partLongHeader
 	}
-	return 4
+	return partShortHeader
 }
 
 // entry is an entry of a part with the offset of its text.
 type entry struct {
 	n     int
 	flags uint8
-	text  int // line (u32), then the pattern
+	text  int // where its text starts
 }
 
 func entryAt(prog string, e, text int) entry {
-	return entry{u16(prog, e+8), prog[e+10], text}
+	return entry{u16(prog, e+entryLen), prog[e+entryFlags], text}
 }
 
-func (en entry) shape() uint8           { return en.flags & 3 }
+func (en entry) shape() uint8           { return en.flags & shapeMask }
 func (en entry) allow() bool            { return en.flags&flagAllow != 0 }
-func (en entry) line(prog string) int32 { return int32(u32(prog, en.text)) }
+func (en entry) line(prog string) int32 { return int32(u32(prog, en.text+textLine)) }
 
 // patStart is where the pattern starts: after the line and, for a wildcard pattern,
 // its pairs.
 func (en entry) patStart() int {
 	if en.shape() == shapeWild {
-		return en.text + 4 + 8
+		return en.text + textPatWild
 	}
-	return en.text + 4
+	return en.text + textPat
 }
 
 func (en entry) next() int { return en.patStart() + en.n }
@@ -158,14 +247,14 @@ func (en entry) pat(prog string) string {
 }
 
 // pairs is the pairSet of a wildcard pattern.
-func (en entry) pairs(prog string) byteSet { return byteSet(u64(prog, en.text+4)) }
+func (en entry) pairs(prog string) byteSet { return byteSet(u64(prog, en.text+textPairs)) }
 
 // textSize is the size of the text of a rule's entry.
 func textSize(ru *rule) int32 {
 	if ru.shape == shapeWild {
-		return int32(4 + 8 + ru.n)
+		return int32(textPatWild + ru.n)
 	}
-	return int32(4 + ru.n)
+	return int32(textPat + ru.n)
 }
 
 // entries yields the entries of the part in order.
@@ -188,7 +277,7 @@ func setParts(prog string, so int) []int {
 	nk, bounds, recs := setLayout(prog, so)
 	parts := []int{recs}
 	for j := range nk {
-		parts = append(parts, int(u32(prog, bounds+4*j)))
+		parts = append(parts, int(u32(prog, bounds+boundSize*j)))
 	}
 	return parts
 }
@@ -253,20 +342,20 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 	h[0] = 0
 	var bounds []byte
 	if nk > 0 {
-		keySet := [2]uint64{1, 0} // bit 0 marks the long form
+		keySet := [2]uint64{setLongForm, 0}
 		for _, k := range keys {
 			keySet[k>>6] |= 1 << (k & 63)
 		}
-		binary.LittleEndian.PutUint64(h, keySet[0])
-		binary.LittleEndian.PutUint64(h[8:], keySet[1])
-		bounds = h[16:]
+		binary.LittleEndian.PutUint64(h[setKeys:], keySet[0])
+		binary.LittleEndian.PutUint64(h[setKeysHi:], keySet[1])
+		bounds = h[setBounds:]
 	}
 	pos := int32(base + hdr)
 	// The generic part first (there is always one, maybe empty), then the buckets in
 	// key order.
 	pos = w.startPart(out, -1, pos)
 	for j, k := range keys {
-		binary.LittleEndian.PutUint32(bounds[4*j:], uint32(pos))
+		binary.LittleEndian.PutUint32(bounds[boundSize*j:], uint32(pos))
 		pos = w.startPart(out, k, pos)
 	}
 	for i := range rules {
@@ -286,15 +375,16 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 			c.ent += entrySize
 			c.text += textSize(ru)
 		}
-		binary.LittleEndian.PutUint64(out[e:], uint64(ru.word))
-		binary.LittleEndian.PutUint16(out[e+8:], uint16(ru.n))
-		out[e+10] = ru.flags
-		binary.LittleEndian.PutUint32(out[t:], uint32(ru.line))
+		binary.LittleEndian.PutUint64(out[e+entryWord:], uint64(ru.word))
+		binary.LittleEndian.PutUint16(out[e+entryLen:], uint16(ru.n))
+		out[e+entryFlags] = ru.flags
+		binary.LittleEndian.PutUint32(out[t+textLine:], uint32(ru.line))
+		pat := t + textPat
 		if ru.shape == shapeWild {
-			binary.LittleEndian.PutUint64(out[t+4:], uint64(ru.pairs))
-			t += 8
+			binary.LittleEndian.PutUint64(out[t+textPairs:], uint64(ru.pairs))
+			pat = t + textPatWild
 		}
-		copy(out[t+4:], pats[ru.off])
+		copy(out[pat:], pats[ru.off])
 	}
 	for _, k := range used {
 		w.np[k+1], w.nw[k+1], w.ptext[k+1], w.wtext[k+1] = 0, 0, 0, 0
@@ -308,13 +398,14 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 func (w *setWriter) startPart(out []byte, k int16, pos int32) int32 {
 	np, nw := w.np[k+1], w.nw[k+1]
 	ent := pos + partHeader(np, nw)
-	if ent-pos == 4 {
-		binary.LittleEndian.PutUint16(out[pos:], uint16(np))
-		binary.LittleEndian.PutUint16(out[pos+2:], uint16(nw))
+	if ent-pos == partShortHeader {
+		binary.LittleEndian.PutUint16(out[pos+partNP:], uint16(np))
+		binary.LittleEndian.PutUint16(out[pos+partNW:], uint16(nw))
 	} else {
-		binary.LittleEndian.PutUint32(out[pos:], countMax|countMax<<16)
-		binary.LittleEndian.PutUint32(out[pos+4:], uint32(np))
-		binary.LittleEndian.PutUint32(out[pos+8:], uint32(nw))
+		binary.LittleEndian.PutUint16(out[pos+partNP:], countMax)
+		binary.LittleEndian.PutUint16(out[pos+partNW:], countMax)
+		binary.LittleEndian.PutUint32(out[pos+partLongNP:], uint32(np))
+		binary.LittleEndian.PutUint32(out[pos+partLongNW:], uint32(nw))
 	}
 	text := ent + entrySize*(np+nw)
 	// The texts of the wildcard entries follow those of the prefix entries.

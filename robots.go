@@ -230,7 +230,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 	var pv pathView
 	pv.ofURL(url)
 	best := entry{n: -1, text: -1} // noMatch
-	first(r.prog, hdr, so, recs, &pv, &best)
+	matchSet(r.prog, hdr, so, recs, &pv, &best)
 	return best.n < 0 || best.allow()
 }
 

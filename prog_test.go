@@ -1,0 +1,194 @@
+package robots
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+	"testing"
+)
+
+// checkProg checks the layout invariants listed in prog.go on every rule set of r, reading
+// the sets through the layout's own names but checking each field against what it must
+// hold: the pattern it was compiled from, its shape, key and sets.
+func checkProg(r *Robots) error {
+	prog := r.prog
+	if len(prog) < progPad || strings.Trim(prog[len(prog)-progPad:], "\x00") != "" {
+		return fmt.Errorf("prog does not end with %d zero bytes", progPad)
+	}
+	bucketed := !r.dialect.legacy()
+	seen := map[int32]bool{}
+	sets := []int32{}
+	add := func(so int32) {
+		if so >= 0 && !seen[so] {
+			seen[so] = true
+			sets = append(sets, so)
+		}
+	}
+	for _, g := range r.groups {
+		add(g.set)
+	}
+	for _, t := range r.tokens {
+		add(t.ref.set)
+	}
+	add(r.star.set)
+	if r.headOK {
+		_, _, recs := setLayout(prog, int(r.star.set))
+		if n := recs - int(r.star.set); int(r.starRecs) != recs || string(r.head[:n]) != prog[r.star.set:recs] {
+			return fmt.Errorf("the star set's header copy differs from the set at %d", r.star.set)
+		}
+	}
+	for _, so := range sets {
+		if err := checkSet(prog, int(so), bucketed); err != nil {
+			return fmt.Errorf("set at %d: %w", so, err)
+		}
+	}
+	return nil
+}
+
+func checkSet(prog string, so int, bucketed bool) error {
+	nk, bounds, recs := setLayout(prog, so)
+	keys := []int16{-1} // the generic part's
+	if prog[so+setKeys]&setLongForm != 0 {
+		if !bucketed {
+			return fmt.Errorf("a legacy set has buckets")
+		}
+		lo, hi := u64(prog, so+setKeys)&^setLongForm, u64(prog, so+setKeysHi)
+		if nk != bits.OnesCount64(lo)+bits.OnesCount64(hi) || nk == 0 {
+			return fmt.Errorf("nk = %d for key bits %x %x", nk, lo, hi)
+		}
+		for k := range int16(setKeyLimit) {
+			if [2]uint64{lo, hi}[k>>6]&(1<<(k&63)) != 0 {
+				keys = append(keys, k)
+			}
+		}
+	} else if prog[so] != 0 {
+		return fmt.Errorf("short header byte %#x, want 0", prog[so])
+	}
+	if recs != so+setHeader(nk) {
+		return fmt.Errorf("generic part at %d, want %d", recs, so+setHeader(nk))
+	}
+	po := recs
+	for j, k := range keys {
+		if j > 0 {
+			if b := int(u32(prog, bounds+boundSize*(j-1))); b != po {
+				return fmt.Errorf("bucket of key %d starts at %d, want %d (right after the part before)", k, b, po)
+			}
+		}
+		next, err := checkPart(prog, po, k, bucketed)
+		if err != nil {
+			return fmt.Errorf("part of key %d at %d: %w", k, po, err)
+		}
+		po = next
+	}
+	return nil
+}
+
+// checkPart checks the part at po, of bucket key k (-1 for the generic part), and returns
+// where its last text ends.
+func checkPart(prog string, po int, k int16, bucketed bool) (int, error) {
+	h := u64(prog, po)
+	ent, np, nw := partCounts(prog, po, h)
+	short := np < countMax && nw < countMax
+	if short != (ent == po+partShortHeader) {
+		return 0, fmt.Errorf("counts %d, %d in a header of %d bytes", np, nw, ent-po)
+	}
+	if !bucketed && np != 0 {
+		return 0, fmt.Errorf("%d literal entries in a legacy set", np)
+	}
+	pt := partAt(prog, po)
+	t := pt.end
+	i, lastLine := 0, [2]int32{}
+	for en := range pt.entries(prog) {
+		e := pt.ent + entrySize*i
+		wildList := e >= pt.wild
+		if en.text != t {
+			return 0, fmt.Errorf("entry %d: text at %d, want %d", i, en.text, t)
+		}
+		pat := en.pat(prog)
+		line := en.line(prog)
+		if line < lastLine[b2i(wildList)] {
+			return 0, fmt.Errorf("entry %d: line %d after line %d: the file's order is lost", i, line, lastLine[b2i(wildList)])
+		}
+		lastLine[b2i(wildList)] = line
+		if bucketed {
+			if want := shapeOf(pat); en.shape() != want || wildList != (want == shapeWild) {
+				return 0, fmt.Errorf("entry %d (%q): shape %d in the %v list", i, pat, en.shape(), wildList)
+			}
+			if bucketKey(pat) != k {
+				return 0, fmt.Errorf("entry %d (%q): in the part of key %d, its key is %d", i, pat, k, bucketKey(pat))
+			}
+		}
+		w := byteSet(u64(prog, e+entryWord))
+		if en.shape() == shapeWild {
+			need, pairs := wildSets(pat)
+			if w != need || en.pairs(prog) != pairs {
+				return 0, fmt.Errorf("entry %d (%q): sets %x %x, want %x %x", i, pat, w, en.pairs(prog), need, pairs)
+			}
+		} else {
+			lit := strings.TrimSuffix(pat, "$")
+			if en.shape() == shapePrefix {
+				lit = pat
+			}
+			lit = lit[:min(len(lit), wordSize)]
+			if int(en.flags>>cmpShift) != len(lit) || w != byteSet(u64pad(lit)) {
+				return 0, fmt.Errorf("entry %d (%q): word %x of %d bytes, want %q", i, pat, w, en.flags>>cmpShift, lit)
+			}
+		}
+		t = en.next()
+		i++
+	}
+	if i != np+nw {
+		return 0, fmt.Errorf("%d entries, header says %d + %d", i, np, nw)
+	}
+	return t, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestProgLayout checks the layout invariants of prog.go on the conformance files and
+// the corpus, in the bucketed form (Google, RFC 9309) and the legacy one, and on files
+// written to reach both forms of every header.
+func TestProgLayout(t *testing.T) {
+	var long strings.Builder
+	long.WriteString("user-agent: *\n")
+	for i := range countMax + 10 {
+		fmt.Fprintf(&long, "disallow: /a%d\nallow: /*b%d\n", i, i)
+	}
+	bodies := map[string]string{
+		"empty":          "",
+		"no rules":       "user-agent: a\n",
+		"one bucket":     "user-agent: *\ndisallow: /a\n",
+		"all kinds":      "user-agent: a\nuser-agent: *\ndisallow: /\nallow: /$\ndisallow: /x*y$\nallow: /\x7fz\ndisallow: *q\nallow: /x/index.html\n",
+		"high key":       "user-agent: *\ndisallow: /~\ndisallow: /\x7f\ndisallow: /A\n",
+		"merged":         "user-agent: a\ndisallow: /p\nuser-agent: b\ndisallow: /q\nuser-agent: A\nallow: /pp\n",
+		"escaped":        "user-agent: *\ndisallow: /\u00e9*\ndisallow: /%2a\n",
+		"long parts":     long.String(),
+		"decoded escape": "user-agent: *\ndisallow: /%00\nallow: /%41\n",
+	}
+	for _, file := range conformanceFiles {
+		for i, c := range readJSONL[conformanceCase](t, file) {
+			bodies[fmt.Sprintf("%s case %d", file, i)] = string(c.body(t))
+		}
+	}
+	for name, body := range bodies {
+		for _, d := range Dialects() {
+			r := Parse([]byte(body), WithDialect(d), WithMaxBytes(len(body)))
+			if err := checkProg(r); err != nil {
+				t.Errorf("%s, %s: %v", name, d, err)
+			}
+		}
+	}
+	c := loadScanCorpus(t)
+	for _, f := range c.Files {
+		for _, d := range []Dialect{Google, Legacy1996} {
+			if err := checkProg(Parse(f.Body, WithDialect(d))); err != nil {
+				t.Errorf("%s, %s: %v", f.Host, d, err)
+			}
+		}
+	}
+}
