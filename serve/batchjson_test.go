@@ -64,3 +64,39 @@ func FuzzDecodeBatch(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeBatchAllocations: what the comment at the top of batchjson.go says —
+// plain strings cost nothing whatever their number, each escaped string costs two
+// allocations (a Go client's '&' arrives as \u0026).
+func TestDecodeBatchAllocations(t *testing.T) {
+	body := func(n int, url string) string {
+		b := `{"agent":"Googlebot","urls":[`
+		for i := range n {
+			if i > 0 {
+				b += ","
+			}
+			b += `"` + url + `"`
+		}
+		return b + `]}`
+	}
+	allocs := func(s string) float64 {
+		return testing.AllocsPerRun(20, func() {
+			if _, err := decodeBatch(s); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	plain1, plain100 := allocs(body(1, "https://example.com/a?b=c&d=e")), allocs(body(100, "https://example.com/a?b=c&d=e"))
+	esc1, esc100 := allocs(body(1, `https://example.com/a?b=c\u0026d=e`)), allocs(body(100, `https://example.com/a?b=c\u0026d=e`))
+	// The slice of URLs grows by appending: a handful of allocations between 1 and 100.
+	const growth = 10
+	if plain100 > plain1+growth {
+		t.Errorf("100 plain URLs: %v allocations, 1: %v; want at most %d more", plain100, plain1, growth)
+	}
+	if got := esc100 - plain100; got != 200 {
+		t.Errorf("100 escaped URLs: %v allocations more than 100 plain ones; want two each (200)", got)
+	}
+	if got := esc1 - plain1; got != 2 {
+		t.Errorf("1 escaped URL: %v allocations more than a plain one; want 2", got)
+	}
+}

@@ -117,13 +117,15 @@ type Config struct {
 }
 
 // Server is the HTTP service. Create it with New, start it with Open, stop it
-// with Close. It keeps no package-level state, so tests run many at once.
+// with Close. The package keeps no mutable state of its own: caches, buffer pools
+// and metrics belong to each Server, so tests run many at once.
 type Server struct {
 	cfg     Config
 	client  *fetch.Client
 	log     *slog.Logger
 	metrics *metrics
 	memos   *originMemos
+	buffers bufferPool
 	page    *template.Template
 	handler http.Handler
 	ln      net.Listener
