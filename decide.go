@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"strings"
 	"unsafe"
+
+	"github.com/gorobots/robots/internal/precedence"
 )
 
 // setRef is what applies to one product token: the rule set in r.prog holding the
@@ -184,14 +186,11 @@ func (p *pathView) matchesLiteral(prog string, en entry) bool {
 	return len(p.s) >= n && (n <= wordSize || p.s[wordSize:n] == prog[pat+wordSize:pat+n])
 }
 
-// beats reports whether en decides over b: the longer pattern wins, then allow, then the
-// first line.
+// beats reports whether en decides over b (see package precedence). The lines, in
+// the texts, are read only on a tie.
 func (en entry) beats(prog string, b *entry) bool {
-	if en.n != b.n {
-		return en.n > b.n
-	}
-	if en.allow() != b.allow() {
-		return en.allow()
+	if c := precedence.Compare(en.n, en.allow(), b.n, b.allow()); c != 0 {
+		return c > 0
 	}
 	return en.line(prog) < b.line(prog)
 }

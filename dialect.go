@@ -165,7 +165,7 @@ func unhex(c byte) byte {
 // escapes with upper-case hex, non-ASCII bytes percent-encoded. It returns s itself
 // when nothing changes.
 func normalizeRFC(s string) string {
-	return rewriteEscapes(s, func(c byte) bool { return isUnreserved(c) }, true)
+	return rewriteEscapes(s, isUnreserved, true)
 }
 
 // decode1996 applies the 1996 draft's comparison rule: %xx decoded, except %2F.
@@ -173,16 +173,12 @@ func decode1996(s string) string {
 	return rewriteEscapes(s, func(c byte) bool { return c != '/' }, false)
 }
 
-// rewriteEscapes decodes the %xx escapes whose byte satisfies decode, upper-cases the
-// hex of the others and, if encodeHigh, percent-encodes bytes outside US-ASCII.
+// rewriteEscapes decodes the %xx escapes whose byte satisfies decode (none when decode
+// is nil), upper-cases the hex of the others and, if encodeHigh, percent-encodes bytes
+// outside US-ASCII. It returns s itself when that changes nothing.
 func rewriteEscapes(s string, decode func(byte) bool, encodeHigh bool) string {
-	i := 0
-	for ; i < len(s); i++ {
-		if s[i] == '%' || encodeHigh && s[i] >= 0x80 {
-			break
-		}
-	}
-	if i == len(s) {
+	i := firstRewrite(s, decode, encodeHigh)
+	if i < 0 {
 		return s
 	}
 	var b strings.Builder
@@ -193,7 +189,7 @@ func rewriteEscapes(s string, decode func(byte) bool, encodeHigh bool) string {
 		switch {
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 			v := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if decode(v) {
+			if decode != nil && decode(v) {
 				b.WriteByte(v)
 			} else {
 				b.WriteByte('%')
@@ -210,6 +206,25 @@ func rewriteEscapes(s string, decode func(byte) bool, encodeHigh bool) string {
 		}
 	}
 	return b.String()
+}
+
+// firstRewrite returns the index of the first byte of s that rewriteEscapes changes,
+// or -1.
+func firstRewrite(s string, decode func(byte) bool, encodeHigh bool) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			if decode != nil && decode(unhex(s[i+1])<<4|unhex(s[i+2])) ||
+				s[i+1] != toUpper(s[i+1]) || s[i+2] != toUpper(s[i+2]) {
+				return i
+			}
+			i += 2
+		case encodeHigh && c >= 0x80:
+			return i
+		}
+	}
+	return -1
 }
 
 // legacyName is the robot name of a user-agent value, without version information.

@@ -234,43 +234,7 @@ func escapePattern(s string) string {
 	if plainASCII(s) {
 		return s
 	}
-	change := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			if s[i+1] != toUpper(s[i+1]) || s[i+2] != toUpper(s[i+2]) {
-				change = true
-			}
-			i += 2
-		} else if c >= 0x80 {
-			change = true
-		}
-		if change {
-			break
-		}
-	}
-	if !change {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			b.WriteByte('%')
-			b.WriteByte(toUpper(s[i+1]))
-			b.WriteByte(toUpper(s[i+2]))
-			i += 2
-		case c >= 0x80:
-			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&15])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
+	return rewriteEscapes(s, nil, true)
 }
 
 // splitPath returns the path, params and query of a URL: what rules are matched

@@ -1,6 +1,10 @@
 package robots
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gorobots/robots/internal/precedence"
+)
 
 // CheckOnce decides one URL straight from a robots.txt body, as Parse(body,
 // opts...).Check(agent, url) would, but in a single pass that keeps only the rules
@@ -21,7 +25,7 @@ type candidate struct {
 }
 
 func (c *candidate) offer(n int, allow bool, line int, value string, group int) {
-	if c.line == 0 || n > c.n || n == c.n && allow && !c.allow {
+	if c.line == 0 || precedence.Outranks(n, allow, line, c.n, c.allow, c.line) {
 		*c = candidate{n, allow, line, value, group}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/internal/precedence"
 )
 
 // checkGroupMerge finds user-agent lines that join the group above them because only
@@ -367,16 +368,10 @@ func isPath(v string) bool {
 	return v != "" && (v[0] == '/' || v[0] == '*')
 }
 
-// beats reports whether rule a takes precedence over rule b for a URL both match:
-// the longer value wins, allow wins a tie, and of two equal rules the first one decides.
+// beats reports whether rule a takes precedence over rule b for a URL both match
+// (package precedence).
 func beats(a, b robots.Rule) bool {
-	if len(a.Value) != len(b.Value) {
-		return len(a.Value) > len(b.Value)
-	}
-	if a.Allow != b.Allow {
-		return a.Allow
-	}
-	return a.Line < b.Line
+	return precedence.Outranks(len(a.Value), a.Allow, a.Line, len(b.Value), b.Allow, b.Line)
 }
 
 // pattern is a rule prepared for comparison with others.
