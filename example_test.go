@@ -77,3 +77,14 @@ func ExampleProductToken() {
 	// GPTBot
 	// curl
 }
+
+func ExampleParseCrawlDelay() {
+	for _, v := range []string{"2.5", "soon", "-1"} {
+		d, err := robots.ParseCrawlDelay(v)
+		fmt.Println(d, err)
+	}
+	// Output:
+	// 2.5s <nil>
+	// 0s crawl-delay "soon" is not a number of seconds
+	// 0s crawl-delay "-1" is negative
+}

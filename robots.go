@@ -1,9 +1,11 @@
 package robots
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 )
@@ -122,8 +124,8 @@ type Group struct {
 	Fields []Field // crawl-delay and other non-rule lines inside the group
 }
 
-// CrawlDelay returns the group's crawl-delay in seconds (the first valid one), and
-// whether there is one. Fractions are allowed; negative and non-numeric values are not.
+// CrawlDelay returns the group's crawl-delay (the first valid one, see
+// ParseCrawlDelay), and whether there is one.
 func (g Group) CrawlDelay() (time.Duration, bool) {
 	return crawlDelay(g.Fields)
 }
@@ -133,22 +135,38 @@ func crawlDelay(fields []Field) (time.Duration, bool) {
 		if f.Name != "crawl-delay" {
 			continue
 		}
-		if d, ok := parseDelay(f.Value); ok {
+		if d, err := ParseCrawlDelay(f.Value); err == nil {
 			return d, true
 		}
 	}
 	return 0, false
 }
 
-// maxDelaySeconds bounds a crawl-delay so that it fits a time.Duration.
+// maxDelaySeconds bounds a crawl-delay so that it fits a time.Duration (about 31 years).
 const maxDelaySeconds = 1e9
 
-func parseDelay(v string) (time.Duration, bool) {
+// ParseCrawlDelay reads the value of a crawl-delay line: a number of seconds, not
+// negative, fractions allowed ("10", "0.5"), at most 1e9 (so that it fits a
+// time.Duration). Crawl-delay is not part of RFC 9309 and Google ignores it; the
+// crawlers that read it (Bing, Yandex) read such numbers. The error says why any
+// other value is not one.
+func ParseCrawlDelay(value string) (time.Duration, error) {
+	v := strings.TrimSpace(value)
 	secs, err := strconv.ParseFloat(v, 64)
-	if err != nil || !(secs >= 0 && secs <= maxDelaySeconds) {
-		return 0, false
+	if errors.Is(err, strconv.ErrRange) {
+		err = nil // ±Inf or 0, which the cases below judge
 	}
-	return time.Duration(secs * float64(time.Second)), true
+	switch {
+	case v == "":
+		return 0, errors.New("crawl-delay has no value")
+	case err != nil || secs != secs: // secs != secs: NaN
+		return 0, fmt.Errorf("crawl-delay %q is not a number of seconds", value)
+	case secs < 0:
+		return 0, fmt.Errorf("crawl-delay %q is negative", value)
+	case secs > maxDelaySeconds:
+		return 0, fmt.Errorf("crawl-delay %q is more than %g seconds", value, float64(maxDelaySeconds))
+	}
+	return time.Duration(secs * float64(time.Second)), nil
 }
 
 // Diagnostic reports a line that Parse skipped or read in a doubtful way.

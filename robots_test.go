@@ -260,3 +260,41 @@ func BenchmarkParseGroupsOneToken(b *testing.B) {
 		})
 	}
 }
+
+// TestParseCrawlDelay: a number of seconds, fractions allowed, not negative, small
+// enough for a time.Duration; the error names what is wrong with any other value.
+func TestParseCrawlDelay(t *testing.T) {
+	tests := []struct {
+		name, value string
+		want        time.Duration
+		err         string // a part of the error; "" for none
+	}{
+		{"whole seconds", "10", 10 * time.Second, ""},
+		{"fraction", "0.5", 500 * time.Millisecond, ""},
+		{"zero", "0", 0, ""},
+		{"white space around", " 2 ", 2 * time.Second, ""},
+		{"the largest", "1000000000", 1e9 * time.Second, ""},
+		{"empty", "", 0, "no value"},
+		{"a word", "fast", 0, `"fast" is not a number of seconds`},
+		{"a unit", "5s", 0, `"5s" is not a number of seconds`},
+		{"not a number", "NaN", 0, "is not a number of seconds"},
+		{"negative", "-1", 0, `"-1" is negative`},
+		{"too large", "1e10", 0, "is more than 1e+09 seconds"},
+		{"infinite", "Inf", 0, "is more than 1e+09 seconds"},
+		{"past float64", "1e400", 0, "is more than 1e+09 seconds"},
+		{"negative past float64", "-1e400", 0, "is negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseCrawlDelay(tt.value)
+			switch {
+			case tt.err == "" && err != nil:
+				t.Fatalf("ParseCrawlDelay(%q): %v, want %v", tt.value, err, tt.want)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("ParseCrawlDelay(%q) = %v, %v; want an error saying %q", tt.value, got, err, tt.err)
+			case got != tt.want:
+				t.Errorf("ParseCrawlDelay(%q) = %v, want %v", tt.value, got, tt.want)
+			}
+		})
+	}
+}

@@ -168,8 +168,8 @@ func checkLines(f *file) {
 				f.add(l.Num, keyCol(l), UnsupportedField, "%s", why)
 			}
 			if key == "crawl-delay" {
-				if _, ok := (robots.Group{Fields: []robots.Field{{Name: key, Value: l.Value}}}).CrawlDelay(); !ok {
-					f.add(l.Num, max(l.ValueCol, keyCol(l)), InvalidCrawlDelay, "crawl-delay %q is not a number of seconds: crawlers that read crawl-delay ignore it", l.Value)
+				if _, err := robots.ParseCrawlDelay(l.Value); err != nil {
+					f.add(l.Num, max(l.ValueCol, keyCol(l)), InvalidCrawlDelay, "%v: crawlers that read crawl-delay ignore it", err)
 				}
 			}
 		case robots.KindUnknown:

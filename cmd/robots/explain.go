@@ -137,7 +137,10 @@ func (x *explainer) explain(agent string, urls []string) agentExplained {
 		ex.Groups = append(ex.Groups, gt)
 		if ex.CrawlDelay == nil {
 			for _, f := range g.Fields {
-				if d, ok := (robots.Group{Fields: []robots.Field{f}}).CrawlDelay(); ok {
+				if f.Name != "crawl-delay" {
+					continue
+				}
+				if d, err := robots.ParseCrawlDelay(f.Value); err == nil {
 					secs := d.Seconds()
 					ex.CrawlDelay, ex.DelayLine = &secs, f.Line
 					break
