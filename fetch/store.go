@@ -105,3 +105,12 @@ func (s *MemoryStore) Save(_ context.Context, e *Entry) error {
 
 // Len returns the number of entries held.
 func (s *MemoryStore) Len() int { return s.entries.len() }
+
+// A HealthChecker is a Store that can tell whether it is usable (a store in a
+// server such as Redis): Health returns nil while it is, and the reason while it is
+// not. A client goes on without a failing store (answering from memory and by
+// fetching), so a server uses Health for readiness checks and metrics, not to stop
+// answering. Health is safe for concurrent use and returns within ctx's deadline.
+type HealthChecker interface {
+	Health(ctx context.Context) error
+}

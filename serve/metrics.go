@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -117,4 +118,24 @@ func (h *handlerMetrics) done(code int, start time.Time) {
 		h.requests.WithLabelValues(h.name, strconv.Itoa(code)).Inc()
 	}
 	h.duration.Observe(time.Since(start).Seconds())
+}
+
+// StoreHealthTimeout bounds the health check of the cache store that a scrape of
+// /metrics makes (robots_store_up): a store that takes longer is reported down.
+const StoreHealthTimeout = time.Second
+
+// storeUp is robots_store_up: 1 while the store reports itself usable, 0 while it
+// does not (a Redis outage, during which the server answers from memory and by
+// fetching). It is asked at each scrape.
+func storeUp(hc fetch.HealthChecker) prometheus.Collector {
+	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robots_store_up", Help: "Whether the cache store (Redis) is usable: 1 yes, 0 no (the server then answers from memory and by fetching).",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), StoreHealthTimeout)
+		defer cancel()
+		if hc.Health(ctx) != nil {
+			return 0
+		}
+		return 1
+	})
 }

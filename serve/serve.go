@@ -195,8 +195,25 @@ func New(cfg Config) (*Server, error) {
 	opts = append(opts, cfg.Fetch...)
 	opts = append(opts, fetch.WithObserver(s.metrics.observer()))
 	s.client = fetch.NewClient(opts...)
+	if hc, ok := cfg.Store.(fetch.HealthChecker); ok {
+		if err := reg.Register(storeUp(hc)); err != nil {
+			return nil, fmt.Errorf("serve: metrics: %w", err)
+		}
+	}
 	s.handler = s.routes(reg)
 	return s, nil
+}
+
+// StoreHealth reports whether the cache store is usable: nil for a store in
+// process memory or one that cannot tell (see fetch.HealthChecker), else the
+// store's own report (a Redis store: whether every node answers, without waiting
+// on nodes known to be down). While it is not usable the server still answers,
+// from memory and by fetching.
+func (s *Server) StoreHealth(ctx context.Context) error {
+	if hc, ok := s.cfg.Store.(fetch.HealthChecker); ok {
+		return hc.Health(ctx)
+	}
+	return nil
 }
 
 // Client returns the server's fetch client.

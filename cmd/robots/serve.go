@@ -26,12 +26,13 @@ func init() {
 }
 
 const serveUsage = `Usage:
-	robots serve [-addr 127.0.0.1:8080] [-data DIR | -redis redis://HOST:PORT/N] [flags]
+	robots serve [-addr 127.0.0.1:8080] [-data DIR | -redis URL] [flags]
 
 Serve robots.txt decisions over HTTP (JSON) and a web tester at /. Files fetched
 are cached in a bbolt file under -data (decisions survive a restart without
-refetching), or in Redis with -redis (replicas sharing one Redis fetch each origin
-once while it is fresh).
+refetching), or in Redis with -redis (replicas sharing one Redis, or one Redis
+Cluster, fetch each origin once while it is fresh). While Redis is unreachable the
+server answers from memory and by fetching, and uses Redis again once it is back.
 
 API:
 	GET  /v1/check?agent=NAME&url=URL   (agent may repeat)
@@ -53,7 +54,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.Usage = func() { fmt.Fprint(e.stderr, serveUsage); fs.PrintDefaults() }
 	addr := fs.String("addr", serve.DefaultAddr, "`address` to listen on")
 	data := fs.String("data", "", "data `directory` of the embedded store (default: robots-serve in the user cache directory)")
-	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` (redis://HOST:PORT/N) instead of the embedded store")
+	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server,\nredis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback, private and link-local addresses")
 	tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (one per line) for the API")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "whole-fetch `timeout` of a robots.txt")
@@ -103,7 +104,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
-	store, storeName, closeStore, err := openStore(*data, *redisURL)
+	store, storeName, closeStore, err := openStore(*data, *redisURL, log)
 	if err != nil {
 		return err
 	}
@@ -163,20 +164,26 @@ func readTokens(path string) ([]string, error) {
 
 // openStore opens the cache store: Redis when redisURL is set, else a bbolt file in
 // dataDir (or the default data directory).
-func openStore(dataDir, redisURL string) (fetch.Store, string, func(), error) {
+func openStore(dataDir, redisURL string, log *slog.Logger) (fetch.Store, string, func(), error) {
 	if redisURL != "" {
-		opt, err := redis.ParseURL(redisURL)
+		rdb, err := redisstore.NewClient(redisURL)
 		if err != nil {
 			return nil, "", nil, usagef("serve: -redis %q: %v", redisURL, err)
 		}
-		rdb := redis.NewClient(opt)
+		// go-redis logs every failed dial itself; the store logs an outage once, and
+		// these lines show with -v.
+		redis.SetLogger(redisLogger{log})
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := rdb.Ping(ctx).Err(); err != nil {
 			rdb.Close()
 			return nil, "", nil, fmt.Errorf("serve: redis at %s: %w", redisURL, err)
 		}
-		return redisstore.New(rdb), "redis " + redisURL, func() { rdb.Close() }, nil
+		kind := "redis "
+		if _, ok := rdb.(*redis.ClusterClient); ok {
+			kind = "redis cluster "
+		}
+		return redisstore.New(rdb, redisstore.WithLogger(log)), kind + redisURL, func() { rdb.Close() }, nil
 	}
 	if dataDir == "" {
 		dir, err := os.UserCacheDir()
@@ -194,4 +201,11 @@ func openStore(dataDir, redisURL string) (fetch.Store, string, func(), error) {
 		return nil, "", nil, fmt.Errorf("serve: %w", err)
 	}
 	return st, "bbolt " + path, func() { st.Close() }, nil
+}
+
+// redisLogger passes go-redis's own log lines to the server's logger, at level Info.
+type redisLogger struct{ log *slog.Logger }
+
+func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	l.log.InfoContext(ctx, fmt.Sprintf(format, v...), "component", "go-redis")
 }

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gorobots/robots/internal/redistest"
 )
 
 // need finds a binary the test runs for real; with CI=true a missing one fails.
@@ -40,29 +42,6 @@ func freePort(t *testing.T) string {
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	return port
-}
-
-// startRedis runs a real redis-server on a free loopback port, without persistence.
-func startRedis(t *testing.T) string {
-	exe := need(t, "redis-server")
-	port := freePort(t)
-	cmd := exec.Command(exe, "--bind", "127.0.0.1", "--port", port, "--save", "", "--appendonly", "no")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := "127.0.0.1:" + port
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return "redis://" + addr + "/0"
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server did not listen on %s", addr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // serveProcess runs "robots serve" in a child process (the test binary acting as
@@ -122,48 +101,59 @@ func checkVia(t *testing.T, addr, agent, u string) checkJSON {
 	return a
 }
 
-// TestServeReplicasShareRedis: two server processes sharing one real Redis fetch an
+// TestServeReplicasShareRedis: two server processes sharing one real Redis, or a
+// real three-master Redis Cluster given in go-redis's cluster URL form, fetch an
 // origin once while it is fresh; both stop gracefully on SIGTERM.
 func TestServeReplicasShareRedis(t *testing.T) {
-	redisURL := startRedis(t)
-	var fetches atomic.Int32
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			fetches.Add(1)
-			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
-			return
-		}
-		http.NotFound(w, r)
-	}))
-	defer origin.Close()
+	for _, tc := range []struct {
+		name  string
+		start func(t *testing.T) string
+	}{
+		{"single", func(t *testing.T) string { return redistest.Start(t).URL() + "/0" }},
+		{"cluster", func(t *testing.T) string { return redistest.StartCluster(t, 3).URL() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			redisURL := tc.start(t)
+			var fetches atomic.Int32
+			origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" {
+					fetches.Add(1)
+					fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+					return
+				}
+				http.NotFound(w, r)
+			}))
+			defer origin.Close()
 
-	a, cmdA := serveProcess(t, "-redis", redisURL, "-allow-private")
-	b, cmdB := serveProcess(t, "-redis", redisURL, "-allow-private")
+			a, cmdA := serveProcess(t, "-redis", redisURL, "-allow-private")
+			b, cmdB := serveProcess(t, "-redis", redisURL, "-allow-private")
 
-	first := checkVia(t, a, "Googlebot", origin.URL+"/private/x")
-	second := checkVia(t, b, "Googlebot", origin.URL+"/public")
-	if *first.Allowed || !*second.Allowed || first.Outcome != "success" || second.Outcome != "success" {
-		t.Errorf("verdicts %+v and %+v, want disallowed then allowed, both from a successful fetch", first, second)
-	}
-	if n := fetches.Load(); n != 1 {
-		t.Errorf("origin fetched %d times by two replicas, want 1", n)
-	}
-	if first.FetchedAt != second.FetchedAt {
-		t.Errorf("fetched_at %s and %s, want the one shared fetch", first.FetchedAt, second.FetchedAt)
-	}
-
-	for _, cmd := range []*exec.Cmd{cmdA, cmdB} {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("robots serve after SIGTERM: %v, want exit status 0", err)
+			first := checkVia(t, a, "Googlebot", origin.URL+"/private/x")
+			second := checkVia(t, b, "Googlebot", origin.URL+"/public")
+			if *first.Allowed || !*second.Allowed || first.Outcome != "success" || second.Outcome != "success" {
+				t.Errorf("verdicts %+v and %+v, want disallowed then allowed, both from a successful fetch", first, second)
 			}
-		case <-time.After(15 * time.Second):
-			t.Error("robots serve did not stop within 15s of SIGTERM")
-		}
+			if n := fetches.Load(); n != 1 {
+				t.Errorf("origin fetched %d times by two replicas, want 1", n)
+			}
+			if first.FetchedAt != second.FetchedAt {
+				t.Errorf("fetched_at %s and %s, want the one shared fetch", first.FetchedAt, second.FetchedAt)
+			}
+
+			for _, cmd := range []*exec.Cmd{cmdA, cmdB} {
+				cmd.Process.Signal(syscall.SIGTERM)
+				done := make(chan error, 1)
+				go func() { done <- cmd.Wait() }()
+				select {
+				case err := <-done:
+					if err != nil {
+						t.Errorf("robots serve after SIGTERM: %v, want exit status 0", err)
+					}
+				case <-time.After(15 * time.Second):
+					t.Error("robots serve did not stop within 15s of SIGTERM")
+				}
+			}
+		})
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gorobots/robots/internal/redistest"
 )
 
 // startTimeout bounds how long a server may take to accept connections.
@@ -97,13 +99,7 @@ func StartRedis(t testing.TB) string {
 	if addr := os.Getenv("ROBOTS_TEST_REDIS"); addr != "" {
 		return addr
 	}
-	bin := RequireBinary(t, "redis-server")
-	port := FreePort(t)
-	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", t.TempDir(), "--protected-mode", "no")
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	start(t, cmd, addr)
-	return addr
+	return redistest.Start(t).Addr
 }
 
 // StartFTP starts vsftpd on a free loopback port serving files (name → content) to

@@ -1,0 +1,262 @@
+package redisstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/internal/fetchtest"
+	"github.com/gorobots/robots/fetch/redisstore"
+	"github.com/gorobots/robots/internal/redistest"
+)
+
+// logRecords is a slog handler that keeps the messages it is given.
+type logRecords struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (l *logRecords) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecords) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.msgs = append(l.msgs, r.Message)
+	return nil
+}
+func (l *logRecords) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logRecords) WithGroup(string) slog.Handler      { return l }
+
+// count returns how many messages start with prefix.
+func (l *logRecords) count(prefix string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, m := range l.msgs {
+		if strings.HasPrefix(m, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// waitFor polls cond until it holds, failing the test past a bound far above what
+// it takes (the backoffs here are tens of milliseconds).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 20s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestBreaker: while the one Redis server is down (killed, or hung by SIGSTOP),
+// the store fails fast with ErrUnavailable after FailuresToOpen failures, logs the
+// outage once, reports it in Health, and is back in use on its own once the server
+// returns, logging that once too.
+func TestBreaker(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		down, up    func(*redistest.Server)
+		failedFirst string // what the first failures are, before the breaker opens
+	}{
+		{"killed", (*redistest.Server).Stop, (*redistest.Server).Start, "connection refused"},
+		{"paused", (*redistest.Server).Pause, (*redistest.Server).Resume, "i/o timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := redistest.Start(t)
+			rdb, err := redisstore.NewClient(srv.URL() + "?read_timeout=200ms&write_timeout=200ms&dial_timeout=200ms")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rdb.Close()
+			logs := new(logRecords)
+			s := redisstore.New(rdb, redisstore.WithPrefix("test:"), redisstore.WithBackoff(20*time.Millisecond, 100*time.Millisecond),
+				redisstore.WithLogger(slog.New(logs)))
+			ctx := t.Context()
+			now := time.Now()
+			e := fetchtest.SampleEntry("http://a.test", now)
+			e.ExpiresAt = now.Add(time.Hour)
+			if err := s.Save(ctx, e); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Health(ctx); err != nil {
+				t.Fatalf("Health with the server up: %v", err)
+			}
+
+			tc.down(srv)
+			for i := range redisstore.FailuresToOpen {
+				_, err := s.Load(ctx, "http://a.test")
+				if err == nil || errors.Is(err, redisstore.ErrUnavailable) || !strings.Contains(err.Error(), tc.failedFirst) {
+					t.Fatalf("Load %d with the server down: %v; want an error saying %q", i+1, err, tc.failedFirst)
+				}
+			}
+			for range 100 {
+				if _, err := s.Load(ctx, "http://a.test"); !errors.Is(err, redisstore.ErrUnavailable) {
+					t.Fatalf("Load with the breaker open: %v; want ErrUnavailable", err)
+				}
+			}
+			if err := s.Save(ctx, e); !errors.Is(err, redisstore.ErrUnavailable) {
+				t.Fatalf("Save with the breaker open: %v; want ErrUnavailable", err)
+			}
+			if err := s.Health(ctx); err == nil {
+				t.Fatal("Health with the server down: nil; want an error")
+			}
+			// Probes fail while the server stays down: still one log line.
+			time.Sleep(300 * time.Millisecond)
+			s.Load(ctx, "http://a.test")
+			s.Health(ctx)
+			if n := logs.count("redis unavailable"); n != 1 {
+				t.Errorf("%d outage log lines; want 1: %q", n, logs.msgs)
+			}
+
+			tc.up(srv)
+			waitFor(t, "store back in use", func() bool { return s.Health(ctx) == nil })
+			got, err := s.Load(ctx, "http://a.test")
+			if tc.name == "paused" && (err != nil || got == nil || got.Origin != "http://a.test") {
+				t.Errorf("Load after the pause: %v, %v; want the entry saved before", got, err)
+			}
+			if tc.name == "killed" && (err != nil || got != nil) { // no persistence: a restart loses the entries
+				t.Errorf("Load after the restart: %v, %v; want nil, nil", got, err)
+			}
+			if err := s.Save(ctx, e); err != nil {
+				t.Errorf("Save after recovery: %v", err)
+			}
+			if n, m := logs.count("redis unavailable"), logs.count("redis available again"); n != 1 || m != 1 {
+				t.Errorf("%d outage and %d recovery log lines; want 1 and 1: %q", n, m, logs.msgs)
+			}
+		})
+	}
+}
+
+// TestClientDuringOutage: a fetch client over a store whose Redis is down answers
+// from its memory and by fetching, without waiting for Redis once the breaker is
+// open, and shares through Redis again once it is back.
+func TestClientDuringOutage(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb, err := redisstore.NewClient(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	store := redisstore.New(rdb, redisstore.WithPrefix("test:"), redisstore.WithBackoff(20*time.Millisecond, 100*time.Millisecond))
+	origin := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	var storeErrs, unavailable int
+	var mu sync.Mutex
+	obs := fetch.Observer{StoreError: func(_ string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		storeErrs++
+		if errors.Is(err, redisstore.ErrUnavailable) {
+			unavailable++
+		}
+	}}
+	// Every host name reaches the one origin server.
+	var d net.Dialer
+	dial := fetch.WithDialContext(func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, origin.Listener.Addr().String())
+	})
+	a := fetch.NewClient(fetch.WithStore(store), fetch.WithObserver(obs), dial)
+	b := fetch.NewClient(fetch.WithStore(store), dial)
+	ctx := t.Context()
+	if _, err := a.Get(ctx, origin.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+
+	srv.Stop()
+	// Other origins (distinct hosts on loopback) are fetched while Redis is down; the
+	// cached one is answered from memory.
+	for i := range 20 {
+		u := fmt.Sprintf("http://o%d.test", i)
+		if i%2 == 0 {
+			u = origin.URL
+		}
+		res, err := a.Get(ctx, u+"/private")
+		if err != nil || res.Outcome != fetch.Success || res.Allowed("TestBot", "/private") {
+			t.Fatalf("Get %d with Redis down: %v, %v; want the rules of the origin", i, res, err)
+		}
+	}
+	mu.Lock()
+	if storeErrs == 0 || unavailable == 0 {
+		t.Errorf("%d store errors, %d of them ErrUnavailable; want both more than 0", storeErrs, unavailable)
+	}
+	mu.Unlock()
+
+	srv.Start()
+	waitFor(t, "store back in use", func() bool { return store.Health(ctx) == nil })
+	fresh := "http://fresh.test"
+	before := origin.Hits()
+	if _, err := a.Get(ctx, fresh+"/"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Get(ctx, fresh+"/")
+	if err != nil || res.Outcome != fetch.Success {
+		t.Fatalf("second client after recovery: %v, %v", res, err)
+	}
+	if n := origin.Hits() - before; n != 1 {
+		t.Errorf("%d fetches of a new origin by two clients after recovery; want 1 (shared through Redis)", n)
+	}
+}
+
+// TestNewClient: -redis URLs in go-redis's forms give a client of the right kind,
+// with the timeouts of the URL or redisstore's defaults.
+func TestNewClient(t *testing.T) {
+	for _, tc := range []struct {
+		name, url string
+		cluster   bool
+		addrs     []string
+		read      time.Duration
+		retries   int
+		err       string
+	}{
+		{name: "single", url: "redis://127.0.0.1:6379/0", addrs: []string{"127.0.0.1:6379"},
+			read: redisstore.DefaultIOTimeout, retries: redisstore.DefaultMaxRetries},
+		{name: "single with timeouts", url: "redis://h:1/2?read_timeout=5s&max_retries=4", addrs: []string{"h:1"},
+			read: 5 * time.Second, retries: 4},
+		{name: "cluster", url: "redis://a:1?addr=b:2&addr=c:3", cluster: true, addrs: []string{"a:1", "b:2", "c:3"},
+			read: redisstore.DefaultIOTimeout, retries: redisstore.DefaultMaxRetries},
+		{name: "cluster with timeouts", url: "redis://a:1?addr=b:2&read_timeout=250ms", cluster: true,
+			addrs: []string{"a:1", "b:2"}, read: 250 * time.Millisecond, retries: redisstore.DefaultMaxRetries},
+		{name: "bad scheme", url: "http://a:1", err: "invalid URL scheme"},
+		{name: "unknown option", url: "redis://a:1?colour=blue", err: "colour"},
+		{name: "cluster unknown option", url: "redis://a:1?addr=b:2&colour=blue", err: "colour"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := redisstore.NewClient(tc.url)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("NewClient(%q) error %v; want one mentioning %q", tc.url, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			switch c := c.(type) {
+			case *redis.ClusterClient:
+				o := c.Options()
+				if !tc.cluster || strings.Join(o.Addrs, ",") != strings.Join(tc.addrs, ",") || o.ReadTimeout != tc.read || o.MaxRetries != tc.retries {
+					t.Errorf("cluster client %v, read timeout %v, retries %d; want cluster=%v %v %v %d", o.Addrs, o.ReadTimeout, o.MaxRetries, tc.cluster, tc.addrs, tc.read, tc.retries)
+				}
+			case *redis.Client:
+				o := c.Options()
+				if tc.cluster || o.Addr != tc.addrs[0] || o.ReadTimeout != tc.read || o.MaxRetries != tc.retries {
+					t.Errorf("client of %s, read timeout %v, retries %d; want cluster=%v %v %v %d", o.Addr, o.ReadTimeout, o.MaxRetries, tc.cluster, tc.addrs, tc.read, tc.retries)
+				}
+			default:
+				t.Errorf("client %T", c)
+			}
+		})
+	}
+}
