@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"io"
 	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -10,8 +9,8 @@ import (
 
 // routes is the route table: every path the server answers. The JSON endpoints
 // go through api (api.go) and are answered by check.go (GET /v1/check), batch.go
-// (POST /v1/check), robots.go (GET /v1/robots) and lint.go (POST /v1/lint); the
-// web tester's routes are in page.go.
+// (POST /v1/check), robots.go (GET /v1/robots) and lint.go (POST /v1/lint);
+// health.go answers /healthz and /readyz; the web tester's routes are in page.go.
 func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /v1/check", s.api("check", s.handleCheck))
@@ -21,10 +20,8 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux.Handle("/v1/", s.api("unknown", func(r *http.Request) ([]byte, error) {
 		return nil, errorf(http.StatusNotFound, "no API endpoint %s %s", r.Method, r.URL.Path)
 	}))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header()["Content-Type"] = jsonType
-		io.WriteString(w, `{"status":"ok"}`)
-	})
+	mux.HandleFunc("GET /healthz", handleHealth)
+	mux.HandleFunc("GET /readyz", s.handleReady)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	s.pageRoutes(mux)
 	return mux

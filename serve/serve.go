@@ -12,7 +12,8 @@
 //	POST /v1/check                      {"agent": "...", "urls": [...]}: decisions in request order
 //	GET  /v1/robots?url=URL             the origin's fetch outcome, groups, sitemaps and fields
 //	POST /v1/lint                       a robots.txt body: the lint findings
-//	GET  /healthz, GET /metrics         liveness and Prometheus metrics
+//	GET  /healthz, GET /readyz          liveness; readiness (503 while the cache store is unreachable)
+//	GET  /metrics                       Prometheus metrics
 //	GET  /                              the web tester
 //
 // Decisions follow the access method of package [fetch]: the origin's robots.txt is

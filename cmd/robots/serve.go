@@ -39,7 +39,8 @@ API:
 	POST /v1/check  {"agent": "NAME", "urls": ["https://...", ...]}
 	GET  /v1/robots?url=URL
 	POST /v1/lint   (body: a robots.txt file)
-	GET  /healthz, GET /metrics
+	GET  /healthz (liveness), GET /readyz (503 while the store is unreachable)
+	GET  /metrics
 
 By default the server refuses to fetch from loopback, private, link-local and
 other special addresses, checked on every address it dials; -allow-private lifts
@@ -197,6 +198,10 @@ func openStore(dataDir, redisURL string, log *slog.Logger) (fetch.Store, string,
 	}
 	path := filepath.Join(dataDir, "cache.bolt")
 	st, err := boltstore.Open(path)
+	if errors.Is(err, boltstore.ErrLocked) {
+		return nil, "", nil, fmt.Errorf("serve: the store %s is in use by another process (another robots serve?): "+
+			"give this server its own store with -data DIR, or share one cache between servers with -redis URL", path)
+	}
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("serve: %w", err)
 	}

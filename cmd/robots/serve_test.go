@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -182,5 +184,64 @@ func TestServeEmbeddedStore(t *testing.T) {
 	}
 	if n := fetches.Load(); n != 1 || fetchedAt[0] != fetchedAt[1] {
 		t.Errorf("%d fetches, fetched_at %q; want 1 fetch kept across the restart", n, fetchedAt)
+	}
+}
+
+// TestServeStoreInUse: a second server on the same embedded store says at once
+// that the store is in use and how to choose another, instead of waiting.
+func TestServeStoreInUse(t *testing.T) {
+	dir := t.TempDir()
+	serveProcess(t, "-data", dir)
+	exe, err := exec.LookPath("robots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	out, err := exec.Command(exe, "serve", "-addr", "127.0.0.1:0", "-data", dir).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("second serve: %v, output %s; want exit status 2", err, out)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("second serve took %v to fail; want at once", took)
+	}
+	for _, want := range []string{"in use by another process", filepath.Join(dir, "cache.bolt"), "-data DIR", "-redis URL"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("second serve said %q; want it to mention %q", out, want)
+		}
+	}
+}
+
+// TestServeReadyzRedis: /readyz fails while the shared Redis is down and passes
+// again once it is back; /healthz stays 200 throughout.
+func TestServeReadyzRedis(t *testing.T) {
+	rs := redistest.Start(t)
+	addr, _ := serveProcess(t, "-redis", rs.URL()+"/0")
+	probe := func(path string) int {
+		t.Helper()
+		resp, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := probe("/readyz"); code != 200 {
+		t.Fatalf("/readyz with Redis up: %d, want 200", code)
+	}
+	rs.Stop()
+	if code := probe("/readyz"); code != http.StatusServiceUnavailable {
+		t.Errorf("/readyz with Redis down: %d, want 503", code)
+	}
+	if code := probe("/healthz"); code != 200 {
+		t.Errorf("/healthz with Redis down: %d, want 200 (liveness does not follow the store)", code)
+	}
+	rs.Start()
+	deadline := time.Now().Add(10 * time.Second)
+	for probe("/readyz") != 200 {
+		if time.Now().After(deadline) {
+			t.Fatal("/readyz still failing 10 s after Redis came back")
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -5,7 +5,9 @@ package boltstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -17,9 +19,14 @@ import (
 // later format live beside this one.
 var bucket = []byte("entries.v1")
 
-// OpenTimeout bounds the wait for the file lock: bbolt lets one process open a file
-// at a time, and a second one should fail clearly rather than hang.
-const OpenTimeout = 5 * time.Second
+// OpenTimeout bounds the wait for the file lock. bbolt lets one process open a file
+// at a time and that process holds the lock for its whole life, so a longer wait
+// would only delay the answer: a second process is told at once (ErrLocked). The
+// moment allowed covers a process that is closing the file as this one starts.
+const OpenTimeout = 250 * time.Millisecond
+
+// ErrLocked is returned by Open when another process has the file open.
+var ErrLocked = errors.New("in use by another process")
 
 // Store is a fetch.Store in a bbolt file. It is safe for concurrent use.
 type Store struct {
@@ -29,6 +36,9 @@ type Store struct {
 // Open opens or creates the store at path.
 func Open(path string) (*Store, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: OpenTimeout})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("boltstore: %s: %w", path, ErrLocked)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
 	}
@@ -40,6 +50,23 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("boltstore: %s: %w", path, err)
 	}
 	return &Store{db: db}, nil
+}
+
+// Health reports whether the store is usable: the file is open and still on disk.
+// It implements fetch.HealthChecker, which readiness checks use.
+func (s *Store) Health(context.Context) error {
+	if err := s.db.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucket) == nil {
+			return errors.New("no entries bucket")
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("boltstore: %s: %w", s.db.Path(), err)
+	}
+	if _, err := os.Stat(s.db.Path()); err != nil {
+		return fmt.Errorf("boltstore: %w", err)
+	}
+	return nil
 }
 
 // Close closes the file.

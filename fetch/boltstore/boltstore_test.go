@@ -1,7 +1,10 @@
 package boltstore_test
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,5 +64,55 @@ func TestSurvivesRestart(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	if _, err := boltstore.Open(filepath.Join(t.TempDir(), "missing-dir", "cache.db")); err == nil {
 		t.Error("Open in a missing directory succeeded")
+	}
+}
+
+// TestOpenLocked: a second Open of a file in use fails at once with ErrLocked,
+// not after a long wait with bbolt's bare "timeout".
+func TestOpenLocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache.db")
+	s, err := boltstore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	start := time.Now()
+	_, err = boltstore.Open(path) // flock locks are per open file, so this process counts as another
+	if !errors.Is(err, boltstore.ErrLocked) {
+		t.Fatalf("second Open: %v; want ErrLocked", err)
+	}
+	if waited := time.Since(start); waited > 10*boltstore.OpenTimeout {
+		t.Errorf("second Open took %v; want about OpenTimeout (%v)", waited, boltstore.OpenTimeout)
+	}
+	if !strings.Contains(err.Error(), path) {
+		t.Errorf("error %q does not name the file %s", err, path)
+	}
+}
+
+// TestHealth: a store is usable while open and its file exists, not after Close
+// or once the file is gone.
+func TestHealth(t *testing.T) {
+	var _ fetch.HealthChecker = (*boltstore.Store)(nil)
+	for _, tc := range []struct {
+		name  string
+		after func(s *boltstore.Store, path string)
+		ok    bool
+	}{
+		{"open", func(*boltstore.Store, string) {}, true},
+		{"closed", func(s *boltstore.Store, _ string) { s.Close() }, false},
+		{"file removed", func(_ *boltstore.Store, path string) { os.Remove(path) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "cache.db")
+			s, err := boltstore.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			tc.after(s, path)
+			if err := s.Health(t.Context()); (err == nil) != tc.ok {
+				t.Errorf("Health: %v; want ok %v", err, tc.ok)
+			}
+		})
 	}
 }

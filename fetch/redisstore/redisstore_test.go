@@ -84,3 +84,4 @@ func TestUnreachableRedis(t *testing.T) {
 		t.Errorf("%d store errors reported; want 2", storeErrs)
 	}
 }
+
