@@ -32,6 +32,19 @@ const (
 	// without version) applies, else the "*" record; its rules are tried in file order and
 	// the first match wins; a match is a plain prefix match ('*' and '$' are ordinary
 	// characters) after %xx escapes are decoded in both, except %2F.
+	//
+	// Records are read as the draft's grammar (§3.3) draws them: "record *( 1*commentblank
+	// 1*record )", where a blank line ("*space CRLF") ends a record and a comment line
+	// does not. So a rule line after a blank line and before the next User-agent line
+	// belongs to no record and is ignored, and a record whose User-agent lines are followed
+	// by a blank line before any rule has no rules: the robots it names may fetch
+	// everything, and do not fall back to the "*" record, which is for robots "for which
+	// no explicit User-agent line can be found in any of the records". (The grammar wants
+	// at least one rule line per record; a record without one is read as one that
+	// excludes nothing, as Legacy1994 reads a record without a Disallow line.) Fields the
+	// draft does not define (Crawl-delay, Sitemap, …) are skipped and neither start nor
+	// end a record. A User-agent line straight after a rule line, which the grammar does
+	// not allow, starts a new record, as Google does.
 	Legacy1996
 
 	// Legacy1994 follows the 1994 "Standard for Robot Exclusion": only User-agent and
@@ -39,6 +52,25 @@ const (
 	// case-insensitive substring of the robot's name applies ("sidewinder" applies to
 	// "Infoseek-Sidewinder"), else the "*" record; a URL is disallowed when its path
 	// starts with a Disallow value, octet for octet; an empty Disallow allows everything.
+	//
+	// "The file consists of one or more records separated by one or more blank lines":
+	// a blank line (nothing but white space) ends a record, and "lines containing only a
+	// comment are ignored completely", so they do not. A Disallow line after a blank line
+	// and before the next User-agent line belongs to no record and is ignored.
+	// "Unrecognised headers are ignored", Allow among them. A User-agent line straight
+	// after a Disallow line starts a new record, as Google does.
+	//
+	// The standard says "at least one Disallow field needs to be present in a record",
+	// but not what a robot should make of a record without one (User-agent lines followed
+	// by a blank line, or only by lines it does not know, such as Allow). Such a record
+	// still applies to the robots it names, and disallows nothing: the "*" record is "the
+	// default access policy for any robot that has not matched any of the other records",
+	// and this robot has matched one; a record that names no partial URL "not to be
+	// visited" excludes nothing, as "Disallow:" with an empty value, which the standard
+	// says "indicates that all URLs can be retrieved". Falling back to the "*" record
+	// instead would give the robot rules the file wrote for other robots, which is the
+	// mistake this reading exists to avoid. Legacy1996 reads such a record the same way,
+	// and Google a group with no rules.
 	Legacy1994
 )
 

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -28,9 +29,13 @@ func TestLegacy1996MatchingTable(t *testing.T) {
 		{"/~joe/index.html", "/%7Ejoe/index.html", true},
 	}
 	for _, tt := range tests {
-		r := Parse([]byte("User-agent: *\nDisallow: "+tt.record+"\n"), WithDialect(Legacy1996))
+		body := "User-agent: *\nDisallow: " + tt.record + "\n"
+		r := Parse([]byte(body), WithDialect(Legacy1996))
 		if got := !r.Allowed("webcrawler", "http://example.com"+tt.path); got != tt.match {
 			t.Errorf("record %q, path %q: match = %v, want %v", tt.record, tt.path, got, tt.match)
+		}
+		if got := !slowLegacyAllowed(body, Legacy1996, "webcrawler", "http://example.com"+tt.path); got != tt.match {
+			t.Errorf("slowLegacyAllowed: record %q, path %q: match = %v, want %v", tt.record, tt.path, got, tt.match)
 		}
 	}
 }
@@ -79,7 +84,11 @@ func TestLegacy1994Examples(t *testing.T) {
 		"scooter":   "User-agent: *\nDisallow: /closeddir/test/\n\nUser-agent: scooter\nDisallow:\n",
 		"nothing":   "User-agent: *\nDisallow: /\n",
 		"optimised": "# Infoseek robot (SideWinder) can visit Infoseek-optimized dir,\n# but not Northern Light-optimized directory.\nUser-agent: sidewinder\nDisallow: /northernlight_optimised_directory/\n# Northern Light (Gulliver) can visit Northern Light-optimized dir,\n# but not Infoseek-optimized directory.\nUser-agent: gulliver\nDisallow: /infoseek_optimised_directory/\n# All other robots denied access to both directories\nUser-agent: *\nDisallow: /infoseek_optimised_directory/\nDisallow: /northernlight_optimised_directory/\n",
-		"empty":     "",
+		// The same three records "separated by one or more blank lines", as the
+		// standard's format requires (the copy in seeds/ prints them without).
+		"optimised, blank lines":    "# Infoseek robot (SideWinder) can visit Infoseek-optimized dir,\n# but not Northern Light-optimized directory.\nUser-agent: sidewinder\nDisallow: /northernlight_optimised_directory/\n\n# Northern Light (Gulliver) can visit Northern Light-optimized dir,\n# but not Infoseek-optimized directory.\nUser-agent: gulliver\nDisallow: /infoseek_optimised_directory/\n\n# All other robots denied access to both directories\nUser-agent: *\nDisallow: /infoseek_optimised_directory/\nDisallow: /northernlight_optimised_directory/\n",
+		"closed, blank line before": "\nUser-agent: *\nDisallow: /closeddir/test/\nDisallow: /tmp/\n\n",
+		"empty":                     "",
 	}
 	tests := []struct {
 		file, robot, path string
@@ -99,13 +108,25 @@ func TestLegacy1994Examples(t *testing.T) {
 		{"optimised", "Slurp", "/infoseek_optimised_directory/a.html", false},
 		{"optimised", "Slurp", "/northernlight_optimised_directory/a.html", false},
 		{"optimised", "Slurp", "/index.html", true},
+		{"optimised, blank lines", "Infoseek-Sidewinder", "/infoseek_optimised_directory/a.html", true},
+		{"optimised, blank lines", "Infoseek-Sidewinder", "/northernlight_optimised_directory/a.html", false},
+		{"optimised, blank lines", "Gulliver/1.1", "/northernlight_optimised_directory/a.html", true},
+		{"optimised, blank lines", "Gulliver/1.1", "/infoseek_optimised_directory/a.html", false},
+		{"optimised, blank lines", "Slurp", "/infoseek_optimised_directory/a.html", false},
+		{"optimised, blank lines", "Slurp", "/northernlight_optimised_directory/a.html", false},
+		{"closed, blank line before", "AnyBot", "/tmp/", false},
 		{"empty", "Scooter", "/anything", true},
 	}
 	for _, tt := range tests {
-		r := Parse([]byte(files[tt.file]), WithDialect(Legacy1994))
-		if got := r.Allowed(tt.robot, tt.path); got != tt.want {
-			t.Errorf("%s: %s %s: got %v, want %v", tt.file, tt.robot, tt.path, got, tt.want)
-		}
+		t.Run(tt.file+" "+tt.robot+" "+tt.path, func(t *testing.T) {
+			r := Parse([]byte(files[tt.file]), WithDialect(Legacy1994))
+			if got := r.Allowed(tt.robot, tt.path); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			if got := slowLegacyAllowed(files[tt.file], Legacy1994, tt.robot, tt.path); got != tt.want {
+				t.Errorf("slowLegacyAllowed: got %v, want %v", got, tt.want)
+			}
+		})
 	}
 	// Google does not match "sidewinder" inside "Infoseek-Sidewinder".
 	if Parse([]byte(files["optimised"])).Allowed("Infoseek-Sidewinder", "/infoseek_optimised_directory/a.html") {
@@ -234,5 +255,123 @@ func TestParseDialect(t *testing.T) {
 	}
 	if _, err := ParseDialect("bing"); err == nil {
 		t.Errorf("ParseDialect(bing): want an error")
+	}
+}
+
+// What the 1994 standard (seeds/000_b7ee26fd7b291c68.txt) and the 1996 draft
+// (seeds/003_f3cddee2096a03c3.txt) say about records, quoted beside the cases that
+// follow from it.
+const (
+	said1994Records  = `1994: "The file consists of one or more records separated by one or more blank lines (terminated by CR,CR/NL, or NL)."`
+	said1994Comments = `1994: "Lines containing only a comment are ignored completely."`
+	said1994Unknown  = `1994: "Unrecognised headers are ignored."`
+	said1994Default  = `1994: "If the value is *, the record describes the default access policy for any robot that has not matched any of the other records."`
+	said1994Need     = `1994: "At least one Disallow field needs to be present in a record." (not said: what a record without one means; see Legacy1994)`
+	said1994Start    = `1994: "The record starts with one or more User-agent lines, followed by one or more Disallow lines"`
+	said1996Records  = `1996 §3.3: "robotstxt = ... *blankcomment record *( 1*commentblank 1*record )", "commentblank = *commentline blank *(blankcomment)"`
+	said1996Blank    = `1996 §3.3: "blank = *space CRLF", "space = 1*(SP | HT)"`
+	said1996Record   = `1996 §3.3: "record = *commentline agentline *(commentline | agentline) 1*ruleline *(commentline | ruleline)"`
+	said1996Default  = `1996 §3.2.1: "*", indicating this record is the default record for robots for which no explicit User-agent line can be found in any of the records."`
+	said1996Order    = `1996 §3.2.2: "in the order they occur in the record. The first match found is used."`
+)
+
+// TestLegacyRecords: a blank line ends a record in the old dialects; comment lines do
+// not; rules outside a record are ignored; a record may be left without rules. Google's
+// reading, which ignores blank lines, is given beside them and must not change. record
+// is the line of the first User-agent line of the record that applies in both old
+// dialects (0: none).
+func TestLegacyRecords(t *testing.T) {
+	const (
+		issueFirst = "User-agent: *\nDisallow: /private/\n\nUser-agent: googlebot\nAllow: /x\n\nUser-agent: omgilibot\nDisallow: /\n"
+		issueDelay = "User-agent: foobot\nCrawl-delay: 5\n\nUser-agent: barbot\nDisallow: /\n"
+	)
+	tests := []struct {
+		name, said                     string
+		body, robot, path              string
+		google, legacy1996, legacy1994 bool // allowed
+		record                         int
+	}{
+		{"issue: googlebot's record closed by a blank line", said1994Records + " " + said1994Unknown,
+			issueFirst, "Googlebot", "/a", true, true, true, 4},
+		{"issue: googlebot does not get the * rules", said1994Default,
+			issueFirst, "Googlebot", "/private/a", true, true, true, 4},
+		{"issue: omgilibot keeps its own record", said1994Records,
+			issueFirst, "omgilibot", "/a", false, false, false, 7},
+		{"issue: other robots get the * record", said1994Default,
+			issueFirst, "SomeBot", "/private/a", false, false, false, 1},
+		{"issue: crawl-delay record closed by a blank line", said1996Records + " " + said1996Record,
+			issueDelay, "foobot", "/a", false, true, true, 1},
+		{"issue: barbot's record", said1996Records,
+			issueDelay, "barbot", "/a", false, false, false, 4},
+		{"comment lines do not end a record", said1994Comments + " " + said1996Record,
+			"User-agent: a\n# only robot a\nDisallow: /x\n# and\nDisallow: /y\n", "a", "/y", false, false, false, 1},
+		{"an indented comment line is not blank", said1996Blank,
+			"User-agent: a\n   # note\nDisallow: /x\n", "a", "/x", false, false, false, 1},
+		{"white space only is a blank line", said1996Blank,
+			"User-agent: a\n \t\nDisallow: /x\n", "a", "/x", false, true, true, 1},
+		{"a rule after a blank line belongs to no record", said1994Start + " " + said1996Record,
+			"User-agent: *\nDisallow: /a\n\nDisallow: /b\n", "x", "/b", false, true, true, 1},
+		{"the rules before the blank line still apply", said1994Records,
+			"User-agent: *\nDisallow: /a\n\nDisallow: /b\n", "x", "/a", false, false, false, 1},
+		{"user-agent lines closed before any rule: no rules, no fallback", said1994Default + " " + said1996Default,
+			"User-agent: googlebot\n\nUser-agent: *\nDisallow: /\n", "Googlebot", "/a", false, true, true, 1},
+		{"the * record after it", said1994Default,
+			"User-agent: googlebot\n\nUser-agent: *\nDisallow: /\n", "bingbot", "/a", false, false, false, 3},
+		{"a record without a Disallow line excludes nothing (1994)", said1994Need,
+			"User-agent: *\nDisallow: /\n\nUser-agent: scooter\nAllow: /public/\n", "Scooter", "/private/a", true, true, true, 4},
+		{"CR and CR LF end lines, and blank lines", said1994Records,
+			"User-agent: a\r\rUser-agent: *\r\nDisallow: /\r\n", "a", "/x", false, true, true, 1},
+		{"several blank lines are one separator", said1994Records,
+			"User-agent: *\nDisallow: /a\n\n\n\nUser-agent: b\nDisallow: /b\n", "b", "/a", true, true, true, 6},
+		{"a user-agent line after a rule starts a record", said1994Start,
+			"User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n", "a", "/y", true, true, true, 1},
+		{"the draft's example record, then the * record", said1996Order,
+			"User-agent: webcrawler\nUser-agent: infoseek\nAllow: /tmp/ok.html\nDisallow: /tmp\nDisallow: /user/foo\n\nUser-agent: *\nDisallow: /\n",
+			"webcrawler", "/tmp/ok.html", true, true, false, 1},
+		{"the draft's example record: other robots", said1996Default,
+			"User-agent: webcrawler\nUser-agent: infoseek\nAllow: /tmp/ok.html\nDisallow: /tmp\nDisallow: /user/foo\n\nUser-agent: *\nDisallow: /\n",
+			"figtree", "/tmp/ok.html", false, false, false, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			url := "https://example.com" + tt.path
+			for _, c := range []struct {
+				d    Dialect
+				want bool
+			}{{Google, tt.google}, {Legacy1996, tt.legacy1996}, {Legacy1994, tt.legacy1994}} {
+				r := Parse([]byte(tt.body), WithDialect(c.d))
+				if got := r.Allowed(tt.robot, url); got != c.want {
+					t.Errorf("%s: Allowed(%q, %q) = %v, want %v (%s)", c.d, tt.robot, tt.path, got, c.want, tt.said)
+				}
+				if !c.d.legacy() {
+					continue
+				}
+				if got := slowLegacyAllowed(tt.body, c.d, tt.robot, url); got != c.want {
+					t.Errorf("%s: slowLegacyAllowed(%q, %q) = %v, want %v", c.d, tt.robot, tt.path, got, c.want)
+				}
+				record := 0
+				if gs, _ := r.GroupsFor(tt.robot); len(gs) == 1 {
+					record = r.Groups()[gs[0]].Line
+				}
+				if record != tt.record {
+					t.Errorf("%s: record of %q starts on line %d, want %d", c.d, tt.robot, record, tt.record)
+				}
+			}
+		})
+	}
+}
+
+// TestLegacyRuleOutsideRecord: a rule line after a blank line is reported as outside
+// any group, and saying why; Google reads it as part of the group.
+func TestLegacyRuleOutsideRecord(t *testing.T) {
+	body := []byte("User-agent: *\nDisallow: /a\n\nDisallow: /b\n")
+	for _, d := range []Dialect{Legacy1996, Legacy1994} {
+		diags := Parse(body, WithDialect(d)).Diagnostics()
+		if len(diags) != 1 || diags[0].Code != DiagNoGroup || diags[0].Line != 4 || !strings.Contains(diags[0].Message, "blank line") {
+			t.Errorf("%s: diagnostics = %v, want one %s on line 4 naming the blank line", d, diags, DiagNoGroup)
+		}
+	}
+	if diags := Parse(body).Diagnostics(); len(diags) != 0 {
+		t.Errorf("google: diagnostics = %v, want none", diags)
 	}
 }

@@ -59,12 +59,19 @@ func (d diag) diagnostic(r *Robots) Diagnostic {
 	case DiagUnknown:
 		msg = fmt.Sprintf("unknown field %q: ignored", d.arg1)
 	case DiagNoGroup:
-		msg = d.arg1 + " before any user-agent line: ignored"
+		msg = d.arg1 + " " + d.arg2 + ": ignored"
 	case DiagEmptyAgent:
 		msg = "user-agent without a value"
 	}
 	return Diagnostic{Line: int(d.line), Code: d.code, Message: msg}
 }
+
+// Where a rule outside any group is: before the first user-agent line or, in the
+// legacy dialects, after a blank line ended the record and before the next one.
+const (
+	beforeAgents = "before any user-agent line"
+	afterBlank   = "after a blank line ended the record, before the next user-agent line"
+)
 
 func isGlobal(v string) bool {
 	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || isSpace(v[1]))
@@ -132,7 +139,9 @@ func (r *Robots) parse(body string) {
 	defer b.release()
 	b.diags = append(b.diags, r.diags...)
 	dialect := r.opts.dialect
+	legacy := dialect.legacy()
 	inRules := false // a rule has been seen since the current group's user-agent lines
+	closed := false  // a blank line has ended a record (legacy dialects)
 	var cur *group
 	// A loop rather than scanLines' callback: the Line stays on the stack.
 	var sc scanner
@@ -140,7 +149,7 @@ func (r *Robots) parse(body string) {
 	var line Line
 	l := &line
 	for sc.next(l) {
-		if dialect.legacy() && l.Kind != KindBlank && l.Kind != KindInvalid {
+		if legacy && l.Kind != KindBlank && l.Kind != KindInvalid {
 			// The old documents know no misspellings and require the colon.
 			l.Typo = false
 			if l.MissingColon {
@@ -159,6 +168,14 @@ func (r *Robots) parse(body string) {
 			b.diag(l.Num, DiagTypo, l.Key, l.Kind.String())
 		}
 		switch l.Kind {
+		case KindBlank:
+			if legacy && !l.Comment {
+				// A blank line ends the record in the old documents (1994: "records
+				// separated by one or more blank lines"; 1996: blank = *space CRLF);
+				// a comment line does not.
+				cur, inRules = nil, false
+				closed = true
+			}
 		case KindInvalid:
 			b.diag(l.Num, DiagInvalid, "", "")
 		case KindUserAgent:
@@ -177,7 +194,11 @@ func (r *Robots) parse(body string) {
 			}
 		case KindAllow, KindDisallow:
 			if cur == nil {
-				b.diag(l.Num, DiagNoGroup, l.Kind.String(), "")
+				where := beforeAgents
+				if closed {
+					where = afterBlank
+				}
+				b.diag(l.Num, DiagNoGroup, l.Kind.String(), where)
 				continue
 			}
 			inRules = true
@@ -191,7 +212,7 @@ func (r *Robots) parse(body string) {
 			}
 			b.addRule(pat, l.Num, allow, shape)
 			cur.ruleHi++
-			if allow && !dialect.legacy() {
+			if allow && !legacy {
 				if p, ok := indexDir(pat); ok {
 					r.setWritten(l.Num, l.Value)
 					b.addRule(p, l.Num, true, shapeOf(p))

@@ -188,7 +188,7 @@ const (
 	DiagMissingColon = "missing-colon"      // "name value" read as "name: value"
 	DiagTypo         = "misspelled-field"   // a misspelling Google accepts was read as the field
 	DiagUnknown      = "unknown-field"      // a field name no crawler is known to use
-	DiagNoGroup      = "rule-outside-group" // allow/disallow before any user-agent line: ignored
+	DiagNoGroup      = "rule-outside-group" // allow/disallow before any user-agent line (legacy dialects: since a blank line): ignored
 	DiagEmptyAgent   = "empty-user-agent"   // a user-agent line with no value
 )
 
