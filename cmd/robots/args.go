@@ -3,17 +3,46 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"io"
+	"strings"
 )
 
-// parseInterspersed parses flags that may come before, between or after the
-// positional arguments ("robots diff OLD NEW -urls FILE"), which flag.FlagSet alone
-// stops at. Everything after "--" is positional. It returns the positional arguments,
-// or flag.ErrHelp for -h.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+// The command's contract, the same for every subcommand:
+//   - flags may come before, between and after the arguments; "--" ends them;
+//   - -h (or -help) prints the subcommand's help on standard output and exits 0, as
+//     "robots help CMD" does;
+//   - an unknown flag or a bad flag value is one line on standard error naming it,
+//     with the hint "robots CMD -h", and exit status 2;
+//   - exit status 0: every URL allowed, nothing found, no change; 1: something
+//     disallowed, findings, changes; 2: bad input or a failure.
+
+// errHelpShown is returned by parseArgs after -h printed the help: exit status 0.
+var errHelpShown = errors.New("help shown")
+
+// newFlagSet returns the flag set of subcommand name. The flag package's own output
+// is silenced: parseArgs reports errors in one line and -h prints usage on stdout.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseArgs parses flags that may come before, between or after the positional
+// arguments ("robots diff OLD NEW -urls FILE"), which flag.FlagSet alone stops at.
+// Everything after "--" is positional. It returns the positional arguments. For -h
+// it prints the help of the subcommand to out and returns errHelpShown; for a bad
+// flag it returns a usage error naming the flag.
+func parseArgs(fs *flag.FlagSet, args []string, out io.Writer) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				printHelp(out, fs)
+				return nil, errHelpShown
+			}
+			return nil, usagef("%s: %s (see \"robots %s -h\")", fs.Name(), flagError(err), fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -28,5 +57,66 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// isHelp reports whether err is the -h flag, which is not an error.
-func isHelp(err error) bool { return errors.Is(err, flag.ErrHelp) }
+// flagError rewords the flag package's errors: "flag provided but not defined: -x"
+// becomes "unknown flag -x".
+func flagError(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return "unknown flag " + name
+	}
+	return msg
+}
+
+// printHelp prints the usage text of a subcommand and its flags.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	c, ok := commands[fs.Name()]
+	if ok {
+		fmt.Fprint(w, c.usage)
+	}
+	fmt.Fprintln(w, "\nFlags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprint(w, exitCodes)
+}
+
+// exitCodes closes every help text: one rule for every subcommand.
+const exitCodes = `
+Exit status: 0 all allowed, nothing found or no change; 1 something disallowed,
+findings or changes; 2 bad input or a failure.
+`
+
+// Output formats. Each subcommand that prints results takes -format with the
+// formats it supports; text is the default.
+const (
+	formatText  = "text"
+	formatJSON  = "json"
+	formatJSONL = "jsonl"
+	formatSARIF = "sarif"
+)
+
+// formatFlag defines -format with the given choices (the first is the default), and
+// -json as an alias of -format json where the subcommand had it.
+func formatFlag(fs *flag.FlagSet, choices ...string) *string {
+	f := choices[0]
+	fs.Func("format", "output `format`: "+strings.Join(choices, ", ")+" (default "+choices[0]+")", func(v string) error {
+		for _, c := range choices {
+			if v == c {
+				f = v
+				return nil
+			}
+		}
+		return fmt.Errorf("want %s", strings.Join(choices, ", "))
+	})
+	return &f
+}
+
+// jsonAlias defines -json as a shorthand for -format json.
+func jsonAlias(fs *flag.FlagSet, format *string) {
+	fs.BoolFunc("json", "same as -format json", func(v string) error {
+		if v == "true" {
+			*format = formatJSON
+		}
+		return nil
+	})
+}

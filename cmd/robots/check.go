@@ -11,43 +11,64 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/weburl"
 )
 
 func init() {
-	register("check", "decide whether crawlers may fetch URLs", runCheck)
+	register("check", "decide whether crawlers may fetch URLs", checkUsage, runCheck)
 }
 
 const checkUsage = `Usage:
 	robots check -robots FILE -agent NAME [-agent NAME]... URL...
-	robots check -agent NAME [-json] [-timeout 10s] URL...
+	robots check -agent NAME [-format text|json|jsonl] [-timeout 10s] URL...
 	robots check -jsonl < cases.jsonl
+
+Decides whether each crawler may fetch each URL, and prints one verdict per crawler
+per URL: the verdict, the crawler, the URL and the deciding rule with its line
+("line 12: Disallow: /private/"), or "no rule matched".
+
+With -robots, decide from FILE ("-" reads standard input). Without it, fetch each
+URL's /robots.txt as a crawler would (status codes, redirects, size limit; origins
+fetched -concurrency at a time) and decide.
+
+Each -agent is one crawler, named by its product token ("Googlebot"). With
+-merge-agents, the -agent names are one crawler that obeys every group naming any
+of them (Google's reading for a crawler with several tokens, such as
+Googlebot-Image and Googlebot). A whole User-Agent header or a token with a version
+("Googlebot/2.1") matches no group: check says so and names the token to use.
+
+URLs are read as a browser reads what a person types (WHATWG URL): the host in
+punycode, the path and query percent-encoded ("/café" is requested as
+"/caf%C3%A9"), and the verdict is for that URL; check says when it encoded one.
+An absolute path ("/a?b") is accepted with -robots. Anything else ("search",
+"mailto:x@y") is an error naming it; the other URLs are still decided.
 
 -dialect picks the interpretation: google (the default), rfc9309, legacy1996 or
 legacy1994 (see "go doc github.com/gorobots/robots Dialect"). Without -robots it
 picks the status policy too: legacy1996 reads 401 and 403 as "disallow all" and
 keeps a file 7 days without cache headers; the others follow Google.
 
-With -robots, decide from FILE ("-" reads standard input). Without it, fetch each
-URL's /robots.txt as a crawler would (status codes, redirects, size limit) and decide.
-
-Prints one line per URL: the verdict, the URL and the deciding rule with its line
-("12: Disallow: /private/"). Several -agent flags name one crawler that obeys
-several product tokens. Exit status: 0 if every URL is allowed, 1 if any is
-disallowed, 2 on a usage or input error.
+Formats: text (tab-separated columns), json (one object: "results", a verdict per
+crawler per URL, and "warnings"), jsonl (one verdict per line; warnings on standard
+error). A verdict is
+	{"url": "https://example.com/x", "agent": "FooBot", "allowed": false,
+	 "rule": "Disallow: /x", "line": 2}
+with "rule" null and "line" 0 when no rule matched, "input" (the URL as given) when
+it had to be encoded, and "error" instead of a verdict for a URL that could not be
+decided. Without -robots, a verdict also has "robots" (the fetch of its origin's
+robots.txt, see "robots fetch -format json").
 
 With -jsonl, read JSON objects from standard input, one per line:
 	{"robots": "...", "agent": "FooBot", "url": "https://example.com/x"}
 with "robots_base64" or "robots_file" (a path; each file is read once) instead of
-"robots", and "agents" (an array) instead of "agent", and "dialect" to pick an interpretation. Unknown fields are ignored.
-Writes one JSON object per input line, in order:
-	{"allowed": false, "line": 2, "rule": "disallow: /x"}
-("line" 0 and no "rule" when no rule matched) or {"error": "..."} for a bad line.
-
-Flags:
+"robots", "agents" (an array: one crawler with several tokens) instead of "agent",
+and "dialect" to pick an interpretation. Unknown fields are ignored. Writes one
+verdict per input line, in order, or {"line": N, "error": "..."} for a bad line.
 `
 
 // dialectFlag defines the -dialect flag shared by the subcommands that decide.
@@ -65,32 +86,46 @@ func (a *agentList) String() string     { return strings.Join(*a, ",") }
 func (a *agentList) Set(v string) error { *a = append(*a, v); return nil }
 
 type checkFlags struct {
-	robotsFile string
-	agents     agentList
-	jsonl      bool
-	json       bool
-	timeout    time.Duration
-	dialect    robots.Dialect
+	robotsFile  string
+	agents      agentList
+	merge       bool
+	jsonl       bool
+	format      string
+	timeout     time.Duration
+	concurrency int
+	dialect     robots.Dialect
+}
+
+// crawlers returns the crawlers asked about: each -agent alone, or all of them as one
+// with -merge-agents.
+func (f *checkFlags) crawlers() [][]string {
+	if f.merge {
+		return [][]string{f.agents}
+	}
+	out := make([][]string, len(f.agents))
+	for i, a := range f.agents {
+		out[i] = []string{a}
+	}
+	return out
 }
 
 func runCheck(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprint(e.stderr, checkUsage); fs.PrintDefaults() }
+	fs := newFlagSet("check")
 	var f checkFlags
 	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to decide from (- for standard input)")
-	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable)")
-	fs.BoolVar(&f.jsonl, "jsonl", false, "read JSON cases from standard input, write JSON results")
-	fs.BoolVar(&f.json, "json", false, "print one JSON object per URL")
+	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable: one verdict per crawler)")
+	fs.BoolVar(&f.merge, "merge-agents", false, "treat the -agent names as one crawler that obeys each of them")
+	fs.BoolVar(&f.jsonl, "jsonl", false, "read JSON cases from standard input, write a verdict per line")
+	format := formatFlag(fs, formatText, formatJSON, formatJSONL)
+	jsonAlias(fs, format)
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "whole-fetch `timeout` when fetching robots.txt")
+	fs.IntVar(&f.concurrency, "concurrency", 8, "origins fetched at once without -robots")
 	dialectFlag(fs, &f.dialect)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usagef("check: %v", err)
+	urls, err := parseArgs(fs, args, e.stdout)
+	if err != nil {
+		return err
 	}
-	urls := fs.Args()
+	f.format = *format
 	if f.jsonl {
 		if len(urls) > 0 || f.robotsFile != "" || len(f.agents) > 0 {
 			return usagef("check: -jsonl takes its cases from standard input only")
@@ -98,10 +133,13 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		return checkJSONL(e.stdin, e.stdout)
 	}
 	if len(f.agents) == 0 {
-		return usagef("check: -agent is required")
+		return usagef("check: -agent is required (see \"robots check -h\")")
 	}
 	if len(urls) == 0 {
-		return usagef("check: no URL given")
+		return usagef("check: no URL given (see \"robots check -h\")")
+	}
+	if f.concurrency < 1 {
+		return usagef("check: -concurrency must be at least 1")
 	}
 	if f.robotsFile == "" {
 		return checkRemote(ctx, e, &f, urls)
@@ -111,39 +149,21 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	r := robots.Parse(body, robots.WithDialect(f.dialect))
-	w := bufio.NewWriter(e.stdout)
-	defer w.Flush()
-	disallowed := false
-	for _, u := range urls {
-		d := r.CheckAgents(f.agents, u)
-		if !d.Allowed {
-			disallowed = true
-		}
-		if f.json {
-			writeJSON(w, jsonDecision(d, u))
+	out := newVerdictWriter(e, f.format)
+	out.warnAgents(f.agents)
+	out.warnBody(f.robotsFile, body)
+	for _, raw := range urls {
+		u, err := weburl.Encode(raw)
+		if err != nil {
+			out.fail(raw, err)
 			continue
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", verdict(d.Allowed), u, describeRule(d.Rule))
+		out.encodedNote(raw, u)
+		for _, c := range f.crawlers() {
+			out.verdict(raw, u, c, r.CheckAgents(c, u), nil)
+		}
 	}
-	if disallowed {
-		return exitError{1}
-	}
-	return nil
-}
-
-func verdict(allowed bool) string {
-	if allowed {
-		return "allowed"
-	}
-	return "disallowed"
-}
-
-// describeRule formats the deciding rule with its line: "12: Disallow: /private/".
-func describeRule(r robots.Rule) string {
-	if r.Line == 0 {
-		return "no rule matched"
-	}
-	return fmt.Sprintf("%d: %s", r.Line, r.String())
+	return out.close()
 }
 
 // maxInputFile bounds a robots.txt read from a file or standard input: four times the
@@ -166,35 +186,6 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(rd, maxInputFile))
 }
 
-// checkResult is the -jsonl and -json output for one URL.
-type checkResult struct {
-	URL     string `json:"url,omitempty"`
-	Allowed *bool  `json:"allowed,omitempty"`
-	Line    *int   `json:"line,omitempty"`
-	Rule    string `json:"rule,omitempty"`
-	Error   string `json:"error,omitempty"`
-}
-
-func jsonDecision(d robots.Decision, url string) checkResult {
-	allowed, line := d.Allowed, d.Rule.Line
-	res := checkResult{URL: url, Allowed: &allowed, Line: &line}
-	if d.Rule.Line > 0 {
-		res.Rule = "disallow: " + d.Rule.Value
-		if d.Rule.Allow {
-			res.Rule = "allow: " + d.Rule.Value
-		}
-	}
-	return res
-}
-
-func writeJSON(w io.Writer, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(checkResult{Error: err.Error()})
-	}
-	w.Write(append(b, '\n'))
-}
-
 // maxCaseLine bounds one -jsonl input line (a body of up to 500 KiB, JSON-escaped, fits).
 const maxCaseLine = 16 << 20
 
@@ -208,41 +199,61 @@ type checkCase struct {
 	Dialect      string   `json:"dialect"`
 }
 
-// checkJSONL streams cases from in to results on out, one line each, in order.
+// checkJSONL streams cases from in to verdicts on out, one line each, in order. The
+// exit status follows the contract: 2 if any line was not a valid case, else 1 if any
+// URL was disallowed.
 func checkJSONL(in io.Reader, out io.Writer) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
-	defer w.Flush()
 	p := &caseParser{files: map[fileKey]*robots.Robots{}}
+	failed, disallowed := false, false
 	for lineNum := 1; ; lineNum++ {
 		line, tooLong, err := readLine(br, maxCaseLine)
 		if err == io.EOF && len(line) == 0 && !tooLong {
-			return nil
+			break
 		}
 		if err != nil && err != io.EOF {
-			return fmt.Errorf("reading standard input: %w", err)
+			w.Flush()
+			return fmt.Errorf("check: reading standard input: %w", err)
 		}
 		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
 			if err == io.EOF {
-				return nil
+				break
 			}
-			writeJSON(w, checkResult{Error: fmt.Sprintf("line %d: empty line", lineNum)})
+			failed = true
+			writeJSONLine(w, errorJSON{InputLine: lineNum, Error: "empty line"})
 			continue
 		}
-		var res checkResult
+		var res any
 		if tooLong {
-			res = checkResult{Error: fmt.Sprintf("line %d: longer than %d bytes", lineNum, maxCaseLine)}
+			res = errorJSON{InputLine: lineNum, Error: fmt.Sprintf("longer than %d bytes", maxCaseLine)}
 		} else {
 			res = p.run(line, lineNum)
 		}
-		writeJSON(w, res)
+		switch v := res.(type) {
+		case errorJSON:
+			failed = true
+		case verdictJSON:
+			disallowed = disallowed || !v.Allowed
+		}
+		writeJSONLine(w, res)
 		if br.Buffered() == 0 {
 			w.Flush() // stream: answer what we have before waiting for more input
 		}
 		if err == io.EOF {
-			return nil
+			break
 		}
 	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	switch {
+	case failed:
+		return exitError{2}
+	case disallowed:
+		return exitError{1}
+	}
+	return nil
 }
 
 type fileKey struct {
@@ -267,13 +278,13 @@ func (p *caseParser) parseBody(body string, d robots.Dialect) *robots.Robots {
 	return p.last
 }
 
-func (p *caseParser) run(line []byte, lineNum int) checkResult {
-	fail := func(format string, args ...any) checkResult {
-		return checkResult{Error: fmt.Sprintf("line %d: ", lineNum) + fmt.Sprintf(format, args...)}
+func (p *caseParser) run(line []byte, lineNum int) any {
+	fail := func(format string, args ...any) errorJSON {
+		return errorJSON{InputLine: lineNum, Error: fmt.Sprintf(format, args...)}
 	}
 	var c checkCase
 	if err := json.Unmarshal(line, &c); err != nil {
-		return fail("invalid JSON: %v", err)
+		return fail("%s", jsonProblem(err))
 	}
 	if c.URL == nil {
 		return fail(`missing field "url"`)
@@ -284,6 +295,10 @@ func (p *caseParser) run(line []byte, lineNum int) checkResult {
 	}
 	if len(agents) == 0 {
 		return fail(`missing field "agent" or "agents"`)
+	}
+	u, err := weburl.Encode(*c.URL)
+	if err != nil {
+		return fail(`field "url": %v`, err)
 	}
 	dialect, err := robots.ParseDialect(c.Dialect)
 	if err != nil {
@@ -300,16 +315,16 @@ func (p *caseParser) run(line []byte, lineNum int) checkResult {
 		}
 		r = p.parseBody(string(b), dialect)
 	case c.RobotsFile != nil:
+		if *c.RobotsFile == "-" {
+			// Standard input holds the cases themselves.
+			return fail(`field "robots_file": "-" (standard input) cannot be used with -jsonl, which reads the cases from it`)
+		}
 		key := fileKey{*c.RobotsFile, dialect}
 		var ok bool
 		if r, ok = p.files[key]; !ok {
-			if *c.RobotsFile == "-" {
-				// Standard input holds the cases themselves.
-				return fail(`field "robots_file": "-" (standard input) cannot be read with -jsonl, which reads its cases from it; name a file or use "robots"`)
-			}
 			b, err := readInput(nil, *c.RobotsFile)
 			if err != nil {
-				return fail(`field "robots_file": cannot read %q: %v`, *c.RobotsFile, err)
+				return fail(`field "robots_file": %v`, err)
 			}
 			r = robots.Parse(b, robots.WithDialect(dialect))
 			p.files[key] = r
@@ -317,8 +332,36 @@ func (p *caseParser) run(line []byte, lineNum int) checkResult {
 	default:
 		return fail(`missing field "robots", "robots_base64" or "robots_file"`)
 	}
-	res := jsonDecision(r.CheckAgents(agents, *c.URL), "")
-	return res
+	d := r.CheckAgents(agents, u)
+	v := verdictJSON{URL: u, Agent: agentName(agents), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
+	if encoded(*c.URL, u) {
+		v.Input = *c.URL
+	}
+	return v
+}
+
+// jsonProblem words a JSON decoding error for people: the field and what was
+// wanted, never a Go type name.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		want := "a string"
+		switch te.Type.Kind() {
+		case reflect.Slice:
+			want = "an array of strings"
+		case reflect.Struct, reflect.Map:
+			want = "an object"
+		}
+		if te.Field == "" {
+			return fmt.Sprintf("want a JSON object, got %s", te.Value)
+		}
+		return fmt.Sprintf("field %q: want %s, got %s", te.Field, want, te.Value)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, err)
+	}
+	return "invalid JSON: " + err.Error()
 }
 
 // readLine reads one line of at most limit bytes. A longer line is consumed to its end

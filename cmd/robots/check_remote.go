@@ -1,89 +1,100 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
+	"os"
+	"sync"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/weburl"
 )
 
-// remoteResult is the -json output of check without -robots: the decision and how
-// the robots.txt it came from was fetched.
-type remoteResult struct {
-	checkResult
-	RobotsURL string        `json:"robots_url,omitempty"`
-	Status    *int          `json:"status,omitempty"`
-	Outcome   fetch.Outcome `json:"outcome,omitempty"`
-	Effect    fetch.Effect  `json:"effect,omitempty"`
-	Stale     bool          `json:"stale,omitempty"`
-	FetchErr  string        `json:"fetch_error,omitempty"`
-	// ErrKind classifies FetchErr (fetch.ErrorKind: "timeout", "dns", "connect", …).
-	ErrKind fetch.ErrorKind `json:"fetch_error_kind,omitempty"`
-}
-
 // checkRemote decides by fetching each URL's robots.txt as a crawler would (the
-// fetch package: status policy, redirects, size limit), one fetch per origin. The
-// dialect picks the status policy too (fetch.PolicyFor: legacy1996 reads 401/403 as
-// disallow all).
+// fetch package: status policy, redirects, size limit), one fetch per origin, at
+// most f.concurrency origins at once. The dialect picks the status policy too
+// (fetch.PolicyFor: legacy1996 reads 401/403 as disallow all). Verdicts are printed
+// in the order of the URLs.
 func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) error {
 	c := fetch.NewClient(fetch.WithTimeout(f.timeout), fetch.WithParseOptions(robots.WithDialect(f.dialect)))
-	w := bufio.NewWriter(e.stdout)
-	defer w.Flush()
-	disallowed, failed := false, 0
-	for _, u := range urls {
-		d, err := c.CheckAgents(ctx, f.agents, u)
-		if ctx.Err() != nil {
-			return ctx.Err()
+	out := newVerdictWriter(e, f.format)
+	out.warnAgents(f.agents)
+	encodedURLs := make([]string, len(urls))
+	errs := make([]error, len(urls))
+	var origins []string
+	first := map[string]int{} // origin → index of its first URL
+	for i, raw := range urls {
+		u, err := weburl.Encode(raw)
+		if err == nil && u[0] == '/' {
+			err = fmt.Errorf("%q: a path needs -robots FILE; without it, give whole URLs", raw)
 		}
 		if err != nil {
-			failed++
-			if f.json {
-				writeJSON(w, checkResult{URL: u, Error: err.Error()})
-			} else {
-				w.Flush()
-				fmt.Fprintf(e.stderr, "robots: check: %v\n", err)
-			}
+			errs[i] = err
 			continue
 		}
-		if !d.Allowed {
-			disallowed = true
-		}
-		res := d.Result
-		if f.json {
-			status := res.Status
-			out := remoteResult{checkResult: jsonDecision(d.Decision, u), RobotsURL: res.RobotsURL,
-				Status: &status, Outcome: res.Outcome, Effect: res.Effect, Stale: res.Stale}
-			if res.Err != nil {
-				out.FetchErr = res.Err.Error()
-				var fe *fetch.Error
-				if errors.As(res.Err, &fe) {
-					out.ErrKind = fe.Kind
-				}
-			}
-			writeJSON(w, out)
+		encodedURLs[i] = u
+		origin, _, err := fetch.Origin(u)
+		if err != nil {
+			errs[i] = err
 			continue
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", verdict(d.Allowed), u, describeRemote(d))
+		if _, ok := first[origin]; !ok {
+			first[origin] = i
+			origins = append(origins, origin)
+		}
 	}
-	if failed > 0 {
-		return fmt.Errorf("check: %d of %d URLs could not be checked", failed, len(urls))
+	// Fetch every origin once, concurrently; the client caches each result, so the
+	// decisions below read it back without a second fetch.
+	results := make(map[string]*fetch.Result, len(origins))
+	fetchErrs := make(map[string]error)
+	var mu sync.Mutex
+	sem := make(chan struct{}, f.concurrency)
+	var wg sync.WaitGroup
+	prog := newProgress(e, len(origins))
+	for _, origin := range origins {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			res, err := c.Get(ctx, encodedURLs[first[origin]])
+			mu.Lock()
+			results[origin], fetchErrs[origin] = res, err
+			mu.Unlock()
+			prog.done(origin)
+		}()
 	}
-	if disallowed {
-		return exitError{1}
+	wg.Wait()
+	prog.finish()
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
-	return nil
+	for i, raw := range urls {
+		if errs[i] != nil {
+			out.fail(raw, errs[i])
+			continue
+		}
+		u := encodedURLs[i]
+		origin, _, _ := fetch.Origin(u)
+		res, err := results[origin], fetchErrs[origin]
+		if err != nil {
+			out.fail(raw, err)
+			continue
+		}
+		out.encodedNote(raw, u)
+		for _, agents := range f.crawlers() {
+			out.verdict(raw, u, agents, res.CheckAgents(agents, u), res)
+		}
+	}
+	return out.close()
 }
 
 // describeRemote says why: the deciding rule, or the fetch outcome that decided
 // for every URL of the origin.
-func describeRemote(d fetch.Decision) string {
-	res := d.Result
+func describeRemote(d robots.Decision, res *fetch.Result) string {
 	how := fmt.Sprintf("%s %s", res.RobotsURL, res.Outcome)
 	if res.Status != 0 {
-		how += fmt.Sprintf(" (%d)", res.Status)
+		how += fmt.Sprintf(" (HTTP %d)", res.Status)
 	}
 	if res.Stale {
 		how += ", last good copy in use"
@@ -98,4 +109,38 @@ func describeRemote(d fetch.Decision) string {
 		return how + ": everything disallowed for now"
 	}
 	return describeRule(d.Rule)
+}
+
+// progress shows "fetched N/M origins" on standard error while it is a terminal,
+// and nothing otherwise (pipes, files, tests).
+type progress struct {
+	mu    sync.Mutex
+	e     *env
+	on    bool
+	n, of int
+}
+
+func newProgress(e *env, of int) *progress {
+	p := &progress{e: e, of: of}
+	if f, ok := e.stderr.(*os.File); ok && of > 1 {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.on = true
+		}
+	}
+	return p
+}
+
+func (p *progress) done(origin string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	if p.on {
+		fmt.Fprintf(p.e.stderr, "\r\x1b[Kfetched %d/%d origins (%s)", p.n, p.of, origin)
+	}
+}
+
+func (p *progress) finish() {
+	if p.on {
+		fmt.Fprint(p.e.stderr, "\r\x1b[K")
+	}
 }

@@ -3,16 +3,15 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"text/tabwriter"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/weburl"
 )
 
 func init() {
-	register("compare", "show how each interpretation decides the same URLs", runCompare)
+	register("compare", "show how each interpretation decides the same URLs", compareUsage, runCompare)
 }
 
 const compareUsage = `Usage:
@@ -25,45 +24,39 @@ Disallow only, agent names matched as substrings). Rows where the interpretation
 disagree are marked with "!". Without -agent, the agent is "*": a crawler that no
 group names. Exit status: 0 when all interpretations agree, 1 when any row
 disagrees, 2 on errors.
-
-Flags:
 `
 
+// compareVerdict is one dialect's verdict: the fields of a verdict (see verdictJSON)
+// that differ between dialects.
 type compareVerdict struct {
-	Dialect string `json:"dialect"`
-	Allowed bool   `json:"allowed"`
-	Line    int    `json:"line"`
-	Rule    string `json:"rule,omitempty"`
+	Dialect string  `json:"dialect"`
+	Allowed bool    `json:"allowed"`
+	Rule    *string `json:"rule"`
+	Line    int     `json:"line"`
 }
 
 type compareRow struct {
 	URL      string           `json:"url"`
+	Input    string           `json:"input,omitempty"`
 	Agent    string           `json:"agent"`
 	Agree    bool             `json:"agree"`
 	Verdicts []compareVerdict `json:"verdicts"`
 }
 
 func runCompare(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprint(e.stderr, compareUsage); fs.PrintDefaults() }
+	fs := newFlagSet("compare")
 	robotsFile := fs.String("robots", "", "robots.txt `FILE` (- for standard input)")
 	var agents agentList
 	fs.Var(&agents, "agent", "crawler product `NAME` (repeatable)")
-	format := fs.String("format", "text", "output `format`: text or json")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usagef("compare: %v", err)
+	format := formatFlag(fs, formatText, formatJSON)
+	args, err := parseArgs(fs, args, e.stdout)
+	if err != nil {
+		return err
 	}
 	if *robotsFile == "" {
 		return usagef("compare: -robots is required")
 	}
-	if *format != "text" && *format != "json" {
-		return usagef("compare: unknown format %q", *format)
-	}
-	urls := fs.Args()
+	urls := args
 	if len(urls) == 0 {
 		return usagef("compare: no URL given")
 	}
@@ -78,17 +71,31 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	for i, d := range robots.Dialects() {
 		parsed[i] = robots.Parse(body, robots.WithDialect(d))
 	}
-	var rows []compareRow
-	disagree := false
-	for _, u := range urls {
+	rows := []any{}
+	disagree, failed := false, false
+	w := bufio.NewWriter(e.stdout)
+	for _, raw := range urls {
+		u, err := weburl.Encode(raw)
+		if err != nil {
+			failed = true
+			if *format == formatJSON {
+				rows = append(rows, errorJSON{URL: raw, Error: err.Error()})
+			} else {
+				fmt.Fprintf(e.stderr, "robots: compare: %v\n", err)
+			}
+			continue
+		}
+		if *format == formatText && encoded(raw, u) {
+			fmt.Fprintf(e.stderr, "robots: compare: warning: %s is requested as %s (encoded as a browser does)\n", raw, u)
+		}
 		for _, a := range agents {
 			row := compareRow{URL: u, Agent: a, Agree: true}
+			if encoded(raw, u) {
+				row.Input = raw
+			}
 			for i, r := range parsed {
 				d := r.Check(a, u)
-				v := compareVerdict{Dialect: robots.Dialects()[i].String(), Allowed: d.Allowed, Line: d.Rule.Line}
-				if d.Rule.Line > 0 {
-					v.Rule = d.Rule.String()
-				}
+				v := compareVerdict{Dialect: robots.Dialects()[i].String(), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
 				if i > 0 && d.Allowed != row.Verdicts[0].Allowed {
 					row.Agree = false
 				}
@@ -100,9 +107,8 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			rows = append(rows, row)
 		}
 	}
-	w := bufio.NewWriter(e.stdout)
-	if *format == "json" {
-		writeJSON(w, rows)
+	if *format == formatJSON {
+		writeJSONLine(w, rows)
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprint(tw, "\tURL\tagent")
@@ -110,7 +116,11 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(tw, "\t%s", d)
 		}
 		fmt.Fprintln(tw)
-		for _, row := range rows {
+		for _, r := range rows {
+			row, ok := r.(compareRow)
+			if !ok {
+				continue
+			}
 			mark := ""
 			if !row.Agree {
 				mark = "!"
@@ -119,7 +129,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			for _, v := range row.Verdicts {
 				cell := verdict(v.Allowed)
 				if v.Line > 0 {
-					cell += fmt.Sprintf(" (%d)", v.Line)
+					cell += fmt.Sprintf(" (line %d)", v.Line)
 				}
 				fmt.Fprintf(tw, "\t%s", cell)
 			}
@@ -127,13 +137,16 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		}
 		tw.Flush()
 		if disagree {
-			fmt.Fprintln(w, "\n! the interpretations disagree; (N) is the line of the deciding rule")
+			fmt.Fprintln(w, "\n! the interpretations disagree; (line N) is the deciding rule's line")
 		}
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if disagree {
+	switch {
+	case failed:
+		return exitError{2}
+	case disagree:
 		return exitError{1}
 	}
 	return nil

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -14,7 +13,7 @@ import (
 )
 
 func init() {
-	register("diff", "compare two versions of a robots.txt file", runDiff)
+	register("diff", "compare two versions of a robots.txt file", diffUsage, runDiff)
 }
 
 const diffUsage = `Usage:
@@ -39,8 +38,6 @@ and for a sitemap {"kind": "sitemap", "change": "added"|"removed", "url": ...}.
 Exit status: 0 when nothing changes, 1 when something does (like diff), 2 on a
 usage or input error. Changes to comments, blank lines or the order of lines
 within a group are not changes.
-
-Flags:
 `
 
 // maxURLFile bounds the -urls file.
@@ -54,20 +51,15 @@ type diffFlags struct {
 }
 
 func runDiff(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprint(e.stderr, diffUsage); fs.PrintDefaults() }
+	fs := newFlagSet("diff")
 	var f diffFlags
 	fs.StringVar(&f.urlsFile, "urls", "", "`FILE` of URLs to compare, one per line")
 	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
-	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	format := formatFlag(fs, formatText, formatJSON)
 	dialectFlag(fs, &f.dialect)
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
-		if isHelp(err) {
-			return nil
-		}
-		return usagef("diff: %v", err)
+		return err
 	}
 	if len(pos) < 2 {
 		return usagef("diff: want OLD and NEW files")
@@ -75,9 +67,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	if pos[0] == "-" && pos[1] == "-" {
 		return usagef("diff: only one of OLD and NEW can be standard input")
 	}
-	if f.format != "text" && f.format != "json" {
-		return usagef("diff: unknown format %q (want text or json)", f.format)
-	}
+	f.format = *format
 	urls := pos[2:]
 	if f.urlsFile != "" {
 		if f.urlsFile == "-" && (pos[0] == "-" || pos[1] == "-") {
@@ -108,7 +98,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	}
 	changes := diffRobots(files[0], files[1], agents, urls)
 	w := bufio.NewWriter(e.stdout)
-	if f.format == "json" {
+	if f.format == formatJSON {
 		writeIndented(w, changes)
 	} else {
 		writeDiffText(w, changes)

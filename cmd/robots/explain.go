@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -14,7 +13,7 @@ import (
 )
 
 func init() {
-	register("explain", "show which group and rule apply to each crawler", runExplain)
+	register("explain", "show which group and rule apply to each crawler", explainUsage, runExplain)
 }
 
 const explainUsage = `Usage:
@@ -28,8 +27,6 @@ Each -agent names one crawler by its product token (say "Googlebot"); by default
 the major search, AI and SEO crawlers (package crawlers) are shown. Unlike check,
 several -agent flags mean several crawlers, each explained on its own. In the text
 format, crawlers that the same groups apply to are shown together.
-
-Flags:
 `
 
 type explainFlags struct {
@@ -40,27 +37,20 @@ type explainFlags struct {
 }
 
 func runExplain(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprint(e.stderr, explainUsage); fs.PrintDefaults() }
+	fs := newFlagSet("explain")
 	var f explainFlags
 	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to explain (- for standard input)")
 	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
-	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	format := formatFlag(fs, formatText, formatJSON)
 	dialectFlag(fs, &f.dialect)
-	urls, err := parseInterspersed(fs, args)
+	urls, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
-		if isHelp(err) {
-			return nil
-		}
-		return usagef("explain: %v", err)
+		return err
 	}
 	if f.robotsFile == "" {
 		return usagef("explain: -robots is required")
 	}
-	if f.format != "text" && f.format != "json" {
-		return usagef("explain: unknown format %q (want text or json)", f.format)
-	}
+	f.format = *format
 	agents := []string(f.agents)
 	if len(agents) == 0 {
 		agents = crawlers.Names()
@@ -80,7 +70,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 		out = append(out, x.explain(a, urls))
 	}
 	w := bufio.NewWriter(e.stdout)
-	if f.format == "json" {
+	if f.format == formatJSON {
 		writeIndented(w, out)
 	} else {
 		x.writeText(w, f.robotsFile, out)

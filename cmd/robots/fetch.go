@@ -3,9 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"time"
 
@@ -14,7 +12,7 @@ import (
 )
 
 func init() {
-	register("fetch", "fetch a robots.txt and tell how it went", runFetch)
+	register("fetch", "fetch a robots.txt and tell how it went", fetchUsage, runFetch)
 }
 
 const fetchUsage = `Usage:
@@ -31,27 +29,22 @@ unreachable (429, 5xx, network failure: everything disallowed for now).
 
 Exit status: 0 if the origin answered (success or unavailable), 1 if it was
 unreachable, 2 on a usage error.
-
-Flags:
 `
 
 func runFetch(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprint(e.stderr, fetchUsage); fs.PrintDefaults() }
+	fs := newFlagSet("fetch")
 	timeout := fs.Duration("timeout", 10*time.Second, "whole-fetch `timeout`")
-	asJSON := fs.Bool("json", false, "print the story as one JSON object")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usagef("fetch: %v", err)
+	format := formatFlag(fs, formatText, formatJSON)
+	jsonAlias(fs, format)
+	args, err := parseArgs(fs, args, e.stdout)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		return usagef("fetch: give one URL")
 	}
 	c := fetch.NewClient(fetch.WithTimeout(*timeout))
-	res, err := c.Fetch(ctx, fs.Arg(0))
+	res, err := c.Fetch(ctx, args[0])
 	if err != nil {
 		return usagef("fetch: %v", err)
 	}
@@ -60,8 +53,8 @@ func runFetch(ctx context.Context, e *env, args []string) error {
 	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
-	if *asJSON {
-		writeFetchJSON(w, res)
+	if *format == formatJSON {
+		writeJSONLine(w, fetchReport(res))
 	} else {
 		writeStory(w, res)
 	}
@@ -114,14 +107,17 @@ func meaning(e fetch.Effect) string {
 	return "the file's rules apply"
 }
 
-// fetchStory is the -json output of fetch.
-type fetchStory struct {
+// fetchJSON is the one JSON shape of a robots.txt fetch in the command: the output of
+// "robots fetch -format json" and the "robots" of a verdict of "robots check" without
+// -robots. Times are UTC, to the second (RFC 3339).
+type fetchJSON struct {
 	Origin      string              `json:"origin"`
 	RobotsURL   string              `json:"robots_url"`
 	Hops        []fetch.Hop         `json:"hops"`
 	Status      int                 `json:"status"`
 	Outcome     fetch.Outcome       `json:"outcome"`
 	Effect      fetch.Effect        `json:"effect"`
+	Stale       bool                `json:"stale"`
 	BytesRead   int64               `json:"bytes_read"`
 	WireBytes   int64               `json:"wire_bytes"`
 	Truncated   bool                `json:"truncated"`
@@ -129,20 +125,27 @@ type fetchStory struct {
 	FetchedAt   time.Time           `json:"fetched_at"`
 	ExpiresAt   time.Time           `json:"expires_at"`
 	Error       string              `json:"error,omitempty"`
+	ErrorKind   fetch.ErrorKind     `json:"error_kind,omitempty"`
 	Diagnostics []robots.Diagnostic `json:"diagnostics,omitempty"`
 }
 
-func writeFetchJSON(w *bufio.Writer, res *fetch.Result) {
-	s := fetchStory{Origin: res.Origin, RobotsURL: res.RobotsURL, Hops: res.Hops,
-		Status: res.Status, Outcome: res.Outcome, Effect: res.Effect, BytesRead: res.BytesRead,
+func fetchReport(res *fetch.Result) *fetchJSON {
+	s := &fetchJSON{Origin: res.Origin, RobotsURL: res.RobotsURL, Hops: res.Hops,
+		Status: res.Status, Outcome: res.Outcome, Effect: res.Effect, Stale: res.Stale, BytesRead: res.BytesRead,
 		WireBytes: res.WireBytes, Truncated: res.Truncated, Encoding: res.Encoding,
-		FetchedAt: res.FetchedAt.UTC(), ExpiresAt: res.ExpiresAt.UTC()}
+		FetchedAt: res.FetchedAt.UTC().Truncate(time.Second), ExpiresAt: res.ExpiresAt.UTC().Truncate(time.Second)}
+	if s.Hops == nil {
+		s.Hops = []fetch.Hop{}
+	}
 	if res.Err != nil {
 		s.Error = res.Err.Error()
+		var fe *fetch.Error
+		if errors.As(res.Err, &fe) {
+			s.ErrorKind = fe.Kind
+		}
 	}
 	if res.Robots != nil {
 		s.Diagnostics = res.Robots.Diagnostics()
 	}
-	b, _ := json.Marshal(s)
-	w.Write(append(b, '\n'))
+	return s
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -16,7 +15,7 @@ import (
 )
 
 func init() {
-	register("lint", "find mistakes in robots.txt files", runLint)
+	register("lint", "find mistakes in robots.txt files", lintUsage, runLint)
 }
 
 const lintUsage = `Usage:
@@ -35,8 +34,6 @@ Formats:
 
 Exit status: 1 if any finding is an error (or, with -strict, a warning), 0
 otherwise, 2 on a usage error or a file that cannot be read.
-
-Flags:
 `
 
 // maxLintFile bounds a file read for linting. It is well past the 500 KiB that
@@ -44,21 +41,13 @@ Flags:
 const maxLintFile = 64 << 20
 
 func runLint(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprint(e.stderr, lintUsage); fs.PrintDefaults() }
-	format := fs.String("format", "text", "output `format`: text, json or sarif")
+	fs := newFlagSet("lint")
+	format := formatFlag(fs, formatText, formatJSON, formatSARIF)
 	strict := fs.Bool("strict", false, "exit with status 1 on warnings too")
 	dialects := fs.Bool("dialects", false, "also report paths of the file that the interpretations (google, rfc9309, legacy1996, legacy1994) decide differently")
-	files, err := parseInterspersed(fs, args)
+	files, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
-		if isHelp(err) {
-			return nil
-		}
-		return usagef("lint: %v", err)
-	}
-	if *format != "text" && *format != "json" && *format != "sarif" {
-		return usagef("lint: unknown format %q (want text, json or sarif)", *format)
+		return err
 	}
 	if len(files) == 0 {
 		return usagef("lint: no file given (use - for standard input)")

@@ -39,14 +39,15 @@ type env struct {
 
 type command struct {
 	summary string
+	usage   string // the help text before the flags; "robots help NAME" and -h print it
 	run     func(ctx context.Context, e *env, args []string) error
 }
 
 // commands is the table of subcommands; each lives in its own file.
 var commands = map[string]command{}
 
-func register(name, summary string, run func(ctx context.Context, e *env, args []string) error) {
-	commands[name] = command{summary: summary, run: run}
+func register(name, summary, usage string, run func(ctx context.Context, e *env, args []string) error) {
+	commands[name] = command{summary: summary, usage: usage, run: run}
 }
 
 const usage = `robots: check, lint, explain, compare, diff and fetch robots.txt files, or serve them.
@@ -56,7 +57,13 @@ Usage:
 
 Commands:
 %s
-Run "robots <command> -h" for a command's flags.
+Run "robots help <command>" or "robots <command> -h" for a command's flags.
+Flags may come before or after the arguments; "--" ends the flags.
+
+Exit status, the same for every command:
+	0  every URL allowed, nothing found, no change
+	1  something disallowed, findings, changes
+	2  bad input (usage, unreadable file, invalid URL) or a failure
 `
 
 func printUsage(w io.Writer) {
@@ -80,16 +87,29 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return usagef("no command given")
 	}
 	name := args[0]
-	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && name == "help" {
+			if _, ok := commands[args[1]]; !ok {
+				return usagef("help: unknown command %q (see \"robots help\")", args[1])
+			}
+			if err := commands[args[1]].run(ctx, e, []string{"-h"}); err != errHelpShown {
+				return err
+			}
+			return nil
+		}
 		printUsage(stdout)
 		return nil
 	}
 	c, ok := commands[name]
 	if !ok {
-		printUsage(stderr)
-		return usagef("unknown command %q", name)
+		return usagef("unknown command %q (see \"robots help\")", name)
 	}
-	return c.run(ctx, e, args[1:])
+	err := c.run(ctx, e, args[1:])
+	if err == errHelpShown {
+		return nil
+	}
+	return err
 }
 
 // exitCode maps run's error to the process exit status: 0 ok, 1 a negative answer

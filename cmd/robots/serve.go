@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -22,7 +20,7 @@ import (
 )
 
 func init() {
-	register("serve", "run the robots.txt service and web tester", runServe)
+	register("serve", "run the robots.txt service and web tester", serveUsage, runServe)
 }
 
 const serveUsage = `Usage:
@@ -45,14 +43,10 @@ API:
 By default the server refuses to fetch from loopback, private, link-local and
 other special addresses, checked on every address it dials; -allow-private lifts
 that for local use. Stops gracefully on SIGINT or SIGTERM.
-
-Flags:
 `
 
 func runServe(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprint(e.stderr, serveUsage); fs.PrintDefaults() }
+	fs := newFlagSet("serve")
 	addr := fs.String("addr", serve.DefaultAddr, "`address` to listen on")
 	data := fs.String("data", "", "data `directory` of the embedded store (default: robots-serve in the user cache directory)")
 	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server,\nredis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
@@ -69,14 +63,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
 	logFormat := fs.String("log", "text", "log `format`: text or json")
 	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usagef("serve: %v", err)
+	args, err := parseArgs(fs, args, e.stdout)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("serve: unexpected argument %q", fs.Arg(0))
+	if len(args) > 0 {
+		return usagef("serve: unexpected argument %q", args[0])
 	}
 	if *data != "" && *redisURL != "" {
 		return usagef("serve: -data and -redis are exclusive: give one store")

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/lint"
+)
+
+// verdictJSON is the one JSON shape of a decision, in every subcommand and in the
+// service's API: the URL decided, the crawler, the verdict and the deciding rule as
+// written in the file ("Disallow: /a"), with its line. When no rule matched, "rule"
+// is null and "line" is 0. "input" is the URL as given when it had to be encoded.
+type verdictJSON struct {
+	URL     string     `json:"url"`
+	Input   string     `json:"input,omitempty"`
+	Agent   string     `json:"agent"`
+	Allowed bool       `json:"allowed"`
+	Rule    *string    `json:"rule"`
+	Line    int        `json:"line"`
+	Robots  *fetchJSON `json:"robots,omitempty"` // check without -robots: how the file was fetched
+}
+
+// errorJSON stands in the results for a URL or an input line that could not be
+// decided.
+type errorJSON struct {
+	URL       string `json:"url,omitempty"`
+	InputLine int    `json:"input_line,omitempty"` // check -jsonl: the line of standard input
+	Error     string `json:"error"`
+}
+
+// ruleJSON is the deciding rule as written, or nil when no rule matched.
+func ruleJSON(r robots.Rule) *string {
+	if r.Line == 0 {
+		return nil
+	}
+	s := r.String()
+	return &s
+}
+
+// agentName names a crawler in the output: its token, or its tokens joined by ","
+// for a crawler with several (check -merge-agents, -jsonl "agents").
+func agentName(agents []string) string { return strings.Join(agents, ",") }
+
+// verdictWriter prints verdicts in the format asked for, collects warnings and
+// errors, and turns them into the exit status: 2 if a URL could not be decided, 1 if
+// any was disallowed, 0 otherwise.
+type verdictWriter struct {
+	e          *env
+	cmd        string
+	format     string
+	w          *bufio.Writer
+	results    []any
+	warnings   []string
+	disallowed bool
+	failed     int
+}
+
+func newVerdictWriter(e *env, format string) *verdictWriter {
+	return &verdictWriter{e: e, cmd: "check", format: format, w: bufio.NewWriter(e.stdout), results: []any{}, warnings: []string{}}
+}
+
+// warn records a warning: in the JSON document under "warnings", otherwise on
+// standard error at once.
+func (o *verdictWriter) warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if o.format == formatJSON {
+		o.warnings = append(o.warnings, msg)
+		return
+	}
+	o.w.Flush()
+	fmt.Fprintf(o.e.stderr, "robots: %s: warning: %s\n", o.cmd, msg)
+}
+
+// warnAgents warns about agents that no group can name: whole User-Agent headers
+// and tokens with a version fall to the "*" group in Google's reading.
+func (o *verdictWriter) warnAgents(agents []string) {
+	for _, a := range agents {
+		if msg := agentProblem(a); msg != "" {
+			o.warn("%s", msg)
+		}
+	}
+}
+
+// agentProblem says why agent is not a product token a group can name, or "".
+func agentProblem(agent string) string {
+	if agent == "*" || agent != "" && strings.Trim(agent, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-") == "" {
+		return ""
+	}
+	tok := robots.ProductToken(agent)
+	if tok == "" {
+		return fmt.Sprintf("agent %q has no product token: no group names it, so it gets the \"*\" rules", agent)
+	}
+	return fmt.Sprintf("agent %q is not a product token: no group names it, so it gets the \"*\" rules; the crawler's token is %q (-agent %s)", agent, tok, tok)
+}
+
+// warnBody warns when a file is not a robots.txt at all: an HTML page (lint's
+// html-page finding) or binary data.
+func (o *verdictWriter) warnBody(name string, body []byte) {
+	if msg := bodyProblem(name, body); msg != "" {
+		o.warn("%s", msg)
+	}
+}
+
+func bodyProblem(name string, body []byte) string {
+	if bytes.IndexByte(body, 0) >= 0 || !utf8.Valid(body) && bytes.Count(body, []byte{0xFF})+bytes.Count(body, []byte{0xFE}) > len(body)/16 {
+		return fmt.Sprintf("%s looks like binary data, not a robots.txt file", name)
+	}
+	for _, f := range lint.Check(name, body) {
+		if f.Code == lint.HTMLPage {
+			return fmt.Sprintf("%s is an HTML or XML page, not a robots.txt file (line %d): crawlers read it as rules and find none", name, f.Line)
+		}
+	}
+	return ""
+}
+
+// fail records a URL that could not be decided.
+func (o *verdictWriter) fail(raw string, err error) {
+	o.failed++
+	switch o.format {
+	case formatJSON:
+		o.results = append(o.results, errorJSON{URL: raw, Error: err.Error()})
+	case formatJSONL:
+		writeJSONLine(o.w, errorJSON{URL: raw, Error: err.Error()})
+	default:
+		o.w.Flush()
+		fmt.Fprintf(o.e.stderr, "robots: %s: %v\n", o.cmd, err)
+	}
+}
+
+// verdict prints one decision for one crawler. raw is the URL as given, u as decided.
+// res is the fetch the decision came from, or nil.
+func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decision, res *fetch.Result) {
+	if !d.Allowed {
+		o.disallowed = true
+	}
+	v := verdictJSON{URL: u, Agent: agentName(agents), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
+	if encoded(raw, u) {
+		v.Input = raw
+	}
+	if res != nil {
+		v.Robots = fetchReport(res)
+	}
+	switch o.format {
+	case formatJSON:
+		o.results = append(o.results, v)
+	case formatJSONL:
+		writeJSONLine(o.w, v)
+	default:
+		why := describeRule(d.Rule)
+		if res != nil {
+			why = describeRemote(d, res)
+		}
+		fmt.Fprintf(o.w, "%s\t%s\t%s\t%s\n", verdict(d.Allowed), v.Agent, u, why)
+	}
+}
+
+// encodedNote says, in the text formats, that a URL was decided as encoded; the JSON
+// formats carry it as "input" in each verdict.
+func (o *verdictWriter) encodedNote(raw, u string) {
+	if o.format == formatText && encoded(raw, u) {
+		o.warn("%s is requested as %s (encoded as a browser does)", raw, u)
+	}
+}
+
+// encoded reports whether the URL decided differs from the one given, beyond the
+// "/" a bare origin gets.
+func encoded(raw, u string) bool {
+	raw = strings.TrimSpace(raw)
+	return u != raw && u != raw+"/"
+}
+
+// close writes the JSON document (for -format json) and returns the exit status.
+func (o *verdictWriter) close() error {
+	if o.format == formatJSON {
+		writeJSONLine(o.w, struct {
+			Results  []any    `json:"results"`
+			Warnings []string `json:"warnings"`
+		}{o.results, o.warnings})
+	}
+	if err := o.w.Flush(); err != nil {
+		return err
+	}
+	switch {
+	case o.failed > 0:
+		return exitError{2}
+	case o.disallowed:
+		return exitError{1}
+	}
+	return nil
+}
+
+func verdict(allowed bool) string {
+	if allowed {
+		return "allowed"
+	}
+	return "disallowed"
+}
+
+// describeRule formats the deciding rule with its line: "line 12: Disallow: /private/".
+func describeRule(r robots.Rule) string {
+	if r.Line == 0 {
+		return "no rule matched"
+	}
+	return fmt.Sprintf("line %d: %s", r.Line, r.String())
+}
+
+// writeJSONLine writes v as one line of JSON.
+func writeJSONLine(w *bufio.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(errorJSON{Error: err.Error()})
+	}
+	w.Write(append(b, '\n'))
+}
