@@ -93,6 +93,19 @@ func (c *Client) dialContext(ctx context.Context, network, addr string) (net.Con
 	return c.opts.dial(ctx, network, addr)
 }
 
+// Stats are a client's figures at one moment, for metrics.
+type Stats struct {
+	Origins  int   // origins whose parsed robots.txt the client holds in memory
+	Bytes    int64 // their estimated size, bounded by WithRulesMemory
+	InFlight int   // fetches in progress (at most WithMaxInFlight)
+}
+
+// Stats returns the client's figures now.
+func (c *Client) Stats() Stats {
+	n, b := c.rules.stats()
+	return Stats{Origins: n, Bytes: b, InFlight: len(c.slots)}
+}
+
 // Get returns what is known about the robots.txt of rawURL's origin, fetching it
 // when the cache has no fresh result. The error is for URLs that have no robots.txt
 // (not absolute, unsupported scheme, invalid host) and for ctx ending while waiting;

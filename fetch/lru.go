@@ -97,6 +97,13 @@ func (c *lru[V]) remove(it *lruItem[V]) {
 	c.n--
 }
 
+// stats returns the number of items and their summed sizes.
+func (c *lru[V]) stats() (n int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n, c.used
+}
+
 func (c *lru[V]) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()

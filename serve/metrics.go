@@ -2,13 +2,16 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/buildinfo"
 )
 
 // metrics are the server's Prometheus series. Label values are resolved once where
@@ -24,6 +27,7 @@ type metrics struct {
 	misses      prometheus.Counter
 	waits       prometheus.Counter
 	storeErrors prometheus.Counter
+	fetchErrors *prometheus.CounterVec // by fetch.ErrorKind
 	page        *handlerMetrics
 }
 
@@ -60,9 +64,25 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		storeErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "robots_store_errors_total", Help: "Cache store operations that failed (the server went on without the store).",
 		}),
+		fetchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "robots_fetch_errors_total", Help: "robots.txt fetches that failed, by kind of failure (dns, timeout, connect, tls, ...).",
+		}, []string{"kind"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors} {
+	bi := buildinfo.Read()
+	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "robots_build_info", Help: "The build of the running server: always 1, with the module version, VCS revision and Go version as labels.",
+	}, []string{"version", "revision", "goversion"})
+	build.WithLabelValues(bi.Version, bi.Revision, bi.GoVersion).Set(1)
+	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, build} {
 		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	// The runtime's and the process's own series, as every Go exporter has them. A
+	// registry that has them already (given in Config) keeps its own.
+	for _, c := range []prometheus.Collector{collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
+		var are prometheus.AlreadyRegisteredError
+		if err := reg.Register(c); err != nil && !errors.As(err, &are) {
 			return nil, err
 		}
 	}
@@ -88,6 +108,10 @@ func (m *metrics) observer() fetch.Observer {
 		FlightWait: func(string) { m.waits.Inc() },
 		Fetched: func(r *fetch.Result, took time.Duration) {
 			m.fetches.WithLabelValues(r.Outcome.String()).Inc()
+			var fe *fetch.Error
+			if errors.As(r.Err, &fe) {
+				m.fetchErrors.WithLabelValues(fe.Kind.String()).Inc()
+			}
 			m.fetchTime.Observe(took.Seconds())
 		},
 		StoreError: func(string, error) { m.storeErrors.Inc() },
@@ -118,6 +142,21 @@ func (h *handlerMetrics) done(code int, start time.Time) {
 		h.requests.WithLabelValues(h.name, strconv.Itoa(code)).Inc()
 	}
 	h.duration.Observe(time.Since(start).Seconds())
+}
+
+// clientMetrics are the fetch client's figures, read at each scrape.
+func clientMetrics(c *fetch.Client) []prometheus.Collector {
+	gauge := func(name, help string, v func(fetch.Stats) float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return v(c.Stats()) })
+	}
+	return []prometheus.Collector{
+		gauge("robots_cache_origins", "Origins whose parsed robots.txt the server holds in memory.",
+			func(s fetch.Stats) float64 { return float64(s.Origins) }),
+		gauge("robots_cache_bytes", "Estimated bytes of the parsed robots.txt files held in memory (bounded by -memory).",
+			func(s fetch.Stats) float64 { return float64(s.Bytes) }),
+		gauge("robots_fetches_in_flight", "robots.txt fetches in progress (bounded by -max-inflight).",
+			func(s fetch.Stats) float64 { return float64(s.InFlight) }),
+	}
 }
 
 // StoreHealthTimeout bounds the health check of the cache store that a scrape of

@@ -196,6 +196,11 @@ func New(cfg Config) (*Server, error) {
 	opts = append(opts, cfg.Fetch...)
 	opts = append(opts, fetch.WithObserver(s.metrics.observer()))
 	s.client = fetch.NewClient(opts...)
+	for _, c := range clientMetrics(s.client) {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("serve: metrics: %w", err)
+		}
+	}
 	if hc, ok := cfg.Store.(fetch.HealthChecker); ok {
 		if err := reg.Register(storeUp(hc)); err != nil {
 			return nil, fmt.Errorf("serve: metrics: %w", err)
