@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/internal/groupdiff"
 )
 
 func init() {
@@ -163,19 +164,6 @@ func diffRobots(a, b *robots.Robots, agents, urls []string) []change {
 	return changes
 }
 
-// groupKey identifies a group across versions by the product tokens it names.
-func groupKey(g robots.Group) string {
-	var toks []string
-	for _, a := range g.Agents {
-		t := strings.ToLower(a.Token())
-		if !slices.Contains(toks, t) {
-			toks = append(toks, t)
-		}
-	}
-	slices.Sort(toks)
-	return strings.Join(toks, " ")
-}
-
 func groupInfo(g robots.Group) *sideInfo {
 	s := &sideInfo{Line: g.Line, Agents: agentNames(g), Rules: []string{}}
 	for _, r := range g.Rules {
@@ -195,12 +183,6 @@ func agentNames(g robots.Group) []string {
 	return names
 }
 
-// sameContent reports whether two groups have the same user-agents (by token), rules
-// and fields, in any order.
-func sameContent(a, b *sideInfo) bool {
-	return sameSet(tokens(a.Agents), tokens(b.Agents)) && sameSet(a.Rules, b.Rules) && sameSet(a.Fields, b.Fields)
-}
-
 func tokens(names []string) []string {
 	var out []string
 	for _, n := range names {
@@ -212,60 +194,18 @@ func tokens(names []string) []string {
 	return out
 }
 
-func sameSet(a, b []string) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
-}
-
-// diffGroups pairs the groups of two versions and reports what was added, removed
-// or changed. Groups naming the same tokens pair first (in file order); then a group
-// left over pairs with the first left-over group that shares a token with it, so that
-// adding or removing a user-agent line reads as a change of that group.
+// diffGroups lists the groups added, removed or changed (see groupdiff.Groups).
 func diffGroups(old, new []robots.Group) []change {
-	pair := make([]int, len(old)) // old group → new group, or -1
-	used := make([]bool, len(new))
-	byKey := map[string][]int{}
-	for i, g := range new {
-		k := groupKey(g)
-		byKey[k] = append(byKey[k], i)
-	}
-	for i, g := range old {
-		pair[i] = -1
-		k := groupKey(g)
-		if len(byKey[k]) > 0 {
-			pair[i] = byKey[k][0]
-			used[pair[i]] = true
-			byKey[k] = byKey[k][1:]
-		}
-	}
-	for i, g := range old {
-		if pair[i] >= 0 {
-			continue
-		}
-		toks := strings.Fields(groupKey(g))
-		for j, h := range new {
-			if !used[j] && slices.ContainsFunc(strings.Fields(groupKey(h)), func(t string) bool { return slices.Contains(toks, t) }) {
-				pair[i], used[j] = j, true
-				break
-			}
-		}
-	}
 	var changes []change
-	for i, g := range old {
-		if pair[i] < 0 {
-			changes = append(changes, change{Kind: "group", Change: "removed", Agents: agentNames(g), Before: groupInfo(g)})
-			continue
-		}
-		before, after := groupInfo(g), groupInfo(new[pair[i]])
-		if !sameContent(before, after) {
-			changes = append(changes, change{Kind: "group", Change: "changed", Agents: after.Agents, Before: before, After: after})
-		}
-	}
-	for j, g := range new {
-		if !used[j] {
-			changes = append(changes, change{Kind: "group", Change: "added", Agents: agentNames(g), After: groupInfo(g)})
+	for _, c := range groupdiff.Groups(old, new) {
+		switch c.Kind {
+		case groupdiff.Removed:
+			changes = append(changes, change{Kind: "group", Change: "removed", Agents: agentNames(old[c.Old]), Before: groupInfo(old[c.Old])})
+		case groupdiff.Changed:
+			after := groupInfo(new[c.New])
+			changes = append(changes, change{Kind: "group", Change: "changed", Agents: after.Agents, Before: groupInfo(old[c.Old]), After: after})
+		case groupdiff.Added:
+			changes = append(changes, change{Kind: "group", Change: "added", Agents: agentNames(new[c.New]), After: groupInfo(new[c.New])})
 		}
 	}
 	return changes
@@ -301,16 +241,16 @@ func writeDiffText(w io.Writer, changes []change) {
 				for _, x := range agentsMinus(c.After.Agents, c.Before.Agents) {
 					fmt.Fprintf(w, "    + User-agent: %s\n", x)
 				}
-				for _, x := range minus(c.Before.Rules, c.After.Rules) {
+				for _, x := range groupdiff.Minus(c.Before.Rules, c.After.Rules) {
 					fmt.Fprintf(w, "    - %s\n", x)
 				}
-				for _, x := range minus(c.After.Rules, c.Before.Rules) {
+				for _, x := range groupdiff.Minus(c.After.Rules, c.Before.Rules) {
 					fmt.Fprintf(w, "    + %s\n", x)
 				}
-				for _, x := range minus(c.Before.Fields, c.After.Fields) {
+				for _, x := range groupdiff.Minus(c.Before.Fields, c.After.Fields) {
 					fmt.Fprintf(w, "    - %s\n", x)
 				}
-				for _, x := range minus(c.After.Fields, c.Before.Fields) {
+				for _, x := range groupdiff.Minus(c.After.Fields, c.Before.Fields) {
 					fmt.Fprintf(w, "    + %s\n", x)
 				}
 			}
@@ -341,20 +281,6 @@ func agentsMinus(a, b []string) []string {
 		if !slices.Contains(tb, strings.ToLower(robots.Agent{Name: n}.Token())) {
 			out = append(out, n)
 		}
-	}
-	return out
-}
-
-// minus returns the elements of a not in b, counting repeats.
-func minus(a, b []string) []string {
-	left := slices.Clone(b)
-	var out []string
-	for _, x := range a {
-		if i := slices.Index(left, x); i >= 0 {
-			left = slices.Delete(left, i, i+1)
-			continue
-		}
-		out = append(out, x)
 	}
 	return out
 }
