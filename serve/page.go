@@ -2,7 +2,11 @@ package serve
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
 	"embed"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -17,13 +21,60 @@ import (
 	"github.com/gorobots/robots/lint"
 )
 
-// The web tester: a form posted to "/" and answered with the same page, results
-// included, so that it works without JavaScript; app.js only adds conveniences
-// (highlighting a verdict's line on hover, selecting all crawlers, hiding the second
-// file outside diff mode).
+// The web tester: one form posted to "/" and answered with the same page, results
+// included, so that the whole flow works without JavaScript. app.js only adds
+// conveniences: line numbers beside the editors, crawler search and presets, a
+// progress line with a Cancel button while a fetch runs, and lighting a verdict's
+// line on hover.
+//
+// The form has two actions. Fetch gets the live robots.txt of an origin into the
+// editor and tests it as crawlers see it now (the fetch status included: a 404
+// allows everything, an unreachable origin disallows everything). Test (the default
+// action, also on Enter) tests the text in the editor and never fetches, so that
+// fetch → edit → test tests the edits.
+//
+// No editor component: the input is line-oriented plain text, and what the tester
+// needs around it (line numbers, the deciding lines highlighted, findings beside
+// their lines, links to lines) is served as an annotated copy of the file next to a
+// plain textarea. A code editor (CodeMirror 6 is the usual choice) would need a
+// bundling step and a few hundred KB of script to give little more, and would leave
+// the page unusable without JavaScript.
+//
+// With bearer tokens configured (-token-file), Fetch needs one of them in the form's
+// token field: a fetch reaches out to the origin named and fills the shared cache,
+// which is what the tokens guard on the API. Test needs none: it reads only the
+// posted text, within the limits below, like the open /v1/lint would. A form field,
+// not the Authorization header, because a plain HTML form cannot send headers.
 
 //go:embed web
 var webFiles embed.FS
+
+// Limits of the tester, on top of MaxBodyBytes and MaxURLs.
+const (
+	// MaxPageAgents bounds the crawlers of one tester form (the major crawlers are 76).
+	MaxPageAgents = 100
+
+	// DefaultPageMaxCells bounds the verdicts of one form, URLs × crawlers: a site
+	// owner's list of a few hundred URLs for the default crawlers fits; a form of
+	// 10,000 URLs × 100 crawlers, which once built 91 MB of HTML, does not.
+	DefaultPageMaxCells = 10_000
+
+	// DefaultPageMaxBytes bounds the HTML of one answer. The largest legitimate page
+	// is a diff of two 500 KiB files of short lines, each echoed in its editor and
+	// annotated line by line (about 4.5 MiB each), with the verdicts.
+	DefaultPageMaxBytes = 16 << 20
+
+	// PageMaxFileBytes bounds a pasted file: Google reads the first 500 KiB of a
+	// robots.txt and ignores the rest (RFC 9309 §2.5), and so would a test of it.
+	PageMaxFileBytes = robots.DefaultMaxBytes
+)
+
+// Estimated HTML bytes per item of a page, to refuse a page too large before it is
+// built (the rendering is bounded by the page limit as well).
+const (
+	estBytesPerLine = 160 // a line of the annotated file, beside its text
+	estBytesPerCell = 140 // a verdict cell
+)
 
 func parsePage() (*template.Template, error) {
 	return template.New("index.html").Funcs(template.FuncMap{
@@ -34,6 +85,13 @@ func parsePage() (*template.Template, error) {
 			}
 			return m
 		},
+		"plural": func(n int, one, many string) string {
+			if n == 1 {
+				return fmt.Sprintf("%d %s", n, one)
+			}
+			return fmt.Sprintf("%s %s", thousands(n), many)
+		},
+		"join": strings.Join,
 	}).ParseFS(webFiles, "web/index.html")
 }
 
@@ -48,39 +106,88 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 type pageForm struct {
 	Robots    string // the file, or the old file in diff mode
 	RobotsNew string // the new file in diff mode
-	FetchURL  string // fetch the file from this URL's origin instead of Robots
+	FetchURL  string // the origin whose robots.txt Fetch gets
 	URLs      string // one per line: absolute URLs or paths
 	Agents    []string
 	More      string // more agents, separated by commas or spaces
 	Diff      bool
 	Dialect   string // the reading of robots.txt: google (or empty), rfc9309, legacy1996, legacy1994
+	Action    string // "fetch" or "test"
+	Fetched   string // digest of the file Fetch put in the editor, to tell edits from it
+	Token     string // never echoed
 }
 
 type crawlerChoice struct {
-	Name    string
-	Purpose string
-	Checked bool
+	Name     string
+	Operator string
+	Checked  bool
+}
+
+// family is one kind of crawler in the picker.
+type family struct {
+	ID       string
+	Title    string
+	Crawlers []crawlerChoice
+}
+
+// preset is a selection the picker offers in one click.
+type preset struct {
+	ID, Title string
+	Names     []string
 }
 
 type pageData struct {
-	Form     pageForm
-	Crawlers []crawlerChoice
-	Error    string
-	Result   *pageResult
+	Form          pageForm
+	Families      []family
+	Presets       []preset
+	Checked       int
+	TokenRequired bool
+	Error         string
+	Result        *pageResult
 }
 
+// pageResult is what a test found.
 type pageResult struct {
-	Diff    bool
-	Agents  []string
-	Rows    []pageRow
-	Changed int // rows with a changed verdict, in diff mode
-	Files   []*fileView
-	Note    string // where the file came from
+	Diff     bool
+	Source   sourceView
+	Columns  []column
+	Rows     []pageRow
+	Changed  int // rows with a changed verdict, in diff mode
+	Files    []*fileView
+	Groups   []groupChangeView // diff mode: the groups added, removed or changed
+	Sitemaps []sitemapChange   // diff mode
+}
+
+// sourceView says where the tested file came from and what that means for the
+// verdicts: with a fetch, the status (a 404 allows everything, an unreachable site
+// disallows everything) explains verdicts that no line decides.
+type sourceView struct {
+	Title  string // one line: "Fetched https://example.com/robots.txt"
+	Detail string // the status and its meaning for the verdicts
+	Class  string // "ok", "warn" or "bad"
+	Effect string // "rules", "allow-all" or "disallow-all"
+}
+
+// column is one or more crawlers that get the same groups, and therefore the same
+// verdicts: one column for all of them keeps the table narrow.
+type column struct {
+	Agents []string
+	Groups []groupRef // per file
+}
+
+// groupRef says which group a crawler gets in one file.
+type groupRef struct {
+	File  string // "a" or "b": the prefix of the file's line anchors
+	Lines []int  // first line of each group that applies
+	Star  bool   // the "*" group applies
+	None  bool   // no group applies (everything allowed)
+	Note  string // instead of a group: the fetch status decides
 }
 
 type pageRow struct {
-	URL   string
-	Cells []pageCell
+	URL     string
+	Cells   []pageCell
+	Changed bool
 }
 
 type pageCell struct {
@@ -90,41 +197,58 @@ type pageCell struct {
 
 type verdict struct {
 	Allowed bool
+	File    string // "a" or "b"
 	Line    int
 	Rule    string
 	Why     string // when no rule decided: why
+	Status  bool   // the fetch status decided, not the file
 }
 
 type fileView struct {
 	ID       string // "a" or "b": prefix of line anchors
 	Title    string
 	Lines    []lineView
-	Groups   []agentGroup
-	Findings int
+	Findings []findingView
+	Errors   int
+	Warnings int
+	Infos    int
+	Hits     int // lines that decide at least one verdict
+	Added    int // diff mode: lines marked as added (new file) or removed (old file)
+	Removed  int
 }
 
 type lineView struct {
 	Num      int
 	Text     string
 	Kind     string
-	Hit      bool // decides at least one verdict
-	Findings []lint.Finding
+	Hit      bool   // decides at least one verdict
+	Mark     string // diff mode: "add" or "del"
+	Findings []findingView
 }
 
-// agentGroup says which group a crawler gets in one file.
-type agentGroup struct {
-	Agent string
-	Lines []int // first line of each group that applies
-	Star  bool  // the "*" group applies
+type findingView struct {
+	Line     int
+	Severity string
+	Code     string
+	Message  string
 }
 
-// MaxPageAgents bounds the crawlers of one tester form (each is a column).
-const MaxPageAgents = 100
+type groupChangeView struct {
+	Kind    string // added, removed, changed
+	Agents  string
+	OldLine int
+	NewLine int
+	Lines   []string // "- Disallow: /x", "+ Allow: /y"
+}
+
+type sitemapChange struct {
+	Kind, URL string
+}
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	hm := s.metrics.page
-	d := pageData{}
+	d := pageData{TokenRequired: len(s.cfg.Tokens) > 0, Presets: presets()}
 	code := http.StatusOK
 	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
@@ -138,28 +262,67 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			code = statusOf(err)
 			d.Error = err.Error()
+			d.Result = nil
 		}
 	} else {
 		d.Form.URLs = "/\n/search?q=robots\n/private/file.html"
 		d.Form.Robots = "User-agent: *\nDisallow: /private/\nAllow: /private/public.html\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n"
 	}
-	d.Crawlers = choices(d.Form.Agents, r.Method == http.MethodPost)
-	var buf bytes.Buffer
-	if err := s.page.Execute(&buf, d); err != nil {
+	d.Families, d.Checked = choices(d.Form.Agents, r.Method == http.MethodPost)
+	buf := &limitedBuffer{max: s.cfg.PageMaxBytes}
+	err := s.page.Execute(buf, d)
+	if errors.Is(err, errPageTooLarge) {
+		code = http.StatusRequestEntityTooLarge
+		d.Result = nil
+		d.Error = fmt.Sprintf("the answer would be more than %s of HTML, the tester's limit: test fewer URLs or crawlers at once (POST /v1/check takes larger batches)", sizeText(int64(s.cfg.PageMaxBytes)))
+		buf = &limitedBuffer{max: s.cfg.PageMaxBytes}
+		err = s.page.Execute(buf, d)
+		if errors.Is(err, errPageTooLarge) {
+			// Even the form alone, echoed, is too large for the limit.
+			http.Error(w, d.Error, code)
+			hm.done(code, start)
+			return
+		}
+	}
+	if err != nil {
 		s.log.Error("page template", "error", err)
 		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
 		hm.done(http.StatusInternalServerError, start)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'")
+	w.Header().Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(code)
 	w.Write(buf.Bytes())
 	hm.done(code, start)
 }
 
+var errPageTooLarge = errors.New("page too large")
+
+// limitedBuffer is a bytes.Buffer that refuses to grow past max bytes, so that a
+// page too large to send is never built whole.
+type limitedBuffer struct {
+	bytes.Buffer
+	max int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.max {
+		return 0, errPageTooLarge
+	}
+	return b.Buffer.Write(p)
+}
+
+func (b *limitedBuffer) WriteString(p string) (int, error) {
+	if b.Len()+len(p) > b.max {
+		return 0, errPageTooLarge
+	}
+	return b.Buffer.WriteString(p)
+}
+
 func formOf(r *http.Request) pageForm {
-	f := pageForm{
+	return pageForm{
 		Robots:    r.PostForm.Get("robots"),
 		RobotsNew: r.PostForm.Get("robots_new"),
 		FetchURL:  strings.TrimSpace(r.PostForm.Get("fetch_url")),
@@ -168,22 +331,103 @@ func formOf(r *http.Request) pageForm {
 		More:      r.PostForm.Get("more_agents"),
 		Diff:      r.PostForm.Get("diff") != "",
 		Dialect:   r.PostForm.Get("dialect"),
+		Action:    r.PostForm.Get("action"),
+		Fetched:   r.PostForm.Get("fetched"),
+		Token:     r.PostForm.Get("token"),
 	}
-	return f
 }
 
-// choices lists the crawlers of the form: the major ones, checked as the user left
-// them (or the preselected ones on a first visit), then any others the user named.
-func choices(checked []string, posted bool) []crawlerChoice {
-	var out []crawlerChoice
+// choices lists the major crawlers by family, checked as the user left them (or
+// the preselected ones on a first visit), and how many are checked.
+func choices(checked []string, posted bool) ([]family, int) {
+	fams := []family{
+		{ID: "search", Title: "Search engines"},
+		{ID: "ai", Title: "AI crawlers"},
+		{ID: "seo", Title: "SEO tools"},
+		{ID: "social", Title: "Social previews"},
+		{ID: "ads", Title: "Ads"},
+		{ID: "archive", Title: "Archives"},
+		{ID: "other", Title: "Other"},
+	}
+	n := 0
 	for _, c := range crawlers.Major() {
 		on := slices.Contains(preselected, c.Name)
 		if posted {
 			on = slices.Contains(checked, c.Name)
 		}
-		out = append(out, crawlerChoice{Name: c.Name, Purpose: string(c.Purpose), Checked: on})
+		if on {
+			n++
+		}
+		i := slices.IndexFunc(fams, func(f family) bool { return f.ID == string(c.Purpose) })
+		if i < 0 {
+			i = len(fams) - 1
+		}
+		fams[i].Crawlers = append(fams[i].Crawlers, crawlerChoice{Name: c.Name, Operator: c.Operator, Checked: on})
+	}
+	return fams, n
+}
+
+// preselected are the major search and AI crawlers the tester checks by default.
+var preselected = []string{
+	"Googlebot", "bingbot", "DuckDuckBot", "Applebot", "YandexBot", "Baiduspider",
+	"GPTBot", "ChatGPT-User", "OAI-SearchBot", "ClaudeBot", "Google-Extended", "PerplexityBot", "CCBot",
+}
+
+// presets are the picker's one-click selections: the defaults, then each family's
+// best-known members (the crawlers site owners most often name in robots.txt).
+func presets() []preset {
+	return []preset{
+		{"default", "Defaults", preselected},
+		{"search", "Search engines", []string{"Googlebot", "bingbot", "DuckDuckBot", "Applebot", "YandexBot", "Baiduspider", "Slurp", "SeznamBot", "Yeti", "PetalBot"}},
+		{"ai", "AI crawlers", byPurpose(crawlers.AI)},
+		{"seo", "SEO tools", byPurpose(crawlers.SEO)},
+		{"social", "Social", byPurpose(crawlers.Social)},
+		{"google", "Google's crawlers", byOperator("Google")},
+	}
+}
+
+func byPurpose(p crawlers.Purpose) []string {
+	var out []string
+	for _, c := range crawlers.Major() {
+		if c.Purpose == p {
+			out = append(out, c.Name)
+		}
 	}
 	return out
+}
+
+func byOperator(op string) []string {
+	var out []string
+	for _, c := range crawlers.Major() {
+		if c.Operator == op {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// digest identifies a fetched file, to tell later whether the editor still holds it.
+func digest(body []byte) string {
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:12])
+}
+
+// tokenOK reports whether tok is one of the configured bearer tokens.
+func (s *Server) tokenOK(tok string) bool {
+	good := 0
+	for _, t := range s.cfg.Tokens {
+		good |= subtle.ConstantTimeCompare([]byte(tok), []byte(t))
+	}
+	return good == 1
+}
+
+// originURL reads what the user typed in the fetch field: a URL, or a bare host
+// name (https is assumed, as a browser's address bar does).
+func originURL(in string) string {
+	if !strings.Contains(in, "://") {
+		return "https://" + in
+	}
+	return in
 }
 
 // test runs the tester on a posted form.
@@ -198,7 +442,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		return nil, errorf(http.StatusBadRequest, "pick at least one crawler")
 	}
 	if len(agents) > MaxPageAgents {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "%d crawlers, more than the limit of %d", len(agents), MaxPageAgents)
+		return nil, errorf(http.StatusRequestEntityTooLarge, "%d crawlers, more than the tester's limit of %d", len(agents), MaxPageAgents)
 	}
 	if err := s.agentsOf(agents); err != nil {
 		return nil, err
@@ -209,154 +453,323 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			urls = append(urls, l)
 		}
 	}
-	if len(urls) > s.cfg.MaxURLs {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "%d URLs, more than the limit of %d", len(urls), s.cfg.MaxURLs)
+	if len(urls) == 0 {
+		return nil, errorf(http.StatusBadRequest, "list at least one URL or path to test")
 	}
-
+	if len(urls) > s.cfg.MaxURLs {
+		return nil, errorf(http.StatusRequestEntityTooLarge, "%s URLs, more than the limit of %s", thousands(len(urls)), thousands(s.cfg.MaxURLs))
+	}
+	for _, u := range urls {
+		if len(u) > MaxURLBytes {
+			return nil, errorf(http.StatusBadRequest, "a URL of %d bytes, more than the limit of %d", len(u), MaxURLBytes)
+		}
+	}
+	if cells := len(urls) * len(agents); cells > s.cfg.PageMaxCells {
+		return nil, errorf(http.StatusRequestEntityTooLarge, "%s URLs × %d crawlers = %s verdicts, more than the tester's limit of %s: test fewer URLs or crawlers at once (POST /v1/check takes larger batches)",
+			thousands(len(urls)), len(agents), thousands(cells), thousands(s.cfg.PageMaxCells))
+	}
 	dialect, err := robots.ParseDialect(f.Dialect)
 	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "%v", err)
 	}
 	readAs := robots.WithDialect(dialect)
-	res := &pageResult{Diff: f.Diff, Agents: agents}
-	// The old (or only) file: fetched, or pasted.
-	var oldDecide func(url string, agent string) robots.Decision
+	fetching := f.Action == "fetch" || f.Action == "" && f.FetchURL != "" && strings.TrimSpace(f.Robots) == ""
+	if !fetching {
+		for _, body := range []string{f.Robots, f.RobotsNew} {
+			if len(body) > PageMaxFileBytes {
+				return nil, errorf(http.StatusRequestEntityTooLarge, "a file of %s, more than the %s Google reads of a robots.txt (RFC 9309 §2.5): test its first %s",
+					sizeText(int64(len(body))), sizeText(PageMaxFileBytes), sizeText(PageMaxFileBytes))
+			}
+		}
+	}
+
+	res := &pageResult{Diff: f.Diff}
+	// The old (or only) file: fetched, or the editor's text.
+	var decideOld func(agent, url string) robots.Decision
 	var oldBody []byte
 	var oldRobots *robots.Robots
-	if f.FetchURL != "" {
+	effect := fetch.ObeyRules
+	if fetching {
+		if f.FetchURL == "" {
+			return nil, errorf(http.StatusBadRequest, "enter the site whose robots.txt to fetch (such as example.com)")
+		}
+		if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
+			return nil, errorf(http.StatusUnauthorized, "this server fetches only for holders of an API token (it was started with -token-file): enter yours, or paste the file and press Test")
+		}
 		ctx, cancel := s.withCheckTimeout(r.Context())
 		defer cancel()
-		fr, err := s.lookup(ctx, f.FetchURL)
+		fr, err := s.lookup(ctx, originURL(f.FetchURL))
 		if err != nil {
 			return nil, err
 		}
+		effect = fr.Effect
 		oldBody = fr.Body
 		f.Robots = string(oldBody)
-		oldRobots = fr.Robots
-		res.Note = fetchNote(fr)
+		f.Fetched = digest(oldBody)
+		f.FetchURL = fr.Origin
+		res.Source = fetchSource(fr)
 		origin := fr.Origin
-		oldDecide = func(u, agent string) robots.Decision {
+		abs := func(u string) string {
 			if strings.HasPrefix(u, "/") {
-				u = origin + u
+				return origin + u
 			}
-			return fr.Check(agent, u)
+			return u
 		}
+		decideOld = func(agent, u string) robots.Decision { return fr.Check(agent, abs(u)) }
+		oldRobots = fr.Robots
 		if oldRobots == nil || dialect != robots.Google && fr.Effect == fetch.ObeyRules {
 			// Another reading of the same file; the status code's effect (allow or
 			// disallow everything) stays as the fetch decided it.
 			oldRobots = robots.Parse(oldBody, readAs)
 			if fr.Effect == fetch.ObeyRules {
-				oldDecide = func(u, agent string) robots.Decision {
-					if strings.HasPrefix(u, "/") {
-						u = origin + u
-					}
-					return oldRobots.Check(agent, u)
-				}
+				decideOld = func(agent, u string) robots.Decision { return oldRobots.Check(agent, abs(u)) }
 			}
 		}
 	} else {
 		oldBody = []byte(f.Robots)
 		oldRobots = robots.Parse(oldBody, readAs)
-		oldDecide = func(u, agent string) robots.Decision { return oldRobots.Check(agent, u) }
-		res.Note = "the pasted file"
+		decideOld = oldRobots.Check
+		res.Source = editorSource(f, oldBody)
 	}
-	oldView := newFileView("a", "robots.txt", oldBody, oldRobots, agents)
+	if f.Action == "" {
+		f.Action = "test"
+	}
+	if dialect != robots.Google {
+		res.Source.Title += ", read as " + dialect.String()
+	}
+
+	// Refuse a page too large before building it.
+	est := estimatePage(oldBody, len(urls)*len(agents))
+	if f.Diff {
+		est += estimatePage([]byte(f.RobotsNew), len(urls)*len(agents))
+	}
+	if est > s.cfg.PageMaxBytes {
+		return nil, errorf(http.StatusRequestEntityTooLarge, "the answer would be about %s of HTML, more than the tester's limit of %s: test fewer URLs or crawlers at once, or a shorter file",
+			sizeText(int64(est)), sizeText(int64(s.cfg.PageMaxBytes)))
+	}
+
+	oldView := newFileView("a", "robots.txt", oldBody)
 	res.Files = []*fileView{oldView}
 	var newRobots *robots.Robots
 	var newView *fileView
 	if f.Diff {
-		oldView.Title = "old robots.txt"
+		oldView.Title = "Old robots.txt"
 		newRobots = robots.Parse([]byte(f.RobotsNew), readAs)
-		newView = newFileView("b", "new robots.txt", []byte(f.RobotsNew), newRobots, agents)
+		newView = newFileView("b", "New robots.txt", []byte(f.RobotsNew))
 		res.Files = append(res.Files, newView)
+		res.Groups, res.Sitemaps = diffGroups(oldRobots, newRobots)
+		markDiff(oldView, newView)
 	}
 
-	if dialect != robots.Google {
-		res.Note += ", read as " + dialect.String()
+	// Crawlers that get the same groups in every file get the same verdicts: one
+	// column each.
+	colOf := map[string]int{}
+	var agentCol []int
+	for _, a := range agents {
+		refs := []groupRef{groupRefOf(oldRobots, a, "a", effect)}
+		if f.Diff {
+			refs = append(refs, groupRefOf(newRobots, a, "b", fetch.ObeyRules))
+		}
+		key := fmt.Sprint(refs)
+		i, ok := colOf[key]
+		if !ok {
+			i = len(res.Columns)
+			colOf[key] = i
+			res.Columns = append(res.Columns, column{Groups: refs})
+		}
+		res.Columns[i].Agents = append(res.Columns[i].Agents, a)
+		agentCol = append(agentCol, i)
 	}
 	for _, u := range urls {
-		row := pageRow{URL: u}
-		changed := false
-		for _, a := range agents {
-			var c pageCell
-			c.Old = verdictOf(oldDecide(u, a), oldView)
-			if f.Diff {
-				c.New = verdictOf(newRobots.Check(a, u), newView)
-				c.Changed = c.Old.Allowed != c.New.Allowed
-				changed = changed || c.Changed
+		row := pageRow{URL: u, Cells: make([]pageCell, len(res.Columns))}
+		for ai, a := range agents {
+			ci := agentCol[ai]
+			if row.Cells[ci].Old.File != "" {
+				continue // the column's first crawler decided
 			}
-			row.Cells = append(row.Cells, c)
+			var c pageCell
+			c.Old = verdictOf(decideOld(a, u), oldView, effect)
+			if f.Diff {
+				c.New = verdictOf(newRobots.Check(a, u), newView, fetch.ObeyRules)
+				c.Changed = c.Old.Allowed != c.New.Allowed
+				row.Changed = row.Changed || c.Changed
+			}
+			row.Cells[ci] = c
 		}
-		if changed {
+		if row.Changed {
 			res.Changed++
 		}
 		res.Rows = append(res.Rows, row)
 	}
+	for _, v := range res.Files {
+		for _, l := range v.Lines {
+			if l.Hit {
+				v.Hits++
+			}
+		}
+	}
 	return res, nil
 }
 
-func fetchNote(fr *fetch.Result) string {
-	note := fmt.Sprintf("%s: %s", fr.RobotsURL, fr.Outcome)
-	if fr.Status != 0 {
-		note += fmt.Sprintf(" (status %d)", fr.Status)
-	}
-	switch fr.Effect {
-	case fetch.AllowAll:
-		note += ", so every URL is allowed"
-	case fetch.DisallowAll:
-		note += ", so every URL is disallowed for now"
-	}
-	if fr.Stale {
-		note += "; the last good copy is in use"
-	}
-	if fr.Err != nil {
-		note += "; " + fr.Err.Error()
-	}
-	return note
+// estimatePage estimates the HTML bytes of a file's view and of the verdicts.
+func estimatePage(body []byte, cells int) int {
+	return 2*len(body) + estBytesPerLine*(bytes.Count(body, []byte("\n"))+1) + estBytesPerCell*cells
 }
 
-func verdictOf(d robots.Decision, v *fileView) verdict {
-	out := verdict{Allowed: d.Allowed, Line: d.Rule.Line}
-	if d.Rule.Line > 0 {
+func groupRefOf(rb *robots.Robots, agent, file string, effect fetch.Effect) groupRef {
+	switch effect {
+	case fetch.AllowAll:
+		return groupRef{File: file, Note: "no robots.txt: everything allowed"}
+	case fetch.DisallowAll:
+		return groupRef{File: file, Note: "site unreachable: everything disallowed"}
+	}
+	idx, star := rb.GroupsFor(agent)
+	g := groupRef{File: file, Star: star, None: len(idx) == 0}
+	groups := rb.Groups()
+	for _, i := range idx {
+		if i >= 0 && i < len(groups) {
+			g.Lines = append(g.Lines, groups[i].Line)
+		}
+	}
+	return g
+}
+
+// fetchSource explains a fetch: what came back and what it means for the verdicts.
+func fetchSource(fr *fetch.Result) sourceView {
+	src := sourceView{Title: "Fetched " + fr.RobotsURL, Effect: fr.Effect.String(), Class: "ok"}
+	switch fr.Effect {
+	case fetch.AllowAll:
+		src.Title = "No robots.txt at " + fr.RobotsURL
+	case fetch.DisallowAll:
+		src.Title = "Could not fetch " + fr.RobotsURL
+	}
+	status := "no answer"
+	if fr.Status != 0 {
+		status = fmt.Sprintf("status %d", fr.Status)
+	}
+	why := ""
+	if fr.Err != nil {
+		why = " (" + fr.Err.Error() + ")"
+	}
+	switch {
+	case fr.Stale:
+		src.Class = "warn"
+		src.Detail = fmt.Sprintf("The site is unreachable now: %s%s. Crawlers keep using the last copy they fetched, from %s, shown below; the verdicts follow it.",
+			status, why, fr.LastSuccess.UTC().Format("2006-01-02 15:04 MST"))
+	case fr.Effect == fetch.ObeyRules:
+		src.Detail = fmt.Sprintf("%s, %s. The verdicts follow its rules; edit it below and press Test to try changes (Test never fetches).", status, sizeText(int64(len(fr.Body))))
+		if fr.Truncated {
+			src.Class = "warn"
+			src.Detail += " The file is longer than crawlers read: the rest was ignored."
+		}
+	case fr.Effect == fetch.AllowAll:
+		src.Class = "warn"
+		src.Detail = fmt.Sprintf("No robots.txt: %s%s. Without a file, crawlers may fetch every URL of the site, so every verdict is allowed and no line decides.", status, why)
+	case fr.Effect == fetch.DisallowAll:
+		src.Class = "bad"
+		src.Detail = fmt.Sprintf("The site could not be reached: %s%s. Until it can be, crawlers treat every URL as disallowed (RFC 9309 §2.3.1.4), so every verdict is disallowed and no line decides. The editor is empty: paste the file to test its rules.", status, why)
+	}
+	return src
+}
+
+// editorSource explains a test of the editor's text.
+func editorSource(f *pageForm, body []byte) sourceView {
+	src := sourceView{Title: "The text in the editor", Effect: fetch.ObeyRules.String(), Class: "info"}
+	if f.Diff {
+		src.Title = "The old and new versions in the editors"
+	}
+	switch {
+	case f.Fetched != "" && f.FetchURL != "" && digest(body) == f.Fetched:
+		src.Title = "The file fetched from " + strings.TrimSuffix(originURL(f.FetchURL), "/") + "/robots.txt, unchanged"
+	case f.Fetched != "" && f.FetchURL != "":
+		src.Title = "Your edited copy of " + strings.TrimSuffix(originURL(f.FetchURL), "/") + "/robots.txt"
+		src.Detail = "Tested as edited; the live file was not fetched again."
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		src.Detail = "The editor is empty: an empty robots.txt allows every URL."
+	}
+	return src
+}
+
+func verdictOf(d robots.Decision, v *fileView, effect fetch.Effect) verdict {
+	out := verdict{Allowed: d.Allowed, File: v.ID, Line: d.Rule.Line}
+	switch {
+	case d.Rule.Line > 0:
 		out.Rule = d.Rule.String()
 		if i := d.Rule.Line - 1; i < len(v.Lines) {
 			v.Lines[i].Hit = true
 		}
-	} else if d.Allowed {
-		out.Why = "no rule matched"
-	} else {
-		out.Why = "the file could not be fetched"
+	case effect == fetch.AllowAll:
+		out.Why, out.Status = "no robots.txt", true
+	case effect == fetch.DisallowAll:
+		out.Why, out.Status = "site unreachable", true
+	case d.Group < 0:
+		out.Why = "no group applies"
+	default:
+		out.Why = "no rule matches"
 	}
 	return out
 }
 
-func newFileView(id, title string, body []byte, rb *robots.Robots, agents []string) *fileView {
+func newFileView(id, title string, body []byte) *fileView {
 	v := &fileView{ID: id, Title: title}
 	for l := range robots.Lines(body) {
 		v.Lines = append(v.Lines, lineView{Num: l.Num, Text: l.Text, Kind: l.Kind.String()})
 	}
+	// A file that ends with a line end has no line after it, as editors count.
+	if n := len(v.Lines); n > 0 && v.Lines[n-1].Text == "" && (bytes.HasSuffix(body, []byte("\n")) || bytes.HasSuffix(body, []byte("\r"))) {
+		v.Lines = v.Lines[:n-1]
+	}
 	for _, f := range lint.Check(title, body) {
+		fv := findingView{Line: f.Line, Severity: string(f.Severity), Code: string(f.Code), Message: f.Message}
+		v.Findings = append(v.Findings, fv)
+		switch fv.Severity {
+		case "error":
+			v.Errors++
+		case "warning":
+			v.Warnings++
+		default:
+			v.Infos++
+		}
 		if i := f.Line - 1; i >= 0 && i < len(v.Lines) {
-			v.Lines[i].Findings = append(v.Lines[i].Findings, f)
-			v.Findings++
+			v.Lines[i].Findings = append(v.Lines[i].Findings, fv)
 		}
 	}
-	groups := rb.Groups()
-	for _, a := range agents {
-		idx, star := rb.GroupsFor(a)
-		g := agentGroup{Agent: a, Star: star}
-		for _, i := range idx {
-			if i >= 0 && i < len(groups) {
-				g.Lines = append(g.Lines, groups[i].Line)
-			}
-		}
-		v.Groups = append(v.Groups, g)
-	}
+	slices.SortStableFunc(v.Findings, func(a, b findingView) int { return severityRank(a.Severity) - severityRank(b.Severity) })
 	return v
 }
 
-// preselected are the major search and AI crawlers the tester checks by default.
-var preselected = []string{
-	"Googlebot", "bingbot", "DuckDuckBot", "Applebot", "YandexBot", "Baiduspider",
-	"GPTBot", "ChatGPT-User", "OAI-SearchBot", "ClaudeBot", "Google-Extended", "PerplexityBot", "CCBot",
+func severityRank(s string) int {
+	switch s {
+	case "error":
+		return 0
+	case "warning":
+		return 1
+	}
+	return 2
+}
+
+// thousands writes n with thousands separators.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// sizeText writes a byte count for people: 1,234 bytes, 12 KiB, 8 MiB.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 10<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return thousands(int(n)) + " bytes"
 }

@@ -99,8 +99,9 @@ type Config struct {
 	// other addresses netguard refuses. Without it the client dials through
 	// netguard.Dialer, and literal addresses in URLs are refused before any fetch.
 	AllowPrivate bool
-	// Tokens, when not empty, are the bearer tokens the API accepts. The web tester,
-	// /healthz and /metrics stay open.
+	// Tokens, when not empty, are the bearer tokens the API accepts. /healthz,
+	// /metrics and the web tester's Test stay open; the tester's Fetch needs a token
+	// in its form (it fetches and fills the shared cache as the API does).
 	Tokens []string
 	// Logger receives one line per failed request and the server's life events;
 	// nil discards them.
@@ -115,6 +116,8 @@ type Config struct {
 	CheckTimeout    time.Duration // DefaultCheckTimeout
 	WriteTimeout    time.Duration // CheckTimeout plus ten seconds
 	ShutdownTimeout time.Duration // DefaultShutdownTimeout
+	PageMaxCells    int           // DefaultPageMaxCells: URLs × crawlers of one tester form
+	PageMaxBytes    int           // DefaultPageMaxBytes: HTML of one tester page
 }
 
 // Server is the HTTP service. Create it with New, start it with Open, stop it
@@ -159,6 +162,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cfg.PageMaxCells <= 0 {
+		cfg.PageMaxCells = DefaultPageMaxCells
+	}
+	if cfg.PageMaxBytes <= 0 {
+		cfg.PageMaxBytes = DefaultPageMaxBytes
 	}
 	for _, t := range cfg.Tokens {
 		if t == "" {

@@ -786,10 +786,10 @@ func TestTesterDialect(t *testing.T) {
 	tests := []struct {
 		dialect, want string
 	}{
-		{"", `title="line 3: Allow: /a/b">allowed`},
-		{"google", `title="line 3: Allow: /a/b">allowed`},
-		{"legacy1996", `title="line 2: Disallow: /a">disallowed`},
-		{"legacy1994", `title="line 2: Disallow: /a">disallowed`},
+		{"", `class="v allowed" href="#a3"`},
+		{"google", `class="v allowed" href="#a3"`},
+		{"legacy1996", `class="v disallowed" href="#a2"`},
+		{"legacy1994", `class="v disallowed" href="#a2"`},
 	}
 	for _, tt := range tests {
 		code, page := post(tt.dialect)

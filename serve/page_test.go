@@ -1,0 +1,184 @@
+package serve
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// postPage posts the tester's form and returns the status and the page.
+func postPage(t *testing.T, s *Server, form url.Values) (int, string) {
+	t.Helper()
+	resp, err := http.PostForm("http://"+s.Addr()+"/", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func lines(prefix string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(prefix + strconv.Itoa(i) + "\n")
+	}
+	return b.String()
+}
+
+// TestPageLimits: a form past the tester's bounds is answered 413 with a message
+// that names the limit, before any page is built (issue 14: one 107 KB form of
+// 10,000 URLs × 100 crawlers once built 91 MB of HTML).
+func TestPageLimits(t *testing.T) {
+	agents := make([]string, 100)
+	for i := range agents {
+		agents[i] = "Bot" + strconv.Itoa(i)
+	}
+	tests := []struct {
+		name string
+		cfg  Config
+		form url.Values
+		code int
+		want string // in the page
+	}{
+		{"urls × crawlers", Config{}, url.Values{"robots": {"User-agent: *\nDisallow: /x\n"}, "urls": {lines("/p", 10_000)}, "agent": agents},
+			413, "10,000 URLs × 100 crawlers = 1,000,000 verdicts, more than the tester&#39;s limit of 10,000"},
+		{"urls × crawlers at the limit", Config{}, url.Values{"robots": {"User-agent: *\nDisallow: /x\n"}, "urls": {lines("/p", 100)}, "agent": agents},
+			200, "Verdicts"},
+		{"configured cell limit", Config{PageMaxCells: 10}, url.Values{"robots": {"User-agent: *\n"}, "urls": {lines("/p", 11)}, "agent": {"Googlebot"}},
+			413, "11 URLs × 1 crawlers = 11 verdicts, more than the tester&#39;s limit of 10"},
+		{"crawlers", Config{}, url.Values{"robots": {""}, "urls": {"/"}, "agent": append(agents, "one-more")},
+			413, "101 crawlers, more than the tester&#39;s limit of 100"},
+		{"pasted file past what Google reads", Config{}, url.Values{"robots": {strings.Repeat("# padding\n", 52_000)}, "urls": {"/"}, "agent": {"Googlebot"}},
+			413, "more than the 500 KiB Google reads"},
+		{"page estimate", Config{PageMaxBytes: 200 << 10}, url.Values{"robots": {lines("Disallow: /p", 2000)}, "urls": {"/"}, "agent": {"Googlebot"}},
+			413, "more than the tester&#39;s limit of 200 KiB"},
+		{"page as rendered", Config{PageMaxBytes: 40 << 10}, url.Values{"robots": {lines("Disallow: /p", 60)}, "urls": {"/"}, "agent": {"Googlebot"}},
+			413, "the answer would be more than 40 KiB of HTML"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := start(t, tt.cfg)
+			code, page := postPage(t, s, tt.form)
+			if code != tt.code || !strings.Contains(page, tt.want) {
+				t.Errorf("status %d, want %d with %q in the page; page:\n%.2000s", code, tt.code, tt.want, page)
+			}
+			// A refusal is the form, echoed so that nothing typed is lost, and the
+			// message: no verdicts, no annotated file.
+			if code == 413 && (len(page) > len(tt.form.Encode())+64<<10 || strings.Contains(page, `id="verdicts"`)) {
+				t.Errorf("a refusal of %d bytes for a form of %d; it should be the form and the message", len(page), len(tt.form.Encode()))
+			}
+		})
+	}
+}
+
+// TestPageTokens: with bearer tokens configured, the tester's Fetch needs one in the
+// form (it fetches and fills the shared cache as the API does); Test, which reads
+// only the posted text, needs none.
+func TestPageTokens(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /live/\n")
+	s, _ := start(t, Config{AllowPrivate: true, Tokens: []string{"s3cret"}})
+	tests := []struct {
+		name    string
+		form    url.Values
+		code    int
+		want    string
+		fetches int32 // origin fetches so far, after this case
+	}{
+		{"fetch without token", url.Values{"action": {"fetch"}, "fetch_url": {o.URL}, "urls": {"/live/a"}, "agent": {"Googlebot"}},
+			401, "fetches only for holders of an API token", 0},
+		{"fetch with a wrong token", url.Values{"action": {"fetch"}, "fetch_url": {o.URL}, "token": {"guess"}, "urls": {"/live/a"}, "agent": {"Googlebot"}},
+			401, "fetches only for holders of an API token", 0},
+		{"old form without action, empty editor: a fetch, refused", url.Values{"fetch_url": {o.URL}, "urls": {"/live/a"}, "agent": {"Googlebot"}},
+			401, "API token", 0},
+		{"fetch with the token", url.Values{"action": {"fetch"}, "fetch_url": {o.URL}, "token": {"s3cret"}, "urls": {"/live/a"}, "agent": {"Googlebot"}},
+			200, `class="v disallowed" href="#a2"`, 1},
+		{"test needs no token", url.Values{"action": {"test"}, "fetch_url": {o.URL}, "robots": {"User-agent: *\nDisallow: /pasted/\n"}, "urls": {"/pasted/a"}, "agent": {"Googlebot"}},
+			200, `class="v disallowed" href="#a2"`, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, page := postPage(t, s, tt.form)
+			if code != tt.code || !strings.Contains(page, tt.want) {
+				t.Errorf("status %d, want %d with %q; page:\n%.3000s", code, tt.code, tt.want, page)
+			}
+			if n := o.fetches.Load(); n != tt.fetches {
+				t.Errorf("origin fetched %d times, want %d", n, tt.fetches)
+			}
+			if strings.Contains(page, "s3cret") {
+				t.Errorf("the page echoes the token")
+			}
+		})
+	}
+	// The token field is shown only where tokens are configured.
+	for _, tc := range []struct {
+		cfg  Config
+		want bool
+	}{{Config{Tokens: []string{"k"}}, true}, {Config{}, false}} {
+		s, _ := start(t, tc.cfg)
+		resp, err := http.Get("http://" + s.Addr() + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if got := strings.Contains(string(b), `id="token"`); got != tc.want {
+			t.Errorf("tokens %v: token field shown %v, want %v", tc.cfg.Tokens, got, tc.want)
+		}
+	}
+}
+
+// TestPageFetchThenEdit: Test after a fetch decides on the edited text and does not
+// fetch again; the fetched file itself is told apart from an edit of it.
+func TestPageFetchThenEdit(t *testing.T) {
+	const live = "User-agent: *\nDisallow: /live/\n"
+	o := newOrigin(t, 200, live)
+	s, _ := start(t, Config{AllowPrivate: true})
+	code, page := postPage(t, s, url.Values{"action": {"fetch"}, "fetch_url": {o.URL}, "urls": {"/live/a"}, "agent": {"Googlebot"}})
+	if code != 200 || !strings.Contains(page, `class="v disallowed" href="#a2"`) {
+		t.Fatalf("fetch: status %d; page:\n%.3000s", code, page)
+	}
+	const marker = `name="fetched" value="`
+	i := strings.Index(page, marker)
+	if i < 0 {
+		t.Fatal("no digest of the fetched file in the form")
+	}
+	fetched := page[i+len(marker) : i+len(marker)+24]
+	tests := []struct {
+		name, robots, want, source string
+	}{
+		{"unchanged", live, `class="v disallowed" href="#a2"`, "unchanged"},
+		{"edited", "User-agent: *\nDisallow: /other/\n", "no rule matches", "edited copy"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, page := postPage(t, s, url.Values{"action": {"test"}, "fetch_url": {o.URL}, "fetched": {fetched}, "robots": {tt.robots}, "urls": {"/live/a"}, "agent": {"Googlebot"}})
+			if code != 200 || !strings.Contains(page, tt.want) || !strings.Contains(page, tt.source) {
+				t.Errorf("status %d, want 200 with %q and %q; page:\n%.3000s", code, tt.want, tt.source, page)
+			}
+		})
+	}
+	if n := o.fetches.Load(); n != 1 {
+		t.Errorf("origin fetched %d times, want once", n)
+	}
+}
+
+func TestOriginURL(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"example.com", "https://example.com"},
+		{"example.com/", "https://example.com/"},
+		{"http://example.com/", "http://example.com/"},
+		{"https://example.com/a/b", "https://example.com/a/b"},
+		{"ftp://example.com/", "ftp://example.com/"},
+	} {
+		if got := originURL(tt.in); got != tt.want {
+			t.Errorf("originURL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
