@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -85,6 +86,14 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
+	typed, failed := encodeURLs(e, "diff", urls)
+	urls = urls[:0]
+	for _, u := range typed {
+		if encoded(u.raw, u.url) {
+			fmt.Fprintf(e.stderr, "robots: diff: warning: %s is requested as %s (encoded as a browser does)\n", u.raw, u.url)
+		}
+		urls = append(urls, u.url)
+	}
 	agents := []string(f.agents)
 	if len(agents) == 0 {
 		agents = crawlers.Names()
@@ -107,7 +116,10 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if len(changes) > 0 {
+	switch {
+	case failed:
+		return exitError{2}
+	case len(changes) > 0:
 		return exitError{1}
 	}
 	return nil
@@ -124,19 +136,36 @@ type change struct {
 	After  *sideInfo `json:"after,omitempty"`
 }
 
-// sideInfo is one side of a change: a verdict for URLs, a group for groups.
+// sideInfo is one side of a change: a verdict for URLs (allowed, rule, line: the
+// fields of a verdict, rule null when none matched), a group for groups (line,
+// agents, rules and fields, each written as in a file: "Disallow: /a",
+// "Crawl-delay: 5").
 type sideInfo struct {
 	Allowed *bool    `json:"allowed,omitempty"`
-	Rule    string   `json:"rule,omitempty"`
+	Rule    *string  `json:"rule,omitempty"`
 	Line    int      `json:"line"`
 	Agents  []string `json:"agents,omitempty"`
 	Rules   []string `json:"rules,omitempty"`
 	Fields  []string `json:"fields,omitempty"`
 }
 
+// MarshalJSON writes a verdict side with "rule": null when no rule matched, as every
+// verdict is written; a group side has no rule.
+func (s *sideInfo) MarshalJSON() ([]byte, error) {
+	type plain sideInfo
+	if s.Allowed == nil {
+		return json.Marshal((*plain)(s))
+	}
+	return json.Marshal(struct {
+		Allowed bool    `json:"allowed"`
+		Rule    *string `json:"rule"`
+		Line    int     `json:"line"`
+	}{*s.Allowed, s.Rule, s.Line})
+}
+
 func verdictInfo(d robots.Decision) *sideInfo {
 	allowed := d.Allowed
-	return &sideInfo{Allowed: &allowed, Rule: d.Rule.String(), Line: d.Rule.Line}
+	return &sideInfo{Allowed: &allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
 }
 
 // diffRobots lists the changes from a to b: groups, then sitemaps, then verdicts.
@@ -170,9 +199,19 @@ func groupInfo(g robots.Group) *sideInfo {
 		s.Rules = append(s.Rules, r.String())
 	}
 	for _, f := range g.Fields {
-		s.Fields = append(s.Fields, f.Name+": "+f.Value)
+		s.Fields = append(s.Fields, fieldText(f))
 	}
 	return s
+}
+
+// fieldText writes a field as rules are written: the name with a capital, then the
+// value ("Crawl-delay: 5"). Names Google does not know are kept as written.
+func fieldText(f robots.Field) string {
+	name := f.Name
+	if name != "" && 'a' <= name[0] && name[0] <= 'z' {
+		name = string(name[0]-'a'+'A') + name[1:]
+	}
+	return name + ": " + f.Value
 }
 
 func agentNames(g robots.Group) []string {
@@ -212,10 +251,10 @@ func diffGroups(old, new []robots.Group) []change {
 }
 
 func describeSide(s *sideInfo) string {
-	if s.Line == 0 {
+	if s.Rule == nil {
 		return "no rule matched"
 	}
-	return fmt.Sprintf("line %d: %s", s.Line, s.Rule)
+	return fmt.Sprintf("line %d: %s", s.Line, *s.Rule)
 }
 
 // writeDiffText writes groups and sitemaps, then URL changes, with the crawlers

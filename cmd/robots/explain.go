@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/internal/weburl"
 )
 
 func init() {
@@ -65,9 +66,26 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 		x.lines = append(x.lines, l.Text)
 		x.kinds = append(x.kinds, l.Kind)
 	}
+	warn := func(format string, args ...any) {
+		fmt.Fprintf(e.stderr, "robots: explain: warning: "+format+"\n", args...)
+	}
+	if msg := bodyProblem(f.robotsFile, body); msg != "" {
+		warn("%s", msg)
+	}
+	typed, failed := encodeURLs(e, "explain", urls)
+	for _, u := range typed {
+		if encoded(u.raw, u.url) {
+			warn("%s is requested as %s (encoded as a browser does)", u.raw, u.url)
+		}
+	}
 	var out []agentExplained
+	disallowed := false
 	for _, a := range agents {
-		out = append(out, x.explain(a, urls))
+		ex := x.explain(a, typed)
+		for _, v := range ex.URLs {
+			disallowed = disallowed || !v.Allowed
+		}
+		out = append(out, ex)
 	}
 	w := bufio.NewWriter(e.stdout)
 	if f.format == formatJSON {
@@ -75,7 +93,34 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	} else {
 		x.writeText(w, f.robotsFile, out)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	switch {
+	case failed:
+		return exitError{2}
+	case disallowed:
+		return exitError{1}
+	}
+	return nil
+}
+
+// typedURL is a URL as given and as decided (weburl.Encode).
+type typedURL struct{ raw, url string }
+
+// encodeURLs encodes URLs as a browser would request them; those that are not URLs
+// are reported on standard error and left out (failed is then true).
+func encodeURLs(e *env, cmd string, raws []string) (out []typedURL, failed bool) {
+	for _, raw := range raws {
+		u, err := weburl.Encode(raw)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "robots: %s: %v\n", cmd, err)
+			failed = true
+			continue
+		}
+		out = append(out, typedURL{raw, u})
+	}
+	return out, failed
 }
 
 type explainer struct {
@@ -87,14 +132,14 @@ type explainer struct {
 
 // agentExplained is what applies to one crawler; it is also the JSON output.
 type agentExplained struct {
-	Agent      string         `json:"agent"`
-	ValidToken bool           `json:"valid_token"` // only letters, "_" and "-": a token a group can name
-	Global     bool           `json:"global"`      // no group names it; the "*" groups apply
-	Groups     []groupText    `json:"groups"`      // empty when no group applies
-	CrawlDelay *float64       `json:"crawl_delay"` // seconds; null when none applies
-	DelayLine  int            `json:"crawl_delay_line,omitempty"`
-	URLs       []urlExplained `json:"urls"`
-	key        string         // the groups that apply, to show crawlers together
+	Agent      string        `json:"agent"`
+	ValidToken bool          `json:"valid_token"` // only letters, "_" and "-": a token a group can name
+	Global     bool          `json:"global"`      // no group names it; the "*" groups apply
+	Groups     []groupText   `json:"groups"`      // empty when no group applies
+	CrawlDelay *float64      `json:"crawl_delay"` // seconds; null when none applies
+	DelayLine  int           `json:"crawl_delay_line,omitempty"`
+	URLs       []verdictJSON `json:"urls"`
+	key        string        // the groups that apply, to show crawlers together
 }
 
 type groupText struct {
@@ -104,17 +149,10 @@ type groupText struct {
 	Text    []string `json:"text"` // the lines from Line to EndLine as written
 }
 
-type urlExplained struct {
-	URL     string `json:"url"`
-	Allowed bool   `json:"allowed"`
-	Rule    string `json:"rule,omitempty"` // the deciding rule as written; empty when none matched
-	Line    int    `json:"line"`           // its line; 0 when no rule matched
-}
-
-func (x *explainer) explain(agent string, urls []string) agentExplained {
+func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 	gs, global := x.r.GroupsFor(agent)
 	ex := agentExplained{Agent: agent, ValidToken: robots.Agent{Name: agent}.Token() == agent, Global: global,
-		Groups: []groupText{}, URLs: []urlExplained{}, key: fmt.Sprint(gs)}
+		Groups: []groupText{}, URLs: []verdictJSON{}, key: fmt.Sprint(gs)}
 	for _, gi := range gs {
 		g := x.groups[gi]
 		gt := groupText{Line: g.Line, EndLine: x.groupEnd(gi), Agents: []string{}}
@@ -139,8 +177,12 @@ func (x *explainer) explain(agent string, urls []string) agentExplained {
 		}
 	}
 	for _, u := range urls {
-		d := x.r.Check(agent, u)
-		ex.URLs = append(ex.URLs, urlExplained{URL: u, Allowed: d.Allowed, Rule: d.Rule.String(), Line: d.Rule.Line})
+		d := x.r.Check(agent, u.url)
+		v := verdictJSON{URL: u.url, Agent: agent, Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
+		if encoded(u.raw, u.url) {
+			v.Input = u.raw
+		}
+		ex.URLs = append(ex.URLs, v)
 	}
 	return ex
 }
@@ -210,8 +252,8 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 		}
 		for _, u := range ex.URLs {
 			rule := "no rule matched"
-			if u.Line > 0 {
-				rule = fmt.Sprintf("line %d: %s", u.Line, u.Rule)
+			if u.Rule != nil {
+				rule = fmt.Sprintf("line %d: %s", u.Line, *u.Rule)
 			}
 			fmt.Fprintf(w, "  %-10s  %s  (%s)\n", verdict(u.Allowed), u.URL, rule)
 		}
