@@ -64,11 +64,12 @@ const (
 // well under a millisecond on a local network, so a node that takes a second has
 // failed. (go-redis's own defaults, 5 s to dial and 3 s to read, retried three
 // times with five dial attempts each, made one lookup take up to 10 s while Redis
-// hung.)
+// hung.) A command is not retried: on a node that timed out, a retry doubles the
+// wait, and the breaker, not a retry, handles a failing node.
 const (
 	DefaultDialTimeout  = time.Second
 	DefaultIOTimeout    = time.Second // reads and writes
-	DefaultMaxRetries   = 1           // retries of a command
+	DefaultMaxRetries   = -1          // retries of a command: none (go-redis's -1; 0 means 3)
 	DefaultDialAttempts = 1           // attempts of each connection
 )
 

@@ -18,7 +18,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -131,24 +130,18 @@ func (s *Server) Stop() {
 	if s.cmd == nil {
 		return
 	}
-	s.cmd.Process.Signal(syscall.SIGCONT) // a paused process still dies, but may hold its port otherwise
 	s.cmd.Process.Kill()
 	<-s.done
 	s.cmd = nil
 }
 
-// Pause stops the process with SIGSTOP: its port still accepts connections (the
-// kernel queues them) but nothing answers, as with a hung server. Resume ends it.
-func (s *Server) Pause() { s.signal(syscall.SIGSTOP) }
-
-// Resume continues a paused server.
-func (s *Server) Resume() { s.signal(syscall.SIGCONT) }
-
-func (s *Server) signal(sig syscall.Signal) {
+func (s *Server) signal(sig os.Signal) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cmd != nil {
-		s.cmd.Process.Signal(sig)
+		if err := s.cmd.Process.Signal(sig); err != nil {
+			s.t.Fatalf("redis-server: %v", err)
+		}
 	}
 }
 
