@@ -21,19 +21,6 @@ func ScanSum(s string) (lines, ruleBytes int) {
 	return lines, ruleBytes
 }
 
-// ScanSumRef is ScanSum with the reference scanner (scanref_test.go), through its
-// callback as Parse calls it.
-func ScanSumRef(s string) (lines, ruleBytes int) {
-	scanLinesRef(s, func(l *Line) bool {
-		lines++
-		if l.Kind == KindDisallow || l.Kind == KindAllow {
-			ruleBytes += len(l.Value)
-		}
-		return true
-	})
-	return lines, ruleBytes
-}
-
 // ScanSumCallback is ScanSum through scanLines's callback, as Parse calls it.
 func ScanSumCallback(s string) (lines, ruleBytes int) {
 	scanLines(s, func(l *Line) bool {

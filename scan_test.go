@@ -108,8 +108,7 @@ func TestClassifyOverwrites(t *testing.T) {
 		"a b c", "nocolon", ": value", " Disallow : /x ", "Disallow: /a\x00b",
 	} {
 		hash := strings.IndexByte(text, '#')
-		var want Line
-		classifyRef(&want, 3, text, false, hash)
+		want := refClassify(3, text)
 		got := stale
 		classify(&got, 3, text, false, hash)
 		if got != want {

@@ -2,231 +2,150 @@ package robots
 
 import "strings"
 
-// The scanner as it was before its fast path (commit e5715ff), kept as the reference
-// that the fast scanner is tested against (scan_test.go): it follows Google's parser
-// step by step and is easy to check by reading.
+// The reference line reader that the scanner is tested against (scan_test.go): a plain
+// transcription of how Google's parser reads lines, written without the scanner's
+// helpers or its word-at-a-time tricks. It builds every line in full, allocating freely.
+// It shares with the package only otherFields, the list of names Google knows but does
+// not use, which is data rather than logic.
 
-// otherFieldsRef is otherFields as of the reference.
-var otherFieldsRef = []string{
-	"clean-param", "content-signal", "content-usage", "crawl-delay", "domain", "host",
-	"noarchive", "nofollow", "noindex", "request-rate", "revisit-after", "visit-time",
-}
-
-// skipBOM skips the longest prefix of s that is a prefix of the UTF-8 byte order mark,
-// as Google's parser does.
-func skipBOMRef(s string) string {
-	const bom = "\xEF\xBB\xBF"
-	i := 0
-	for i < len(bom) && i < len(s) && s[i] == bom[i] {
-		i++
+// refScan returns the lines of s as Google's parser reads them:
+//   - a leading UTF-8 byte order mark, or a leading part of one, is skipped;
+//   - a line ends at CR, LF or CR LF; what follows the last line end is a line too;
+//   - a line is cut at MaxLineBytes (TooLong), and its content ends at a NUL byte, since
+//     the parser works on C strings;
+//   - '#' starts a comment to the end of the line;
+//   - the rest, trimmed of white space (C's isspace), is blank, or "key: value" with
+//     both trimmed, or with no colon "key value" when it has exactly two runs of
+//     characters other than space and tab (MissingColon); anything else is invalid;
+//   - the key is recognised by its start, ignoring case, with the misspellings Google
+//     accepts (Typo); the other names Google knows are KindOther, any other KindUnknown.
+func refScan(s string) []Line {
+	for _, b := range []byte{0xEF, 0xBB, 0xBF} {
+		if len(s) == 0 || s[0] != b {
+			break
+		}
+		s = s[1:]
 	}
-	return s[i:]
-}
-
-// scanLines walks s line by line without allocating and calls fn for each line.
-// The *Line passed to fn is reused; fn must copy what it keeps.
-func scanLinesRef(s string, fn func(*Line) bool) {
-	s = skipBOMRef(s)
-	var l Line
-	num := 0
-	lastCR := false
-	noNUL := strings.IndexByte(s, 0) < 0
-	// The next LF and CR at or after pos, found with the vectorised IndexByte and kept
-	// until passed, so that files with only one kind of line end are scanned once.
-	pos, nextLF, nextCR, nextHash := 0, -1, -1, -1
-	for {
-		if nextLF != len(s) && nextLF < pos {
-			if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
-				nextLF = pos + i
-			} else {
-				nextLF = len(s)
-			}
-		}
-		if nextCR != len(s) && nextCR < pos {
-			if i := strings.IndexByte(s[pos:], '\r'); i >= 0 {
-				nextCR = pos + i
-			} else {
-				nextCR = len(s)
-			}
-		}
-		end := min(nextLF, nextCR)
-		// Comments are rare on rule lines: finding the next '#' of the body once, rather
-		// than searching every line, saves a scan per line.
-		if nextHash != len(s) && nextHash < pos {
-			if i := strings.IndexByte(s[pos:], '#'); i >= 0 {
-				nextHash = pos + i
-			} else {
-				nextHash = len(s)
-			}
-		}
-		hash := -1
-		if nextHash < end {
-			hash = nextHash - pos
-		}
-		// A LF right after a CR ends nothing: it is the second half of CR LF.
-		if !(end == pos && lastCR && end < len(s) && s[end] == '\n') {
-			num++
-			classifyRef(&l, num, s[pos:end], noNUL, hash)
-			if !fn(&l) {
-				return
-			}
-		}
-		if end == len(s) {
-			return
-		}
-		lastCR = s[end] == '\r'
-		pos = end + 1
-	}
-}
-
-// spaces marks the bytes C's isspace accepts.
-var spacesRef = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
-
-func isSpaceRef(c byte) bool {
-	return spacesRef[c]
-}
-
-// trimSpace trims ASCII white space (C's isspace) from both ends.
-func trimSpaceRef(s string) (string, int) {
+	var texts []string
 	start := 0
-	for start < len(s) && isSpaceRef(s[start]) {
-		start++
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\n' && s[i] != '\r' {
+			continue
+		}
+		texts = append(texts, s[start:i])
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		start = i + 1
 	}
-	end := len(s)
-	for end > start && isSpaceRef(s[end-1]) {
-		end--
+	texts = append(texts, s[start:])
+	lines := make([]Line, len(texts))
+	for i, text := range texts {
+		lines[i] = refClassify(i+1, text)
 	}
-	return s[start:end], start
+	return lines
 }
 
-// classify fills l from one line of text, following Google's reference parser.
-// hash is the index of the first '#' in text, or -1 when it has none.
-func classifyRef(l *Line, num int, text string, noNUL bool, hash int) {
-	*l = Line{Num: num}
+// refClassify reads one line (see refScan).
+func refClassify(num int, text string) Line {
+	l := Line{Num: num, Text: text}
 	if len(text) > MaxLineBytes {
-		text = text[:MaxLineBytes]
-		l.TooLong = true
+		l.Text, l.TooLong = text[:MaxLineBytes], true
 	}
-	l.Text = text
-	// The reference parser works on C strings: a NUL byte ends the line.
-	if hash >= len(text) { // past a cut at MaxLineBytes
-		hash = -1
+	content := l.Text
+	if nul := strings.IndexByte(content, 0); nul >= 0 {
+		content = content[:nul]
 	}
-	if !noNUL {
-		if i := strings.IndexByte(text, 0); i >= 0 {
-			text = text[:i]
-			if hash >= i {
-				hash = -1
-			}
-		}
+	if hash := strings.IndexByte(content, '#'); hash >= 0 {
+		content, l.Comment = content[:hash], true
 	}
-	if hash >= 0 {
-		text = text[:hash]
-		l.Comment = true
+	// Work with offsets into Text, for ValueCol.
+	first, last := 0, len(content) // the line without white space at either end
+	for first < last && refSpace(rune(content[first])) {
+		first++
 	}
-	line, off := trimSpaceRef(text)
-	if line == "" {
+	for last > first && refSpace(rune(content[last-1])) {
+		last--
+	}
+	if first == last {
 		l.Kind = KindBlank
-		return
+		return l
 	}
-	sep := strings.IndexByte(line, ':')
-	if sep < 0 {
-		// Google accepts white space in place of a missing colon, but only when the line
-		// has exactly two runs of non-space characters.
-		sep = strings.IndexAny(line, " \t")
-		if sep < 0 {
+	keyEnd, valueStart := -1, -1
+	if colon := strings.IndexByte(content[first:last], ':'); colon >= 0 {
+		keyEnd, valueStart = first+colon, first+colon+1
+	} else {
+		runs := strings.FieldsFunc(content[first:last], func(r rune) bool { return r == ' ' || r == '\t' })
+		if len(runs) != 2 {
 			l.Kind = KindInvalid
-			return
+			return l
 		}
-		rest := line[sep:]
-		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
-			rest = rest[1:]
-		}
-		if strings.ContainsAny(rest, " \t") {
-			l.Kind = KindInvalid
-			return
-		}
+		keyEnd = first + len(runs[0])
+		valueStart = keyEnd
 		l.MissingColon = true
 	}
-	key, _ := trimSpaceRef(line[:sep])
-	if key == "" {
-		l.Kind = KindInvalid
-		l.MissingColon = false
-		return
+	trim := func(lo, hi int) (int, int) {
+		for lo < hi && refSpace(rune(content[lo])) {
+			lo++
+		}
+		for hi > lo && refSpace(rune(content[hi-1])) {
+			hi--
+		}
+		return lo, hi
 	}
-	val, voff := trimSpaceRef(line[sep+1:])
-	l.Key = key
-	l.Value = val
-	if val != "" {
-		l.ValueCol = off + sep + 1 + voff + 1
+	klo, khi := trim(first, keyEnd)
+	if klo == khi {
+		return Line{Num: num, Text: l.Text, TooLong: l.TooLong, Comment: l.Comment, Kind: KindInvalid}
 	}
-	l.Kind, l.Typo = fieldKindRef(key)
+	vlo, vhi := trim(valueStart, last)
+	l.Key, l.Value = content[klo:khi], content[vlo:vhi]
+	if vlo < vhi {
+		l.ValueCol = vlo + 1
+	}
+	l.Kind, l.Typo = refFieldKind(l.Key)
+	return l
 }
 
-// hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
-// prefix must be lower case.
-func hasPrefixFoldRef(s, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
+// refFieldKind recognises a field name by its start, ignoring case, as Google's parser
+// does ("user-agentx" is user-agent), with the misspellings it accepts.
+func refFieldKind(key string) (Kind, bool) {
+	k := refLowerASCII(key)
+	fields := []struct {
+		start string
+		kind  Kind
+		typo  bool
+	}{
+		{"user-agent", KindUserAgent, false},
+		{"useragent", KindUserAgent, true},
+		{"user agent", KindUserAgent, true},
+		{"allow", KindAllow, false},
+		{"disallow", KindDisallow, false},
+		{"dissallow", KindDisallow, true},
+		{"dissalow", KindDisallow, true},
+		{"disalow", KindDisallow, true},
+		{"diasllow", KindDisallow, true},
+		{"disallaw", KindDisallow, true},
+		{"sitemap", KindSitemap, false},
+		{"site-map", KindSitemap, true},
 	}
-	for i := 0; i < len(prefix); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != prefix[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalFoldRef(s, lower string) bool {
-	return len(s) == len(lower) && hasPrefixFoldRef(s, lower)
-}
-
-// fieldKind recognises a field name. Like Google's parser it matches on prefixes
-// ("user-agentx" is user-agent) and accepts a few frequent misspellings.
-func fieldKindRef(key string) (Kind, bool) {
-	switch lowerRef(key[0]) {
-	case 'u':
-		switch {
-		case hasPrefixFoldRef(key, "user-agent"):
-			return KindUserAgent, false
-		case hasPrefixFoldRef(key, "useragent"), hasPrefixFoldRef(key, "user agent"):
-			return KindUserAgent, true
-		}
-	case 'a':
-		if hasPrefixFoldRef(key, "allow") {
-			return KindAllow, false
-		}
-	case 'd':
-		switch {
-		case hasPrefixFoldRef(key, "disallow"):
-			return KindDisallow, false
-		case hasPrefixFoldRef(key, "dissallow"), hasPrefixFoldRef(key, "dissalow"), hasPrefixFoldRef(key, "disalow"),
-			hasPrefixFoldRef(key, "diasllow"), hasPrefixFoldRef(key, "disallaw"):
-			return KindDisallow, true
-		}
-	case 's':
-		switch {
-		case hasPrefixFoldRef(key, "sitemap"):
-			return KindSitemap, false
-		case hasPrefixFoldRef(key, "site-map"):
-			return KindSitemap, true
+	for _, f := range fields {
+		if strings.HasPrefix(k, f.start) {
+			return f.kind, f.typo
 		}
 	}
-	for _, f := range otherFieldsRef {
-		if equalFoldRef(key, f) {
+	for _, name := range otherFields {
+		if k == name {
 			return KindOther, false
 		}
 	}
 	return KindUnknown, false
 }
 
-func lowerRef(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
+// scanLinesRef is refScan through scanLines' callback.
+func scanLinesRef(s string, fn func(*Line) bool) {
+	for _, l := range refScan(s) {
+		if !fn(&l) {
+			return
+		}
 	}
-	return c
 }
