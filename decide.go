@@ -325,10 +325,12 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 		if pv.slash {
 			path = "/" + path
 		}
-		if dialect == RFC9309 && isRobotsTxt(path) {
-			return d // RFC 9309 §2.2.2: the /robots.txt URI is implicitly allowed
-		}
 		path = dialect.matchPath(path)
+		if dialect == RFC9309 && isRobotsTxt(path) {
+			// RFC 9309 §2.2.2: the /robots.txt URI is implicitly allowed (compared, as
+			// every URI there, with escapes of unreserved characters decoded).
+			return d
+		}
 		pv.set(path, false, true)
 		if dialect.legacy() {
 			if agents == nil {
@@ -349,9 +351,11 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 	} else {
 		for _, a := range agents {
 			if ref := r.lookup(a); ref != nil {
-				if !found {
+				// The first group in file order, as for one agent (whose groups are in
+				// file order) and in CheckOnce.
+				if g := int(r.setGroup[ref.groupLo]); !found || g < d.Group {
 					found = true
-					d.Group = int(r.setGroup[ref.groupLo])
+					d.Group = g
 				}
 				hdr, so, recs := r.setAt(ref.set)
 				matchSet(r.prog, hdr, so, recs, pv, &best)

@@ -210,7 +210,7 @@ func WithMaxBytes(n int) Option {
 type Decision struct {
 	Allowed bool
 	Rule    Rule // the deciding rule; the zero Rule (Line 0) when no rule matched
-	Group   int  // index in Groups of the group that applied; -1 when none did
+	Group   int  // index in Groups of the group of Rule, else of the first group that applied; -1 when none did
 	Global  bool // no group named the crawler, so the "*" group(s) applied
 }
 
