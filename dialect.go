@@ -268,15 +268,22 @@ func legacyName(v string) string {
 }
 
 // legacyAgentMatches reports whether a user-agent value of the file names the robot.
+// Case is ignored in ASCII letters only, as everywhere in this package: Unicode case
+// folding would take any two invalid UTF-8 bytes for the same letter.
 func (d Dialect) legacyAgentMatches(value, robot string) bool {
 	name := legacyName(value)
 	if name == "" || name == "*" {
 		return false
 	}
 	if d == Legacy1994 {
-		return strings.Contains(strings.ToLower(robot), strings.ToLower(name))
+		for i := 0; i+len(name) <= len(robot); i++ { // a substring of the robot's name
+			if compareFold(robot[i:i+len(name)], name) == 0 {
+				return true
+			}
+		}
+		return false
 	}
-	return strings.EqualFold(name, legacyName(robot))
+	return compareFold(name, legacyName(robot)) == 0
 }
 
 // legacyGroup finds the record that applies in the old dialects: the first naming the
