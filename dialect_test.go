@@ -173,16 +173,29 @@ func TestRFC9309EncodingTable(t *testing.T) {
 	}
 }
 
+// TestRFC9309RobotsTxtAlwaysAllowed: "The /robots.txt URI is implicitly allowed"
+// (RFC 9309 §2.2.2), compared as the same section compares every URI: escapes of
+// unreserved characters decoded.
 func TestRFC9309RobotsTxtAlwaysAllowed(t *testing.T) {
 	body := []byte("User-agent: *\nDisallow: /\n")
-	if !Parse(body, WithDialect(RFC9309)).Allowed("x", "https://example.com/robots.txt") {
-		t.Errorf("rfc9309: /robots.txt must be allowed")
+	tests := []struct {
+		name    string
+		dialect Dialect
+		url     string
+		want    bool
+	}{
+		{"rfc9309: /robots.txt", RFC9309, "https://example.com/robots.txt", true},
+		{"rfc9309: /robots.txt with a query", RFC9309, "https://example.com/robots.txt?x=1", true},
+		{"rfc9309: an unreserved character escaped", RFC9309, "https://example.com/robots%2Etxt", true},
+		{"rfc9309: another file", RFC9309, "https://example.com/robots.txt.bak", false},
+		{"google: Disallow: / covers /robots.txt", Google, "https://example.com/robots.txt", false},
 	}
-	if Parse(body, WithDialect(RFC9309)).Allowed("x", "https://example.com/robots.txt.bak") {
-		t.Errorf("rfc9309: only /robots.txt itself is implicitly allowed")
-	}
-	if Parse(body).Allowed("x", "https://example.com/robots.txt") {
-		t.Errorf("google: Disallow: / covers /robots.txt")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Parse(body, WithDialect(tt.dialect)).Allowed("x", tt.url); got != tt.want {
+				t.Errorf("Allowed(%q) = %v, want %v", tt.url, got, tt.want)
+			}
+		})
 	}
 }
 

@@ -43,71 +43,6 @@ func slowMatch(pat, path string) bool {
 	return true
 }
 
-// slowAllowed decides by scanning every rule of the applicable groups and keeping the
-// longest match, allow winning ties, as RFC 9309 §2.2.2 says. Groups are found by
-// walking the lines again.
-func slowAllowed(body, agent, url string) bool {
-	type rl struct {
-		allow bool
-		pat   string
-	}
-	var specific, global []rl
-	seenSpecific := false
-	inAgents, forUs, forAll := false, false, false
-	for l := range Lines([]byte(body)) {
-		switch l.Kind {
-		case KindUserAgent:
-			if !inAgents {
-				forUs, forAll = false, false
-			}
-			inAgents = true
-			if isGlobal(l.Value) {
-				forAll = true
-			} else if strings.EqualFold(leadingToken(l.Value), agent) {
-				forUs, seenSpecific = true, true
-			}
-		case KindAllow, KindDisallow:
-			inAgents = false
-			if l.Value == "" {
-				continue
-			}
-			r := rl{l.Kind == KindAllow, escapePattern(l.Value)}
-			if forUs {
-				specific = append(specific, r)
-			} else if forAll {
-				global = append(global, r)
-			}
-			if r.allow && forUs || r.allow && forAll {
-				if s := strings.LastIndexByte(r.pat, '/'); s >= 0 && strings.HasPrefix(r.pat[s:], "/index.htm") {
-					d := rl{true, r.pat[:s+1] + "$"}
-					if forUs {
-						specific = append(specific, d)
-					} else {
-						global = append(global, d)
-					}
-				}
-			}
-		}
-	}
-	rules := global
-	if seenSpecific {
-		rules = specific
-	}
-	path := pathOf(url)
-	bestAllow, bestDisallow := -1, -1
-	for _, r := range rules {
-		if !slowMatch(r.pat, path) {
-			continue
-		}
-		if r.allow {
-			bestAllow = max(bestAllow, len(r.pat))
-		} else {
-			bestDisallow = max(bestDisallow, len(r.pat))
-		}
-	}
-	return bestDisallow <= bestAllow
-}
-
 // slowLegacyAllowed decides as the 1994 standard (d == Legacy1994) or the 1996 draft
 // (d == Legacy1996) read a file, walking its lines again:
 //   - "records separated by one or more blank lines" (1994), "blank = *space CRLF"
@@ -309,18 +244,26 @@ func FuzzMatch(f *testing.F) {
 	})
 }
 
-// FuzzDecide checks whole decisions against the slow decision procedure.
+// FuzzDecide checks whole decisions, under every dialect, for one agent and for two,
+// and the groups read, against the slow reference (slowref_test.go).
 func FuzzDecide(f *testing.F) {
 	f.Add("user-agent: foo\ndisallow: /a\nallow: /a/b$\nuser-agent: *\ndisallow: /", "foo", "/a/b")
 	f.Add("user-agent: *\nallow: /x/index.html\ndisallow: /", "bar", "http://e.com/x/")
 	f.Add("User-Agent: FOO BAR\nDisallow: /*.php$\n\nuser-agent:foo\nallow: /", "foo", "/a.php")
+	f.Add("User-agent: *\nDisallow: /private/\n\nUser-agent: googlebot\nAllow: /x\n# c\nDisallow: /%7e\n", "Googlebot", "/~a")
+	f.Add("User-agent: *\nDisallow: /\n", "x", "https://example.com/robots%2Etxt")
 	f.Fuzz(func(t *testing.T, body, agent, url string) {
 		if len(body) > 2048 || len(url) > 256 {
 			return
 		}
-		r := Parse([]byte(body))
-		if got, want := r.Allowed(agent, url), slowAllowed(body, agent, url); got != want {
-			t.Fatalf("Allowed(%q, %q) = %v, slow = %v\nbody:\n%s", agent, url, got, want, body)
+		rf := newRefFile("fuzz", []byte(body))
+		if err := rf.checkGroups(); err != nil {
+			t.Fatalf("%v\nbody:\n%s", err, body)
+		}
+		for _, agents := range [][]string{{agent}, {agent, "foo"}, {"foo", agent}} {
+			if err := rf.check(agents, url); err != nil {
+				t.Fatalf("%v\nbody:\n%s", err, body)
+			}
 		}
 	})
 }
