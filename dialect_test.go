@@ -29,14 +29,16 @@ func TestLegacy1996MatchingTable(t *testing.T) {
 		{"/~joe/index.html", "/%7Ejoe/index.html", true},
 	}
 	for _, tt := range tests {
-		body := "User-agent: *\nDisallow: " + tt.record + "\n"
-		r := Parse([]byte(body), WithDialect(Legacy1996))
-		if got := !r.Allowed("webcrawler", "http://example.com"+tt.path); got != tt.match {
-			t.Errorf("record %q, path %q: match = %v, want %v", tt.record, tt.path, got, tt.match)
-		}
-		if got := !slowLegacyAllowed(body, Legacy1996, "webcrawler", "http://example.com"+tt.path); got != tt.match {
-			t.Errorf("slowLegacyAllowed: record %q, path %q: match = %v, want %v", tt.record, tt.path, got, tt.match)
-		}
+		t.Run(fmt.Sprintf("record %s, path %s", tt.record, tt.path), func(t *testing.T) {
+			body := "User-agent: *\nDisallow: " + tt.record + "\n"
+			r := Parse([]byte(body), WithDialect(Legacy1996))
+			if got := !r.Allowed("webcrawler", "http://example.com"+tt.path); got != tt.match {
+				t.Errorf("record %q, path %q: match = %v, want %v", tt.record, tt.path, got, tt.match)
+			}
+			if got := !slowLegacyAllowed(body, Legacy1996, "webcrawler", "http://example.com"+tt.path); got != tt.match {
+				t.Errorf("slowLegacyAllowed: record %q, path %q: match = %v, want %v", tt.record, tt.path, got, tt.match)
+			}
+		})
 	}
 }
 
@@ -55,10 +57,12 @@ func TestLegacy1996FirstMatch(t *testing.T) {
 		// 1996 is first-match: a later, longer allow does not rescue.
 	}
 	for _, tt := range tests {
-		r := Parse([]byte(body), WithDialect(tt.dialect))
-		if got := r.Allowed("InfoSeek", tt.path); got != tt.want {
-			t.Errorf("%s %s: got %v, want %v", tt.dialect, tt.path, got, tt.want)
-		}
+		t.Run(tt.path, func(t *testing.T) {
+			r := Parse([]byte(body), WithDialect(tt.dialect))
+			if got := r.Allowed("InfoSeek", tt.path); got != tt.want {
+				t.Errorf("%s %s: got %v, want %v", tt.dialect, tt.path, got, tt.want)
+			}
+		})
 	}
 	order := "User-agent: *\nDisallow: /a\nAllow: /a/b\n"
 	if Parse([]byte(order), WithDialect(Legacy1996)).Allowed("x", "/a/b") {
@@ -151,14 +155,16 @@ func TestRFC9309EncodingTable(t *testing.T) {
 		{"/foo/bar/%62%61%7A", "/foo/bar/%62%61%7A", "/foo/bar/baz"},
 	}
 	for _, row := range rows {
-		for _, rule := range []string{row.path, row.encoded, row.toMatch} {
-			for _, url := range []string{row.path, row.encoded, row.toMatch} {
-				body := "User-agent: FooBot\nDisallow: /\nAllow: " + rule + "\n"
-				if !Parse([]byte(body), WithDialect(RFC9309)).Allowed("FooBot", "http://foo.bar"+url) {
-					t.Errorf("rule %q should match URL path %q", rule, url)
+		t.Run(row.path, func(t *testing.T) {
+			for _, rule := range []string{row.path, row.encoded, row.toMatch} {
+				for _, url := range []string{row.path, row.encoded, row.toMatch} {
+					body := "User-agent: FooBot\nDisallow: /\nAllow: " + rule + "\n"
+					if !Parse([]byte(body), WithDialect(RFC9309)).Allowed("FooBot", "http://foo.bar"+url) {
+						t.Errorf("rule %q should match URL path %q", rule, url)
+					}
 				}
 			}
-		}
+		})
 	}
 	// The table's second row: reserved characters are left as they are, so a rule
 	// written with %3A%2F%2F matches a URL written so, and a raw one a raw one.
@@ -379,10 +385,12 @@ func TestLegacyRecords(t *testing.T) {
 func TestLegacyRuleOutsideRecord(t *testing.T) {
 	body := []byte("User-agent: *\nDisallow: /a\n\nDisallow: /b\n")
 	for _, d := range []Dialect{Legacy1996, Legacy1994} {
-		diags := Parse(body, WithDialect(d)).Diagnostics()
-		if len(diags) != 1 || diags[0].Code != DiagNoGroup || diags[0].Line != 4 || !strings.Contains(diags[0].Message, "blank line") {
-			t.Errorf("%s: diagnostics = %v, want one %s on line 4 naming the blank line", d, diags, DiagNoGroup)
-		}
+		t.Run(d.String(), func(t *testing.T) {
+			diags := Parse(body, WithDialect(d)).Diagnostics()
+			if len(diags) != 1 || diags[0].Code != DiagNoGroup || diags[0].Line != 4 || !strings.Contains(diags[0].Message, "blank line") {
+				t.Errorf("diagnostics = %v, want one %s on line 4 naming the blank line", diags, DiagNoGroup)
+			}
+		})
 	}
 	if diags := Parse(body).Diagnostics(); len(diags) != 0 {
 		t.Errorf("google: diagnostics = %v, want none", diags)

@@ -199,12 +199,14 @@ func TestMatchTable(t *testing.T) {
 		{"/a**b", "/ab", true},
 	}
 	for _, tt := range tests {
-		if got := slowMatch(tt.pat, tt.path); got != tt.want {
-			t.Errorf("slowMatch(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
-		}
-		if got := matches(shapeOf(tt.pat), tt.pat, tt.path); got != tt.want {
-			t.Errorf("matches(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
-		}
+		t.Run(fmt.Sprintf("%q on %q", tt.pat, tt.path), func(t *testing.T) {
+			if got := slowMatch(tt.pat, tt.path); got != tt.want {
+				t.Errorf("slowMatch(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
+			}
+			if got := matches(shapeOf(tt.pat), tt.pat, tt.path); got != tt.want {
+				t.Errorf("matches(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -222,10 +224,12 @@ func TestSpecExamples(t *testing.T) {
 		{"/page.htm", "allow: /$\ndisallow: /", false},
 	}
 	for _, tt := range tests {
-		body := "user-agent: *\n" + tt.rules + "\n"
-		if got := Parse([]byte(body)).Allowed("foobot", "https://example.com"+tt.path); got != tt.want {
-			t.Errorf("%s with %q: got %v, want %v", tt.path, tt.rules, got, tt.want)
-		}
+		t.Run(fmt.Sprintf("%s with %q", tt.path, tt.rules), func(t *testing.T) {
+			body := "user-agent: *\n" + tt.rules + "\n"
+			if got := Parse([]byte(body)).Allowed("foobot", "https://example.com"+tt.path); got != tt.want {
+				t.Errorf("%s with %q: got %v, want %v", tt.path, tt.rules, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -380,13 +384,15 @@ func TestLongPart(t *testing.T) {
 		{"https://e.com/b", true, 0},
 	}
 	for _, tt := range tests {
-		d := r.Check("bot", tt.url)
-		if d.Allowed != tt.allow || d.Rule.Line != tt.line {
-			t.Errorf("Decide(%q) = allowed %v, line %d; want %v, line %d", tt.url, d.Allowed, d.Rule.Line, tt.allow, tt.line)
-		}
-		if got := r.Allowed("bot", tt.url); got != tt.allow {
-			t.Errorf("Allowed(%q) = %v, want %v", tt.url, got, tt.allow)
-		}
+		t.Run(tt.url, func(t *testing.T) {
+			d := r.Check("bot", tt.url)
+			if d.Allowed != tt.allow || d.Rule.Line != tt.line {
+				t.Errorf("Decide(%q) = allowed %v, line %d; want %v, line %d", tt.url, d.Allowed, d.Rule.Line, tt.allow, tt.line)
+			}
+			if got := r.Allowed("bot", tt.url); got != tt.allow {
+				t.Errorf("Allowed(%q) = %v, want %v", tt.url, got, tt.allow)
+			}
+		})
 	}
 	if gs := r.Groups(); len(gs) != 1 || len(gs[0].Rules) != nPrefix+nWild {
 		t.Errorf("Groups: %d groups, want 1 with %d rules", len(gs), nPrefix+nWild)

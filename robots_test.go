@@ -25,9 +25,11 @@ func TestProductToken(t *testing.T) {
 		{"1234 ???", ""},
 	}
 	for _, tt := range tests {
-		if got := ProductToken(tt.header); got != tt.want {
-			t.Errorf("ProductToken(%q) = %q, want %q", tt.header, got, tt.want)
-		}
+		t.Run(fmt.Sprintf("%q", tt.header), func(t *testing.T) {
+			if got := ProductToken(tt.header); got != tt.want {
+				t.Errorf("ProductToken(%q) = %q, want %q", tt.header, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -47,23 +49,25 @@ func TestSizeLimit(t *testing.T) {
 		{"below the minimum", []Option{WithMaxBytes(10)}, true, true},
 	}
 	for _, tt := range tests {
-		r := Parse([]byte(body), tt.opts...)
-		if got := r.Allowed("bot", "/b"); got != tt.bAllowed {
-			t.Errorf("%s: /b allowed = %v, want %v", tt.name, got, tt.bAllowed)
-		}
-		if r.Allowed("bot", "/a") {
-			t.Errorf("%s: /a, before the limit, must stay disallowed", tt.name)
-		}
-		truncated := false
-		for _, d := range r.Diagnostics() {
-			truncated = truncated || d.Code == DiagTruncated
-		}
-		if truncated != tt.truncated {
-			t.Errorf("%s: file-too-large reported = %v, want %v", tt.name, truncated, tt.truncated)
-		}
-		if r.Size() != len(body) {
-			t.Errorf("%s: Size = %d, want %d", tt.name, r.Size(), len(body))
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			r := Parse([]byte(body), tt.opts...)
+			if got := r.Allowed("bot", "/b"); got != tt.bAllowed {
+				t.Errorf("%s: /b allowed = %v, want %v", tt.name, got, tt.bAllowed)
+			}
+			if r.Allowed("bot", "/a") {
+				t.Errorf("%s: /a, before the limit, must stay disallowed", tt.name)
+			}
+			truncated := false
+			for _, d := range r.Diagnostics() {
+				truncated = truncated || d.Code == DiagTruncated
+			}
+			if truncated != tt.truncated {
+				t.Errorf("%s: file-too-large reported = %v, want %v", tt.name, truncated, tt.truncated)
+			}
+			if r.Size() != len(body) {
+				t.Errorf("%s: Size = %d, want %d", tt.name, r.Size(), len(body))
+			}
+		})
 	}
 }
 
@@ -230,10 +234,12 @@ func TestManyGroupsOneToken(t *testing.T) {
 		{"/g159999/x", 4*n - 1},   // the last group's rule
 		{"/g80000/", 4*80000 + 3}, // one in the middle
 	} {
-		d := r.Check("bot", tt.url)
-		if d.Allowed || d.Rule.Line != tt.line {
-			t.Errorf("Check(bot, %s) = allowed %v by line %d, want disallowed by line %d", tt.url, d.Allowed, d.Rule.Line, tt.line)
-		}
+		t.Run(tt.url, func(t *testing.T) {
+			d := r.Check("bot", tt.url)
+			if d.Allowed || d.Rule.Line != tt.line {
+				t.Errorf("Check(bot, %s) = allowed %v by line %d, want disallowed by line %d", tt.url, d.Allowed, d.Rule.Line, tt.line)
+			}
+		})
 	}
 	if gs, global := r.GroupsFor("BOT"); len(gs) != n || global {
 		t.Errorf("GroupsFor(BOT) = %d groups (global %v), want %d named", len(gs), global, n)

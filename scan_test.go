@@ -2,6 +2,7 @@ package robots
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -107,12 +108,14 @@ func TestClassifyOverwrites(t *testing.T) {
 		"user-agentx: y", "Sitemap: https://e/s.xml", "crawl-delay: 5", "foo: bar", "Disallow /x",
 		"a b c", "nocolon", ": value", " Disallow : /x ", "Disallow: /a\x00b",
 	} {
-		hash := strings.IndexByte(text, '#')
-		want := refClassify(3, text)
-		got := stale
-		classify(&got, 3, text, false, hash)
-		if got != want {
-			t.Errorf("%q over a used Line = %+v, want %+v", text, got, want)
-		}
+		t.Run(fmt.Sprintf("%q", text), func(t *testing.T) {
+			hash := strings.IndexByte(text, '#')
+			want := refClassify(3, text)
+			got := stale
+			classify(&got, 3, text, false, hash)
+			if got != want {
+				t.Errorf("%q over a used Line = %+v, want %+v", text, got, want)
+			}
+		})
 	}
 }
