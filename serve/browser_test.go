@@ -63,7 +63,7 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("hide-scrollbars", false),
 		chromedp.WindowSize(1280, 800),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(acancel)
@@ -87,6 +87,21 @@ type tab struct {
 	t   *testing.T
 	ctx context.Context
 	b   *browser
+}
+
+// dark switches the tab's colour scheme, for a second screenshot of the same state.
+func (tb *tab) dark(on bool) {
+	tb.t.Helper()
+	scheme := "light"
+	if on {
+		scheme = "dark"
+	}
+	tb.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	}))
 }
 
 func (b *browser) tab(t *testing.T, width, height int64, dark bool) *tab {
@@ -199,27 +214,37 @@ func jsArray(s []string) string {
 func TestBrowser(t *testing.T) {
 	b := newBrowser(t)
 
-	t.Run("paste", func(t *testing.T) { testPaste(t, b, false) })
-	t.Run("paste dark", func(t *testing.T) { testPaste(t, b, true) })
-	t.Run("fetch edit retest", func(t *testing.T) { testFetchEdit(t, b) })
-	t.Run("unreachable", func(t *testing.T) { testUnreachable(t, b) })
-	t.Run("hanging origin", func(t *testing.T) { testHanging(t, b) })
-	t.Run("crawler search and presets", func(t *testing.T) { testPicker(t, b) })
-	t.Run("long real file", func(t *testing.T) { testLongFile(t, b) })
-	t.Run("diff", func(t *testing.T) { testDiff(t, b, false) })
-	t.Run("diff dark", func(t *testing.T) { testDiff(t, b, true) })
-	t.Run("phone", func(t *testing.T) { testPhone(t, b) })
-	t.Run("keyboard and labels", func(t *testing.T) { testKeyboard(t, b) })
-	t.Run("without javascript", func(t *testing.T) { testNoScript(t, b) })
+	// The states are independent, each in its own tab and with its own server: they
+	// run in parallel (the browser spends most of its time waiting for pages).
+	for _, st := range []struct {
+		name string
+		f    func(*testing.T, *browser)
+	}{
+		{"paste", testPaste},
+		{"fetch edit retest", testFetchEdit},
+		{"unreachable", testUnreachable},
+		{"hanging origin", testHanging},
+		{"crawler search and presets", testPicker},
+		{"long real file", testLongFile},
+		{"diff", testDiff},
+		{"phone", testPhone},
+		{"keyboard and labels", testKeyboard},
+		{"without javascript", testNoScript},
+	} {
+		t.Run(st.name, func(t *testing.T) {
+			t.Parallel()
+			st.f(t, b)
+		})
+	}
 }
 
 const pasteFile = "User-agent: *\nDisallow: /private/\nAllow: /private/public.html\n\nUser-agent: GPTBot\nDisallow: /\nCrawl-delai: 5\n"
 
 // testPaste: paste a file, list URLs, pick crawlers, press Test: the verdicts are in
 // the viewport of a 1280×800 window without scrolling, each naming its line.
-func testPaste(t *testing.T, b *browser, dark bool) {
+func testPaste(t *testing.T, b *browser) {
 	s, _ := start(t, Config{})
-	tb := b.tab(t, 1280, 800, dark)
+	tb := b.tab(t, 1280, 800, false)
 	tb.do(chromedp.Navigate("http://"+s.Addr()+"/"), chromedp.WaitVisible(chromedp.CSS("#robots")))
 	if !eval[bool](tb, `document.querySelector('input[name="agent"][value="Googlebot"]').checked`) {
 		t.Errorf("Googlebot not preselected")
@@ -230,11 +255,10 @@ func testPaste(t *testing.T, b *browser, dark bool) {
 		chromedp.SetValue(chromedp.CSS("#urls"), "/private/secret.html\n/private/public.html\n/about"),
 	)
 	tb.submit("#run")
-	name := "01-paste"
-	if dark {
-		name = "02-paste-dark"
-	}
-	tb.shot(name)
+	tb.shot("01-paste")
+	tb.dark(true)
+	tb.shot("02-paste-dark")
+	tb.dark(false)
 
 	// Googlebot and bingbot get the * group (line 1), so they share a column;
 	// GPTBot gets its own group (line 5). Rows × columns, decided by the rules
@@ -324,8 +348,8 @@ func testFetchEdit(t *testing.T, b *browser) {
 func testUnreachable(t *testing.T, b *browser) {
 	o := newOrigin(t, 503, "busy")
 	s, _ := start(t, Config{AllowPrivate: true})
-	for _, dark := range []bool{false, true} {
-		tb := b.tab(t, 1280, 800, dark)
+	{
+		tb := b.tab(t, 1280, 800, false)
 		tb.do(chromedp.Navigate("http://"+s.Addr()+"/"), chromedp.WaitVisible(chromedp.CSS("#robots")))
 		tb.pick("Googlebot", "GPTBot")
 		tb.do(
@@ -333,11 +357,9 @@ func testUnreachable(t *testing.T, b *browser) {
 			chromedp.SetValue(chromedp.CSS("#urls"), "/\n/a.html"),
 		)
 		tb.submit("#fetch")
-		if dark {
-			tb.shot("06-unreachable-dark")
-		} else {
-			tb.shot("05-unreachable")
-		}
+		tb.shot("05-unreachable")
+		tb.dark(true)
+		tb.shot("06-unreachable-dark")
 		src := eval[string](tb, `document.querySelector("#source.bad").textContent`)
 		if !strings.Contains(src, "status 503") || !strings.Contains(src, "every URL as disallowed") {
 			t.Errorf("source %q, want the 503 and that every URL is disallowed", src)
@@ -530,11 +552,11 @@ func testLongFile(t *testing.T, b *browser) {
 
 // testDiff: diff mode lists the groups that changed, marks the changed lines in
 // both files, then shows the verdicts that change.
-func testDiff(t *testing.T, b *browser, dark bool) {
+func testDiff(t *testing.T, b *browser) {
 	const oldFile = "User-agent: *\nDisallow: /private/\nDisallow: /tmp/\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/old.xml\n"
 	const newFile = "User-agent: *\nDisallow: /private/\nDisallow: /drafts/\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /\n\nSitemap: https://example.com/new.xml\n"
 	s, _ := start(t, Config{})
-	tb := b.tab(t, 1280, 800, dark)
+	tb := b.tab(t, 1280, 800, false)
 	tb.do(chromedp.Navigate("http://"+s.Addr()+"/"), chromedp.WaitVisible(chromedp.CSS("#robots")))
 	tb.pick("Googlebot", "GPTBot", "CCBot")
 	tb.do(
@@ -544,15 +566,11 @@ func testDiff(t *testing.T, b *browser, dark bool) {
 		chromedp.SetValue(chromedp.CSS("#robots_new"), newFile),
 		chromedp.SetValue(chromedp.CSS("#urls"), "/tmp/a\n/drafts/b\n/private/c\n/d"),
 	)
-	if !dark {
-		tb.shot("13-diff-form")
-	}
+	tb.shot("13-diff-form")
 	tb.submit("#run")
-	if dark {
-		tb.shot("15-diff-dark")
-	} else {
-		tb.shot("14-diff")
-	}
+	tb.shot("14-diff")
+	tb.dark(true)
+	tb.shot("15-diff-dark")
 	changes := eval[[]string](tb, `Array.from(document.querySelectorAll(".change-list > li")).map(li => li.innerText.toLowerCase().replace(/\s+/g, " ").trim())`)
 	wantChanges := []string{
 		"changed User-agent: * old line 1 · new line 1 - Disallow: /tmp/ + Disallow: /drafts/",

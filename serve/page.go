@@ -92,6 +92,18 @@ func parsePage() (*template.Template, error) {
 			return fmt.Sprintf("%s %s", thousands(n), many)
 		},
 		"join": strings.Join,
+		// wbr lets a long URL wrap after its slashes and separators rather than
+		// anywhere in a word.
+		"wbr": func(u string) template.HTML {
+			var b strings.Builder
+			for _, r := range u {
+				b.WriteString(template.HTMLEscapeString(string(r)))
+				if r == '/' || r == '?' || r == '&' || r == '=' || r == '.' || r == '-' || r == '_' {
+					b.WriteString("<wbr>")
+				}
+			}
+			return template.HTML(b.String())
+		},
 	}).ParseFS(webFiles, "web/index.html")
 }
 
@@ -716,8 +728,9 @@ func newFileView(id, title string, body []byte) *fileView {
 	for l := range robots.Lines(body) {
 		v.Lines = append(v.Lines, lineView{Num: l.Num, Text: l.Text, Kind: l.Kind.String()})
 	}
-	// A file that ends with a line end has no line after it, as editors count.
-	if n := len(v.Lines); n > 0 && v.Lines[n-1].Text == "" && (bytes.HasSuffix(body, []byte("\n")) || bytes.HasSuffix(body, []byte("\r"))) {
+	// A file that ends with a line end has no line after it, as editors count; an
+	// empty file has none.
+	if n := len(v.Lines); n > 0 && v.Lines[n-1].Text == "" && (len(body) == 0 || bytes.HasSuffix(body, []byte("\n")) || bytes.HasSuffix(body, []byte("\r"))) {
 		v.Lines = v.Lines[:n-1]
 	}
 	for _, f := range lint.Check(title, body) {
