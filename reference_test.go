@@ -81,20 +81,20 @@ func slowLegacyAllowed(body string, d Dialect, robot, url string) bool {
 			continue
 		}
 		switch {
-		case strings.EqualFold(l.Key, "user-agent"):
+		case lowerASCII(l.Key) == "user-agent":
 			if cur == nil || sawRule {
 				cur = &record{}
 				records = append(records, cur)
 				sawRule = false
 			}
 			cur.agents = append(cur.agents, l.Value)
-		case strings.EqualFold(l.Key, "disallow"), strings.EqualFold(l.Key, "allow") && d == Legacy1996:
+		case lowerASCII(l.Key) == "disallow", lowerASCII(l.Key) == "allow" && d == Legacy1996:
 			if cur == nil {
 				continue
 			}
 			sawRule = true
 			if l.Value != "" {
-				cur.rules = append(cur.rules, rule{strings.EqualFold(l.Key, "allow"), l.Value})
+				cur.rules = append(cur.rules, rule{lowerASCII(l.Key) == "allow", l.Value})
 			}
 		}
 	}
@@ -111,9 +111,9 @@ func slowLegacyAllowed(body string, d Dialect, robot, url string) bool {
 			return false
 		}
 		if d == Legacy1994 {
-			return strings.Contains(strings.ToLower(robot), strings.ToLower(n))
+			return strings.Contains(lowerASCII(robot), lowerASCII(n))
 		}
-		return strings.EqualFold(n, name(robot))
+		return lowerASCII(n) == lowerASCII(name(robot))
 	}
 	var applies *record
 	for _, rec := range records {
@@ -143,6 +143,18 @@ func slowLegacyAllowed(body string, d Dialect, robot, url string) bool {
 		}
 	}
 	return true
+}
+
+// lowerASCII lower-cases A-Z only: robots.txt names are compared ignoring ASCII case,
+// not Unicode's (which folds "ſ" to "s").
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // slowDecode1996 decodes the %xx escapes of s except %2F, whose hex it upper-cases
