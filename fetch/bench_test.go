@@ -26,9 +26,9 @@ func BenchmarkFetch(b *testing.B) {
 	defer srv.Close()
 	addr := srv.Listener.Addr().String()
 	d := &net.Dialer{}
-	c := fetch.NewClient(fetch.WithDialContext(func(ctx context.Context, network, _ string) (net.Conn, error) {
+	c := fetch.NewClient(fetch.Config{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return d.DialContext(ctx, network, addr)
-	}))
+	}})
 	var n atomic.Int64
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -53,7 +53,7 @@ func BenchmarkCacheHit(b *testing.B) {
 		w.Write([]byte("User-agent: *\nDisallow: /private/\n"))
 	}))
 	defer srv.Close()
-	c := fetch.NewClient()
+	c := fetch.NewClient(fetch.Config{})
 	ctx := context.Background()
 	if _, err := c.Get(ctx, srv.URL); err != nil {
 		b.Fatal(err)

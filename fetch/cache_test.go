@@ -38,24 +38,24 @@ func TestLifetime(t *testing.T) {
 	tests := []struct {
 		name   string
 		header string
-		opts   []fetch.Option
+		cfg    fetch.Config
 		want   time.Duration
 	}{
-		{"default", "", nil, 24 * time.Hour},
-		{"max-age shortens", "max-age=3600", nil, time.Hour},
-		{"max-age lengthens", "public, max-age=172800", nil, 48 * time.Hour},
-		{"below the minimum", "max-age=5", nil, fetch.DefaultMinTTL},
-		{"above the maximum", "max-age=99999999", nil, fetch.DefaultMaxTTL},
-		{"no-cache", "no-cache", nil, fetch.DefaultMinTTL},
-		{"custom bounds", "max-age=5", []fetch.Option{fetch.WithTTLBounds(time.Second, 12*time.Hour)}, 5 * time.Second},
-		{"custom maximum", "max-age=172800", []fetch.Option{fetch.WithTTLBounds(time.Second, 12*time.Hour)}, 12 * time.Hour},
-		{"policy TTL", "", []fetch.Option{fetch.WithPolicy(fetch.Policy{TTL: 7 * 24 * time.Hour})}, 7 * 24 * time.Hour},
-		{"invalid max-age", "max-age=soon", nil, 24 * time.Hour},
+		{"default", "", fetch.Config{}, 24 * time.Hour},
+		{"max-age shortens", "max-age=3600", fetch.Config{}, time.Hour},
+		{"max-age lengthens", "public, max-age=172800", fetch.Config{}, 48 * time.Hour},
+		{"below the minimum", "max-age=5", fetch.Config{}, fetch.DefaultMinTTL},
+		{"above the maximum", "max-age=99999999", fetch.Config{}, fetch.DefaultMaxTTL},
+		{"no-cache", "no-cache", fetch.Config{}, fetch.DefaultMinTTL},
+		{"custom bounds", "max-age=5", fetch.Config{MinTTL: time.Second, MaxTTL: 12 * time.Hour}, 5 * time.Second},
+		{"custom maximum", "max-age=172800", fetch.Config{MinTTL: time.Second, MaxTTL: 12 * time.Hour}, 12 * time.Hour},
+		{"policy TTL", "", fetch.Config{Policy: fetch.Policy{TTL: 7 * 24 * time.Hour}}, 7 * 24 * time.Hour},
+		{"invalid max-age", "max-age=soon", fetch.Config{}, 24 * time.Hour},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := serve(t, answer(200, rulesBody, "Cache-Control", tc.header))
-			c := newClient(t, tc.opts...)
+			c := newClient(t, tc.cfg)
 			res := mustGet(t, c, srv.URL+"/", t0)
 			if got := res.ExpiresAt.Sub(t0); got != tc.want {
 				t.Errorf("lifetime %v; want %v", got, tc.want)
@@ -76,7 +76,7 @@ func TestLifetime(t *testing.T) {
 // TestNegativeCaching: a 404 is cached like a file.
 func TestNegativeCaching(t *testing.T) {
 	srv := serve(t, answer(404, "not found"))
-	c := newClient(t)
+	c := newClient(t, fetch.Config{})
 	for _, at := range []time.Duration{0, time.Hour, 23 * time.Hour} {
 		res := mustGet(t, c, srv.URL+"/", t0.Add(at))
 		if res.Outcome != fetch.Unavailable || !res.Allowed(agent, "/private") {
@@ -94,7 +94,7 @@ func TestNegativeCaching(t *testing.T) {
 func TestStaleCopy(t *testing.T) {
 	sw := &switchable{h: answer(200, rulesBody)}
 	srv := serve(t, sw.serve)
-	c := newClient(t) // retry backoff: 1 min doubling to 1 h
+	c := newClient(t, fetch.Config{}) // retry backoff: 1 min doubling to 1 h
 	res := mustGet(t, c, srv.URL+"/", t0)
 	if res.Outcome != fetch.Success {
 		t.Fatalf("first fetch: %v", res.Outcome)
@@ -157,7 +157,7 @@ func TestStaleCopy(t *testing.T) {
 // TestStaleCopyServerGone: a server that stops answering at all counts as 5xx.
 func TestStaleCopyServerGone(t *testing.T) {
 	srv := serve(t, answer(200, rulesBody))
-	c := newClient(t)
+	c := newClient(t, fetch.Config{})
 	mustGet(t, c, srv.URL+"/", t0)
 	srv.Close()
 	res := mustGet(t, c, srv.URL+"/", t0.Add(25*time.Hour))
@@ -170,7 +170,7 @@ func TestStaleCopyServerGone(t *testing.T) {
 // unreachable for 30 days; then everything is allowed.
 func TestUnreachableWithoutCopy(t *testing.T) {
 	srv := serve(t, answer(500, ""))
-	c := newClient(t)
+	c := newClient(t, fetch.Config{})
 	for _, tc := range []struct {
 		at      time.Duration
 		allowed bool
@@ -210,7 +210,7 @@ func TestRetryAfter(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.status, " ", tc.header), func(t *testing.T) {
 			srv := serve(t, answer(tc.status, "", "Retry-After", tc.header))
-			c := newClient(t)
+			c := newClient(t, fetch.Config{})
 			// After several failures, a 503 still is retried as Retry-After says.
 			var res *fetch.Result
 			now := t0
@@ -224,7 +224,7 @@ func TestRetryAfter(t *testing.T) {
 			if tc.header != "" && res.Failures != 3 {
 				t.Errorf("failures %d; want 3", res.Failures)
 			}
-			if first := mustGet(t, newClient(t), srv.URL+"/", t0); first.ExpiresAt.Sub(t0) != tc.want {
+			if first := mustGet(t, newClient(t, fetch.Config{}), srv.URL+"/", t0); first.ExpiresAt.Sub(t0) != tc.want {
 				t.Errorf("retry after %v; want %v", first.ExpiresAt.Sub(t0), tc.want)
 			}
 		})
@@ -247,14 +247,14 @@ func TestSingleflight(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		w.Write([]byte(rulesBody))
 	})
-	c := newClient(t, fetch.WithObserver(fetch.Observer{
+	c := newClient(t, fetch.Config{Observer: fetch.Observer{
 		CacheMiss: func(string) {
 			if misses.Add(1) == callers {
 				close(allIn)
 			}
 		},
 		FlightWait: func(string) { waits.Add(1) },
-	}))
+	}})
 	results := make([]*fetch.Result, callers)
 	var wg sync.WaitGroup
 	for i := range callers {
@@ -285,11 +285,11 @@ func TestWaiterCancel(t *testing.T) {
 		}
 		w.Write([]byte(rulesBody))
 	})
-	c := newClient(t)
+	c := newClient(t, fetch.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, err := c.GetAt(ctx, srv.URL+"/", t0)
+		_, err := fetch.GetAt(c, ctx, srv.URL+"/", t0)
 		errc <- err
 	}()
 	for srv.Hits() == 0 {
@@ -311,11 +311,11 @@ func TestObserver(t *testing.T) {
 	srv := serve(t, answer(200, rulesBody))
 	var hits, misses, fetched atomic.Int64
 	var took time.Duration
-	c := newClient(t, fetch.WithObserver(fetch.Observer{
+	c := newClient(t, fetch.Config{Observer: fetch.Observer{
 		CacheHit:  func(string) { hits.Add(1) },
 		CacheMiss: func(string) { misses.Add(1) },
 		Fetched:   func(r *fetch.Result, d time.Duration) { fetched.Add(1); took = d },
-	}))
+	}})
 	for range 3 {
 		mustGet(t, c, srv.URL+"/", t0)
 	}
@@ -330,7 +330,7 @@ func TestMemoryStoreBound(t *testing.T) {
 	s := fetch.NewMemoryStore(4096)
 	ctx := context.Background()
 	for i := range 100 {
-		e := &fetch.Entry{Origin: fmt.Sprintf("http://h%d.test", i), Body: make([]byte, 1000)}
+		e := &fetch.Result{Origin: fmt.Sprintf("http://h%d.test", i), Body: make([]byte, 1000)}
 		s.Save(ctx, e)
 	}
 	if n := s.Len(); n < 1 || n > 3 {
@@ -342,7 +342,7 @@ func TestMemoryStoreBound(t *testing.T) {
 	if e, _ := s.Load(ctx, "http://h0.test"); e != nil {
 		t.Error("the oldest entry was kept")
 	}
-	s.Save(ctx, &fetch.Entry{Origin: "http://huge.test", Body: make([]byte, 5000)})
+	s.Save(ctx, &fetch.Result{Origin: "http://huge.test", Body: make([]byte, 5000)})
 	if e, _ := s.Load(ctx, "http://huge.test"); e != nil {
 		t.Error("an entry larger than the bound was kept")
 	}
@@ -352,11 +352,11 @@ func TestMemoryStoreBound(t *testing.T) {
 func TestParseOptions(t *testing.T) {
 	// The 1996 draft: the first matching rule wins, so "Disallow: /" decides.
 	srv := serve(t, answer(200, "User-agent: *\nDisallow: /\nAllow: /public\n"))
-	res := mustGet(t, newClient(t, fetch.WithParseOptions(robots.WithDialect(robots.Legacy1996))), srv.URL+"/", t0)
+	res := mustGet(t, newClient(t, fetch.Config{Dialect: robots.Legacy1996}), srv.URL+"/", t0)
 	if res.Allowed(agent, "/public") {
 		t.Error("legacy1996: /public allowed; want disallowed by the first rule")
 	}
-	res = mustGet(t, newClient(t), srv.URL+"/", t0)
+	res = mustGet(t, newClient(t, fetch.Config{}), srv.URL+"/", t0)
 	if !res.Allowed(agent, "/public") {
 		t.Error("google: /public disallowed; want allowed by the longer rule")
 	}
@@ -367,7 +367,7 @@ func TestParseOptions(t *testing.T) {
 func TestCopyOutlivesStore(t *testing.T) {
 	sw := &switchable{h: answer(200, rulesBody)}
 	srv := serve(t, sw.serve)
-	c := newClient(t, fetch.WithStore(fetch.NewMemoryStore(1)))
+	c := newClient(t, fetch.Config{Store: fetch.NewMemoryStore(1)})
 	mustGet(t, c, srv.URL+"/", t0)
 	sw.set(answer(503, ""))
 	res := mustGet(t, c, srv.URL+"/", t0.Add(25*time.Hour))
@@ -377,8 +377,9 @@ func TestCopyOutlivesStore(t *testing.T) {
 }
 
 // TestAddrCheck: entries record the addresses of every hop, and a client with
-// WithAddrCheck ignores store entries fetched from an address it refuses, or that
-// do not say where they come from, and fetches itself instead.
+// AddrCheck ignores store entries fetched from an address it refuses, or that
+// do not say where they come from, and fetches itself instead; a URL whose host is
+// an address it refuses is refused without a dial.
 func TestAddrCheck(t *testing.T) {
 	good := serve(t, answer(200, rulesBody))
 	bad := serve(t, answer(200, "User-agent: *\nDisallow: /\n"))
@@ -387,7 +388,7 @@ func TestAddrCheck(t *testing.T) {
 	})
 	badAddr := bad.Listener.Addr().String()
 	store := fetch.NewMemoryStore(0)
-	writer := newClient(t, fetch.WithStore(store))
+	writer := newClient(t, fetch.Config{Store: store})
 	for _, srv := range []*fetchtest.Server{good, bad, hop} {
 		mustGet(t, writer, srv.URL+"/", t0)
 	}
@@ -400,16 +401,17 @@ func TestAddrCheck(t *testing.T) {
 	old.Origin, old.RobotsURL, old.Addrs = "http://old.test", "http://old.test/robots.txt", nil
 	store.Save(context.Background(), &old)
 
+	errRefusedBad := errors.New("refused")
 	refuseBad := func(ap netip.AddrPort) error {
 		if ap.String() == badAddr {
-			return errors.New("refused")
+			return errRefusedBad
 		}
 		return nil
 	}
 	var dials []string
 	var mu sync.Mutex
-	reader := newClient(t, fetch.WithStore(store), fetch.WithAddrCheck(refuseBad),
-		fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+	reader := newClient(t, fetch.Config{Store: store, AddrCheck: refuseBad,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			mu.Lock()
 			dials = append(dials, addr)
 			mu.Unlock()
@@ -418,14 +420,15 @@ func TestAddrCheck(t *testing.T) {
 			}
 			var d net.Dialer
 			return d.DialContext(ctx, network, addr)
-		}))
+		}})
 	for _, tc := range []struct {
 		url     string
 		fetches bool
+		refused bool
 	}{
-		{good.URL, false}, // fetched from an address the check accepts: the stored entry serves
-		{bad.URL, true},   // fetched from a refused address: fetched again
-		{hop.URL, true},   // a refused address on the second hop
+		{good.URL, false, false}, // fetched from an address the check accepts: the stored entry serves
+		{bad.URL, false, true},   // a literal address the check refuses: refused as the dialer would, unasked
+		{hop.URL, true, false},   // a refused address on the second hop: fetched again
 	} {
 		mu.Lock()
 		dials = nil
@@ -437,11 +440,14 @@ func TestAddrCheck(t *testing.T) {
 		if fetched != tc.fetches {
 			t.Errorf("%s: fetched %v; want %v", tc.url, fetched, tc.fetches)
 		}
-		if fetched == res.FetchedAt.Equal(t0) {
+		if got := errors.Is(res.Err, errRefusedBad); got != tc.refused {
+			t.Errorf("%s: Err %v; refused %v, want %v", tc.url, res.Err, got, tc.refused)
+		}
+		if stored := res.FetchedAt.Equal(t0); stored != (!tc.fetches && !tc.refused) {
 			t.Errorf("%s: fetched at %v; want the %s", tc.url, res.FetchedAt, map[bool]string{true: "reader's fetch", false: "stored entry"}[tc.fetches])
 		}
 	}
-	if _, err := reader.GetAt(context.Background(), "http://old.test/", t0.Add(time.Minute)); err != nil {
+	if _, err := fetch.GetAt(reader, context.Background(), "http://old.test/", t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(dials, "old.test:80") {

@@ -20,7 +20,7 @@ const (
 	// KindNone: no error.
 	KindNone ErrorKind = iota
 	// KindRefused: the client's dialer refused to connect to the address (a guard
-	// against private addresses, see WithDialContext). Such fetches are never cached
+	// against private addresses, see Config.DialContext). Such fetches are never cached
 	// or stored, so this kind is only seen in process.
 	KindRefused
 	// KindDNS: the host name could not be resolved.
@@ -109,6 +109,10 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
+// ErrTooManyRedirects is the Err of a fetch whose redirect chain went on past
+// MaxRedirects hops; such a fetch is classified as a 404.
+var ErrTooManyRedirects = errors.New("too many redirects")
+
 // refusal is how a dialer says it refused an address on purpose (rather than
 // failing to connect): its error, or one it wraps, has a Refused method returning
 // true. internal/netguard's RefusedError has one.
@@ -118,6 +122,18 @@ type refusal interface{ Refused() bool }
 func isRefusal(err error) bool {
 	var r refusal
 	return errors.As(err, &r) && r.Refused()
+}
+
+// errKind returns the kind of a Result's Err: KindNone for nil.
+func errKind(err error) ErrorKind {
+	if err == nil {
+		return KindNone
+	}
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe.Kind
+	}
+	return KindOther
 }
 
 // kindOf classifies a fetch error that the fetch code did not classify itself.

@@ -27,7 +27,7 @@ func ExampleTransport() {
 	site := exampleSite()
 	defer site.Close()
 
-	hc := &http.Client{Transport: &fetch.Transport{Client: fetch.NewClient(), Agent: "ExampleBot", CrawlDelay: true}}
+	hc := &http.Client{Transport: &fetch.Transport{Client: fetch.NewClient(fetch.Config{}), Agent: "ExampleBot", CrawlDelay: true}}
 
 	resp, err := hc.Get(site.URL + "/public/page.html")
 	if err == nil {
@@ -48,7 +48,7 @@ func ExampleClient_Check() {
 	site := exampleSite()
 	defer site.Close()
 
-	c := fetch.NewClient()
+	c := fetch.NewClient(fetch.Config{})
 	d, err := c.Check(context.Background(), "ExampleBot", site.URL+"/private/a.html")
 	if err != nil {
 		fmt.Println(err)
@@ -59,9 +59,9 @@ func ExampleClient_Check() {
 }
 
 func ExampleOrigin() {
-	origin, robotsURL, _ := fetch.Origin("HTTPS://www.Exämple.com:443/path?q=1")
+	origin, _ := fetch.Origin("HTTPS://www.Exämple.com:443/path?q=1")
 	fmt.Println(origin)
-	fmt.Println(robotsURL)
+	fmt.Println(origin + "/robots.txt")
 	// Output:
 	// https://www.xn--exmple-cua.com
 	// https://www.xn--exmple-cua.com/robots.txt

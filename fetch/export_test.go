@@ -1,6 +1,15 @@
 package fetch
 
-import "time"
+import (
+	"context"
+	"time"
+)
+
+// GetAt is Client.Get at time now, for tests of expiry and retries that would
+// otherwise need a clock of their own for every client.
+func GetAt(c *Client, ctx context.Context, rawURL string, now time.Time) (*Result, error) {
+	return c.get(ctx, rawURL, now)
+}
 
 // Reserve exposes Transport.reserve, the crawl-delay schedule, to tests.
 func Reserve(t *Transport, origin string, delay time.Duration, now time.Time) time.Duration {

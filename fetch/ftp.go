@@ -16,7 +16,7 @@ import (
 // address to reach the crawler's operator, which this client does not know.
 const ftpAnonymousPassword = "anonymous@"
 
-// fetchFTP fetches robots.txt by anonymous login and RETR robots.txt (SPEC §2).
+// fetchFTP fetches robots.txt by anonymous login and RETR robots.txt (RFC 9309 §2.3).
 // Permanent negative replies (5yz: no such file, anonymous login refused) read as a
 // 404, transient ones (4yz) as a 503; a transfer that completes, as a 200.
 func (c *Client) fetchFTP(ctx context.Context, robotsURL string) *fetched {
@@ -77,7 +77,7 @@ func (c *Client) fetchFTP(ctx context.Context, robotsURL string) *fetched {
 	if err != nil {
 		return ftpFailure(f, err)
 	}
-	f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp, "", c.opts.maxBytes)
+	f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp, "", c.cfg.MaxBytes)
 	if err != nil {
 		resp.Close()
 		f.failed, f.err, f.kind = true, fmt.Errorf("reading %s: %w", robotsURL, err), protocolKind(err)

@@ -32,7 +32,7 @@ func TestFTP(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newClient(t, fetch.WithTimeout(5*time.Second))
+			c := newClient(t, fetch.Config{Timeout: 5 * time.Second})
 			res := mustGet(t, c, "ftp://"+tc.addr+"/pub/file", t0)
 			if res.Outcome != tc.outcome || res.Status != tc.status || res.Allowed(agent, "/private") != tc.private || res.Truncated != tc.truncated {
 				t.Errorf("outcome %v status %d /private allowed %v truncated %v (err %v); want %v %d %v %v",

@@ -12,7 +12,7 @@ import (
 	"github.com/gorobots/robots/fetch/internal/fetchtest"
 )
 
-// t0 is the clock of tests that decide expiry: the time is a parameter.
+// t0 is the clock of tests that decide expiry: the time is a parameter of mustGet.
 var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 const (
@@ -21,11 +21,17 @@ const (
 	rulesBody = "User-agent: *\nDisallow: /private\n"
 )
 
-// newClient returns a client with short timeouts: every server here is on loopback.
-func newClient(t testing.TB, opts ...fetch.Option) *fetch.Client {
+// newClient returns a client configured by cfg, with short timeouts unless cfg sets
+// them: every server here is on loopback.
+func newClient(t testing.TB, cfg fetch.Config) *fetch.Client {
 	t.Helper()
-	base := []fetch.Option{fetch.WithTimeout(2 * time.Second), fetch.WithConnectTimeout(time.Second)}
-	return fetch.NewClient(append(base, opts...)...)
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 2 * time.Second
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = time.Second
+	}
+	return fetch.NewClient(cfg)
 }
 
 func serve(t testing.TB, h http.HandlerFunc) *fetchtest.Server { return fetchtest.ServeFunc(t, h) }
@@ -94,9 +100,9 @@ func closedPort(t testing.TB) string {
 
 func mustGet(t testing.TB, c *fetch.Client, url string, now time.Time) *fetch.Result {
 	t.Helper()
-	res, err := c.GetAt(context.Background(), url, now)
+	res, err := fetch.GetAt(c, context.Background(), url, now)
 	if err != nil {
-		t.Fatalf("GetAt(%s): %v", url, err)
+		t.Fatalf("Get(%s) at %v: %v", url, now, err)
 	}
 	return res
 }

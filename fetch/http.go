@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -61,8 +60,8 @@ func (c *Client) newHTTPClient() *http.Client {
 	tr := &http.Transport{
 		Proxy:                  nil, // the dialer must see the address of every request
 		DialContext:            c.dialContext,
-		TLSClientConfig:        c.opts.tlsConfig,
-		TLSHandshakeTimeout:    c.opts.connectTimeout,
+		TLSClientConfig:        c.cfg.TLSConfig,
+		TLSHandshakeTimeout:    c.cfg.ConnectTimeout,
 		DisableCompression:     true, // decompressed here, with the size limit
 		MaxResponseHeaderBytes: maxHeaderBytes,
 		MaxIdleConns:           256,
@@ -96,7 +95,7 @@ func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 			f.failed, f.err = true, err
 			return f
 		}
-		req.Header.Set("User-Agent", c.opts.userAgent)
+		req.Header.Set("User-Agent", c.cfg.UserAgent)
 		req.Header.Set("Accept-Encoding", "gzip, deflate")
 		resp, err := c.http.Do(req)
 		if err != nil {
@@ -111,7 +110,7 @@ func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 			f.classifyAs = resp.StatusCode
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				f.encoding = resp.Header.Get("Content-Encoding")
-				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, c.opts.maxBytes)
+				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, c.cfg.MaxBytes)
 				if err != nil {
 					f.failed, f.err, f.kind = true, fmt.Errorf("reading body of %s: %w", next, err), protocolKind(err)
 				}
@@ -208,64 +207,3 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// maxAge returns the Cache-Control max-age of h, and whether there is one.
-// no-cache and no-store count as max-age=0: the TTL bounds then apply.
-func maxAge(h http.Header) (time.Duration, bool) {
-	var age time.Duration
-	found := false
-	for _, v := range h.Values("Cache-Control") {
-		for d := range strings.SplitSeq(v, ",") {
-			d = strings.TrimSpace(d)
-			name, val, _ := strings.Cut(d, "=")
-			switch strings.ToLower(strings.TrimSpace(name)) {
-			case "max-age":
-				n, err := strconv.ParseInt(strings.Trim(strings.TrimSpace(val), `"`), 10, 64)
-				if err != nil || n < 0 {
-					continue
-				}
-				if n > int64(365*24*time.Hour/time.Second) {
-					n = int64(365 * 24 * time.Hour / time.Second)
-				}
-				return time.Duration(n) * time.Second, true
-			case "no-cache", "no-store":
-				age, found = 0, true
-			}
-		}
-	}
-	return age, found
-}
-
-// expires returns the lifetime the Expires header gives, counted from the
-// response's Date (the server's clock, so that a skewed client clock does not
-// matter), and whether there is one. An invalid Expires means already expired
-// (RFC 9111 §5.3).
-func expires(h http.Header) (time.Duration, bool) {
-	v := h.Get("Expires")
-	if v == "" {
-		return 0, false
-	}
-	date, err := http.ParseTime(h.Get("Date"))
-	if err != nil {
-		return 0, false // no reference instant: leave it to the policy's TTL
-	}
-	exp, err := http.ParseTime(v)
-	if err != nil {
-		return 0, true
-	}
-	return max(exp.Sub(date), 0), true
-}
-
-// retryAfter returns the Retry-After of h (seconds or an HTTP date), and whether there is one.
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
-		return time.Duration(min(n, int64(365*24*3600))) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
-}

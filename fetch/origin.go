@@ -3,8 +3,9 @@ package fetch
 import (
 	"errors"
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -21,52 +22,81 @@ var hostProfile = idna.New(idna.MapForLookup(), idna.StrictDomainName(false),
 
 var defaultPorts = map[string]string{"http": "80", "https": "443", "ftp": "21"}
 
-// Origin returns the origin of rawURL, the key under which its robots.txt is cached,
-// and the URL of that robots.txt. The origin is scheme://host[:port] with the scheme
-// and host lower case, the host in punycode and the scheme's default port left out,
-// so that every spelling of one origin gives the same key (SPEC §1).
-func Origin(rawURL string) (origin, robotsURL string, err error) {
+// Origin returns the origin of rawURL, the key under which its robots.txt is cached:
+// scheme://host[:port] with the scheme and host lower case, the host in punycode,
+// an IPv6 address in its RFC 5952 form and the scheme's default port left out, so
+// that every spelling of one origin gives the same key. Its robots.txt is at
+// origin + "/robots.txt" (RFC 9309 §2.3). For the common URL shape (http or https,
+// a lower-case host without user info) Origin allocates nothing.
+func Origin(rawURL string) (string, error) {
+	if origin, ok := quickOrigin(rawURL); ok {
+		return origin, nil
+	}
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil {
-		return "", "", fmt.Errorf("origin of %q: %w", rawURL, err)
+		return "", fmt.Errorf("origin of %q: %w", rawURL, err)
 	}
 	scheme := strings.ToLower(u.Scheme)
 	def, ok := defaultPorts[scheme]
 	if !ok {
 		if scheme == "" {
-			return "", "", fmt.Errorf("origin of %q: not an absolute URL", rawURL)
+			return "", fmt.Errorf("origin of %q: not an absolute URL", rawURL)
 		}
-		return "", "", fmt.Errorf("origin of %q: %w %q", rawURL, ErrUnsupportedScheme, u.Scheme)
+		return "", fmt.Errorf("origin of %q: %w %q", rawURL, ErrUnsupportedScheme, u.Scheme)
 	}
 	host, port := u.Hostname(), u.Port()
 	if host == "" {
-		return "", "", fmt.Errorf("origin of %q: no host", rawURL)
+		return "", fmt.Errorf("origin of %q: no host", rawURL)
 	}
 	if strings.Contains(host, ":") { // IPv6 literal
-		ip := net.ParseIP(host)
-		if ip == nil {
-			return "", "", fmt.Errorf("origin of %q: invalid IPv6 address %q", rawURL, host)
+		// netip keeps an IPv4-mapped address in IPv6 form (::ffff:1.2.3.4), where
+		// net.IP would print the bare IPv4 address, which is no IPv6 literal.
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !ip.Is6() || ip.Zone() != "" {
+			return "", fmt.Errorf("origin of %q: invalid IPv6 address %q", rawURL, host)
 		}
 		host = "[" + ip.String() + "]"
 	} else if host, err = asciiHost(host); err != nil {
-		return "", "", fmt.Errorf("origin of %q: %w", rawURL, err)
+		return "", fmt.Errorf("origin of %q: %w", rawURL, err)
 	}
 	if port != "" && port != def {
 		for i := 0; i < len(port); i++ {
 			if port[i] < '0' || port[i] > '9' {
-				return "", "", fmt.Errorf("origin of %q: invalid port %q", rawURL, port)
+				return "", fmt.Errorf("origin of %q: invalid port %q", rawURL, port)
 			}
 		}
 		port = strings.TrimLeft(port, "0")
 		if port == "" || len(port) > 5 || port > "65535" && len(port) == 5 {
-			return "", "", fmt.Errorf("origin of %q: invalid port %q", rawURL, u.Port())
+			return "", fmt.Errorf("origin of %q: invalid port %q", rawURL, u.Port())
 		}
 		if port != def {
 			host += ":" + port
 		}
 	}
-	origin = scheme + "://" + host
-	return origin, origin + "/robots.txt", nil
+	return scheme + "://" + host, nil
+}
+
+// originAddr returns the address and port of an origin (as Origin gives it) whose
+// host is an IP address; ok is false when the host is a name.
+func originAddr(origin string) (ap netip.AddrPort, ok bool) {
+	scheme, hostport, found := strings.Cut(origin, "://")
+	if !found {
+		return netip.AddrPort{}, false
+	}
+	host, port := hostport, defaultPorts[scheme]
+	if i := strings.LastIndexByte(hostport, ':'); i >= 0 && !strings.HasSuffix(hostport, "]") {
+		host, port = hostport[:i], hostport[i+1:]
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.AddrPort{}, false
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil {
+		return netip.AddrPort{}, false
+	}
+	return netip.AddrPortFrom(addr, uint16(n)), true
 }
 
 // asciiHost lower-cases a host name and converts its internationalised labels to

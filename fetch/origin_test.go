@@ -30,18 +30,36 @@ func TestOrigin(t *testing.T) {
 		{"http://[::1]:80/", "http://[::1]"},
 		{"http://[0:0::1]:8080/", "http://[::1]:8080"},
 		{" https://example.com/#frag ", "https://example.com"},
+		// An IPv4-mapped address stays an IPv6 literal, in the form RFC 5952 §5
+		// recommends; a bare IPv4 address in brackets would be no valid host.
+		{"http://[::ffff:1.2.3.4]:8100/", "http://[::ffff:1.2.3.4]:8100"},
+		{"http://[::FFFF:102:304]/", "http://[::ffff:1.2.3.4]"},
+		{"http://[2001:DB8:0:0:0:0:0:1]/", "http://[2001:db8::1]"},
 	}
 	for _, tc := range tests {
-		origin, robotsURL, err := fetch.Origin(tc.url)
-		if err != nil || origin != tc.origin || robotsURL != tc.origin+"/robots.txt" {
-			t.Errorf("Origin(%q) = %q, %q, %v; want %q", tc.url, origin, robotsURL, err, tc.origin)
-		}
+		t.Run(tc.url, func(t *testing.T) {
+			origin, err := fetch.Origin(tc.url)
+			if err != nil || origin != tc.origin {
+				t.Errorf("Origin(%q) = %q, %v; want %q", tc.url, origin, err, tc.origin)
+			}
+		})
 	}
 	for _, bad := range []string{"", "example.com", "/robots.txt", "file:///etc/passwd", "http://", "http://:80/",
-		"http://example.com:0/", "http://example.com:65536/", "http://example.com:x/", "http://[::1/"} {
-		if o, _, err := fetch.Origin(bad); err == nil {
-			t.Errorf("Origin(%q) = %q; want an error", bad, o)
-		}
+		"http://example.com:0/", "http://example.com:65536/", "http://example.com:x/", "http://[::1/",
+		"http://[1.2.3.4]/", "http://[fe80::1%25eth0]/"} {
+		t.Run(bad, func(t *testing.T) {
+			if o, err := fetch.Origin(bad); err == nil {
+				t.Errorf("Origin(%q) = %q; want an error", bad, o)
+			}
+		})
+	}
+}
+
+// TestOriginAllocs: the origin of a common URL is a substring of it.
+func TestOriginAllocs(t *testing.T) {
+	const u = "https://www.example.com/a/b?q=1"
+	if n := testing.AllocsPerRun(100, func() { fetch.Origin(u) }); n != 0 {
+		t.Errorf("Origin(%q): %v allocations; want 0", u, n)
 	}
 }
 
@@ -84,7 +102,7 @@ func TestQuickOrigin(t *testing.T) {
 			t.Errorf("QuickOrigin(%q) = %q, %v; want %q", tc.url, got, ok, tc.want)
 		}
 		if ok {
-			if o, _, err := fetch.Origin(tc.url); err != nil || o != got {
+			if o, err := fetch.Origin(tc.url); err != nil || o != got {
 				t.Errorf("Origin(%q) = %q, %v; QuickOrigin said %q", tc.url, o, err, got)
 			}
 		}
@@ -100,7 +118,7 @@ func FuzzQuickOrigin(f *testing.F) {
 		if !ok {
 			return
 		}
-		if o, _, err := fetch.Origin(s); err != nil || o != got {
+		if o, err := fetch.Origin(s); err != nil || o != got {
 			t.Errorf("QuickOrigin(%q) = %q; Origin = %q, %v", s, got, o, err)
 		}
 	})

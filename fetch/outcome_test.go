@@ -84,11 +84,11 @@ func TestOutcomeTable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			base := tc.url(t)
-			opts := []fetch.Option{fetch.WithTimeout(500 * time.Millisecond)}
+			cfg := fetch.Config{Timeout: 500 * time.Millisecond}
 			if tc.name == "DNS failure" {
-				opts = append(opts, fetch.WithDialContext(failingResolver(t).DialContext))
+				cfg.DialContext = failingResolver(t).DialContext
 			}
-			c := newClient(t, opts...)
+			c := newClient(t, cfg)
 			res := mustGet(t, c, base+"/public/x", t0)
 			got := want{res.Outcome, res.Effect, res.Status, false, false}
 			got.private, got.public = verdicts(res)
@@ -216,7 +216,7 @@ func corruptGzip(t *testing.T) string {
 // rules of the last applying to the original origin.
 func TestRedirectHops(t *testing.T) {
 	base := redirectChain(5, http.StatusMovedPermanently)(t)
-	res := mustGet(t, newClient(t), base+"/", t0)
+	res := mustGet(t, newClient(t, fetch.Config{}), base+"/", t0)
 	want := []fetch.Hop{{base + "/robots.txt", 301}, {base + "/r1", 301}, {base + "/r2", 301},
 		{base + "/r3", 301}, {base + "/r4", 301}, {base + "/r5", 200}}
 	if fmt.Sprint(res.Hops) != fmt.Sprint(want) {
@@ -227,7 +227,7 @@ func TestRedirectHops(t *testing.T) {
 	}
 
 	base6 := redirectChain(6, http.StatusMovedPermanently)(t)
-	res = mustGet(t, newClient(t), base6+"/", t0)
+	res = mustGet(t, newClient(t, fetch.Config{}), base6+"/", t0)
 	if len(res.Hops) != 6 || !strings.Contains(fmt.Sprint(res.Err), fetch.ErrTooManyRedirects.Error()) {
 		t.Errorf("6 redirects: %d hops, err %v; want 6 hops and %q", len(res.Hops), res.Err, fetch.ErrTooManyRedirects)
 	}
@@ -241,7 +241,7 @@ func TestCrossHostRedirect(t *testing.T) {
 		http.Redirect(w, r, target.URL+"/robots.txt", http.StatusMovedPermanently)
 	})
 	var misses []string
-	c := newClient(t, fetch.WithObserver(fetch.Observer{CacheMiss: func(o string) { misses = append(misses, o) }}))
+	c := newClient(t, fetch.Config{Observer: fetch.Observer{CacheMiss: func(o string) { misses = append(misses, o) }}})
 	res := mustGet(t, c, origin.URL+"/x", t0)
 	if res.Origin != origin.URL || res.Allowed(agent, "/target-only") {
 		t.Fatalf("origin %s allowed /target-only = %v; want origin %s, disallowed", res.Origin, res.Allowed(agent, "/target-only"), origin.URL)
@@ -293,7 +293,7 @@ func TestBodies(t *testing.T) {
 				}
 				w.Write(tc.body)
 			})
-			res := mustGet(t, newClient(t), srv.URL+"/", t0)
+			res := mustGet(t, newClient(t, fetch.Config{}), srv.URL+"/", t0)
 			if res.Outcome != fetch.Success || res.Truncated != tc.truncated {
 				t.Fatalf("outcome %v truncated %v (err %v); want success, truncated %v", res.Outcome, res.Truncated, res.Err, tc.truncated)
 			}
@@ -339,10 +339,10 @@ func TestDialerSeesEveryHop(t *testing.T) {
 	})
 	var dialled []string
 	d := &net.Dialer{}
-	c := newClient(t, fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+	c := newClient(t, fetch.Config{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		dialled = append(dialled, addr)
 		return d.DialContext(ctx, network, addr)
-	}))
+	}})
 	mustGet(t, c, origin.URL+"/", t0)
 	want := []string{strings.TrimPrefix(origin.URL, "http://"), strings.TrimPrefix(target.URL, "http://")}
 	if fmt.Sprint(dialled) != fmt.Sprint(want) {
@@ -351,9 +351,9 @@ func TestDialerSeesEveryHop(t *testing.T) {
 
 	// A dialer that refuses (as an SSRF guard would) makes the origin unreachable.
 	refuse := errors.New("address not allowed")
-	c = newClient(t, fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+	c = newClient(t, fetch.Config{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		return nil, refuse
-	}))
+	}})
 	res := mustGet(t, c, origin.URL+"/", t0)
 	if res.Outcome != fetch.Unreachable || !strings.Contains(fmt.Sprint(res.Err), refuse.Error()) {
 		t.Errorf("refusing dialer: outcome %v err %v; want unreachable with %q", res.Outcome, res.Err, refuse)
@@ -362,13 +362,13 @@ func TestDialerSeesEveryHop(t *testing.T) {
 
 // TestBadURLs: URLs without a robots.txt are errors, not outcomes.
 func TestBadURLs(t *testing.T) {
-	c := newClient(t)
+	c := newClient(t, fetch.Config{})
 	for _, u := range []string{"", "/relative", "mailto:a@example.com", "http://", "http://[::1", "http://host:99999/"} {
-		if res, err := c.GetAt(context.Background(), u, t0); err == nil {
-			t.Errorf("GetAt(%q) = %+v, nil; want an error", u, res)
+		if res, err := c.Get(context.Background(), u); err == nil {
+			t.Errorf("Get(%q) = %+v, nil; want an error", u, res)
 		}
 	}
-	_, err := c.GetAt(context.Background(), "gopher://example.com/", t0)
+	_, err := c.Get(context.Background(), "gopher://example.com/")
 	if !errors.Is(err, fetch.ErrUnsupportedScheme) {
 		t.Errorf("gopher: %v; want ErrUnsupportedScheme", err)
 	}
@@ -378,9 +378,9 @@ func TestBadURLs(t *testing.T) {
 // fetch and from the cache.
 func TestErrKeepsType(t *testing.T) {
 	refuse := errors.New("address not allowed")
-	c := newClient(t, fetch.WithDialContext(func(ctx context.Context, network, addr string) (net.Conn, error) {
+	c := newClient(t, fetch.Config{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		return nil, refuse
-	}))
+	}})
 	for i := range 2 {
 		res := mustGet(t, c, "http://blocked.test/", t0)
 		if !errors.Is(res.Err, refuse) {
@@ -395,13 +395,13 @@ func TestHTTPS(t *testing.T) {
 		w.Write([]byte(rulesBody))
 	}))
 	defer srv.Close()
-	c := newClient(t, fetch.WithTLSConfig(srv.Client().Transport.(*http.Transport).TLSClientConfig))
+	c := newClient(t, fetch.Config{TLSConfig: srv.Client().Transport.(*http.Transport).TLSClientConfig})
 	res := mustGet(t, c, srv.URL+"/", t0)
 	if res.Outcome != fetch.Success || res.Allowed(agent, "/private") || !strings.HasPrefix(res.Origin, "https://127.0.0.1:") {
 		t.Errorf("https: %v %s (err %v); want success", res.Outcome, res.Origin, res.Err)
 	}
 	// Without the test root, the certificate is invalid: a network failure.
-	res = mustGet(t, newClient(t), srv.URL+"/", t0)
+	res = mustGet(t, newClient(t, fetch.Config{}), srv.URL+"/", t0)
 	if res.Outcome != fetch.Unreachable {
 		t.Errorf("untrusted certificate: %v; want unreachable", res.Outcome)
 	}
@@ -418,10 +418,10 @@ func TestInternationalHost(t *testing.T) {
 	addr := srv.Listener.Addr().String()
 	var dialled []string
 	d := &net.Dialer{}
-	c := newClient(t, fetch.WithDialContext(func(ctx context.Context, network, a string) (net.Conn, error) {
+	c := newClient(t, fetch.Config{DialContext: func(ctx context.Context, network, a string) (net.Conn, error) {
 		dialled = append(dialled, a)
 		return d.DialContext(ctx, network, addr)
-	}))
+	}})
 	res := mustGet(t, c, "http://www.exämple.test/seite", t0)
 	again := mustGet(t, c, "http://WWW.XN--EXMPLE-CUA.TEST:80/", t0)
 	if res.Origin != "http://www.xn--exmple-cua.test" || again != res {
@@ -443,7 +443,7 @@ func TestMaxInFlight(t *testing.T) {
 		w.Write([]byte(rulesBody))
 	})
 	quick := serve(t, answer(200, rulesBody))
-	c := newClient(t, fetch.WithMaxInFlight(1), fetch.WithTimeout(10*time.Second))
+	c := newClient(t, fetch.Config{MaxInFlight: 1, Timeout: 10 * time.Second})
 	done := make(chan struct{})
 	go func() { mustGet(t, c, slow.URL+"/", t0); close(done) }()
 	for slow.Hits() == 0 {

@@ -18,7 +18,7 @@ func TestStats(t *testing.T) {
 		w.Write([]byte("User-agent: *\nDisallow: /\n"))
 	})
 	fast := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
-	c := fetch.NewClient(fetch.WithTimeout(5 * time.Second))
+	c := fetch.NewClient(fetch.Config{Timeout: 5 * time.Second})
 	if got := c.Stats(); got != (fetch.Stats{}) {
 		t.Errorf("new client: %+v; want all zero", got)
 	}

@@ -47,7 +47,7 @@ const DefaultMaxCrawlDelay = time.Minute
 // Set Client and Agent; the zero values of the other fields are usable. A Transport
 // is safe for concurrent use.
 type Transport struct {
-	Client *Client           // fetches and caches robots.txt; nil means NewClient()
+	Client *Client           // fetches and caches robots.txt; nil means NewClient(Config{})
 	Agent  string            // the crawler's product token, e.g. "ExampleBot"
 	Base   http.RoundTripper // sends the allowed requests; nil means http.DefaultTransport
 	// CrawlDelay makes requests to one origin wait for its crawl-delay for Agent,
@@ -70,7 +70,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.once.Do(func() {
 		t.client = t.Client
 		if t.client == nil {
-			t.client = NewClient()
+			t.client = NewClient(Config{})
 		}
 	})
 	base := t.Base
@@ -93,7 +93,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if t.CrawlDelay && d.Result.Robots != nil {
 		if delay, ok := d.Result.Robots.CrawlDelay(t.Agent); ok && delay > 0 {
-			if err := t.wait(req.Context(), d.Result.Origin, delay, time.Now()); err != nil {
+			if err := t.wait(req.Context(), d.Result.Origin, delay, t.client.cfg.Now()); err != nil {
 				closeBody(req)
 				return nil, err
 			}

@@ -24,7 +24,7 @@ func TestTransport(t *testing.T) {
 			w.Write([]byte("page " + r.URL.Path))
 		}
 	})
-	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t), Agent: agent}}
+	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t, fetch.Config{}), Agent: agent}}
 
 	resp, err := hc.Get(srv.URL + "/public")
 	if err != nil {
@@ -51,7 +51,7 @@ func TestTransport(t *testing.T) {
 	}
 
 	// The robots.txt itself always passes, even for a crawler disallowed everywhere.
-	other := &http.Client{Transport: &fetch.Transport{Client: newClient(t), Agent: "OtherBot"}}
+	other := &http.Client{Transport: &fetch.Transport{Client: newClient(t, fetch.Config{}), Agent: "OtherBot"}}
 	if resp, err := other.Get(srv.URL + "/robots.txt"); err != nil {
 		t.Errorf("robots.txt: %v", err)
 	} else {
@@ -66,7 +66,7 @@ func TestTransport(t *testing.T) {
 // sent and the error names the outcome.
 func TestTransportUnreachable(t *testing.T) {
 	srv := serve(t, answer(503, ""))
-	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t), Agent: agent}}
+	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t, fetch.Config{}), Agent: agent}}
 	_, err := hc.Get(srv.URL + "/page")
 	var de *fetch.DisallowedError
 	if !errors.As(err, &de) || de.Outcome != fetch.Unreachable || de.Rule.Line != 0 {
@@ -108,7 +108,7 @@ func TestCrawlDelay(t *testing.T) {
 			w.Write([]byte("User-agent: *\nCrawl-delay: 0.2\n"))
 		}
 	})
-	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t), Agent: agent, CrawlDelay: true}}
+	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t, fetch.Config{}), Agent: agent, CrawlDelay: true}}
 	start := time.Now()
 	for range 3 {
 		resp, err := hc.Get(srv.URL + "/")

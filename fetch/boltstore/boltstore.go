@@ -73,14 +73,14 @@ func (s *Store) Health(context.Context) error {
 func (s *Store) Close() error { return s.db.Close() }
 
 // Load returns the entry of origin, or nil.
-func (s *Store) Load(_ context.Context, origin string) (*fetch.Entry, error) {
-	var e *fetch.Entry
+func (s *Store) Load(_ context.Context, origin string) (*fetch.Result, error) {
+	var e *fetch.Result
 	err := s.db.View(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucket).Get([]byte(origin))
 		if v == nil {
 			return nil
 		}
-		e = new(fetch.Entry)
+		e = new(fetch.Result)
 		return json.Unmarshal(v, e)
 	})
 	if err != nil {
@@ -90,7 +90,7 @@ func (s *Store) Load(_ context.Context, origin string) (*fetch.Entry, error) {
 }
 
 // Save writes e under e.Origin and syncs the file.
-func (s *Store) Save(_ context.Context, e *fetch.Entry) error {
+func (s *Store) Save(_ context.Context, e *fetch.Result) error {
 	v, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("boltstore: encoding %s: %w", e.Origin, err)

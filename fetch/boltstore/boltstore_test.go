@@ -43,8 +43,9 @@ func TestSurvivesRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := fetch.NewClient(fetch.WithStore(s), fetch.WithTimeout(2*time.Second))
-		res, err := c.GetAt(t.Context(), srv.URL+"/", t0.Add(time.Duration(run)*time.Hour))
+		now := t0.Add(time.Duration(run) * time.Hour)
+		c := fetch.NewClient(fetch.Config{Store: s, Timeout: 2 * time.Second, Now: func() time.Time { return now }})
+		res, err := c.Get(t.Context(), srv.URL+"/")
 		if err != nil {
 			t.Fatal(err)
 		}

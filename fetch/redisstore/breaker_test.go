@@ -85,7 +85,7 @@ func TestBreaker(t *testing.T) {
 				redisstore.WithLogger(slog.New(logs)))
 			ctx := t.Context()
 			now := time.Now()
-			e := fetchtest.SampleEntry("http://a.test", now)
+			e := fetchtest.SampleResult("http://a.test", now)
 			e.ExpiresAt = now.Add(time.Hour)
 			if err := s.Save(ctx, e); err != nil {
 				t.Fatal(err)
@@ -163,11 +163,11 @@ func TestClientDuringOutage(t *testing.T) {
 	}}
 	// Every host name reaches the one origin server.
 	var d net.Dialer
-	dial := fetch.WithDialContext(func(ctx context.Context, network, _ string) (net.Conn, error) {
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return d.DialContext(ctx, network, origin.Listener.Addr().String())
-	})
-	a := fetch.NewClient(fetch.WithStore(store), fetch.WithObserver(obs), dial)
-	b := fetch.NewClient(fetch.WithStore(store), dial)
+	}
+	a := fetch.NewClient(fetch.Config{Store: store, Observer: obs, DialContext: dial})
+	b := fetch.NewClient(fetch.Config{Store: store, DialContext: dial})
 	ctx := t.Context()
 	if _, err := a.Get(ctx, origin.URL+"/"); err != nil {
 		t.Fatal(err)

@@ -39,11 +39,11 @@ func TestCluster(t *testing.T) {
 
 	origin := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
 	var d net.Dialer
-	dial := fetch.WithDialContext(func(ctx context.Context, network, _ string) (net.Conn, error) {
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return d.DialContext(ctx, network, origin.Listener.Addr().String()) // every host name reaches the one origin
-	})
-	a := fetch.NewClient(fetch.WithStore(store), dial)
-	b := fetch.NewClient(fetch.WithStore(store), dial)
+	}
+	a := fetch.NewClient(fetch.Config{Store: store, DialContext: dial})
+	b := fetch.NewClient(fetch.Config{Store: store, DialContext: dial})
 	host := func(i int) string { return fmt.Sprintf("http://host%d.test", i) }
 	// nodeOf is the address of the master holding origin's key.
 	nodeOf := func(o string) string {

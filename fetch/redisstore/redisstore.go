@@ -182,7 +182,7 @@ func New(rdb redis.UniversalClient, opts ...Option) *Store {
 }
 
 // Load returns the entry of origin, or nil.
-func (s *Store) Load(ctx context.Context, origin string) (*fetch.Entry, error) {
+func (s *Store) Load(ctx context.Context, origin string) (*fetch.Result, error) {
 	key := s.prefix + origin
 	var v []byte
 	err := s.do(ctx, key, func() error {
@@ -196,7 +196,7 @@ func (s *Store) Load(ctx context.Context, origin string) (*fetch.Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: loading %s: %w", origin, err)
 	}
-	e := new(fetch.Entry)
+	e := new(fetch.Result)
 	if err := json.Unmarshal(v, e); err != nil {
 		return nil, fmt.Errorf("redisstore: decoding %s: %w", origin, err)
 	}
@@ -205,7 +205,7 @@ func (s *Store) Load(ctx context.Context, origin string) (*fetch.Entry, error) {
 
 // Save writes e under e.Origin, to be dropped by Redis a retention period after it
 // expires.
-func (s *Store) Save(ctx context.Context, e *fetch.Entry) error {
+func (s *Store) Save(ctx context.Context, e *fetch.Result) error {
 	v, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("redisstore: encoding %s: %w", e.Origin, err)

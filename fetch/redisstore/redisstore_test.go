@@ -37,15 +37,16 @@ func TestShared(t *testing.T) {
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	store := redisstore.New(rdb, redisstore.WithPrefix("test:"+t.Name()+":"))
 
-	first := fetch.NewClient(fetch.WithStore(store))
-	if _, err := first.GetAt(t.Context(), srv.URL+"/", t0); err != nil {
+	first := fetch.NewClient(fetch.Config{Store: store, Now: func() time.Time { return t0 }})
+	if _, err := first.Get(t.Context(), srv.URL+"/"); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
 	for i := range 4 {
 		wg.Go(func() {
-			c := fetch.NewClient(fetch.WithStore(store))
-			res, err := c.GetAt(t.Context(), srv.URL+"/x", t0.Add(time.Duration(i)*time.Minute))
+			now := t0.Add(time.Duration(i) * time.Minute)
+			c := fetch.NewClient(fetch.Config{Store: store, Now: func() time.Time { return now }})
+			res, err := c.Get(t.Context(), srv.URL+"/x")
 			if err != nil {
 				t.Error(err)
 				return
@@ -73,9 +74,9 @@ func TestUnreachableRedis(t *testing.T) {
 	defer rdb.Close()
 	var storeErrs int
 	var mu sync.Mutex
-	c := fetch.NewClient(fetch.WithStore(redisstore.New(rdb)), fetch.WithObserver(fetch.Observer{
+	c := fetch.NewClient(fetch.Config{Store: redisstore.New(rdb), Observer: fetch.Observer{
 		StoreError: func(string, error) { mu.Lock(); storeErrs++; mu.Unlock() },
-	}))
+	}})
 	res, err := c.Get(t.Context(), srv.URL+"/")
 	if err != nil || res.Outcome != fetch.Success || res.Allowed("TestBot", "/private") {
 		t.Fatalf("%v %v; want success despite the store", res, err)

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -192,4 +193,27 @@ func ServeFunc(t testing.TB, h http.HandlerFunc) *Server {
 // ClosedAddr returns a loopback address nothing listens on.
 func ClosedAddr(t testing.TB) string {
 	return fmt.Sprintf("127.0.0.1:%d", FreePort(t))
+}
+
+// Clock is a settable clock for fetch.Config.Now, safe for concurrent use.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock returns a clock that says t until Set.
+func NewClock(t time.Time) *Clock { return &Clock{t: t} }
+
+// Now returns the time last set.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Set sets the time.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
 }

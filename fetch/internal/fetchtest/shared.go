@@ -40,18 +40,19 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 		}
 		return guard.DialContext(ctx, network, addr)
 	}
-	guarded := fetch.NewClient(fetch.WithStore(store), fetch.WithDialContext(dial), fetch.WithTimeout(2*time.Second))
-	open := fetch.NewClient(fetch.WithStore(store), fetch.WithTimeout(2*time.Second))
+	clock := NewClock(t0)
+	guarded := fetch.NewClient(fetch.Config{Store: store, DialContext: dial, Timeout: 2 * time.Second, Now: clock.Now})
+	open := fetch.NewClient(fetch.Config{Store: store, Timeout: 2 * time.Second, Now: clock.Now})
 	ctx := t.Context()
 
 	for _, target := range []string{private.URL, "http://public.test"} {
-		origin, _, err := fetch.Origin(target)
+		origin, err := fetch.Origin(target)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range 2 {
 			before := dials.Load()
-			res, err := guarded.GetAt(ctx, target+"/x", t0)
+			res, err := guarded.Get(ctx, target+"/x")
 			if err != nil {
 				t.Fatalf("%s: %v", target, err)
 			}
@@ -75,7 +76,8 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 	}
 
 	// A client allowed to dial private addresses, sharing the store, fetches and obeys.
-	res, err := open.GetAt(ctx, private.URL+"/x", t0.Add(time.Second))
+	clock.Set(t0.Add(time.Second))
+	res, err := open.Get(ctx, private.URL+"/x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,14 +89,15 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 	}
 	// And the other way round: a guarded client that checks where entries were
 	// fetched from does not use the unguarded client's entry, although it is fresh.
-	checked := fetch.NewClient(fetch.WithStore(store), fetch.WithDialContext(dial), fetch.WithTimeout(2*time.Second),
-		fetch.WithAddrCheck(func(ap netip.AddrPort) error { return netguard.Check(ap.Addr()) }))
-	res, err = checked.GetAt(ctx, private.URL+"/x", t0.Add(2*time.Second))
+	checked := fetch.NewClient(fetch.Config{Store: store, DialContext: dial, Timeout: 2 * time.Second, Now: clock.Now,
+		AddrCheck: func(ap netip.AddrPort) error { return netguard.Check(ap.Addr()) }})
+	clock.Set(t0.Add(2 * time.Second))
+	res, err = checked.Get(ctx, private.URL+"/x")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !errors.Is(res.Err, netguard.ErrRefused) || res.Allowed(agent, "/public") {
-		t.Errorf("guarded client with WithAddrCheck after the unguarded fetch: %v %v, Err %v; want refused, disallow-all", res.Outcome, res.Effect, res.Err)
+		t.Errorf("guarded client with AddrCheck after the unguarded fetch: %v %v, Err %v; want refused, disallow-all", res.Outcome, res.Effect, res.Err)
 	}
 	if n := private.Hits(); n != 1 {
 		t.Errorf("guarded client: %d fetches of the private server in all; want still 1", n)
@@ -114,14 +117,16 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 		{loop.URL, fetch.KindTooManyRedirects, fetch.ErrTooManyRedirects},
 		{closed, fetch.KindConnect, nil},
 	} {
-		first, err := open.GetAt(ctx, tt.url+"/", t0)
+		clock.Set(t0)
+		first, err := open.Get(ctx, tt.url+"/")
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := fetch.NewClient(fetch.WithStore(store), fetch.WithDialContext(func(context.Context, string, string) (net.Conn, error) {
+		other := fetch.NewClient(fetch.Config{Store: store, Now: clock.Now, DialContext: func(context.Context, string, string) (net.Conn, error) {
 			return nil, errors.New("the second client must read the store, not fetch")
-		}))
-		second, err := other.GetAt(ctx, tt.url+"/", t0.Add(time.Second))
+		}})
+		clock.Set(t0.Add(time.Second))
+		second, err := other.Get(ctx, tt.url+"/")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 )
 
-// lru is a map bounded by the summed sizes of its values: past the bound, values
-// not used recently are dropped. It is safe for concurrent use.
+// clockCache is a map bounded by the summed sizes of its values: past the bound,
+// values not used recently are dropped. It is safe for concurrent use.
 //
 // Lookups are the hot path of every check, from every request goroutine at once, so
 // they take no lock and write nothing shared but a "used" bit, and only when it is
@@ -15,18 +15,18 @@ import (
 // approximation of least-recently-used): a hand walks the items in insertion order,
 // clearing used bits, and drops the first item whose bit is already clear. Inserts
 // and evictions take the mutex.
-type lru[V any] struct {
+type clockCache[V any] struct {
 	max   int64
-	items sync.Map // string → *lruItem[V]; written only under mu
+	items sync.Map // string → *clockItem[V]; written only under mu
 
 	mu   sync.Mutex
 	used int64
-	ring *list.List    // of *lruItem[V], oldest first
+	ring *list.List    // of *clockItem[V], oldest first
 	hand *list.Element // the next item eviction looks at; nil means ring.Front()
 	n    int
 }
 
-type lruItem[V any] struct {
+type clockItem[V any] struct {
 	key  string
 	v    V
 	size int64
@@ -34,17 +34,17 @@ type lruItem[V any] struct {
 	el   *list.Element
 }
 
-func newLRU[V any](maxBytes int64) *lru[V] {
-	return &lru[V]{max: maxBytes, ring: list.New()}
+func newClockCache[V any](maxBytes int64) *clockCache[V] {
+	return &clockCache[V]{max: maxBytes, ring: list.New()}
 }
 
-func (c *lru[V]) get(key string) (V, bool) {
+func (c *clockCache[V]) get(key string) (V, bool) {
 	x, ok := c.items.Load(key)
 	if !ok {
 		var zero V
 		return zero, false
 	}
-	it := x.(*lruItem[V])
+	it := x.(*clockItem[V])
 	if !it.ref.Load() { // a read of a shared line is cheap; a write on every hit is not
 		it.ref.Store(true)
 	}
@@ -52,11 +52,11 @@ func (c *lru[V]) get(key string) (V, bool) {
 }
 
 // put stores v under key; a value larger than the whole bound is not kept.
-func (c *lru[V]) put(key string, v V, size int64) {
+func (c *clockCache[V]) put(key string, v V, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if x, ok := c.items.Load(key); ok {
-		c.remove(x.(*lruItem[V]))
+		c.remove(x.(*clockItem[V]))
 	}
 	if size > c.max {
 		return
@@ -66,7 +66,7 @@ func (c *lru[V]) put(key string, v V, size int64) {
 		if el == nil {
 			el = c.ring.Front()
 		}
-		it := el.Value.(*lruItem[V])
+		it := el.Value.(*clockItem[V])
 		if it.ref.Load() {
 			it.ref.Store(false)
 			c.hand = el.Next()
@@ -74,7 +74,7 @@ func (c *lru[V]) put(key string, v V, size int64) {
 		}
 		c.remove(it)
 	}
-	it := &lruItem[V]{key: key, v: v, size: size}
+	it := &clockItem[V]{key: key, v: v, size: size}
 	// Behind the hand: a new item is looked at last.
 	if c.hand != nil {
 		it.el = c.ring.InsertBefore(it, c.hand)
@@ -87,7 +87,7 @@ func (c *lru[V]) put(key string, v V, size int64) {
 }
 
 // remove drops it; c.mu is held.
-func (c *lru[V]) remove(it *lruItem[V]) {
+func (c *clockCache[V]) remove(it *clockItem[V]) {
 	if c.hand == it.el {
 		c.hand = it.el.Next()
 	}
@@ -98,13 +98,13 @@ func (c *lru[V]) remove(it *lruItem[V]) {
 }
 
 // stats returns the number of items and their summed sizes.
-func (c *lru[V]) stats() (n int, bytes int64) {
+func (c *clockCache[V]) stats() (n int, bytes int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.n, c.used
 }
 
-func (c *lru[V]) len() int {
+func (c *clockCache[V]) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.n

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestLRU: the bound holds, replaced keys are counted once, values used since the
+// TestClockCache: the bound holds, replaced keys are counted once, values used since the
 // hand last passed survive an eviction that drops unused ones, and a value larger
 // than the bound is not kept.
-func TestLRU(t *testing.T) {
-	c := newLRU[int](100)
+func TestClockCache(t *testing.T) {
+	c := newClockCache[int](100)
 	for i := range 10 {
 		c.put(fmt.Sprint(i), i, 10)
 	}
@@ -50,9 +50,9 @@ func TestLRU(t *testing.T) {
 	}
 }
 
-// TestLRUConcurrent: lookups and inserts at once keep the bound (run with -race).
-func TestLRUConcurrent(t *testing.T) {
-	c := newLRU[int](1000)
+// TestClockCacheConcurrent: lookups and inserts at once keep the bound (run with -race).
+func TestClockCacheConcurrent(t *testing.T) {
+	c := newClockCache[int](1000)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
