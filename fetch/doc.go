@@ -2,15 +2,18 @@
 // origin's robots.txt as a crawler must, reads the response with a status policy,
 // and caches what it learns per origin.
 //
+// A [Client] is made from a [Config], whose zero value is usable: every field
+// documents the default it stands for.
+//
 // # Fetching
 //
-// A [Client] finds the origin of a URL with [Origin] (scheme, host lower case and in
+// A Client finds the origin of a URL with [Origin] (scheme, host lower case and in
 // punycode, default port left out) and fetches /robots.txt there: an unconditional
 // GET for http and https, an anonymous login and RETR robots.txt for ftp. It follows
 // up to [MaxRedirects] redirects, to any host; the rules found apply to the original
-// origin only. At most the first 500 KiB of the body are read ([WithMaxBytes]),
+// origin only. At most the first 500 KiB of the body are read ([Config].MaxBytes),
 // gzip and deflate bodies included, and the whole fetch has a time limit
-// ([WithTimeout], [WithConnectTimeout]).
+// ([Config].Timeout and ConnectTimeout).
 //
 // # Outcomes
 //
@@ -21,32 +24,33 @@
 //	429, 5xx, network failure    Unreachable  disallow everything, retry with backoff
 //
 // While an origin is unreachable, the last copy that was not keeps applying
-// ([Result.Stale]); with none, everything is disallowed until the origin has been
-// unreachable for [Policy.MaxUnreachable] (30 days), then everything is allowed.
+// ([Result].Stale); with none, everything is disallowed until the origin has been
+// unreachable for [Policy].MaxUnreachable (30 days), then everything is allowed.
 //
 // [Legacy1996Policy] reads responses as the 1996 draft did: 401 and 403 disallow
 // everything, and results live 7 days without cache headers (Expires counts too).
-// It is chosen by itself when [WithParseOptions] selects robots.Legacy1996 ([PolicyFor]);
-// [WithPolicy] sets any other.
+// It is chosen by itself when [Config].Dialect is robots.Legacy1996; Config.Policy
+// sets any other.
 //
-// A fetch that failed carries an [*Error] in [Result.Err]: its [ErrorKind] (timeout,
+// A fetch that failed carries an [*Error] in [Result].Err: its [ErrorKind] (timeout,
 // DNS, connection, TLS, invalid response, redirects, FTP) survives the stores, and in
 // the process that made the fetch it wraps the original error. A dial refused on
-// purpose by the dialer (a guard against private addresses, see [WithDialContext])
-// is reported but never cached or stored. Entries record the addresses they were
-// fetched from, and [WithAddrCheck] makes a guarded client ignore store entries that
-// another process, allowed to connect there, fetched.
+// purpose by the dialer (a guard against private addresses, see
+// [Config].DialContext) is reported but never cached or stored. Results record the
+// addresses they were fetched from, and [Config].AddrCheck makes a guarded client
+// ignore store entries that another process, allowed to connect there, fetched.
 //
 // # Caching
 //
 // Results live for the policy's TTL (24 hours), or for Cache-Control max-age within
-// [WithTTLBounds]; unreachable origins are retried after a backoff
-// ([WithRetryBackoff]). Concurrent requests for one origin share one fetch. Entries
-// (bodies and metadata) are kept in a [Store]: a [MemoryStore] by default, or the
-// disk and Redis stores of the sub-packages boltstore and redisstore; parsed rules
-// are kept in process, where a lookup of a fresh origin takes no lock and, for
-// common URLs, allocates nothing ([Client.Peek]). Decisions about expiry take the time as an argument
-// ([Client.GetAt]) so that they can be tested without waiting.
+// Config.MinTTL and MaxTTL; unreachable origins are retried after a backoff
+// (Config.RetryMin and RetryMax). Concurrent requests for one origin share one
+// fetch. Results (bodies and metadata) are kept in a [Store]: a [MemoryStore] by
+// default, or the disk and Redis stores of the sub-packages boltstore and
+// redisstore; parsed rules are kept in process, where a lookup of a fresh origin
+// takes no lock and, for common URLs, allocates nothing ([Client.Peek]). Every
+// decision about expiry is made by the client's one clock, [Config].Now, so that it
+// can be tested without waiting.
 //
 // # Crawling politely
 //

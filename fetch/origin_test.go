@@ -1,9 +1,15 @@
 package fetch_test
 
 import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/netguard"
 )
 
 // TestOrigin: the origins of SPEC §1. Spellings of one origin give one key; other
@@ -46,7 +52,7 @@ func TestOrigin(t *testing.T) {
 	}
 	for _, bad := range []string{"", "example.com", "/robots.txt", "file:///etc/passwd", "http://", "http://:80/",
 		"http://example.com:0/", "http://example.com:65536/", "http://example.com:x/", "http://[::1/",
-		"http://[1.2.3.4]/", "http://[fe80::1%25eth0]/"} {
+		"http://[1.2.3.4]/", "http://[fe80::1%25eth0]/", "http://%31%30.0.0.1/"} {
 		t.Run(bad, func(t *testing.T) {
 			if o, err := fetch.Origin(bad); err == nil {
 				t.Errorf("Origin(%q) = %q; want an error", bad, o)
@@ -122,4 +128,56 @@ func FuzzQuickOrigin(f *testing.F) {
 			t.Errorf("QuickOrigin(%q) = %q; Origin = %q, %v", s, got, o, err)
 		}
 	})
+}
+
+// TestRefusedLiteral: a client with AddrCheck refuses a URL whose host is an address
+// the check refuses, in any spelling, without a dial and without keeping anything;
+// names are left to the dialer, whatever they look like.
+func TestRefusedLiteral(t *testing.T) {
+	var dials atomic.Int64
+	c := newClient(t, fetch.Config{
+		AddrCheck: func(ap netip.AddrPort) error { return netguard.Check(ap.Addr()) },
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			dials.Add(1)
+			return nil, errors.New("no network in this test")
+		},
+	})
+	for _, tc := range []struct {
+		url     string
+		refused bool
+	}{
+		{"http://127.0.0.1/", true},
+		{"http://127.0.0.1:8080/x", true},
+		{"https://[::1]/", true},
+		{"http://[::ffff:127.0.0.1]:8100/", true},
+		{"http://[::ffff:7f00:1]/", true},
+		{"http://example.com@10.0.0.1/", true},
+		{"ftp://169.254.169.254/", true},
+		{"http://10.0.0.1@example.com/", false}, // user info, and a name
+		{"http://127.0.0.1.nip.io/x", false},    // a name: the dialer's guard checks what it resolves to
+		{"https://example.com/?q=127.0.0.1", false},
+		{"http://192.0.2.1/", true}, // documentation range: netguard refuses it too
+	} {
+		t.Run(tc.url, func(t *testing.T) {
+			before := dials.Load()
+			res, err := c.Get(t.Context(), tc.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dialled := dials.Load() != before
+			var fe *fetch.Error
+			refused := errors.Is(res.Err, netguard.ErrRefused) && errors.As(res.Err, &fe) && fe.Kind == fetch.KindRefused
+			if refused != tc.refused || dialled == tc.refused {
+				t.Errorf("Err %v (refused %v), dialled %v; want refused %v, dialled %v", res.Err, refused, dialled, tc.refused, !tc.refused)
+			}
+			if res.Allowed(agent, tc.url) {
+				t.Errorf("allowed; want disallowed (refused or unreachable)")
+			}
+			if tc.refused {
+				if again, _ := c.Peek(tc.url); again != nil {
+					t.Errorf("a refusal is held: %+v", again)
+				}
+			}
+		})
+	}
 }

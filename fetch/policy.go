@@ -162,7 +162,6 @@ func googleClassify(status int) (Outcome, Effect) {
 	return Unreachable, DisallowAll
 }
 
-
 // read applies the policy and the cache rules (RFC 9309 §2.3.1 and §2.4) to a
 // fetch, given the previous result of the origin.
 func (c *Client) read(f *fetched, origin, robotsURL string, prev *Result, now time.Time) *Result {

@@ -32,8 +32,8 @@ type Result struct {
 	Truncated bool     `json:"truncated,omitempty"`
 	Encoding  string   `json:"encoding,omitempty"` // Content-Encoding of the final response, if any
 
-	FetchedAt   time.Time `json:"fetched_at"`             // when the latest fetch was made
-	ExpiresAt   time.Time `json:"expires_at"`             // when to fetch again
+	FetchedAt   time.Time `json:"fetched_at"`            // when the latest fetch was made
+	ExpiresAt   time.Time `json:"expires_at"`            // when to fetch again
 	LastSuccess time.Time `json:"last_success,omitzero"` // when the origin last answered other than Unreachable
 	// Failures counts consecutive Unreachable fetches up to this one, and
 	// FailingSince is when the first of them was made.

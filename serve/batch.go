@@ -56,14 +56,16 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 		return nil, errorf(http.StatusRequestEntityTooLarge, "%d URLs, more than the limit of %d", len(req.URLs), s.cfg.MaxURLs)
 	}
 
-	// Group by the URL's scheme and authority as written: cheap, and every URL of
-	// one group has the same origin. Spellings of one origin that differ end up in
-	// the client's cache under one key anyway.
+	// Group by origin (for common URLs a substring of the URL, found without
+	// allocating). A URL without one is a group of its own, which lookup reports.
 	var origins []*originState
 	index := make(map[string]*originState)
 	per := make([]*originState, len(req.URLs))
 	for i, u := range req.URLs {
-		k := authority(u)
+		k, err := fetch.Origin(u)
+		if err != nil {
+			k = u
+		}
 		o := index[k]
 		if o == nil {
 			o = &originState{url: u}
@@ -77,9 +79,9 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	var missed []*originState
 	for _, o := range origins {
 		var ok bool
-		if o.res, o.err, ok = s.peek(o.url); !ok {
+		if o.res, ok = s.peek(o.url); !ok {
 			missed = append(missed, o)
-		} else if o.err == nil {
+		} else {
 			o.json = s.memos.get(o.res, agents)
 		}
 	}

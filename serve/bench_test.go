@@ -53,8 +53,8 @@ func newBenchServer(b *testing.B, origins int) *benchServer {
 	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return d.DialContext(ctx, network, origin.Listener.Addr().String())
 	}
-	s, err := New(Config{AllowPrivate: true, Store: fetch.NewMemoryStore(1 << 30),
-		Fetch: []fetch.Option{fetch.WithDialContext(dial), fetch.WithRulesMemory(1 << 30)}})
+	s, err := New(Config{AllowPrivate: true,
+		Fetch: fetch.Config{Store: fetch.NewMemoryStore(1 << 30), DialContext: dial, RulesMemory: 1 << 30}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func BenchmarkBatch(b *testing.B) {
 				// One URL per origin: the first case of each host.
 				seen := map[string]bool{}
 				for _, cs := range bs.cases {
-					k := authority(cs.URL)
+					k, _ := fetch.Origin(cs.URL)
 					if !seen[k] {
 						seen[k] = true
 						urls = append(urls, cs.URL)

@@ -16,14 +16,14 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	if u == "" {
 		return nil, errorf(http.StatusBadRequest, "url is required")
 	}
-	res, err, ok := s.peek(u)
+	res, ok := s.peek(u)
 	if !ok {
 		ctx, cancel := s.withCheckTimeout(r.Context())
 		defer cancel()
-		res, err = s.lookup(ctx, u)
-	}
-	if err != nil {
-		return nil, err
+		var err error
+		if res, err = s.lookup(ctx, u); err != nil {
+			return nil, err
+		}
 	}
 	d := res.CheckAgents(agents, u)
 	s.metrics.decided(d.Allowed)

@@ -38,25 +38,3 @@ func FuzzCheckQuery(f *testing.F) {
 	f.Add("url=a;b&agent=%zz+x")
 	f.Fuzz(func(t *testing.T, q string) { compareQuery(t, q) })
 }
-
-// TestQuickName: only hosts that are surely names skip the literal-address check.
-func TestQuickName(t *testing.T) {
-	for u, want := range map[string]bool{
-		"https://example.com/x":           true,
-		"http://example.com":              true,
-		"http://example.com:8080/":        false,
-		"http://127.0.0.1/":               false,
-		"http://[::1]/":                   false,
-		"http://10.0.0.1@example.com/":    false,
-		"http://example.com@10.0.0.1/":    false,
-		"http://%31%30.0.0.1/":            false,
-		"http://127.0.0.1.nip.io/x":       true, // a name: the dialer's guard checks what it resolves to
-		"example.com":                     false,
-		"http:///x":                       false,
-		"https://EXAMPLE.COM?q=127.0.0.1": true,
-	} {
-		if got := quickName(u); got != want {
-			t.Errorf("quickName(%q) = %v; want %v", u, got, want)
-		}
-	}
-}

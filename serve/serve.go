@@ -88,13 +88,12 @@ const (
 type Config struct {
 	// Addr is the address to listen on (DefaultAddr when empty); ":0" picks a port.
 	Addr string
-	// Store keeps fetched robots.txt files: a bbolt file, a Redis shared by
-	// replicas, or (when nil) a fetch.MemoryStore.
-	Store fetch.Store
-	// Fetch configures the server's fetch client: timeouts and limits. The server
-	// adds its own dialer (guarded unless AllowPrivate) and Store before these
-	// options, and its metrics observer after them.
-	Fetch []fetch.Option
+	// Fetch configures the server's fetch client: timeouts, limits, and its Store of
+	// fetched robots.txt files (a bbolt file, a Redis shared by replicas, or when nil
+	// a fetch.MemoryStore). Unless set here, the server dials through netguard (see
+	// AllowPrivate) and, when guarded, sets AddrCheck to netguard's rule; the
+	// Observer is always the server's metrics.
+	Fetch fetch.Config
 	// AllowPrivate lets the server fetch from loopback, private, link-local and the
 	// other addresses netguard refuses. Without it the client dials through
 	// netguard.Dialer, and literal addresses in URLs are refused before any fetch.
@@ -189,28 +188,27 @@ func New(cfg Config) (*Server, error) {
 	if s.page, err = parsePage(); err != nil {
 		return nil, fmt.Errorf("serve: templates: %w", err)
 	}
-	if cfg.Store == nil {
-		cfg.Store = fetch.NewMemoryStore(0)
+	fc := &s.cfg.Fetch
+	if fc.Store == nil {
+		fc.Store = fetch.NewMemoryStore(0)
 	}
-	s.cfg.Store = cfg.Store
-	opts := []fetch.Option{
-		fetch.WithDialContext(netguard.Dialer(cfg.AllowPrivate).DialContext),
-		fetch.WithStore(cfg.Store),
+	if fc.DialContext == nil {
+		fc.DialContext = netguard.Dialer(cfg.AllowPrivate).DialContext
 	}
-	if !cfg.AllowPrivate {
+	if !cfg.AllowPrivate && fc.AddrCheck == nil {
 		// A replica started with AllowPrivate may share the store: what it fetched
-		// from a refused address must not be served here.
-		opts = append(opts, fetch.WithAddrCheck(func(ap netip.AddrPort) error { return netguard.Check(ap.Addr()) }))
+		// from a refused address must not be served here. Literal addresses in URLs
+		// are refused by the same rule before any fetch.
+		fc.AddrCheck = func(ap netip.AddrPort) error { return netguard.Check(ap.Addr()) }
 	}
-	opts = append(opts, cfg.Fetch...)
-	opts = append(opts, fetch.WithObserver(s.metrics.observer()))
-	s.client = fetch.NewClient(opts...)
+	fc.Observer = s.metrics.observer()
+	s.client = fetch.NewClient(*fc)
 	for _, c := range clientMetrics(s.client) {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("serve: metrics: %w", err)
 		}
 	}
-	if hc, ok := cfg.Store.(fetch.HealthChecker); ok {
+	if hc, ok := fc.Store.(fetch.HealthChecker); ok {
 		if err := reg.Register(storeUp(hc)); err != nil {
 			return nil, fmt.Errorf("serve: metrics: %w", err)
 		}
@@ -225,7 +223,7 @@ func New(cfg Config) (*Server, error) {
 // on nodes known to be down). While it is not usable the server still answers,
 // from memory and by fetching.
 func (s *Server) StoreHealth(ctx context.Context) error {
-	if hc, ok := s.cfg.Store.(fetch.HealthChecker); ok {
+	if hc, ok := s.cfg.Fetch.Store.(fetch.HealthChecker); ok {
 		return hc.Health(ctx)
 	}
 	return nil

@@ -447,7 +447,7 @@ func TestMaxAge(t *testing.T) {
 	o := newOrigin(t, 200, "User-agent: *\nDisallow: /old/\n")
 	o.set(200, "User-agent: *\nDisallow: /old/\n", http.Header{"Cache-Control": {"max-age=120"}})
 	clk := newClock()
-	s, _ := start(t, Config{AllowPrivate: true, Fetch: []fetch.Option{fetch.WithClock(clk.now)}})
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Now: clk.now}})
 	var a checkAnswer
 	get(t, s, checkPath([]string{"a"}, o.URL+"/old/x"), &a)
 	if deref(a.Allowed) || deref(a.FetchedAt) != "2026-11-21T12:00:00Z" || deref(a.ExpiresAt) != "2026-11-21T12:02:00Z" {
@@ -476,7 +476,7 @@ func TestFailedRefreshKeepsCopy(t *testing.T) {
 	o := newOrigin(t, 200, "")
 	o.set(200, "User-agent: *\nDisallow: /private/\n", http.Header{"Cache-Control": {"max-age=60"}})
 	clk := newClock()
-	s, _ := start(t, Config{AllowPrivate: true, Fetch: []fetch.Option{fetch.WithClock(clk.now)}})
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Now: clk.now}})
 	var a checkAnswer
 	get(t, s, checkPath([]string{"a"}, o.URL+"/public"), &a)
 	o.set(503, "busy", nil)
@@ -608,7 +608,7 @@ func TestRefused(t *testing.T) {
 		}
 		return guarded.DialContext(ctx, network, addr)
 	}
-	s, _ := start(t, Config{Fetch: []fetch.Option{fetch.WithDialContext(dial)}})
+	s, _ := start(t, Config{Fetch: fetch.Config{DialContext: dial}})
 
 	for _, target := range []string{
 		private.URL + "/x",            // literal loopback address
@@ -645,8 +645,8 @@ func TestRefusedSharedStore(t *testing.T) {
 	_, port, _ := net.SplitHostPort(o.Listener.Addr().String())
 	target := "http://localhost:" + port
 	store := fetch.NewMemoryStore(0)
-	guarded, _ := start(t, Config{Store: store})
-	open, _ := start(t, Config{Store: store, AllowPrivate: true})
+	guarded, _ := start(t, Config{Fetch: fetch.Config{Store: store}})
+	open, _ := start(t, Config{Fetch: fetch.Config{Store: store}, AllowPrivate: true})
 
 	var a checkAnswer
 	if code := get(t, guarded, checkPath([]string{"a"}, target+"/public/x"), &a); code != 403 {
@@ -683,7 +683,7 @@ func TestRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		s, err := New(Config{Addr: "127.0.0.1:0", AllowPrivate: true, Store: st})
+		s, err := New(Config{Addr: "127.0.0.1:0", AllowPrivate: true, Fetch: fetch.Config{Store: st}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -746,7 +746,7 @@ func TestCloseWaitsForRequests(t *testing.T) {
 func TestTesterFetch(t *testing.T) {
 	const file = "User-agent: *\nDisallow: /only-in-the-fetched-file/\n"
 	o := newOrigin(t, 200, file)
-	s, _ := start(t, Config{AllowPrivate: true, Store: fetch.NewMemoryStore(1)})
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Store: fetch.NewMemoryStore(1)}})
 	resp, err := http.PostForm("http://"+s.Addr()+"/", url.Values{
 		"fetch_url": {o.URL + "/"},
 		"agent":     {"Googlebot"},

@@ -14,10 +14,10 @@ import (
 // checkRemote decides by fetching each URL's robots.txt as a crawler would (the
 // fetch package: status policy, redirects, size limit), one fetch per origin, at
 // most f.concurrency origins at once. The dialect picks the status policy too
-// (fetch.PolicyFor: legacy1996 reads 401/403 as disallow all). Verdicts are printed
+// (fetch.Config.Dialect: legacy1996 reads 401/403 as disallow all). Verdicts are printed
 // in the order of the URLs.
 func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) error {
-	c := fetch.NewClient(fetch.WithTimeout(f.timeout), fetch.WithParseOptions(robots.WithDialect(f.dialect)))
+	c := fetch.NewClient(fetch.Config{Timeout: f.timeout, Dialect: f.dialect})
 	out := newVerdictWriter(e, f.format)
 	out.warnAgents(f.agents)
 	encodedURLs := make([]string, len(urls))
@@ -34,7 +34,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 			continue
 		}
 		encodedURLs[i] = u
-		origin, _, err := fetch.Origin(u)
+		origin, err := fetch.Origin(u)
 		if err != nil {
 			errs[i] = err
 			continue
@@ -75,7 +75,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 			continue
 		}
 		u := encodedURLs[i]
-		origin, _, _ := fetch.Origin(u)
+		origin, _ := fetch.Origin(u)
 		res, err := results[origin], fetchErrs[origin]
 		if err != nil {
 			out.fail(raw, err)

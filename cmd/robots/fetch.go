@@ -43,7 +43,7 @@ func runFetch(ctx context.Context, e *env, args []string) error {
 	if len(args) != 1 {
 		return usagef("fetch: give one URL")
 	}
-	c := fetch.NewClient(fetch.WithTimeout(*timeout))
+	c := fetch.NewClient(fetch.Config{Timeout: *timeout})
 	res, err := c.Fetch(ctx, args[0])
 	if err != nil {
 		return usagef("fetch: %v", err)

@@ -108,14 +108,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches,
 		CheckTimeout: *timeout + 5*time.Second,
-		Store:        store,
-		Fetch: []fetch.Option{
-			fetch.WithTimeout(*timeout),
-			fetch.WithConnectTimeout(*connectTimeout),
-			fetch.WithMaxBytes(*maxBytes),
-			fetch.WithUserAgent(*userAgent),
-			fetch.WithMaxInFlight(*maxInFlight),
-			fetch.WithRulesMemory(*memory),
+		Fetch: fetch.Config{
+			Store:          store,
+			Timeout:        *timeout,
+			ConnectTimeout: *connectTimeout,
+			MaxBytes:       *maxBytes,
+			UserAgent:      *userAgent,
+			MaxInFlight:    *maxInFlight,
+			RulesMemory:    *memory,
 		},
 	})
 	if err != nil {

@@ -67,7 +67,7 @@ func Encode(raw string) (string, error) {
 	if !utf8.ValidString(authority) {
 		return "", fmt.Errorf("%q: %w: the host is not valid UTF-8", raw, ErrNotURL)
 	}
-	origin, _, err := fetch.Origin(scheme + "://" + authority + "/")
+	origin, err := fetch.Origin(scheme + "://" + authority + "/")
 	if err != nil {
 		return "", fmt.Errorf("%q: %w: %v", raw, ErrNotURL, err)
 	}

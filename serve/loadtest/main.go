@@ -132,13 +132,13 @@ func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nf
 	srv, err := serve.New(serve.Config{
 		Addr:         "127.0.0.1:0",
 		AllowPrivate: true,
-		Store:        fetch.NewMemoryStore(2 << 30),
 		BatchFetches: 64,
-		Fetch: []fetch.Option{
-			fetch.WithDialContext(dial),
-			fetch.WithRulesMemory(2 << 30),
-			fetch.WithMaxInFlight(64),
-			fetch.WithTimeout(5 * time.Second),
+		Fetch: fetch.Config{
+			Store:       fetch.NewMemoryStore(2 << 30),
+			DialContext: dial,
+			RulesMemory: 2 << 30,
+			MaxInFlight: 64,
+			Timeout:     5 * time.Second,
 		},
 	})
 	if err != nil {
