@@ -23,8 +23,8 @@ func TestReadyz(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, _ := start(t, Config{Store: st})
-	mem, _ := start(t, Config{Store: fetch.NewMemoryStore(0)})
+	s, _ := start(t, Config{Fetch: fetch.Config{Store: st}})
+	mem, _ := start(t, Config{Fetch: fetch.Config{Store: fetch.NewMemoryStore(0)}})
 
 	for _, tc := range []struct {
 		name   string
