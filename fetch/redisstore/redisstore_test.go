@@ -85,4 +85,3 @@ func TestUnreachableRedis(t *testing.T) {
 		t.Errorf("%d store errors reported; want 2", storeErrs)
 	}
 }
-
