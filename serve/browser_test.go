@@ -389,7 +389,7 @@ func testHanging(t *testing.T, b *browser) {
 	}))
 	t.Cleanup(hang.Close)
 	t.Cleanup(func() { close(release) })
-	s, _ := start(t, Config{AllowPrivate: true, Fetch: []fetch.Option{fetch.WithTimeout(5 * time.Second)}})
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Timeout: 5 * time.Second}})
 	tb := b.tab(t, 1280, 800, false)
 	tb.do(chromedp.Navigate("http://"+s.Addr()+"/"), chromedp.WaitVisible(chromedp.CSS("#robots")))
 	tb.pick("Googlebot")

@@ -108,8 +108,8 @@ func TestRedisOutage(t *testing.T) {
 				}
 				defer rdb.Close()
 				logs := new(outageLog)
-				cfg := Config{AllowPrivate: true, Store: redisstore.New(rdb, redisstore.WithLogger(slog.New(logs))),
-					Fetch: []fetch.Option{fetch.WithDialContext(dial)}}
+				cfg := Config{AllowPrivate: true,
+					Fetch: fetch.Config{Store: redisstore.New(rdb, redisstore.WithLogger(slog.New(logs))), DialContext: dial}}
 				s, reg := start(t, cfg)
 				replicas = append(replicas, replica{s, reg, logs})
 			}
