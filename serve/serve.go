@@ -105,6 +105,9 @@ type Config struct {
 	// Logger receives one line per failed request and the server's life events;
 	// nil discards them.
 	Logger *slog.Logger
+	// AccessLog, when not nil, receives one line per request at level Info: method,
+	// path and query, status, bytes written, duration, client address, User-Agent.
+	AccessLog *slog.Logger
 	// Registry receives the server's metrics; nil makes a new one, served at /metrics.
 	Registry *prometheus.Registry
 
@@ -214,6 +217,9 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.handler = s.routes(reg)
+	if cfg.AccessLog != nil {
+		s.handler = accessLog(cfg.AccessLog, s.handler)
+	}
 	return s, nil
 }
 

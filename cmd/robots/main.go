@@ -35,6 +35,8 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// lookupEnv reads an environment variable (os.LookupEnv); only serve reads any.
+	lookupEnv func(string) (string, bool)
 }
 
 type command struct {
@@ -81,7 +83,7 @@ func printUsage(w io.Writer) {
 
 // run dispatches to a subcommand and returns its error; the exit status follows from it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv}
 	if len(args) == 0 {
 		printUsage(stderr)
 		return usagef("no command given")

@@ -44,7 +44,8 @@ API:
 By default the server refuses to fetch from loopback, private, link-local and
 other special addresses, checked on every address it dials; -allow-private lifts
 that for local use. Stops gracefully on SIGINT or SIGTERM.
-`
+
+` + envRule
 
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("serve")
@@ -62,50 +63,77 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxURLs := fs.Int("max-urls", serve.DefaultMaxURLs, "URLs of one batch request")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
 	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
-	logFormat := fs.String("log", "text", "log `format`: text or json")
+	logFormat := fs.String("log", "text", "log `format`: text or json (then every line the server prints is a JSON object)")
 	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
+	accessLog := fs.Bool("access-log", false, "log one line per request (method, path, status, bytes, duration, client)")
 	args, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
 	}
-	if len(args) > 0 {
-		return usagef("serve: unexpected argument %q", args[0])
-	}
-	if *data != "" && *redisURL != "" {
-		return usagef("serve: -data and -redis are exclusive: give one store")
-	}
+	envErr := flagsFromEnv(fs, e.lookupEnv)
 
 	level := slog.LevelWarn
 	if *verbose {
 		level = slog.LevelInfo
 	}
-	hopts := &slog.HandlerOptions{Level: level}
-	var log *slog.Logger
+	var newHandler func(slog.Level) slog.Handler
 	switch *logFormat {
 	case "text":
-		log = slog.New(slog.NewTextHandler(e.stderr, hopts))
+		newHandler = func(l slog.Level) slog.Handler { return slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: l}) }
 	case "json":
-		log = slog.New(slog.NewJSONHandler(e.stderr, hopts))
+		newHandler = func(l slog.Level) slog.Handler { return slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: l}) }
 	default:
 		return usagef("serve: -log %q: want text or json", *logFormat)
+	}
+	log := slog.New(newHandler(level))
+	// life is for the lines the server always prints (where it listens, that it
+	// stops), whatever the level.
+	life := slog.New(newHandler(slog.LevelInfo))
+	jsonOnly := *logFormat == "json"
+	// fail reports an error the way the log does: under -log json, main's plain
+	// "robots: ..." line would be the one line that is not JSON.
+	fail := func(err error) error {
+		if err == nil || !jsonOnly {
+			return err
+		}
+		life.Error(err.Error())
+		return exitError{code: 2}
+	}
+	if jsonOnly {
+		// Whatever a library writes through the standard log package is JSON too.
+		defer slog.SetDefault(slog.Default())
+		slog.SetDefault(log)
+	}
+	if envErr != nil {
+		return fail(usagef("serve: %v", envErr))
+	}
+	if len(args) > 0 {
+		return fail(usagef("serve: unexpected argument %q", args[0]))
+	}
+	if *data != "" && *redisURL != "" {
+		return fail(usagef("serve: -data and -redis are exclusive: give one store"))
+	}
+	var access *slog.Logger
+	if *accessLog {
+		access = slog.New(newHandler(slog.LevelInfo))
 	}
 
 	var tokens []string
 	if *tokenFile != "" {
 		var err error
 		if tokens, err = readTokens(*tokenFile); err != nil {
-			return usagef("serve: %v", err)
+			return fail(usagef("serve: %v", err))
 		}
 	}
 
 	store, storeName, closeStore, err := openStore(*data, *redisURL, log)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	defer closeStore()
 
 	srv, err := serve.New(serve.Config{
-		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log,
+		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches,
 		CheckTimeout: *timeout + 5*time.Second,
 		Fetch: fetch.Config{
@@ -119,16 +147,24 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		},
 	})
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	if err := srv.Open(); err != nil {
-		return err
+		return fail(err)
 	}
 	// Always say where the server is, whatever the log level: the address may come from :0.
-	fmt.Fprintf(e.stderr, "robots serve: listening on http://%s (store: %s)\n", srv.Addr(), storeName)
+	if jsonOnly {
+		life.Info("serving", "url", "http://"+srv.Addr(), "store", storeName)
+	} else {
+		fmt.Fprintf(e.stderr, "robots serve: listening on http://%s (store: %s)\n", srv.Addr(), storeName)
+	}
 	<-ctx.Done()
-	fmt.Fprintln(e.stderr, "robots serve: shutting down")
-	return srv.Close()
+	if jsonOnly {
+		life.Info("shutting down")
+	} else {
+		fmt.Fprintln(e.stderr, "robots serve: shutting down")
+	}
+	return fail(srv.Close())
 }
 
 // readTokens reads bearer tokens, one per line; blank lines and lines starting
