@@ -141,7 +141,7 @@ func TestLegacy1994Examples(t *testing.T) {
 	if r.Allowed("x", "/a/b/c") {
 		t.Errorf("legacy1994: Allow should be ignored")
 	}
-	if d := r.Diagnostics(); len(d) != 1 || d[0].Code != DiagUnknown || d[0].Line != 3 {
+	if d := r.Diagnostics(); len(d) != 1 || d[0].Code != UnknownField || d[0].Line != 3 {
 		t.Errorf("legacy1994 diagnostics = %v, want one unknown-field on line 3", d)
 	}
 }
@@ -387,8 +387,8 @@ func TestLegacyRuleOutsideRecord(t *testing.T) {
 	for _, d := range []Dialect{Legacy1996, Legacy1994} {
 		t.Run(d.String(), func(t *testing.T) {
 			diags := Parse(body, WithDialect(d)).Diagnostics()
-			if len(diags) != 1 || diags[0].Code != DiagNoGroup || diags[0].Line != 4 || !strings.Contains(diags[0].Message, "blank line") {
-				t.Errorf("diagnostics = %v, want one %s on line 4 naming the blank line", diags, DiagNoGroup)
+			if len(diags) != 1 || diags[0].Code != RuleOutsideGroup || diags[0].Line != 4 || !strings.Contains(diags[0].Message, "blank line") {
+				t.Errorf("diagnostics = %v, want one %s on line 4 naming the blank line", diags, RuleOutsideGroup)
 			}
 		})
 	}

@@ -58,14 +58,15 @@ func ExampleRobots_CrawlDelay() {
 }
 
 func ExampleRobots_Diagnostics() {
-	r := robots.Parse([]byte("Disallow: /nope\nUser-agent: *\nDissallow: /tmp/\nunicorns: /x\n"))
+	r := robots.Parse([]byte("Disallow: /nope\nUser-agent: *\nDissallow: /tmp/\nDisallow /private/\nunicorns: /x\n"))
 	for _, d := range r.Diagnostics() {
 		fmt.Println(d)
 	}
 	// Output:
 	// line 1: disallow before any user-agent line: ignored [rule-outside-group]
-	// line 3: "Dissallow" is a misspelling; Google reads it as disallow [misspelled-field]
-	// line 4: unknown field "unicorns": ignored [unknown-field]
+	// line 3: "Dissallow" is not a field name; Google reads it as disallow, other crawlers skip the line [misspelled-field]
+	// line 4: no colon after "Disallow"; Google reads "Disallow: /private/", other crawlers skip the line [missing-colon]
+	// line 5: unknown field "unicorns": ignored [unknown-field]
 }
 
 func ExampleProductToken() {

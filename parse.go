@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unsafe"
 )
 
@@ -20,8 +21,7 @@ func Parse(body []byte, opts ...Option) *Robots {
 	}
 	r.dialect = r.opts.dialect
 	if len(body) > r.opts.maxBytes {
-		body = body[:r.opts.maxBytes]
-		r.diags = append(r.diags, diag{code: DiagTruncated})
+		body = body[:r.opts.maxBytes] // parse reports FileTooLarge on the line where the cut falls
 	}
 	r.parse(view(body))
 	return r
@@ -39,28 +39,32 @@ func view(body []byte) string {
 // diag is a diagnostic whose message is formatted only when asked for.
 type diag struct {
 	line       int32
-	code       string
+	noColon    bool // UnknownField: the line has no colon ("foo bar")
+	code       Code
 	arg1, arg2 string
 }
 
 func (d diag) diagnostic(r *Robots) Diagnostic {
 	var msg string
 	switch d.code {
-	case DiagTruncated:
-		msg = fmt.Sprintf("file is %d bytes; only the first %d are read", r.size, r.opts.maxBytes)
-	case DiagLineTooLong:
+	case FileTooLarge:
+		msg = fmt.Sprintf("file is %d bytes; only the first %d are read, up to this line: the rest is ignored", r.size, r.opts.maxBytes)
+	case LineTooLong:
 		msg = fmt.Sprintf("line is longer than %d bytes; the rest is ignored", MaxLineBytes)
-	case DiagInvalid:
+	case InvalidLine:
 		msg = "not a field (no colon): line ignored"
-	case DiagMissingColon:
-		msg = fmt.Sprintf("no colon after %q; read as %q", d.arg1, d.arg1+": "+d.arg2)
-	case DiagTypo:
-		msg = fmt.Sprintf("%q is a misspelling; Google reads it as %s", d.arg1, d.arg2)
-	case DiagUnknown:
+	case MissingColon:
+		msg = fmt.Sprintf("no colon after %q; Google reads %q, other crawlers skip the line", d.arg1, d.arg1+": "+d.arg2)
+	case MisspelledField:
+		msg = fmt.Sprintf("%q is not a field name; Google reads it as %s, other crawlers skip the line", d.arg1, d.arg2)
+	case UnknownField:
 		msg = fmt.Sprintf("unknown field %q: ignored", d.arg1)
-	case DiagNoGroup:
+		if d.noColon {
+			msg = fmt.Sprintf("unknown field %q (and no colon): ignored", d.arg1)
+		}
+	case RuleOutsideGroup:
 		msg = d.arg1 + " " + d.arg2 + ": ignored"
-	case DiagEmptyAgent:
+	case EmptyUserAgent:
 		msg = "user-agent without a value"
 	}
 	return Diagnostic{Line: int(d.line), Code: d.code, Message: msg}
@@ -72,6 +76,45 @@ const (
 	beforeAgents = "before any user-agent line"
 	afterBlank   = "after a blank line ended the record, before the next user-agent line"
 )
+
+// nameDiags reports how the name of a field that Google reads differs from what every
+// crawler reads: a missing colon, a misspelling or a longer name (see Code).
+func (b *builder) nameDiags(l *Line) {
+	if l.Kind == KindOther { // read only when spelled out; the colon may be missing
+		b.diag(l.Num, MissingColon, l.Key, l.Value)
+		return
+	}
+	name := l.Kind.String()
+	if !l.Typo && !l.MissingColon && len(l.Key) > len(name) && (l.Key[len(name)] == ' ' || l.Key[len(name)] == '\t') {
+		// "Disallow https://host/x": the URL's colon ended the name.
+		b.diag(l.Num, MissingColon, l.Key[:len(name)], l.Value)
+		return
+	}
+	if l.MissingColon {
+		b.diag(l.Num, MissingColon, l.Key, l.Value)
+	}
+	if l.Typo || len(l.Key) != len(name) {
+		b.diag(l.Num, MisspelledField, l.Key, name)
+	}
+}
+
+// showsNothing reports whether a line that holds no field shows nothing before its
+// comment: white space and invisible characters (a stray byte order mark, a zero-width
+// space), or a byte order mark that an editor read as Latin-1 and saved again ("ï»¿",
+// common at the start of files). Such a line is skipped like a blank line, and
+// nothing is lost.
+func showsNothing(text string) bool {
+	if i := strings.IndexAny(text, "#\x00"); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.ReplaceAll(text, "\u00ef\u00bb\u00bf", "")
+	for _, c := range text {
+		if !unicode.IsSpace(c) && !unicode.Is(unicode.Cf, c) {
+			return false
+		}
+	}
+	return true
+}
 
 func isGlobal(v string) bool {
 	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || isSpace(v[1]))
@@ -127,7 +170,7 @@ func (b *builder) release() {
 	builders.Put(b)
 }
 
-func (b *builder) diag(line int, code, arg1, arg2 string) {
+func (b *builder) diag(line int, code Code, arg1, arg2 string) {
 	b.diags = append(b.diags, diag{line: int32(line), code: code, arg1: arg1, arg2: arg2})
 }
 
@@ -137,7 +180,6 @@ func (b *builder) diag(line int, code, arg1, arg2 string) {
 func (r *Robots) parse(body string) {
 	b := builders.Get().(*builder)
 	defer b.release()
-	b.diags = append(b.diags, r.diags...)
 	dialect := r.opts.dialect
 	legacy := dialect.legacy()
 	inRules := false // a rule has been seen since the current group's user-agent lines
@@ -159,13 +201,12 @@ func (r *Robots) parse(body string) {
 			}
 		}
 		if l.TooLong {
-			b.diag(l.Num, DiagLineTooLong, "", "")
+			b.diag(l.Num, LineTooLong, "", "")
 		}
-		if l.MissingColon {
-			b.diag(l.Num, DiagMissingColon, l.Key, l.Value)
-		}
-		if l.Typo {
-			b.diag(l.Num, DiagTypo, l.Key, l.Kind.String())
+		// Most lines are fields spelled out with a colon: one test each.
+		if KindUserAgent <= l.Kind && l.Kind <= KindOther &&
+			(l.Typo || l.MissingColon || l.Kind != KindOther && len(l.Key) != len(kindNames[l.Kind])) {
+			b.nameDiags(l)
 		}
 		switch l.Kind {
 		case KindBlank:
@@ -177,7 +218,9 @@ func (r *Robots) parse(body string) {
 				closed = true
 			}
 		case KindInvalid:
-			b.diag(l.Num, DiagInvalid, "", "")
+			if !showsNothing(l.Text) {
+				b.diag(l.Num, InvalidLine, "", "")
+			}
 		case KindUserAgent:
 			if cur == nil || inRules {
 				n := int32(len(b.agents))
@@ -190,7 +233,7 @@ func (r *Robots) parse(body string) {
 			b.agents = append(b.agents, Agent{Name: l.Value, Line: l.Num})
 			cur.agentHi++
 			if l.Value == "" {
-				b.diag(l.Num, DiagEmptyAgent, "", "")
+				b.diag(l.Num, EmptyUserAgent, "", "")
 			}
 		case KindAllow, KindDisallow:
 			if cur == nil {
@@ -198,7 +241,7 @@ func (r *Robots) parse(body string) {
 				if closed {
 					where = afterBlank
 				}
-				b.diag(l.Num, DiagNoGroup, l.Kind.String(), where)
+				b.diag(l.Num, RuleOutsideGroup, l.Kind.String(), where)
 				continue
 			}
 			inRules = true
@@ -229,13 +272,17 @@ func (r *Robots) parse(body string) {
 			if l.Kind == KindOther {
 				name = canonicalField(name)
 			} else {
-				b.diag(l.Num, DiagUnknown, l.Key, "")
+				b.diag(l.Num, UnknownField, l.Key, "")
+				b.diags[len(b.diags)-1].noColon = l.MissingColon
 			}
 			b.fields = append(b.fields, Field{Name: name, Value: l.Value, Line: l.Num})
 			if cur != nil {
 				cur.fieldHi++
 			}
 		}
+	}
+	if r.size > len(body) {
+		b.diag(sc.num, FileTooLarge, "", "")
 	}
 	r.compile(b)
 	r.keepText(b)

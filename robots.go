@@ -171,8 +171,8 @@ func ParseCrawlDelay(value string) (time.Duration, error) {
 
 // Diagnostic reports a line that Parse skipped or read in a doubtful way.
 type Diagnostic struct {
-	Line    int    // 1-based; 0 for the file as a whole
-	Code    string // stable, one of the Diag* constants
+	Line    int  // 1-based
+	Code    Code // stable: one of the codes below
 	Message string
 }
 
@@ -180,16 +180,38 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("line %d: %s [%s]", d.Line, d.Message, d.Code)
 }
 
-// Diagnostic codes.
+// Code names a kind of diagnostic. Codes are stable: tools may filter on them.
+// Package lint reports these diagnostics under the same codes, and codes of its own
+// of the same type.
+type Code string
+
+// The codes of Diagnostics. Each line is judged by what crawlers do with it, and
+// reported once for each problem it has:
+//
+//   - "name value" with no colon is MissingColon when Google reads the name as a field
+//     it knows: RFC 9309 parsers skip such a line. So is "Disallow https://host/x",
+//     whose only colon belongs to the value (Google reads "Disallow https" as disallow).
+//     A name no crawler reads is UnknownField, colon or not ("foo bar" is the unknown
+//     field foo, as Google's parser reads it): every crawler skips the line anyway.
+//   - InvalidLine is text in which Google finds no field at all: no colon and not
+//     exactly two words. A line that shows nothing (only white space and invisible
+//     characters such as a zero-width space before a comment) is skipped like a blank
+//     line and not reported.
+//   - MisspelledField covers the misspellings Google accepts ("Dissallow",
+//     "User agent") and names that only start with a field name ("Disallowed"): Google
+//     reads both, other crawlers skip the line.
+//
+// The legacy dialects read only exact field names with a colon: there, what Google
+// reads through a misspelling is UnknownField and a missing colon is InvalidLine.
 const (
-	DiagTruncated    = "file-too-large"     // content past the size limit was ignored
-	DiagLineTooLong  = "line-too-long"      // a line was cut at MaxLineBytes
-	DiagInvalid      = "invalid-line"       // a line that is no field at all was skipped
-	DiagMissingColon = "missing-colon"      // "name value" read as "name: value"
-	DiagTypo         = "misspelled-field"   // a misspelling Google accepts was read as the field
-	DiagUnknown      = "unknown-field"      // a field name no crawler is known to use
-	DiagNoGroup      = "rule-outside-group" // allow/disallow before any user-agent line (legacy dialects: since a blank line): ignored
-	DiagEmptyAgent   = "empty-user-agent"   // a user-agent line with no value
+	FileTooLarge     Code = "file-too-large"     // content past the size limit is ignored; reported on the line where the limit falls
+	LineTooLong      Code = "line-too-long"      // a line was cut at MaxLineBytes
+	InvalidLine      Code = "invalid-line"       // text that is no field at all: skipped
+	MissingColon     Code = "missing-colon"      // "name value" read as "name: value"
+	MisspelledField  Code = "misspelled-field"   // a field name Google reads although it is not the name
+	UnknownField     Code = "unknown-field"      // a field name no crawler is known to read: skipped
+	RuleOutsideGroup Code = "rule-outside-group" // allow or disallow before any user-agent line (legacy dialects: since a blank line): ignored
+	EmptyUserAgent   Code = "empty-user-agent"   // a user-agent line with no value
 )
 
 type options struct {

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -59,7 +60,7 @@ func TestSizeLimit(t *testing.T) {
 			}
 			truncated := false
 			for _, d := range r.Diagnostics() {
-				truncated = truncated || d.Code == DiagTruncated
+				truncated = truncated || d.Code == FileTooLarge
 			}
 			if truncated != tt.truncated {
 				t.Errorf("%s: file-too-large reported = %v, want %v", tt.name, truncated, tt.truncated)
@@ -302,5 +303,82 @@ func TestParseCrawlDelay(t *testing.T) {
 				t.Errorf("ParseCrawlDelay(%q) = %v, want %v", tt.value, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDiagnostics: one finding for each problem of a line, judged by what crawlers
+// do. Where Google's reference parser has a say, the case follows its per-line report
+// (reporting_robots_test.cc, in testdata/conformance/google_other_cases.jsonl): the
+// field it finds, whether it is a typo, whether the colon is missing.
+func TestDiagnostics(t *testing.T) {
+	type lineCode struct {
+		line int
+		code Code
+	}
+	tests := []struct {
+		name    string
+		dialect Dialect
+		body    string
+		want    []lineCode
+	}{
+		// Reference: "User-Agent bar" is user-agent with is_missing_colon_separator.
+		{"missing colon", Google, "User-agent bar\nDisallow /x\n", []lineCode{{1, MissingColon}, {2, MissingColon}}},
+		{"missing colon, unused field", Google, "User-agent: *\nCrawl-delay 5\n", []lineCode{{2, MissingColon}}},
+		// Google reads "Disallow https" as disallow (names match by prefix): the only
+		// colon is the URL's.
+		{"colon of a URL", Google, "User-agent: *\nDisallow https://example.com/x\n", []lineCode{{2, MissingColon}}},
+		// Reference: "useragent", "disallaw", "site-map" are acceptable typos.
+		{"typos Google accepts", Google, "useragent: a\ndisallaw: /x\nsite-map: https://e/s.xml\n",
+			[]lineCode{{1, MisspelledField}, {2, MisspelledField}, {3, MisspelledField}}},
+		{"name that starts with a field name", Google, "User-agent: *\nDisallowed: /x\n", []lineCode{{2, MisspelledField}}},
+		{"typo and no colon", Google, "Useragent a\nDisallow: /x\n", []lineCode{{1, MissingColon}, {1, MisspelledField}}},
+		// Reference: "unicorns: /extinct" is an unknown directive.
+		{"unknown field", Google, "User-agent: *\nunicorns: /extinct\n", []lineCode{{2, UnknownField}}},
+		// Two words and no colon: Google's parser finds the field "foo" (a directive,
+		// missing its colon) and knows no such field. No crawler reads it.
+		{"two words without a colon", Google, "User-agent: *\nfoo bar\n", []lineCode{{2, UnknownField}}},
+		// Reference: "absolutely random line" and "Error #and comment" hold no directive.
+		{"no field at all", Google, "absolutely random line\nError #and comment\n", []lineCode{{1, InvalidLine}, {2, InvalidLine}}},
+		// Reference (ID_UTF8ByteOrderMarkIsSkipped): a byte order mark is skipped only at
+		// the start of the file; before a field later on, it makes the name unknown.
+		{"byte order mark inside the file", Google, "User-agent: *\n\ufeffAllow: /x\n", []lineCode{{2, UnknownField}}},
+		{"invisible characters alone", Google, "\u200b# comment\n\ufeff\nUser-agent: *\n\u00a0\n", nil},
+		{"byte order mark saved twice, then a comment", Google, "\u00ef\u00bb\u00bf# comment\nUser-agent: *\n", nil},
+		{"byte order mark saved twice, then a field", Google, "\u00ef\u00bb\u00bfUser-agent: *\n", []lineCode{{1, UnknownField}}},
+		// Reference: noarchive is a known ("unused") field; clean-param likewise.
+		{"unused fields", Google, "User-agent: *\nnoarchive: /x\nClean-param: ref\n", nil},
+		{"rule outside group", Google, "Allow: /x\nUser-agent: *\n", []lineCode{{1, RuleOutsideGroup}}},
+		{"empty user-agent", Google, "User-agent:\nDisallow: /x\n", []lineCode{{1, EmptyUserAgent}}},
+		{"line too long", Google, "User-agent: *\nDisallow: /" + strings.Repeat("a", MaxLineBytes) + "\n", []lineCode{{2, LineTooLong}}},
+		// The 1996 draft reads exact names with a colon: a misspelling names an unknown
+		// field and "name value" is no field at all.
+		{"legacy: misspelling", Legacy1996, "User-agent: *\nDissallow: /x\nDisallowed: /y\n", []lineCode{{2, UnknownField}, {3, UnknownField}}},
+		{"legacy: missing colon", Legacy1996, "User-agent: *\nDisallow /x\nfoo bar\n", []lineCode{{2, InvalidLine}, {3, InvalidLine}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []lineCode
+			for _, d := range Parse([]byte(tt.body), WithDialect(tt.dialect)).Diagnostics() {
+				got = append(got, lineCode{d.Line, d.Code})
+				if d.Message == "" {
+					t.Errorf("%v without a message", d)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestFileTooLargeLine: the size limit is reported on the line where it falls.
+func TestFileTooLargeLine(t *testing.T) {
+	line := "Disallow: /" + strings.Repeat("a", 88) + "\n" // 100 bytes
+	body := "User-agent: *\n" + strings.Repeat(line, DefaultMaxBytes/100+10)
+	// The limit falls within line 1 + n, n the number of whole rule lines before it.
+	want := 1 + (DefaultMaxBytes-len("User-agent: *\n"))/100 + 1
+	ds := Parse([]byte(body)).Diagnostics()
+	if len(ds) != 1 || ds[0].Code != FileTooLarge || ds[0].Line != want {
+		t.Fatalf("got %v, want file-too-large on line %d", ds, want)
 	}
 }

@@ -1,7 +1,12 @@
 package lint
 
-// Code names a kind of finding. Codes are stable: tools may filter on them.
-type Code string
+import "github.com/gorobots/robots"
+
+// Code names a kind of finding. Codes are stable: tools may filter on them. It is
+// the robots package's Code: the findings on how a line is read are the parser's own
+// diagnostics (robots.Parse(…).Diagnostics()), under the same codes; lint adds the
+// codes of its other checks.
+type Code = robots.Code
 
 // Severity says how much a finding matters.
 type Severity string
@@ -17,21 +22,22 @@ const (
 	Info Severity = "info"
 )
 
-// Syntax: how each line is read.
+// Syntax: how each line is read. The first eight are the parser's diagnostics.
 const (
-	MissingColon       Code = "missing-colon"        // "Disallow /x": Google reads it, others skip it
-	MisspelledField    Code = "misspelled-field"     // "Dissallow", "User agent": Google reads it, others skip it
-	UnknownField       Code = "unknown-field"        // a field no crawler is known to read
+	MissingColon     = robots.MissingColon     // "Disallow /x": Google reads it, others skip it
+	MisspelledField  = robots.MisspelledField  // "Dissallow", "User agent": Google reads it, others skip it
+	UnknownField     = robots.UnknownField     // a field no crawler is known to read ("foo bar" too)
+	InvalidLine      = robots.InvalidLine      // not a field at all: every crawler skips it
+	RuleOutsideGroup = robots.RuleOutsideGroup // allow/disallow before any user-agent line: ignored
+	EmptyUserAgent   = robots.EmptyUserAgent   // "User-agent:" with no value names no crawler
+	FileTooLarge     = robots.FileTooLarge     // content past 500 KiB is ignored
+	LineTooLong      = robots.LineTooLong      // a line past robots.MaxLineBytes is cut
+
 	UnsupportedField   Code = "unsupported-field"    // noindex, nofollow, noarchive: no major crawler obeys them
-	InvalidLine        Code = "invalid-line"         // not a field at all: every crawler skips it
-	RuleOutsideGroup   Code = "rule-outside-group"   // allow/disallow before any user-agent line: ignored
-	EmptyUserAgent     Code = "empty-user-agent"     // "User-agent:" with no value names no crawler
 	NotAPath           Code = "not-a-path"           // a rule value that does not start with "/" or "*" never matches
 	MisplacedDollar    Code = "misplaced-dollar"     // "$" before the end of a value is a literal "$"
 	InvalidCrawlDelay  Code = "invalid-crawl-delay"  // crawl-delay that is not a non-negative number
 	SitemapNotAbsolute Code = "sitemap-not-absolute" // sitemap that is not an absolute http(s) URL
-	FileTooLarge       Code = "file-too-large"       // content past 500 KiB is ignored
-	LineTooLong        Code = "line-too-long"        // a line past robots.MaxLineBytes is cut
 	InvalidUTF8        Code = "invalid-utf8"         // bytes that are not UTF-8
 	HTMLPage           Code = "html-page"            // an HTML or XML page served as robots.txt
 	NotRobotsTxt       Code = "not-robots-txt"       // text with no robots.txt field at all (an error page)
@@ -61,15 +67,15 @@ type CodeInfo struct {
 }
 
 var codes = []CodeInfo{
-	{MissingColon, Warning, "A field without a colon (\"Disallow /x\").",
+	{MissingColon, Warning, "A field Google reads, written without a colon (\"Disallow /x\") or with its only colon in the value (\"Disallow https://example.com/x\").",
 		"Google reads \"name value\" as \"name: value\" when the line has exactly two words; RFC 9309 parsers and most other crawlers skip the line."},
 	{MisspelledField, Warning, "A misspelled or extended field name (\"Dissallow\", \"User agent\", \"Disallowed\").",
 		"Google reads the misspellings it knows and any name that starts with a field name; other crawlers skip the line."},
-	{UnknownField, Warning, "A field name no crawler is known to read.",
+	{UnknownField, Warning, "A field name no crawler is known to read, with a colon or without (\"Restrict: /x\", \"Hello world\").",
 		"Every crawler skips the line."},
 	{UnsupportedField, Warning, "noindex, nofollow or noarchive in robots.txt.",
 		"No major crawler obeys them (Google stopped reading noindex in 2019). Use a robots meta tag or an X-Robots-Tag header."},
-	{InvalidLine, Warning, "A line that is not a field: no colon and more than two words.",
+	{InvalidLine, Warning, "A line that is not a field: no colon, and one word or more than two (\"<pre>\", \"please do not crawl us\").",
 		"Every crawler skips the line."},
 	{RuleOutsideGroup, Error, "An allow or disallow line before the first user-agent line.",
 		"The rule belongs to no group: every crawler ignores it."},
@@ -122,8 +128,8 @@ func Codes() []CodeInfo {
 	return append([]CodeInfo(nil), codes...)
 }
 
-// Info returns the description of c, and false for an unknown code.
-func (c Code) Info() (CodeInfo, bool) {
+// Describe returns the description of c, and false for a code lint does not report.
+func Describe(c Code) (CodeInfo, bool) {
 	for _, ci := range codes {
 		if ci.Code == c {
 			return ci, true

@@ -4,7 +4,9 @@
 // [Check] reads a file the way the robots package parses it ([robots.Lines] for each
 // line, [robots.Parse] for groups and decisions) and returns [Finding]s: a line and
 // column, a [Severity], a stable [Code] and a message that says what crawlers will
-// actually do. [Codes] lists every code; CODES.md explains them.
+// actually do. [Codes] lists every code; CODES.md explains them. The findings on how
+// a line is read are the parser's own diagnostics ([robots.Robots.Diagnostics]),
+// under the same codes: [Code] is [robots.Code].
 //
 // The checks follow Google's interpretation, which RFC 9309 standardised, and point
 // out where other crawlers (older parsers, the 1996 draft's first-match rule) read
@@ -43,7 +45,9 @@ type file struct {
 	name   string
 	body   []byte
 	lines  []robots.Line // every line, also past the size limit
+	read   []robots.Line // the lines before the size limit, which crawlers read
 	r      *robots.Robots
+	diags  []robots.Diagnostic // the parser's, in line order
 	groups []robots.Group
 	html   bool      // not robots.txt at all: the line checks stay quiet
 	sets   []ruleSet // cached by ruleSets
@@ -92,6 +96,8 @@ func CheckWith(name string, body []byte, opts Options) []Finding {
 		f.lines = append(f.lines, l)
 	}
 	f.groups = f.r.Groups()
+	f.diags = f.r.Diagnostics()
+	f.read = f.lines
 	for _, c := range checks {
 		c(f)
 	}
@@ -102,7 +108,7 @@ func CheckWith(name string, body []byte, opts Options) []Finding {
 }
 
 func (f *file) add(line, col int, code Code, format string, args ...any) {
-	ci, _ := code.Info()
+	ci, _ := Describe(code)
 	f.out = append(f.out, Finding{File: f.name, Line: line, Col: col, Severity: ci.Severity, Code: code,
 		Message: fmt.Sprintf(format, args...)})
 }

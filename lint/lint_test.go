@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,6 +34,10 @@ var checkTests = []struct {
 	{"near miss of a field", "User-agnet: *\nDisallow: /y\n", []want{{1, UnknownField}, {2, RuleOutsideGroup}}},
 	{"noindex", "User-agent: *\nNoindex: /drafts/\n", []want{{2, UnsupportedField}}},
 	{"invalid line", "User-agent: *\nplease do not crawl us\nDisallow: /x\n", []want{{2, InvalidLine}}},
+	// Google's parser reads two words as a field without its colon: "Hello" is a
+	// field no crawler reads (robots.UnknownField documents the choice).
+	{"two words without a colon", "User-agent: *\nHello world\nDisallow: /x\n", []want{{2, UnknownField}}},
+	{"byte order mark inside the file", "User-agent: *\n\uFEFFDisallow: /x\n", []want{{2, UnknownField}}},
 	{"invisible characters alone", "\u200B# comment\nUser-agent: *\nDisallow: /x\n", nil},
 	{"rule outside any group", "Disallow: /x\nUser-agent: *\nDisallow: /y\n", []want{{1, RuleOutsideGroup}}},
 	{"empty user-agent", "User-agent:\nDisallow: /x\n", []want{{1, EmptyUserAgent}}},
@@ -106,7 +111,7 @@ func TestCheck(t *testing.T) {
 				if f.File != "robots.txt" || f.Message == "" {
 					t.Errorf("finding without file or message: %+v", f)
 				}
-				ci, ok := f.Code.Info()
+				ci, ok := Describe(f.Code)
 				if !ok || ci.Severity != f.Severity {
 					t.Errorf("%s: severity %s, code table says %s", f.Code, f.Severity, ci.Severity)
 				}
@@ -115,6 +120,51 @@ func TestCheck(t *testing.T) {
 				t.Errorf("got %v, want %v\n%s", got, tt.want, findings(fs))
 			}
 		})
+	}
+}
+
+// parserCodes are the codes of robots.Parse's diagnostics.
+var parserCodes = []Code{FileTooLarge, LineTooLong, InvalidLine, MissingColon, MisspelledField, UnknownField, RuleOutsideGroup, EmptyUserAgent}
+
+// checkSameAsParser checks that the findings of the parser's codes are the parser's
+// diagnostics, line for line, except on a page that is not robots.txt, where the one
+// finding that says so is all.
+func checkSameAsParser(t *testing.T, name string, body []byte, fs []Finding) {
+	t.Helper()
+	var got, fromParser []want
+	page := false
+	for _, f := range fs {
+		page = page || f.Code == HTMLPage || f.Code == NotRobotsTxt
+		if slices.Contains(parserCodes, f.Code) {
+			got = append(got, want{f.Line, f.Code})
+		}
+	}
+	if !page {
+		for _, d := range robots.Parse(body).Diagnostics() {
+			fromParser = append(fromParser, want{d.Line, d.Code})
+		}
+	}
+	// lint orders the findings of a line by column.
+	order := func(a, b want) int {
+		return cmp.Or(cmp.Compare(a.line, b.line), strings.Compare(string(a.code), string(b.code)))
+	}
+	slices.SortFunc(got, order)
+	slices.SortFunc(fromParser, order)
+	if !slices.Equal(got, fromParser) {
+		t.Errorf("%s: lint reports %v, the parser %v", name, got, fromParser)
+	}
+}
+
+func TestSameAsParser(t *testing.T) {
+	for _, tt := range checkTests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkSameAsParser(t, "robots.txt", []byte(tt.body), Check("robots.txt", []byte(tt.body)))
+		})
+	}
+	for _, c := range parserCodes {
+		if _, ok := Describe(c); !ok {
+			t.Errorf("the parser's code %s is not in lint's table", c)
+		}
 	}
 }
 
@@ -240,7 +290,9 @@ func TestCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range Check(e.Name(), b) {
+		fs := Check(e.Name(), b)
+		checkSameAsParser(t, e.Name(), b, fs)
+		for _, f := range fs {
 			counts[f.Code]++
 			if f.Line < 0 || f.Col < 0 || f.Message == "" {
 				t.Errorf("malformed finding %+v", f)
@@ -257,7 +309,7 @@ func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		fs := Check("f", body)
 		for _, x := range fs {
-			if _, ok := x.Code.Info(); !ok {
+			if _, ok := Describe(x.Code); !ok {
 				t.Fatalf("unknown code %q", x.Code)
 			}
 		}

@@ -42,39 +42,40 @@ func checkHTML(f *file) {
 }
 
 // checkNotRobots recognises other error pages served as robots.txt ("Not Found",
-// a JSON error): text and no line that is a robots.txt field. Crawlers read such a
+// a JSON error): text, and no line that is a robots.txt field. Crawlers read such a
 // file as an empty one, which allows everything.
 func checkNotRobots(f *file) {
 	if f.html {
 		return
 	}
-	text := 0
 	for _, l := range f.lines {
 		switch l.Kind {
-		case robots.KindInvalid, robots.KindUnknown:
-			if !onlyInvisible(l) {
-				text++
-			}
-		case robots.KindBlank:
+		case robots.KindBlank, robots.KindInvalid, robots.KindUnknown:
 		default:
 			return
 		}
 	}
-	if text == 0 {
-		return
+	for _, d := range f.diags {
+		if d.Code == InvalidLine || d.Code == UnknownField { // text that shows
+			f.html = true // the line checks have nothing to add
+			f.add(1, 0, NotRobotsTxt, "no line of this file is a robots.txt field (an error page?): crawlers read it as an empty file and may fetch everything; serve the real file, or a 404 if there is none")
+			return
+		}
 	}
-	f.html = true // the line checks have nothing to add
-	f.add(1, 0, NotRobotsTxt, "no line of this file is a robots.txt field (an error page?): crawlers read it as an empty file and may fetch everything; serve the real file, or a 404 if there is none")
 }
 
-// checkSize reports a file longer than the size limit and the lines it loses.
+// checkSize reports a file longer than the size limit and the lines it loses. The
+// parser says on which line the limit falls.
 func checkSize(f *file) {
-	if len(f.body) <= robots.DefaultMaxBytes {
-		return
+	read := len(f.lines)
+	for _, d := range f.diags {
+		if d.Code == FileTooLarge {
+			read = d.Line
+		}
 	}
-	read := 0 // the line on which the limit falls
-	for l := range robots.Lines(f.body[:robots.DefaultMaxBytes]) {
-		read = l.Num
+	f.read = f.lines[:read]
+	if read == len(f.lines) {
+		return
 	}
 	lost, first := 0, 0
 	for _, l := range f.lines[read:] {
@@ -108,58 +109,57 @@ var unsupported = map[string]string{
 	"noarchive": "no major crawler reads noarchive in robots.txt: use a robots meta tag or an X-Robots-Tag header",
 }
 
-// checkLines looks at each line on its own.
+// checkLines reports the parser's diagnostics of each line it reads, with a column
+// and what to write instead, and looks at the values of the lines.
 func checkLines(f *file) {
 	if f.html {
 		return // an error page: one finding says it all
 	}
-	seenAgent := false
-	for _, l := range f.lines {
-		if l.TooLong {
+	outside := map[int]bool{} // rule lines that belong to no group: their values do not matter
+	for _, d := range f.diags {
+		l := f.line(d.Line)
+		switch d.Code {
+		case FileTooLarge: // checkSize
+		case LineTooLong:
 			f.add(l.Num, robots.MaxLineBytes+1, LineTooLong, "line is longer than %d bytes: Google ignores the rest of it", robots.MaxLineBytes)
+		case InvalidLine:
+			f.add(l.Num, keyCol(l), InvalidLine, "not a field (no colon): every crawler skips this line; comment it out with \"#\" if it is text")
+		case MissingColon:
+			want, ok := canonical[l.Kind]
+			if !l.MissingColon && ok {
+				// "Disallow https://x/y": the colon of the URL ended the field name.
+				meant := strings.TrimSpace(l.Key[len(want):]) + ":" + l.Value
+				if u, err := url.Parse(meant); err == nil && u.Scheme != "" && u.Host != "" && l.Kind != robots.KindSitemap {
+					meant = pathOf(u)
+				}
+				f.add(l.Num, keyCol(l)+len(want), MissingColon, "no colon after %q: the first colon is the one in %q, so Google reads %q and other crawlers skip the line; write %q",
+					want, l.Key+":", want+": "+l.Value, want+": "+meant)
+				break
+			}
+			f.add(l.Num, keyCol(l)+len(l.Key), MissingColon, "no colon after %q: Google reads %q, RFC 9309 parsers and most other crawlers skip the line", l.Key, l.Key+": "+l.Value)
+		case MisspelledField:
+			want := canonical[l.Kind]
+			f.add(l.Num, keyCol(l), MisspelledField, "%q is not a field name: Google reads it as %q, other crawlers skip the line; write %q", l.Key, want, want)
+		case UnknownField:
+			f.add(l.Num, keyCol(l), UnknownField, "%s", unknownMessage(l))
+		case EmptyUserAgent:
+			f.add(l.Num, keyCol(l), EmptyUserAgent, "user-agent without a value names no crawler")
+		case RuleOutsideGroup:
+			outside[l.Num] = true
+			f.add(l.Num, keyCol(l), RuleOutsideGroup, "%s before the first user-agent line belongs to no group: every crawler ignores it; add \"User-agent: *\" above it", canonical[l.Kind])
+		default: // a diagnostic newer than this switch
+			f.add(l.Num, 0, d.Code, "%s", d.Message)
 		}
+	}
+	for _, l := range f.read {
 		if col := invalidUTF8(l); col > 0 {
 			f.add(l.Num, col, InvalidUTF8, "bytes that are not UTF-8 (Latin-1?): crawlers percent-encode them as they are, so this line matches URLs with those escapes, not the UTF-8 spelling; save the file as UTF-8")
 		}
-		if l.Kind == robots.KindInvalid || l.Kind == robots.KindUnknown && l.MissingColon {
-			if !f.html && !onlyInvisible(l) {
-				f.add(l.Num, keyCol(l), InvalidLine, "not a field (no colon): every crawler skips this line; comment it out with \"#\" if it is text")
-			}
-			continue
-		}
-		if l.Kind == robots.KindBlank {
-			continue
-		}
-		want, known := canonical[l.Kind]
-		switch {
-		case known && hasSpaceAfter(l.Key, want):
-			// "Disallow https://x/y": the colon of the URL ended the field name.
-			meant := strings.TrimSpace(l.Key[len(want):]) + ":" + l.Value
-			if u, err := url.Parse(meant); err == nil && u.Scheme != "" && u.Host != "" && l.Kind != robots.KindSitemap {
-				meant = pathOf(u)
-			}
-			f.add(l.Num, keyCol(l)+len(want), MissingColon, "no colon after %q: the first colon is the one in %q, so Google reads %q and other crawlers skip the line; write %q",
-				want, l.Key+":", want+": "+l.Value, want+": "+meant)
-		default:
-			if l.MissingColon {
-				f.add(l.Num, keyCol(l)+len(l.Key), MissingColon, "no colon after %q: Google reads %q, RFC 9309 parsers and most other crawlers skip the line", l.Key, l.Key+": "+l.Value)
-			}
-			if known && (l.Typo || !strings.EqualFold(l.Key, want)) {
-				f.add(l.Num, keyCol(l), MisspelledField, "%q is not a field name: Google reads it as %q, other crawlers skip the line; write %q", l.Key, want, want)
-			}
-		}
 		switch l.Kind {
-		case robots.KindUserAgent:
-			seenAgent = true
-			if l.Value == "" {
-				f.add(l.Num, keyCol(l), EmptyUserAgent, "user-agent without a value names no crawler")
-			}
 		case robots.KindAllow, robots.KindDisallow:
-			if !seenAgent {
-				f.add(l.Num, keyCol(l), RuleOutsideGroup, "%s before the first user-agent line belongs to no group: every crawler ignores it; add \"User-agent: *\" above it", canonical[l.Kind])
-				continue
+			if !outside[l.Num] {
+				checkValue(f, l)
 			}
-			checkValue(f, l)
 		case robots.KindSitemap:
 			checkSitemap(f, l)
 		case robots.KindOther:
@@ -172,18 +172,8 @@ func checkLines(f *file) {
 					f.add(l.Num, max(l.ValueCol, keyCol(l)), InvalidCrawlDelay, "%v: crawlers that read crawl-delay ignore it", err)
 				}
 			}
-		case robots.KindUnknown:
-			if !f.html {
-				f.add(l.Num, keyCol(l), UnknownField, "%s", unknownMessage(l))
-			}
 		}
 	}
-}
-
-// hasSpaceAfter reports whether key is the field name want followed by white space
-// and more text, as in "Disallow https" read from "Disallow https://host/path".
-func hasSpaceAfter(key, want string) bool {
-	return len(key) > len(want) && strings.EqualFold(key[:len(want)], want) && (key[len(want)] == ' ' || key[len(want)] == '\t')
 }
 
 // invisible are characters that editors do not show and that hide a field name:
@@ -202,16 +192,6 @@ func trimInvisible(s string) string {
 		}
 		s = t
 	}
-}
-
-// onlyInvisible reports whether a line that is not a field holds nothing but
-// invisible characters before its comment: crawlers skip it, but nothing is lost.
-func onlyInvisible(l robots.Line) bool {
-	t := l.Text
-	if i := strings.IndexByte(t, '#'); i >= 0 {
-		t = t[:i]
-	}
-	return strings.TrimSpace(trimInvisible(t)) == ""
 }
 
 // fieldNames are the fields whose near misses are worth naming.
@@ -243,6 +223,10 @@ func unknownMessage(l robots.Line) string {
 	}
 	if len(key) > maxMessageKey {
 		key = key[:maxMessageKey] + "…"
+	}
+	if l.MissingColon {
+		// "Hello world": Google's parser takes it for the field "Hello" without its colon.
+		return fmt.Sprintf("not a field: no colon, and no crawler reads a field %q, so every crawler skips this line; comment it out with \"#\" if it is text", key)
 	}
 	return fmt.Sprintf("unknown field %q: no crawler is known to read it, so every crawler skips the line", key)
 }
