@@ -185,6 +185,7 @@ type sourceView struct {
 type column struct {
 	Agents []string
 	Groups []groupRef // per file
+	Same   bool       // diff mode: the same group, at the same lines, in both files
 }
 
 // groupRef says which group a crawler gets in one file.
@@ -587,7 +588,9 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		if !ok {
 			i = len(res.Columns)
 			colOf[key] = i
-			res.Columns = append(res.Columns, column{Groups: refs})
+			same := len(refs) == 2 && refs[0].Star == refs[1].Star && refs[0].None == refs[1].None &&
+				refs[0].Note == refs[1].Note && slices.Equal(refs[0].Lines, refs[1].Lines)
+			res.Columns = append(res.Columns, column{Groups: refs, Same: same})
 		}
 		res.Columns[i].Agents = append(res.Columns[i].Agents, a)
 		agentCol = append(agentCol, i)

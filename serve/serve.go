@@ -14,7 +14,7 @@
 //	POST /v1/lint                       a robots.txt body: the lint findings
 //	GET  /healthz, GET /readyz          liveness; readiness (503 while the cache store is unreachable)
 //	GET  /metrics                       Prometheus metrics
-//	GET  /                              the web tester
+//	GET  /, POST /                      the web tester (see page.go: Fetch and Test, its bounds)
 //
 // Decisions follow the access method of package [fetch]: the origin's robots.txt is
 // fetched once, cached (in process, and in the client's store: a bbolt file or a
@@ -26,7 +26,10 @@
 // loopback, private, link-local and other special addresses (see
 // [github.com/gorobots/robots/internal/netguard]): the check runs on the address
 // actually dialled, for every redirect hop. Request bodies, batch sizes and every
-// connection's time are bounded by the Config limits.
+// connection's time are bounded by the Config limits; so are the web tester's
+// answers (MaxPageAgents crawlers, PageMaxCells verdicts, PageMaxFileBytes of
+// pasted file, PageMaxBytes of HTML: past them, 413). With Tokens, the tester's
+// Fetch needs a token as the API does; its Test, which fetches nothing, does not.
 package serve
 
 import (

@@ -53,7 +53,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	data := fs.String("data", "", "data `directory` of the embedded store (default: robots-serve in the user cache directory)")
 	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server,\nredis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback, private and link-local addresses")
-	tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (one per line) for the API")
+	tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (one per line) for the API and the web tester's Fetch")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "whole-fetch `timeout` of a robots.txt")
 	connectTimeout := fs.Duration("connect-timeout", fetch.DefaultConnectTimeout, "`timeout` of each connection and TLS handshake")
 	maxBytes := fs.Int("max-bytes", robots.DefaultMaxBytes, "robots.txt `bytes` read and parsed (at least 500 KiB)")
