@@ -19,8 +19,9 @@ import (
 
 // httpError is an error with the status it should be answered with.
 type httpError struct {
-	code int
-	msg  string
+	code  int
+	msg   string
+	allow string // the Allow header of a 405
 }
 
 func (e *httpError) Error() string { return e.msg }
@@ -76,6 +77,10 @@ func (s *Server) api(name string, h func(r *http.Request) ([]byte, error)) http.
 		if err != nil {
 			code = statusOf(err)
 			body = appendError(nil, err.Error())
+			var he *httpError
+			if errors.As(err, &he) && he.allow != "" {
+				w.Header().Set("Allow", he.allow)
+			}
 			level := slogLevel(code)
 			s.log.Log(r.Context(), level, "request failed", "handler", name, "status", code, "error", err.Error())
 		}
@@ -94,10 +99,13 @@ func (s *Server) authorized(r *http.Request) bool {
 	if len(s.cfg.Tokens) == 0 {
 		return true
 	}
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
+	// RFC 9110 §11.1: the scheme name is case-insensitive ("bearer" is "Bearer"), and
+	// one or more spaces separate it from the token.
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return false
 	}
+	tok = strings.TrimLeft(tok, " ")
 	good := 0
 	for _, t := range s.cfg.Tokens {
 		good |= subtle.ConstantTimeCompare([]byte(tok), []byte(t))

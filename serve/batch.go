@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -14,19 +15,24 @@ import (
 // POST /v1/check: a batch of URLs decided in request order, each origin looked up
 // once. The body is decoded by batchjson.go, the answer encoded by json.go.
 
-// batchRequest is the body of POST /v1/check.
+// batchRequest is the body of POST /v1/check: the crawlers ("agent", or "agents"
+// for several, each answered apart unless "merge_agents"), the URLs and the dialect.
 type batchRequest struct {
-	Agent  string   `json:"agent"`
-	Agents []string `json:"agents"`
-	URLs   []string `json:"urls"`
+	Agent   string   `json:"agent"`
+	Agents  []string `json:"agents"`
+	Merge   bool     `json:"merge_agents"`
+	URLs    []string `json:"urls"`
+	Dialect string   `json:"dialect"`
 }
 
 // originState is one origin of a batch: looked up once, encoded once.
 type originState struct {
-	url  string // the first URL of the batch seen for it
-	res  *fetch.Result
-	err  error
-	json []byte // the per-origin fields of each result
+	url   string // the first URL of the batch seen for it
+	res   *fetch.Result
+	err   error
+	index int    // its place in the answer's "origins", once it has one
+	json  []byte // its origin object
+	dc    decider
 }
 
 func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
@@ -46,7 +52,12 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	if req.Agent != "" {
 		agents = append([]string{req.Agent}, agents...)
 	}
-	if err := s.agentsOf(agents); err != nil {
+	c, err := s.crawlersOf(agents, req.Merge)
+	if err != nil {
+		return nil, err
+	}
+	dialect, err := dialectOf(req.Dialect)
+	if err != nil {
 		return nil, err
 	}
 	if len(req.URLs) == 0 {
@@ -61,7 +72,19 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	var origins []*originState
 	index := make(map[string]*originState)
 	per := make([]*originState, len(req.URLs))
-	for i, u := range req.URLs {
+	inputs := make([]string, len(req.URLs))
+	var bad []error
+	for i, raw := range req.URLs {
+		u, input, err := encodeURL(raw)
+		if err != nil {
+			if bad == nil {
+				bad = make([]error, len(req.URLs))
+			}
+			bad[i] = err
+			inputs[i] = raw
+			continue
+		}
+		req.URLs[i], inputs[i] = u, input
 		k, err := fetch.Origin(u)
 		if err != nil {
 			k = u
@@ -82,38 +105,87 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 		if o.res, ok = s.peek(o.url); !ok {
 			missed = append(missed, o)
 		} else {
-			o.json = s.memos.get(o.res, agents)
+			o.json = s.memos.get(o.res, c)
 		}
 	}
 	if len(missed) > 0 {
 		ctx, cancel := s.withCheckTimeout(r.Context())
 		defer cancel()
-		s.lookupAll(ctx, missed, agents)
+		s.lookupAll(ctx, missed, c)
 	}
 
+	// The origins, each once, in order of first use; then the verdicts, which refer
+	// to them by index.
 	size := 64
-	for i, u := range req.URLs {
-		size += len(u) + len(per[i].json) + 96 // 96: the fixed keys, a rule's prefix
+	for _, o := range origins {
+		size += len(o.json) + 1
+	}
+	for _, u := range req.URLs {
+		size += (len(u) + 80) * len(c.tokens) // 80: the fixed keys, a rule's prefix
 	}
 	b := s.buffers.get(size)
-	b = append(b, `{"results":[`...)
-	var allowed, disallowed int
-	for i, u := range req.URLs {
-		if i > 0 {
+	// One crawler: named once, at the top; several: each verdict names its own.
+	single := len(c.tokens) == 1
+	if single {
+		b = append(b, `{"agent":`...)
+		b = appendString(b, c.names[0])
+		b = append(b, `,"origins":[`...)
+	} else {
+		b = append(b, `{"origins":[`...)
+	}
+	n := 0
+	for _, o := range origins {
+		if o.err != nil {
+			continue
+		}
+		if n > 0 {
 			b = append(b, ',')
+		}
+		o.index, n = n, n+1
+		b = append(b, o.json...)
+		o.dc = newDecider(o.res, dialect)
+	}
+	b = append(b, `],"results":[`...)
+	var allowed, disallowed int
+	first := true
+	for i, u := range req.URLs {
+		if bad != nil && bad[i] != nil {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendURLError(b, inputs[i], statusOf(bad[i]), bad[i].Error())
+			continue
 		}
 		o := per[i]
 		if o.err != nil {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
 			b = appendURLError(b, u, statusOf(o.err), o.err.Error())
 			continue
 		}
-		d := o.res.CheckAgents(agents, u)
-		if d.Allowed {
-			allowed++
-		} else {
-			disallowed++
+		for ci, tokens := range c.tokens {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			d := o.dc.check(tokens, u)
+			if d.Allowed {
+				allowed++
+			} else {
+				disallowed++
+			}
+			agent := c.names[ci]
+			if single {
+				agent = ""
+			}
+			b = appendVerdict(b, u, inputs[i], agent, d)
+			b = append(b, `,"origin":`...)
+			b = strconv.AppendInt(b, int64(o.index), 10)
+			b = append(b, '}')
 		}
-		b = appendDecision(b, u, d, o.json)
 	}
 	b = append(b, "]}"...)
 	s.metrics.allowed.Add(float64(allowed))
@@ -123,7 +195,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 
 // lookupAll looks up every origin of a batch with at most BatchFetches workers:
 // a warm cache answers at once, and a slow origin holds up one worker only.
-func (s *Server) lookupAll(ctx context.Context, origins []*originState, agents []string) {
+func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawlerSet) {
 	var next atomic.Int64
 	work := func() {
 		for {
@@ -134,7 +206,7 @@ func (s *Server) lookupAll(ctx context.Context, origins []*originState, agents [
 			o := origins[i]
 			o.res, o.err = s.lookup(ctx, o.url)
 			if o.err == nil {
-				o.json = s.memos.get(o.res, agents)
+				o.json = s.memos.get(o.res, c)
 			}
 		}
 	}

@@ -318,6 +318,27 @@ func (r *jsonReader) stringOrNull(name string, into *string) error {
 	return r.typeError(name, "a string")
 }
 
+// boolOrNull reads true, false or null (which leaves into unchanged) for member name.
+func (r *jsonReader) boolOrNull(name string, into *bool) error {
+	switch r.peek() {
+	case 't':
+		if r.literal("true") {
+			*into = true
+			return nil
+		}
+	case 'f':
+		if r.literal("false") {
+			*into = false
+			return nil
+		}
+	case 'n':
+		if r.literal("null") {
+			return nil
+		}
+	}
+	return r.typeError(name, "true or false")
+}
+
 func (r *jsonReader) typeError(name, want string) error {
 	if err := r.skip(0); err != nil {
 		return err
@@ -407,6 +428,10 @@ func decodeBatch(body string) (batchRequest, error) {
 			err = r.stringsOrNull("agents", &req.Agents)
 		case strings.EqualFold(name, "urls"):
 			err = r.stringsOrNull("urls", &req.URLs)
+		case strings.EqualFold(name, "dialect"):
+			err = r.stringOrNull("dialect", &req.Dialect)
+		case strings.EqualFold(name, "merge_agents"):
+			err = r.boolOrNull("merge_agents", &req.Merge)
 		default:
 			err = r.skip(0)
 		}

@@ -9,12 +9,24 @@ import (
 // GET /v1/check: one URL, one decision.
 
 func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
-	u, agents := checkQuery(r.URL.RawQuery)
-	if err := s.agentsOf(agents); err != nil {
+	q := checkQuery(r.URL.RawQuery)
+	if q.url == "" {
+		return nil, errorf(http.StatusBadRequest, "url is required")
+	}
+	if len(q.agents) > 1 && !q.merge {
+		return nil, errorf(http.StatusBadRequest, "one agent per GET /v1/check: POST a batch to ask about several crawlers, or set merge_agents=true for one crawler with several tokens")
+	}
+	c, err := s.crawlersOf(q.agents, q.merge)
+	if err != nil {
 		return nil, err
 	}
-	if u == "" {
-		return nil, errorf(http.StatusBadRequest, "url is required")
+	dialect, err := dialectOf(q.dialect)
+	if err != nil {
+		return nil, err
+	}
+	u, input, err := encodeURL(q.url)
+	if err != nil {
+		return nil, err
 	}
 	res, ok := s.peek(u)
 	if !ok {
@@ -25,16 +37,27 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 			return nil, err
 		}
 	}
-	d := res.CheckAgents(agents, u)
+	d := newDecider(res, dialect).check(c.tokens[0], u)
 	s.metrics.decided(d.Allowed)
-	b := make([]byte, 0, 384)
-	return appendDecision(b, u, d, s.memos.get(res, agents)), nil
+	b := make([]byte, 0, 448)
+	b = appendVerdict(b, u, input, c.names[0], d)
+	b = append(b, `,"robots":`...)
+	b = append(b, s.memos.get(res, c)...)
+	return append(b, '}'), nil
 }
 
-// checkQuery returns the url and agent parameters of a query string, as
-// url.ParseQuery would read them (pairs with a semicolon or a bad escape are
-// skipped), without building the map of every parameter.
-func checkQuery(q string) (u string, agents []string) {
+// checkParams are the parameters of GET /v1/check.
+type checkParams struct {
+	url, dialect string
+	agents       []string
+	merge        bool
+}
+
+// checkQuery returns the parameters of a query string, as url.ParseQuery would read
+// them (pairs with a semicolon or a bad escape are skipped; the first url wins),
+// without building the map of every parameter.
+func checkQuery(q string) checkParams {
+	var p checkParams
 	seen := false
 	for q != "" {
 		var pair string
@@ -44,21 +67,31 @@ func checkQuery(q string) (u string, agents []string) {
 		}
 		k, v, _ := strings.Cut(pair, "=")
 		k, ok := queryUnescape(k)
-		if !ok || k != "url" && k != "agent" {
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url", "agent", "dialect", "merge_agents":
+		default:
 			continue
 		}
 		if v, ok = queryUnescape(v); !ok {
 			continue
 		}
-		if k == "url" {
+		switch k {
+		case "url":
 			if !seen {
-				u, seen = v, true // the first, as url.Values.Get
+				p.url, seen = v, true
 			}
-		} else {
-			agents = append(agents, v)
+		case "agent":
+			p.agents = append(p.agents, v)
+		case "dialect":
+			p.dialect = v
+		case "merge_agents":
+			p.merge = v == "true" || v == "1"
 		}
 	}
-	return u, agents
+	return p
 }
 
 // queryUnescape is url.QueryUnescape without an allocation when there is nothing

@@ -16,42 +16,50 @@ import (
 // thousands), their shape is fixed, and the per-origin part is encoded once per
 // origin rather than once per URL.
 
-// appendDecision appends one check result: the URL's own fields, then originJSON
-// (from appendOrigin).
-func appendDecision(b []byte, url string, d robots.Decision, originJSON []byte) []byte {
+// appendVerdict appends a verdict's fields without the closing brace, for the
+// caller to add "origin" (batch) or "robots" (single check).
+func appendVerdict(b []byte, url, input, agent string, d robots.Decision) []byte {
 	b = append(b, `{"url":`...)
 	b = appendString(b, url)
-	if d.Allowed {
-		b = append(b, `,"allowed":true,"line":`...)
-	} else {
-		b = append(b, `,"allowed":false,"line":`...)
+	if input != "" {
+		b = append(b, `,"input":`...)
+		b = appendString(b, input)
 	}
-	b = strconv.AppendInt(b, int64(d.Rule.Line), 10)
-	b = append(b, `,"rule":`...)
+	if agent != "" { // "" in a batch about one crawler, named at the top of the answer
+		b = append(b, `,"agent":`...)
+		b = appendString(b, agent)
+	}
+	if d.Allowed {
+		b = append(b, `,"allowed":true,"rule":`...)
+	} else {
+		b = append(b, `,"allowed":false,"rule":`...)
+	}
 	if d.Rule.Line == 0 {
 		b = append(b, "null"...)
 	} else {
 		b = appendRule(b, d.Rule)
 	}
-	b = append(b, ',')
-	b = append(b, originJSON...)
-	return append(b, '}')
+	b = append(b, `,"line":`...)
+	return strconv.AppendInt(b, int64(d.Rule.Line), 10)
 }
 
-// appendRule writes the rule as `robots check -json` does: "disallow: /x".
+// appendRule writes the rule as written in a file, as the robots command does:
+// "Disallow: /x".
 func appendRule(b []byte, r robots.Rule) []byte {
 	if r.Allow {
-		b = append(b, `"allow: `...)
+		b = append(b, `"Allow: `...)
 	} else {
-		b = append(b, `"disallow: `...)
+		b = append(b, `"Disallow: `...)
 	}
 	return appendStringBody(b, r.Value, '"')
 }
 
-// appendOrigin appends the fields every URL of one origin shares, for a crawler
-// obeying agents.
-func appendOrigin(b []byte, res *fetch.Result, agents []string) []byte {
-	b = append(b, `"robots_url":`...)
+// appendOrigin appends the origin object: how its robots.txt was fetched, and the
+// crawl-delay of each crawler asked about.
+func appendOrigin(b []byte, res *fetch.Result, c crawlerSet) []byte {
+	b = append(b, `{"origin":`...)
+	b = appendString(b, res.Origin)
+	b = append(b, `,"robots_url":`...)
 	b = appendString(b, res.RobotsURL)
 	b = append(b, `,"outcome":"`...)
 	b = append(b, res.Outcome.String()...)
@@ -65,13 +73,24 @@ func appendOrigin(b []byte, res *fetch.Result, agents []string) []byte {
 	b = appendTime(b, res.FetchedAt)
 	b = append(b, `,"expires_at":`...)
 	b = appendTime(b, res.ExpiresAt)
-	b = append(b, `,"crawl_delay":`...)
-	if res.Effect == fetch.ObeyRules && res.Robots != nil {
-		if d, ok := res.Robots.CrawlDelay(agents...); ok {
-			return strconv.AppendFloat(b, d.Seconds(), 'f', -1, 64)
+	b = append(b, `,"crawl_delay":{`...)
+	for i, tokens := range c.tokens {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, c.names[i])
+		b = append(b, ':')
+		d, ok := time.Duration(0), false
+		if res.Effect == fetch.ObeyRules && res.Robots != nil {
+			d, ok = res.Robots.CrawlDelay(tokens...)
+		}
+		if ok {
+			b = strconv.AppendFloat(b, d.Seconds(), 'f', -1, 64)
+		} else {
+			b = append(b, "null"...)
 		}
 	}
-	return append(b, "null"...)
+	return append(b, "}}"...)
 }
 
 func appendTime(b []byte, t time.Time) []byte {
@@ -242,25 +261,25 @@ type originMemo struct {
 	effect               fetch.Effect
 	status               int
 	stale                bool
-	agents               []string
+	crawlers             []string
 	json                 []byte
 }
 
 func newOriginMemos() *originMemos { return &originMemos{seed: maphash.MakeSeed()} }
 
-// get returns appendOrigin(nil, res, agents), from the memo when it holds the same
-// fetch of the same origin for the same agents. The result is shared: do not modify.
-func (m *originMemos) get(res *fetch.Result, agents []string) []byte {
+// get returns appendOrigin(nil, res, c), from the memo when it holds the same fetch
+// of the same origin for the same crawlers. The result is shared: do not modify.
+func (m *originMemos) get(res *fetch.Result, c crawlerSet) []byte {
 	slot := &m.slots[maphash.String(m.seed, res.Origin)&(originMemoSlots-1)]
 	if p := slot.Load(); p != nil && p.origin == res.Origin && p.fetchedAt.Equal(res.FetchedAt) &&
 		p.expiresAt.Equal(res.ExpiresAt) && p.outcome == res.Outcome && p.effect == res.Effect &&
-		p.status == res.Status && p.stale == res.Stale && slices.Equal(p.agents, agents) {
+		p.status == res.Status && p.stale == res.Stale && slices.Equal(p.crawlers, c.names) {
 		return p.json
 	}
-	j := appendOrigin(nil, res, agents)
+	j := appendOrigin(nil, res, c)
 	slot.Store(&originMemo{
 		origin: res.Origin, fetchedAt: res.FetchedAt, expiresAt: res.ExpiresAt, outcome: res.Outcome,
-		effect: res.Effect, status: res.Status, stale: res.Stale, agents: slices.Clone(agents), json: j,
+		effect: res.Effect, status: res.Status, stale: res.Stale, crawlers: slices.Clone(c.names), json: j,
 	})
 	return j
 }

@@ -81,15 +81,16 @@ func TestOriginMemos(t *testing.T) {
 		agents []string
 		want   string // expected crawl_delay and fetched_at, from the file and the result
 	}{
-		{"first", res, []string{"SlowBot"}, `"fetched_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-22T12:00:00Z","crawl_delay":7`},
-		{"same again", res, []string{"SlowBot"}, `"crawl_delay":7`},
-		{"other agent", res, []string{"OtherBot"}, `"crawl_delay":1`},
+		{"first", res, []string{"SlowBot"}, `"fetched_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-22T12:00:00Z","crawl_delay":{"SlowBot":7}`},
+		{"same again", res, []string{"SlowBot"}, `"crawl_delay":{"SlowBot":7}`},
+		{"other agent", res, []string{"OtherBot"}, `"crawl_delay":{"OtherBot":1}`},
 		{"refetched", &fetch.Result{Origin: res.Origin, RobotsURL: res.RobotsURL, Outcome: fetch.Unavailable,
 			Effect: fetch.AllowAll, Status: 404, FetchedAt: t0.Add(time.Hour), ExpiresAt: t0.Add(25 * time.Hour)},
-			[]string{"OtherBot"}, `"outcome":"unavailable","effect":"allow-all","status":404,"stale":false,"fetched_at":"2026-11-21T13:00:00Z","expires_at":"2026-11-22T13:00:00Z","crawl_delay":null`},
+			[]string{"OtherBot"}, `"outcome":"unavailable","effect":"allow-all","status":404,"stale":false,"fetched_at":"2026-11-21T13:00:00Z","expires_at":"2026-11-22T13:00:00Z","crawl_delay":{"OtherBot":null}`},
 	} {
-		got := string(m.get(tc.res, tc.agents))
-		if direct := string(appendOrigin(nil, tc.res, tc.agents)); got != direct {
+		c := crawlerSet{tokens: [][]string{tc.agents}, names: tc.agents}
+		got := string(m.get(tc.res, c))
+		if direct := string(appendOrigin(nil, tc.res, c)); got != direct {
 			t.Errorf("%s: memo %s; appendOrigin %s", tc.name, got, direct)
 		}
 		if !strings.Contains(got, tc.want) {

@@ -18,6 +18,9 @@ func TestCheckQuery(t *testing.T) {
 		"agent=x;y&url=z&agent=%zz&agent=ok",
 		"&&agent&url&=x",
 		"url=%E2%82%AC&agent=%2B",
+		"url=/a&agent=x&dialect=legacy1996&merge_agents=true&dialect=rfc9309",
+		"merge_agents=1&url=/a",
+		"merge_agents=no&url=/a",
 		"",
 	} {
 		compareQuery(t, q)
@@ -27,9 +30,17 @@ func TestCheckQuery(t *testing.T) {
 func compareQuery(t *testing.T, q string) {
 	t.Helper()
 	vals, _ := url.ParseQuery(q)
-	u, agents := checkQuery(q)
-	if u != vals.Get("url") || !slices.Equal(agents, vals["agent"]) {
-		t.Errorf("checkQuery(%q) = %q, %q; url.ParseQuery gives %q, %q", q, u, agents, vals.Get("url"), vals["agent"])
+	p := checkQuery(q)
+	// dialect: the last given, as a later parameter overrides; merge_agents: the last.
+	dialect, merge := "", false
+	if d := vals["dialect"]; len(d) > 0 {
+		dialect = d[len(d)-1]
+	}
+	if m := vals["merge_agents"]; len(m) > 0 {
+		merge = m[len(m)-1] == "true" || m[len(m)-1] == "1"
+	}
+	if p.url != vals.Get("url") || !slices.Equal(p.agents, vals["agent"]) || p.dialect != dialect || p.merge != merge {
+		t.Errorf("checkQuery(%q) = %+v; url.ParseQuery gives url %q, agents %q, dialect %q, merge %v", q, p, vals.Get("url"), vals["agent"], dialect, merge)
 	}
 }
 

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -11,6 +12,13 @@ import (
 // go through api (api.go) and are answered by check.go (GET /v1/check), batch.go
 // (POST /v1/check), robots.go (GET /v1/robots) and lint.go (POST /v1/lint);
 // health.go answers /healthz and /readyz; the web tester's routes are in page.go.
+// apiMethods are the methods each API path takes, for the Allow header of a 405.
+var apiMethods = map[string]string{
+	"/v1/check":  "GET, HEAD, POST",
+	"/v1/robots": "GET, HEAD",
+	"/v1/lint":   "POST",
+}
+
 func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /v1/check", s.api("check", s.handleCheck))
@@ -18,6 +26,12 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux.Handle("GET /v1/robots", s.api("robots", s.handleRobots))
 	mux.Handle("POST /v1/lint", s.api("lint", s.handleLint))
 	mux.Handle("/v1/", s.api("unknown", func(r *http.Request) ([]byte, error) {
+		// A known path asked with another method is 405 with the methods it takes
+		// (RFC 9110 §15.5.6), not 404: this catch-all would otherwise hide them.
+		if allow, ok := apiMethods[r.URL.Path]; ok {
+			return nil, &httpError{code: http.StatusMethodNotAllowed, allow: allow,
+				msg: fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, allow)}
+		}
 		return nil, errorf(http.StatusNotFound, "no API endpoint %s %s", r.Method, r.URL.Path)
 	}))
 	mux.HandleFunc("GET /healthz", handleHealth)

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -106,21 +107,53 @@ func start(t *testing.T, cfg Config) (*Server, *prometheus.Registry) {
 	return s, cfg.Registry
 }
 
-// checkAnswer is a check result as the API documents it.
+// checkAnswer is a verdict as the API documents it (see verdict.go): the verdict's
+// own fields, and its origin under "robots" (GET /v1/check) or by index into the
+// answer's "origins" (POST /v1/check; batchAnswer.resolve fills it in).
 type checkAnswer struct {
-	URL        string   `json:"url"`
-	Allowed    *bool    `json:"allowed"`
-	Line       int      `json:"line"`
-	Rule       *string  `json:"rule"`
-	RobotsURL  string   `json:"robots_url"`
-	Outcome    string   `json:"outcome"`
-	Effect     string   `json:"effect"`
-	Status     int      `json:"status"`
-	Stale      bool     `json:"stale"`
-	FetchedAt  *string  `json:"fetched_at"`
-	ExpiresAt  *string  `json:"expires_at"`
-	CrawlDelay *float64 `json:"crawl_delay"`
-	Error      string   `json:"error"`
+	URL          string  `json:"url"`
+	Input        string  `json:"input"`
+	Agent        string  `json:"agent"`
+	Allowed      *bool   `json:"allowed"`
+	Rule         *string `json:"rule"`
+	Line         int     `json:"line"`
+	Origin       *int    `json:"origin"`
+	Error        string  `json:"error"`
+	originAnswer `json:"robots"`
+}
+
+// originAnswer is how an origin's robots.txt was fetched.
+type originAnswer struct {
+	OriginURL  string              `json:"origin"`
+	RobotsURL  string              `json:"robots_url"`
+	Outcome    string              `json:"outcome"`
+	Effect     string              `json:"effect"`
+	Status     int                 `json:"status"`
+	Stale      bool                `json:"stale"`
+	FetchedAt  *string             `json:"fetched_at"`
+	ExpiresAt  *string             `json:"expires_at"`
+	CrawlDelay map[string]*float64 `json:"crawl_delay"`
+}
+
+// batchAnswer is the answer of POST /v1/check.
+type batchAnswer struct {
+	Agent   string         `json:"agent"` // the crawler, when the batch names one
+	Origins []originAnswer `json:"origins"`
+	Results []checkAnswer  `json:"results"`
+}
+
+// resolve gives each result its origin's fields, from the index it refers to.
+func (b *batchAnswer) resolve(t *testing.T) {
+	t.Helper()
+	for i, r := range b.Results {
+		if r.Origin == nil {
+			continue
+		}
+		if *r.Origin < 0 || *r.Origin >= len(b.Origins) {
+			t.Fatalf("result %d refers to origin %d of %d", i, *r.Origin, len(b.Origins))
+		}
+		b.Results[i].originAnswer = b.Origins[*r.Origin]
+	}
 }
 
 func get(t *testing.T, s *Server, path string, v any) int {
@@ -194,21 +227,26 @@ func TestCheck(t *testing.T) {
 		delay   *float64
 	}{
 		// SPEC §5 examples (longest match; allow wins ties; $ anchors).
-		{[]string{"Googlebot"}, "/page", true, 2, "allow: /p", ptr(2.5)},
-		{[]string{"FooBot"}, "/folder/page", true, 7, "allow: /folder", nil},
-		{[]string{"FooBot"}, "/page.htm", false, 10, "disallow: /*.htm", nil},
-		{[]string{"FooBot"}, "/", true, 11, "allow: /$", nil},
-		{[]string{"foobot"}, "/bar/x", false, 12, "disallow: /bar", nil},
-		{[]string{"FooBot"}, "/other", true, 0, "", nil}, // no rule matches: allowed
-		// Several tokens: the groups naming any of them apply together.
-		{[]string{"FooBot-Image", "FooBot"}, "/images/a.png", false, 15, "disallow: /images/", nil},
-		{[]string{"FooBot-Image", "FooBot"}, "/bar", false, 12, "disallow: /bar", nil},
+		{[]string{"Googlebot"}, "/page", true, 2, "Allow: /p", ptr(2.5)},
+		{[]string{"FooBot"}, "/folder/page", true, 7, "Allow: /folder", nil},
+		{[]string{"FooBot"}, "/page.htm", false, 10, "Disallow: /*.htm", nil},
+		{[]string{"FooBot"}, "/", true, 11, "Allow: /$", nil},
+		{[]string{"foobot"}, "/bar/x", false, 12, "Disallow: /bar", nil},
+		{[]string{"FooBot"}, "/other", true, 0, "", nil}, // no rule matches: allowed, "rule": null
+		// Several tokens of one crawler (merge_agents): the groups naming any of them
+		// apply together.
+		{[]string{"FooBot-Image", "FooBot"}, "/images/a.png", false, 15, "Disallow: /images/", nil},
+		{[]string{"FooBot-Image", "FooBot"}, "/bar", false, 12, "Disallow: /bar", nil},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.agents, "+")+tt.path, func(t *testing.T) {
 			var a checkAnswer
 			u := o.URL + tt.path
-			if code := get(t, s, checkPath(tt.agents, u), &a); code != 200 {
+			path := checkPath(tt.agents, u)
+			if len(tt.agents) > 1 {
+				path += "&merge_agents=true"
+			}
+			if code := get(t, s, path, &a); code != 200 {
 				t.Fatalf("status %d (%s), want 200", code, a.Error)
 			}
 			if a.Allowed == nil || *a.Allowed != tt.allowed || a.Line != tt.line {
@@ -220,8 +258,12 @@ func TestCheck(t *testing.T) {
 			if a.URL != u || a.RobotsURL != o.URL+"/robots.txt" || a.Outcome != "success" || a.Status != 200 {
 				t.Errorf("url %q robots_url %q outcome %q status %d, want %q %q success 200", a.URL, a.RobotsURL, a.Outcome, a.Status, u, o.URL+"/robots.txt")
 			}
-			if (a.CrawlDelay == nil) != (tt.delay == nil) || a.CrawlDelay != nil && *a.CrawlDelay != *tt.delay {
-				t.Errorf("crawl_delay %v, want %v", a.CrawlDelay, tt.delay)
+			name := strings.Join(tt.agents, ",")
+			if a.Agent != name {
+				t.Errorf("agent %q, want %q", a.Agent, name)
+			}
+			if d, ok := a.CrawlDelay[name]; !ok || (d == nil) != (tt.delay == nil) || d != nil && *d != *tt.delay {
+				t.Errorf("crawl_delay %v, want {%q: %v}", a.CrawlDelay, name, tt.delay)
 			}
 			if a.FetchedAt == nil || a.ExpiresAt == nil {
 				t.Errorf("fetched_at %v expires_at %v, want both", a.FetchedAt, a.ExpiresAt)
@@ -261,11 +303,13 @@ func TestBatch(t *testing.T) {
 		{}, {false, "unreachable"}, {true, "unavailable"}, {false, "success"},
 	}
 	body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
-	var ans struct {
-		Results []checkAnswer `json:"results"`
-	}
+	var ans batchAnswer
 	if code := post(t, s, "/v1/check", string(body), &ans); code != 200 {
 		t.Fatalf("status %d, want 200", code)
+	}
+	ans.resolve(t)
+	if len(ans.Origins) != 3 {
+		t.Errorf("%d origins, want 3 (each once)", len(ans.Origins))
 	}
 	if len(ans.Results) != len(urls) {
 		t.Fatalf("%d results for %d URLs", len(ans.Results), len(urls))
@@ -292,6 +336,7 @@ func TestBatch(t *testing.T) {
 
 	// "agents" instead of "agent".
 	body, _ = json.Marshal(map[string]any{"agents": []string{"Googlebot"}, "urls": []string{ok.URL + "/private/x"}})
+	ans = batchAnswer{}
 	if code := post(t, s, "/v1/check", string(body), &ans); code != 200 || len(ans.Results) != 1 || deref(ans.Results[0].Allowed) {
 		t.Errorf("agents form: status %d, results %+v; want one disallowed", code, ans.Results)
 	}
@@ -365,8 +410,8 @@ func TestErrors(t *testing.T) {
 	}{
 		{"no agent", "GET", "/v1/check?url=" + url.QueryEscape(o.URL), "", 400, "agent is required"},
 		{"no url", "GET", "/v1/check?agent=a", "", 400, "url is required"},
-		{"relative url", "GET", "/v1/check?agent=a&url=/x", "", 400, "not an absolute URL"},
-		{"bad scheme", "GET", "/v1/check?agent=a&url=mailto:x@example.com", "", 400, "unsupported scheme"},
+		{"relative url", "GET", "/v1/check?agent=a&url=/x", "", 400, "an absolute URL is needed"},
+		{"bad scheme", "GET", "/v1/check?agent=a&url=mailto:x@example.com", "", 400, `scheme "mailto" has no robots.txt`},
 		{"long url", "GET", "/v1/check?agent=a&url=" + o.URL + "/" + strings.Repeat("x", MaxURLBytes), "", 400, "limit"},
 		{"bad json", "POST", "/v1/check", "{", 400, "request body"},
 		{"no urls", "POST", "/v1/check", `{"agent":"a"}`, 400, "urls is required"},
@@ -374,6 +419,13 @@ func TestErrors(t *testing.T) {
 		{"body too large", "POST", "/v1/check", `{"agent":"a","urls":["` + strings.Repeat("x", 2<<10) + `"]}`, 413, "too large"},
 		{"lint body too large", "POST", "/v1/lint", strings.Repeat("Disallow: /\n", 200), 413, "too large"},
 		{"unknown endpoint", "GET", "/v1/nothing", "", 404, "no API endpoint"},
+		{"wrong method", "DELETE", "/v1/check", "", 405, "DELETE /v1/check: method not allowed (allowed: GET, HEAD, POST)"},
+		{"wrong method for lint", "GET", "/v1/lint", "", 405, "allowed: POST"},
+		{"unknown dialect", "GET", "/v1/check?agent=a&dialect=bing&url=" + url.QueryEscape(o.URL), "", 400, `dialect: unknown dialect "bing"`},
+		{"unknown dialect in a batch", "POST", "/v1/check", `{"agent":"a","urls":["` + o.URL + `"],"dialect":"bing"}`, 400, `dialect: unknown dialect "bing"`},
+		{"merge_agents not a bool", "POST", "/v1/check", `{"agent":"a","urls":["` + o.URL + `"],"merge_agents":"yes"}`, 400, "merge_agents"},
+		{"two agents in a GET", "GET", "/v1/check?agent=a&agent=b&url=" + url.QueryEscape(o.URL), "", 400, "one agent per GET /v1/check"},
+		{"not a URL", "GET", "/v1/check?agent=a&url=search", "", 400, `"search": not a URL`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -387,6 +439,9 @@ func TestErrors(t *testing.T) {
 			if code != tt.code || !strings.Contains(e.Error, tt.msg) {
 				t.Errorf("%d %q, want %d with %q", code, e.Error, tt.code, tt.msg)
 			}
+			if allow := resp.Header.Get("Allow"); (code == 405) != (allow != "") {
+				t.Errorf("status %d with Allow %q: a 405, and only a 405, names the methods", code, allow)
+			}
 		})
 	}
 }
@@ -398,7 +453,9 @@ func TestTokens(t *testing.T) {
 	for _, tt := range []struct {
 		auth string
 		code int
-	}{{"", 401}, {"Bearer wrong", 401}, {"s3cret", 401}, {"Bearer s3cret", 200}, {"Bearer other", 200}} {
+	}{{"", 401}, {"Bearer wrong", 401}, {"s3cret", 401}, {"Bearer s3cret", 200}, {"Bearer other", 200},
+		// RFC 9110 §11.1: the scheme is case-insensitive.
+		{"bearer s3cret", 200}, {"BEARER other", 200}, {"Basic s3cret", 401}} {
 		req, _ := http.NewRequest("GET", "http://"+s.Addr()+path, nil)
 		if tt.auth != "" {
 			req.Header.Set("Authorization", tt.auth)
@@ -800,4 +857,101 @@ func TestTesterDialect(t *testing.T) {
 	if code, _ := post("bing"); code != http.StatusBadRequest {
 		t.Errorf("unknown dialect: status %d, want 400", code)
 	}
+}
+
+// TestAPIContract: the shapes of the command contract (issue 12) in the API: URLs as
+// people type them are decided as a browser requests them, several crawlers get a
+// verdict each, dialect is honoured, and a batch gives each origin once.
+func TestAPIContract(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: Googlebot\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /caf%C3%A9/\nAllow: /caf%C3%A9/x\nDisallow: /caf\n")
+	s, _ := start(t, Config{AllowPrivate: true})
+
+	t.Run("non-ASCII URL", func(t *testing.T) {
+		var a checkAnswer
+		typed := o.URL + "/café/menu?q=é"
+		if code := get(t, s, checkPath([]string{"OtherBot"}, typed), &a); code != 200 {
+			t.Fatalf("status %d %q", code, a.Error)
+		}
+		// The browser requests /caf%C3%A9/menu: Disallow: /caf%C3%A9/ (line 8) is the
+		// longest match.
+		want := o.URL + "/caf%C3%A9/menu?q=%C3%A9"
+		if a.URL != want || a.Input != typed || deref(a.Allowed) || deref(a.Rule) != "Disallow: /caf%C3%A9/" || a.Line != 8 {
+			t.Errorf("got url %q input %q allowed %v rule %q line %d; want %q, %q, false, Disallow: /caf%%C3%%A9/, 8", a.URL, a.Input, deref(a.Allowed), deref(a.Rule), a.Line, want, typed)
+		}
+	})
+
+	t.Run("several crawlers", func(t *testing.T) {
+		var ans batchAnswer
+		body := `{"agents":["Googlebot","GPTBot"],"urls":["` + o.URL + `/a"]}`
+		if code := post(t, s, "/v1/check", body, &ans); code != 200 {
+			t.Fatalf("status %d", code)
+		}
+		if len(ans.Results) != 2 || ans.Results[0].Agent != "Googlebot" || !deref(ans.Results[0].Allowed) ||
+			ans.Results[1].Agent != "GPTBot" || deref(ans.Results[1].Allowed) || ans.Results[1].Line != 5 {
+			t.Errorf("results %+v; want Googlebot allowed, then GPTBot disallowed by line 5", ans.Results)
+		}
+		// merge_agents: one crawler obeying both groups; "Allow: /" and "Disallow: /"
+		// tie and allow wins (SPEC §5).
+		ans = batchAnswer{}
+		body = `{"agents":["Googlebot","GPTBot"],"merge_agents":true,"urls":["` + o.URL + `/a"]}`
+		if code := post(t, s, "/v1/check", body, &ans); code != 200 || len(ans.Results) != 1 ||
+			ans.Agent != "Googlebot,GPTBot" || !deref(ans.Results[0].Allowed) {
+			t.Errorf("merged: status %d results %+v; want one verdict for Googlebot,GPTBot, allowed", code, ans.Results)
+		}
+	})
+
+	t.Run("dialect", func(t *testing.T) {
+		// /caf%C3%A9/x: Google takes the longest match (Allow: /caf%C3%A9/x, line 9);
+		// the 1996 draft the first that matches (Disallow: /caf%C3%A9/, line 8).
+		for _, tt := range []struct {
+			dialect string
+			allowed bool
+			line    int
+		}{{"", true, 9}, {"google", true, 9}, {"legacy1996", false, 8}} {
+			var a checkAnswer
+			path := checkPath([]string{"OtherBot"}, o.URL+"/caf%C3%A9/x") + "&dialect=" + tt.dialect
+			if code := get(t, s, path, &a); code != 200 || deref(a.Allowed) != tt.allowed || a.Line != tt.line {
+				t.Errorf("dialect %q: status %d allowed %v line %d; want %v by line %d", tt.dialect, code, deref(a.Allowed), a.Line, tt.allowed, tt.line)
+			}
+			var ans batchAnswer
+			body := `{"agent":"OtherBot","dialect":"` + tt.dialect + `","urls":["` + o.URL + `/caf%C3%A9/x"]}`
+			if code := post(t, s, "/v1/check", body, &ans); code != 200 || len(ans.Results) != 1 ||
+				deref(ans.Results[0].Allowed) != tt.allowed || ans.Results[0].Line != tt.line {
+				t.Errorf("batch, dialect %q: status %d results %+v; want %v by line %d", tt.dialect, code, ans.Results, tt.allowed, tt.line)
+			}
+		}
+	})
+
+	t.Run("each origin once", func(t *testing.T) {
+		// 1,000 URLs over 5 origins (names of one loopback server), as a crawler
+		// sends them: the repeated origin fields are given once, so a result is
+		// well under 100 bytes.
+		_, port, _ := net.SplitHostPort(o.Listener.Addr().String())
+		var urls []string
+		for i := range 1000 {
+			urls = append(urls, fmt.Sprintf("http://127.0.0.%d:%s/p/%d", 1+i%5, port, i))
+		}
+		body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
+		resp, err := http.Post("http://"+s.Addr()+"/v1/check", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var ans batchAnswer
+		if err := json.Unmarshal(raw, &ans); err != nil {
+			t.Fatalf("%v: %s", err, raw)
+		}
+		if ans.Agent != "Googlebot" || len(ans.Results) > 0 && ans.Results[0].Agent != "" {
+			t.Errorf("agent %q at the top; want the one crawler named once, at the top, and not in each result", ans.Agent)
+		}
+		if len(ans.Origins) != 5 || len(ans.Results) != 1000 {
+			t.Fatalf("%d origins and %d results, want 5 and 1000", len(ans.Origins), len(ans.Results))
+		}
+		if per := len(raw) / len(urls); per >= 100 {
+			t.Errorf("%d bytes per result, want well under 100", per)
+		} else {
+			t.Logf("%d bytes for %d results: %d per result", len(raw), len(urls), per)
+		}
+	})
 }

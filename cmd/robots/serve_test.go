@@ -82,11 +82,17 @@ func serveProcess(t *testing.T, args ...string) (addr string, cmd *exec.Cmd) {
 	return "", nil
 }
 
+// checkJSON is the part of a GET /v1/check answer these tests read: the verdict,
+// and how its origin's robots.txt was fetched (under "robots").
 type checkJSON struct {
-	Allowed   *bool  `json:"allowed"`
+	Allowed     *bool  `json:"allowed"`
+	Error       string `json:"error"`
+	fetchedJSON `json:"robots"`
+}
+
+type fetchedJSON struct {
 	Outcome   string `json:"outcome"`
 	FetchedAt string `json:"fetched_at"`
-	Error     string `json:"error"`
 }
 
 func checkVia(t *testing.T, addr, agent, u string) checkJSON {

@@ -1,0 +1,136 @@
+package serve
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/weburl"
+)
+
+// The API's shapes, the same as the robots command's (see the package doc):
+//
+//	verdict:  {"url", "input"?, "agent", "allowed", "rule", "line"}
+//	origin:   {"origin", "robots_url", "outcome", "effect", "status", "stale",
+//	           "fetched_at", "expires_at", "crawl_delay"}
+//
+// "rule" is the deciding rule as written in the file ("Disallow: /a"), null when no
+// rule matched (then "line" is 0). "input" is the URL as sent when it had to be
+// encoded as a browser would request it (weburl). "crawl_delay" maps each crawler
+// asked about to its crawl-delay in seconds, or null. GET /v1/check answers one
+// verdict with its origin under "robots"; POST /v1/check answers
+// {"origins": [origin...], "results": [verdict + "origin": index...]}, each origin
+// once, in order of first use.
+
+// crawlerSet is who a request asks about: each crawler is one or more product
+// tokens (several only with merge_agents), named in the answer by its tokens joined
+// with ",".
+type crawlerSet struct {
+	tokens [][]string
+	names  []string
+}
+
+// crawlersOf checks the agents of a request and groups them into crawlers: each
+// agent alone, or all of them as one crawler when merge is set.
+func (s *Server) crawlersOf(agents []string, merge bool) (crawlerSet, error) {
+	if err := s.agentsOf(agents); err != nil {
+		return crawlerSet{}, err
+	}
+	if merge || len(agents) == 1 {
+		return crawlerSet{tokens: [][]string{agents}, names: []string{strings.Join(agents, ",")}}, nil
+	}
+	c := crawlerSet{tokens: make([][]string, len(agents)), names: agents}
+	for i := range agents {
+		c.tokens[i] = agents[i : i+1 : i+1]
+	}
+	return c, nil
+}
+
+// dialectOf reads the dialect a request asks for; "" is Google's.
+func dialectOf(name string) (robots.Dialect, error) {
+	d, err := robots.ParseDialect(name)
+	if err != nil {
+		return 0, errorf(http.StatusBadRequest, "dialect: %v", err)
+	}
+	return d, nil
+}
+
+// decider decides for one origin in the dialect asked for. Google's reading uses the
+// rules the client holds; another dialect re-reads the same body (the status policy
+// stays the server's: it decides how the file was fetched, not how it is read).
+type decider struct {
+	res *fetch.Result
+	alt *robots.Robots // the body in another dialect; nil for Google's
+}
+
+func newDecider(res *fetch.Result, d robots.Dialect) decider {
+	dc := decider{res: res}
+	if d != robots.Google && res.Effect == fetch.ObeyRules && res.Robots != nil {
+		dc.alt = robots.Parse(res.Body, robots.WithDialect(d))
+	}
+	return dc
+}
+
+func (dc decider) check(tokens []string, url string) robots.Decision {
+	if dc.alt != nil {
+		return dc.alt.CheckAgents(tokens, url)
+	}
+	return dc.res.CheckAgents(tokens, url)
+}
+
+// encodeURL returns u as a browser would request it, and u again as the input to
+// report when encoding changed it ("" otherwise). An input that is not an absolute
+// URL is an error for the caller (400).
+func encodeURL(u string) (url, input string, err error) {
+	if isPlainURL(u) {
+		return u, "", nil
+	}
+	enc, err := weburl.Encode(u)
+	if err != nil {
+		return "", "", errorf(http.StatusBadRequest, "url: %v", err)
+	}
+	if enc[0] == '/' {
+		return "", "", errorf(http.StatusBadRequest, "url %q: an absolute URL is needed (https://host/path)", u)
+	}
+	if enc != u && enc != u+"/" {
+		input = u
+	}
+	return enc, input, nil
+}
+
+// isPlainURL reports whether u is an http(s) URL a browser would send as it is:
+// printable ASCII without the bytes the URL parser encodes, a lower-case scheme and
+// host, and a path. Most crawler URLs are; they skip weburl.
+func isPlainURL(u string) bool {
+	var rest string
+	switch {
+	case strings.HasPrefix(u, "https://"):
+		rest = u[8:]
+	case strings.HasPrefix(u, "http://"):
+		rest = u[7:]
+	default:
+		return false
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash <= 0 {
+		return false
+	}
+	for i := 0; i < slash; i++ {
+		c := rest[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			return false // upper case, a port, userinfo, IPv6, IDNA: the slow path
+		}
+	}
+	for i := slash; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c <= ' ' || c > '~', c == '"', c == '<', c == '>', c == '`', c == '{', c == '}', c == '\\', c == '\'':
+			return false
+		case c == '.' && (rest[i-1] == '/' || rest[i-1] == '.'):
+			return false // a dot segment, maybe
+		case c == '#':
+			return false
+		}
+	}
+	return true
+}
