@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"net/http"
 	"net/netip"
+	"net/url"
 	"time"
 
 	"github.com/gorobots/robots"
@@ -78,6 +80,19 @@ type Config struct {
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// TLSConfig configures HTTPS fetches (for private roots in tests).
 	TLSConfig *tls.Config
+	// Proxy chooses the proxy of each robots.txt request over HTTP(S), as
+	// http.Transport's Proxy does: http.ProxyFromEnvironment when nil, NoProxy for
+	// none. Through a proxy, DialContext sees the proxy's address rather than the
+	// origin's, so a guard against private addresses needs NoProxy (robots serve sets
+	// it).
+	Proxy func(*http.Request) (*url.URL, error)
+	// HTTP, when set, sends the robots.txt requests over HTTP(S) in place of the
+	// client's own transport, for a crawler that wants them to go its own way (its
+	// proxies, its connection pool). DialContext, TLSConfig, Proxy and ConnectTimeout
+	// then apply to FTP only, and a guard against private addresses must be HTTP's
+	// own. The client still follows redirects itself, one hop at a time, asks for
+	// gzip and deflate and decodes them, and applies every limit.
+	HTTP http.RoundTripper
 
 	// Dialect is the reading of every file fetched (robots.Google when zero). It also
 	// picks the status policy when Policy is zero: Legacy1996Policy for
@@ -130,6 +145,9 @@ type Observer struct {
 	StoreError func(origin string, err error)      // the store failed; the client went on without it
 }
 
+// NoProxy is a Config.Proxy that sends every request directly.
+func NoProxy(*http.Request) (*url.URL, error) { return nil, nil }
+
 // settings is a Config with its defaults applied: what the client reads.
 type settings struct {
 	Config
@@ -148,6 +166,9 @@ func withDefaults(cfg Config) settings {
 		cfg.ConnectTimeout = DefaultConnectTimeout
 	}
 	cfg.MaxBytes = max(cfg.MaxBytes, robots.DefaultMaxBytes)
+	if cfg.Proxy == nil {
+		cfg.Proxy = http.ProxyFromEnvironment
+	}
 	if cfg.DialContext == nil {
 		d := &net.Dialer{KeepAlive: 30 * time.Second}
 		cfg.DialContext = d.DialContext

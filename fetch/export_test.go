@@ -11,9 +11,9 @@ func GetAt(c *Client, ctx context.Context, rawURL string, now time.Time) (*Resul
 	return c.get(ctx, rawURL, now)
 }
 
-// Reserve exposes Transport.reserve, the crawl-delay schedule, to tests.
-func Reserve(t *Transport, origin string, delay time.Duration, now time.Time) time.Duration {
-	return t.reserve(origin, delay, now)
+// Claim exposes Transport.claim, the crawl-delay schedule, to tests.
+func Claim(t *Transport, origin string, delay time.Duration, now time.Time) time.Duration {
+	return t.claim(origin, delay, now)
 }
 
 // QuickOrigin exposes quickOrigin, the allocation-free origin of common URLs.

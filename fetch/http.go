@@ -58,7 +58,7 @@ const maxRedirectBody = 4 << 10
 
 func (c *Client) newHTTPClient() *http.Client {
 	tr := &http.Transport{
-		Proxy:                  nil, // the dialer must see the address of every request
+		Proxy:                  c.cfg.Proxy,
 		DialContext:            c.dialContext,
 		TLSClientConfig:        c.cfg.TLSConfig,
 		TLSHandshakeTimeout:    c.cfg.ConnectTimeout,
@@ -69,8 +69,12 @@ func (c *Client) newHTTPClient() *http.Client {
 		IdleConnTimeout:        30 * time.Second,
 		ForceAttemptHTTP2:      true,
 	}
+	var rt http.RoundTripper = tr
+	if c.cfg.HTTP != nil {
+		rt = c.cfg.HTTP
+	}
 	return &http.Client{
-		Transport: tr,
+		Transport: rt,
 		// Redirects are followed by fetchHTTP, which records each hop.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
@@ -95,7 +99,7 @@ func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 			f.failed, f.err = true, err
 			return f
 		}
-		req.Header.Set("User-Agent", c.cfg.UserAgent)
+		req.Header.Set("User-Agent", c.userAgentOf(ctx))
 		req.Header.Set("Accept-Encoding", "gzip, deflate")
 		resp, err := c.http.Do(req)
 		if err != nil {

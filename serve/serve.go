@@ -95,7 +95,7 @@ type Config struct {
 	// fetched robots.txt files (a bbolt file, a Redis shared by replicas, or when nil
 	// a fetch.MemoryStore). Unless set here, the server dials through netguard (see
 	// AllowPrivate) and, when guarded, sets AddrCheck to netguard's rule; the
-	// Observer is always the server's metrics.
+	// Observer is always the server's metrics, and Proxy, unless set, fetch.NoProxy.
 	Fetch fetch.Config
 	// AllowPrivate lets the server fetch from loopback, private, link-local and the
 	// other addresses netguard refuses. Without it the client dials through
@@ -200,6 +200,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	if fc.DialContext == nil {
 		fc.DialContext = netguard.Dialer(cfg.AllowPrivate).DialContext
+	}
+	if fc.Proxy == nil {
+		// The guarded dialer must see the address of every origin, not a proxy's.
+		fc.Proxy = fetch.NoProxy
 	}
 	if !cfg.AllowPrivate && fc.AddrCheck == nil {
 		// A replica started with AllowPrivate may share the store: what it fetched
