@@ -569,6 +569,8 @@ func testDiff(t *testing.T, b *browser) {
 	tb.shot("13-diff-form")
 	tb.submit("#run")
 	tb.shot("14-diff")
+	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#file-a")))
+	tb.shot("14b-diff-marked-lines")
 	tb.dark(true)
 	tb.shot("15-diff-dark")
 	changes := eval[[]string](tb, `Array.from(document.querySelectorAll(".change-list > li")).map(li => li.innerText.toLowerCase().replace(/\s+/g, " ").trim())`)
