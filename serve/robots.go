@@ -2,9 +2,7 @@ package serve
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
-	"time"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
@@ -12,23 +10,12 @@ import (
 
 // GET /v1/robots: what the server knows of an origin's robots.txt.
 
-// robotsAnswer is the body of GET /v1/robots.
+// robotsAnswer is the body of GET /v1/robots: the URL asked about, the fetch of its
+// origin's robots.txt in the fetch package's shape (fetch.Report, as the robots
+// command shows it), and what the file says.
 type robotsAnswer struct {
-	URL         string              `json:"url"`
-	Origin      string              `json:"origin"`
-	RobotsURL   string              `json:"robots_url"`
-	Outcome     fetch.Outcome       `json:"outcome"`
-	Effect      fetch.Effect        `json:"effect"`
-	Status      int                 `json:"status"`
-	Stale       bool                `json:"stale"`
-	Error       string              `json:"error,omitempty"`
-	ErrorKind   fetch.ErrorKind     `json:"error_kind,omitempty"` // fetch.ErrorKind's names: "timeout", "dns", …
-	Hops        []fetch.Hop         `json:"hops"`
-	FetchedAt   *time.Time          `json:"fetched_at"`
-	ExpiresAt   *time.Time          `json:"expires_at"`
-	LastSuccess *time.Time          `json:"last_success"`
-	Bytes       int64               `json:"bytes"`
-	Truncated   bool                `json:"truncated"`
+	URL string `json:"url"`
+	fetch.Report
 	Groups      []groupJSON         `json:"groups"`
 	Sitemaps    []string            `json:"sitemaps"`
 	Fields      []robots.Field      `json:"fields"`
@@ -55,14 +42,6 @@ type ruleJSON struct {
 	Line  int    `json:"line"`
 }
 
-func timeRef(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	t = t.UTC()
-	return &t
-}
-
 func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 	u := r.URL.Query().Get("url")
 	if u == "" {
@@ -75,18 +54,8 @@ func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 		return nil, err
 	}
 	a := robotsAnswer{
-		URL: u, Origin: res.Origin, RobotsURL: res.RobotsURL, Outcome: res.Outcome, Effect: res.Effect,
-		Status: res.Status, Stale: res.Stale, Hops: res.Hops,
-		FetchedAt: timeRef(res.FetchedAt), ExpiresAt: timeRef(res.ExpiresAt), LastSuccess: timeRef(res.LastSuccess),
-		Bytes: res.BytesRead, Truncated: res.Truncated,
+		URL: u, Report: res.Report(),
 		Groups: []groupJSON{}, Sitemaps: []string{}, Fields: []robots.Field{}, Diagnostics: []robots.Diagnostic{},
-	}
-	if res.Err != nil {
-		a.Error = res.Err.Error()
-		var fe *fetch.Error
-		if errors.As(res.Err, &fe) {
-			a.ErrorKind = fe.Kind
-		}
 	}
 	if rb := res.Robots; rb != nil {
 		a.Groups = groupsJSON(rb.Groups())

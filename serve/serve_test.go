@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -954,4 +955,28 @@ func TestAPIContract(t *testing.T) {
 			t.Logf("%d bytes for %d results: %d per result", len(raw), len(urls), per)
 		}
 	})
+}
+
+// TestFetchShape: a fetch has one shape and one set of names, fetch.Report's, in
+// GET /v1/robots as in the robots command; times are UTC to the second.
+func TestFetchShape(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	s, _ := start(t, Config{AllowPrivate: true})
+	var a map[string]any
+	if code := get(t, s, "/v1/robots?url="+url.QueryEscape(o.URL+"/x"), &a); code != 200 {
+		t.Fatalf("status %d: %v", code, a)
+	}
+	for _, k := range []string{"origin", "robots_url", "status", "outcome", "effect", "stale", "hops", "bytes_read", "wire_bytes", "truncated", "fetched_at", "expires_at", "last_success"} {
+		if _, ok := a[k]; !ok {
+			t.Errorf("no %q in %v", k, a)
+		}
+	}
+	for _, k := range []string{"bytes", "err_kind", "fetch_error_kind"} {
+		if _, ok := a[k]; ok {
+			t.Errorf("old name %q in %v", k, a)
+		}
+	}
+	if at, _ := a["fetched_at"].(string); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`).MatchString(at) {
+		t.Errorf("fetched_at %q, want RFC 3339 in UTC to the second", at)
+	}
 }

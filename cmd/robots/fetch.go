@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -107,43 +106,15 @@ func meaning(e fetch.Effect) string {
 	return "the file's rules apply"
 }
 
-// fetchJSON is the one JSON shape of a robots.txt fetch in the command: the output of
-// "robots fetch -format json" and the "robots" of a verdict of "robots check" without
-// -robots. Times are UTC, to the second (RFC 3339).
+// fetchJSON is how the command shows a fetch: the fetch package's Report (the one
+// shape of a fetch, also the service's) with the notes on the file's lines.
 type fetchJSON struct {
-	Origin      string              `json:"origin"`
-	RobotsURL   string              `json:"robots_url"`
-	Hops        []fetch.Hop         `json:"hops"`
-	Status      int                 `json:"status"`
-	Outcome     fetch.Outcome       `json:"outcome"`
-	Effect      fetch.Effect        `json:"effect"`
-	Stale       bool                `json:"stale"`
-	BytesRead   int64               `json:"bytes_read"`
-	WireBytes   int64               `json:"wire_bytes"`
-	Truncated   bool                `json:"truncated"`
-	Encoding    string              `json:"encoding,omitempty"`
-	FetchedAt   time.Time           `json:"fetched_at"`
-	ExpiresAt   time.Time           `json:"expires_at"`
-	Error       string              `json:"error,omitempty"`
-	ErrorKind   fetch.ErrorKind     `json:"error_kind,omitempty"`
+	fetch.Report
 	Diagnostics []robots.Diagnostic `json:"diagnostics,omitempty"`
 }
 
 func fetchReport(res *fetch.Result) *fetchJSON {
-	s := &fetchJSON{Origin: res.Origin, RobotsURL: res.RobotsURL, Hops: res.Hops,
-		Status: res.Status, Outcome: res.Outcome, Effect: res.Effect, Stale: res.Stale, BytesRead: res.BytesRead,
-		WireBytes: res.WireBytes, Truncated: res.Truncated, Encoding: res.Encoding,
-		FetchedAt: res.FetchedAt.UTC().Truncate(time.Second), ExpiresAt: res.ExpiresAt.UTC().Truncate(time.Second)}
-	if s.Hops == nil {
-		s.Hops = []fetch.Hop{}
-	}
-	if res.Err != nil {
-		s.Error = res.Err.Error()
-		var fe *fetch.Error
-		if errors.As(res.Err, &fe) {
-			s.ErrorKind = fe.Kind
-		}
-	}
+	s := &fetchJSON{Report: res.Report()}
 	if res.Robots != nil {
 		s.Diagnostics = res.Robots.Diagnostics()
 	}
