@@ -108,16 +108,28 @@ type Transport struct {
 // it, origins whose delay has passed are forgotten.
 const maxDelayOrigins = 10000
 
-// RoundTrip implements http.RoundTripper.
+// RoundTrip implements http.RoundTripper: Admit, then Base.RoundTrip.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	t.once.Do(t.init)
+	req, err := t.Admit(req)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
 	base := t.Base
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	return base.RoundTrip(req)
+}
+
+// Admit decides req as RoundTrip does, waiting for its origin's crawl-delay if
+// asked, without sending it: it returns the request to send (req, or a copy with
+// Agent as its User-Agent) or the error RoundTrip would give. It is for crawlers
+// that send requests their own way, such as the colly integration in contrib/colly.
+func (t *Transport) Admit(req *http.Request) (*http.Request, error) {
+	t.once.Do(t.init)
 	if t.err != nil {
-		closeBody(req)
-		return nil, t.err
+		return req, t.err
 	}
 	ua := req.Header.Get("User-Agent")
 	if ua == "" && t.Agent != "" {
@@ -126,35 +138,31 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ua = t.Agent
 	}
 	if req.URL.Path == "/robots.txt" {
-		return base.RoundTrip(req)
+		return req, nil
 	}
 	agent := t.token
 	if agent == "" {
 		if agent = robots.ProductToken(ua); agent == "" {
-			closeBody(req)
-			return nil, fmt.Errorf("fetch.Transport: no crawler to decide for: Agent is empty and the request's User-Agent %q has no product token", ua)
+			return req, fmt.Errorf("fetch.Transport: no crawler to decide for: Agent is empty and the request's User-Agent %q has no product token", ua)
 		}
 	}
 	u := req.URL.String()
 	d, err := t.client.Check(withUserAgent(req.Context(), ua), agent, u)
 	if err != nil {
-		closeBody(req)
-		return nil, fmt.Errorf("robots.txt for %s: %w", u, err)
+		return req, fmt.Errorf("robots.txt for %s: %w", u, err)
 	}
 	if !d.Allowed {
-		closeBody(req)
-		return nil, &DisallowedError{URL: u, Agent: agent, RobotsURL: d.Result.RobotsURL,
+		return req, &DisallowedError{URL: u, Agent: agent, RobotsURL: d.Result.RobotsURL,
 			Outcome: d.Result.Outcome, Effect: d.Result.Effect, Rule: d.Rule}
 	}
 	if t.CrawlDelay && d.Result.Robots != nil {
 		if delay, ok := d.Result.Robots.CrawlDelay(agent); ok && delay > 0 {
 			if err := t.wait(req.Context(), u, d.Result.Origin, delay); err != nil {
-				closeBody(req)
-				return nil, err
+				return req, err
 			}
 		}
 	}
-	return base.RoundTrip(req)
+	return req, nil
 }
 
 func (t *Transport) init() {
