@@ -122,8 +122,8 @@ func BenchmarkAllowed(b *testing.B) {
 	m.decisions()
 }
 
-// BenchmarkDecide is BenchmarkAllowed with the reason (Decide).
-func BenchmarkDecide(b *testing.B) {
+// BenchmarkCheck is BenchmarkAllowed with the reason (Check).
+func BenchmarkCheck(b *testing.B) {
 	ds := decisions(b)
 	m := startMeter(b)
 	for i := range b.N {
@@ -169,9 +169,9 @@ func BenchmarkParseAndAllowed(b *testing.B) {
 	m.decisions()
 }
 
-// BenchmarkDecideOnce decides each case straight from its host's file, without
-// parsing it first (DecideOnce); one op is one decision.
-func BenchmarkDecideOnce(b *testing.B) {
+// BenchmarkCheckOnce decides each case straight from its host's file, without
+// parsing it first (CheckOnce); one op is one decision.
+func BenchmarkCheckOnce(b *testing.B) {
 	c := loadCorpus(b)
 	cases := c.Cases()
 	m := startMeter(b)

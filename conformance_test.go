@@ -85,9 +85,9 @@ func TestConformanceGoogle(t *testing.T) {
 							i, c.Name, c.Line, c.Agent, c.URL, got, want, truncate(string(c.body(t)), 600))
 					}
 				}
-				// Decide with one agent must agree with Allowed.
+				// Check must agree with Allowed.
 				if d := r.Check(c.Agent, c.URL); d.Allowed != want {
-					t.Errorf("case %d %s: Decide.Allowed = %v, want %v", i, c.Name, d.Allowed, want)
+					t.Errorf("case %d %s: Check.Allowed = %v, want %v", i, c.Name, d.Allowed, want)
 				}
 			}
 			if failed > 0 {

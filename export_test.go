@@ -6,7 +6,7 @@ package robots
 // LoadTestCorpus is the corpus loader of the internal tests, shared with the external ones.
 var LoadTestCorpus = loadScanCorpus
 
-// ScanSum reads the lines of s with the scanner in a loop, as DecideOnce does (the
+// ScanSum reads the lines of s with the scanner in a loop, as CheckOnce does (the
 // Line stays on the stack), and returns the number of lines and of rule value bytes.
 func ScanSum(s string) (lines, ruleBytes int) {
 	var sc scanner

@@ -38,7 +38,7 @@ func FuzzParse(f *testing.F) {
 		}
 		d := r.Check(agent, url)
 		if d.Allowed != r.Allowed(agent, url) {
-			t.Fatalf("Decide and Allowed disagree")
+			t.Fatalf("Check and Allowed disagree")
 		}
 		if again := Parse(body).Check(agent, url); again != d {
 			t.Fatalf("unstable: %+v then %+v", d, again)
@@ -65,8 +65,8 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzDecideOnce checks that the one-pass decision agrees with Parse and Decide.
-func FuzzDecideOnce(f *testing.F) {
+// FuzzCheckOnce checks that the one-pass decision agrees with Parse and Check.
+func FuzzCheckOnce(f *testing.F) {
 	f.Add([]byte("user-agent: a\nuser-agent: *\ndisallow: /x\nallow: /x/index.html\n"), "/x/", "a", "b")
 	f.Add([]byte("User-agent: *\nDisallow: /\n\nUser-agent: b\nAllow: /p\n"), "https://h?q", "B", "")
 	f.Add([]byte("user-agent: *\ndisallow: /a#b\ndisallow: /ab \t\nallow: /a/index.htm\x00x\nDisallow: /%7e\xc3\n"), "/a/", "bot", "")

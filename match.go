@@ -70,7 +70,7 @@ func matchWild(pat, path string) bool {
 		pat = pat[:len(pat)-1]
 	}
 	star := strings.IndexByte(pat, '*')
-	if star < 0 { // only reached for shapeWild patterns, kept for safety
+	if star < 0 { // from matchesSlash: the rest of a wildcard pattern, which may have no '*' left
 		if anchored {
 			return path == pat
 		}

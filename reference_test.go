@@ -303,44 +303,26 @@ func FuzzDecideLegacy(f *testing.F) {
 	})
 }
 
-// slowPathOf transcribes Google's GetPathParamsQuery step by step.
+// slowPathOf is the path, params and query of a URL as Google's GetPathParamsQuery
+// gives them, written from what it does rather than how: a leading "//" (a
+// scheme-relative URL) is dropped, then the fragment, then the scheme up to "://" when
+// no '/', '?' or ';' comes before it; the path starts at the first '/', '?' or ';' of
+// what is left (after the authority), "/" when there is none, with a '/' put in front
+// when it starts otherwise.
 func slowPathOf(url string) string {
-	start := 0
-	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
-		start = 2
+	u := strings.TrimPrefix(url, "//")
+	u, _, _ = strings.Cut(u, "#")
+	if scheme, rest, ok := strings.Cut(u, "://"); ok && !strings.ContainsAny(scheme, "/?;") {
+		u = rest
 	}
-	early := strings.IndexAny(url[start:], "/?;")
-	if early >= 0 {
-		early += start
-	}
-	proto := strings.Index(url[start:], "://")
-	if proto >= 0 {
-		proto += start
-	}
-	if early >= 0 && (proto < 0 || early < proto) {
-		proto = -1
-	}
-	if proto < 0 {
-		proto = start
-	} else {
-		proto += 3
-	}
-	p := strings.IndexAny(url[proto:], "/?;")
-	if p < 0 {
+	i := strings.IndexAny(u, "/?;")
+	switch {
+	case i < 0:
 		return "/"
+	case u[i] != '/':
+		return "/" + u[i:]
 	}
-	p += proto
-	end := len(url)
-	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
-		if h+start < p {
-			return "/"
-		}
-		end = h + start
-	}
-	if url[p] != '/' {
-		return "/" + url[p:end]
-	}
-	return url[p:end]
+	return u[i:]
 }
 
 func FuzzPathOf(f *testing.F) {
@@ -366,7 +348,7 @@ func TestLongPatternOrder(t *testing.T) {
 		t.Fatalf("pattern too short for the test: %d", len(escapePattern(long)))
 	}
 	if d := r.Check("bot", url); d.Allowed || d.Rule.Line != 3 {
-		t.Errorf("Decide = %+v, want the long disallow on line 3", d)
+		t.Errorf("Check = %+v, want the long disallow on line 3", d)
 	}
 }
 
@@ -399,7 +381,7 @@ func TestLongPart(t *testing.T) {
 		t.Run(tt.url, func(t *testing.T) {
 			d := r.Check("bot", tt.url)
 			if d.Allowed != tt.allow || d.Rule.Line != tt.line {
-				t.Errorf("Decide(%q) = allowed %v, line %d; want %v, line %d", tt.url, d.Allowed, d.Rule.Line, tt.allow, tt.line)
+				t.Errorf("Check(%q) = allowed %v, line %d; want %v, line %d", tt.url, d.Allowed, d.Rule.Line, tt.allow, tt.line)
 			}
 			if got := r.Allowed("bot", tt.url); got != tt.allow {
 				t.Errorf("Allowed(%q) = %v, want %v", tt.url, got, tt.allow)

@@ -124,7 +124,7 @@ func TestFieldsAndGroups(t *testing.T) {
 	}
 }
 
-// TestNoAliasing: Parse and DecideOnce read the caller's bytes without copying them
+// TestNoAliasing: Parse and CheckOnce read the caller's bytes without copying them
 // first, so everything they return must have been copied out: overwriting the body
 // afterwards must change nothing.
 func TestNoAliasing(t *testing.T) {
