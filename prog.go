@@ -62,7 +62,8 @@ import (
 // pattern), zero-padded. A decision reads the entries, eleven bytes a rule, and a pattern's
 // text only when the first bytes match, which is rare. Within each list of a part the rules
 // keep the file's order; a decision takes the best match of the path's bucket and of the
-// generic part (see outranks), and on a full tie the first line.
+// generic part (entry.beats, by the rule of package internal/precedence), and on a full
+// tie the first line.
 // In the legacy dialects a set has no buckets, and its generic part lists every rule as a
 // wildcard entry, in file order: there the first match decides.
 //
@@ -74,8 +75,11 @@ import (
 //   - A pattern's length fits entryLen's u16: a line is at most MaxLineBytes and escaping
 //     at most triples it (the assertion below; TestLongPatternOrder).
 //   - A count in the short form is below countMax (TestLongPart writes both forms).
+//   - A set's parts follow its header, the generic part first and then the buckets' in key
+//     order, each starting where the one before ends; the copy of the star set's header in
+//     the Robots equals the header in prog (TestProgLayout).
 //   - Texts follow the entries in entry order, and each list keeps the file's order
-//     (TestProgLayout; the legacy dialects' first-match rule in TestDialectDocuments).
+//     (TestProgLayout; the legacy dialects' first match in TestLegacy1996FirstMatch).
 //   - A wildcard entry's w is the needMask of its pattern and its textPairs the pairs of
 //     its literal pieces; a literal entry's w and cmp count are its first bytes
 //     (TestProgLayout; FuzzCompilePattern).
