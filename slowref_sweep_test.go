@@ -9,6 +9,10 @@ import (
 	"testing"
 )
 
+// raceSample: under the race detector (raceEnabled), which makes them ten times
+// slower, the corpus sweeps check every raceSample-th file.
+const raceSample = 20
+
 // refFile is a file parsed by the package and by the reference under every dialect.
 type refFile struct {
 	name   string
@@ -137,7 +141,6 @@ func TestSlowReferenceCorpus(t *testing.T) {
 			urls[fi] = append(urls[fi], u)
 		}
 	}
-	const raceSample = 20
 	checked, decisions, failed := 0, 0, 0
 	for fi, file := range c.Files {
 		if raceEnabled && fi%raceSample != 0 {
