@@ -44,6 +44,24 @@ func (c *Client) get(ctx context.Context, rawURL string, now time.Time) (*Result
 		return res, nil
 	}
 	c.observe(c.cfg.Observer.CacheMiss, origin)
+	for {
+		res, err := c.await(ctx, origin, prev, now)
+		if err == errAbandoned && ctx.Err() == nil {
+			// This caller joined a flight just as its last other waiter left and
+			// dropped it from the queue: start another.
+			continue
+		}
+		return res, err
+	}
+}
+
+// await joins (or starts) the one flight for origin and waits for its result or
+// for ctx to end. The flight's fetch is shared: no one caller's cancellation ends a
+// fetch that has started (the fetch timeout bounds it); but a fetch still waiting
+// for a slot when its last waiter leaves is dropped.
+func (c *Client) await(ctx context.Context, origin string, prev *Result, now time.Time) (*Result, error) {
+	w := c.queue.join(origin)
+	defer c.queue.leave(origin, w)
 	led := false
 	ch := c.flight.DoChan(origin, func() (any, error) {
 		led = true
@@ -53,8 +71,10 @@ func (c *Client) get(ctx context.Context, rawURL string, now time.Time) (*Result
 		if held, ok := c.rules.get(origin); ok && now.Before(held.ExpiresAt) {
 			return held, nil
 		}
-		// The fetch is shared: no one caller's cancellation may end it; the fetch
-		// timeout bounds it.
+		if err := c.acquire(w); err != nil {
+			return nil, err
+		}
+		defer func() { <-c.slots }()
 		return c.refresh(context.WithoutCancel(ctx), origin, prev, now), nil
 	})
 	select {
@@ -62,9 +82,33 @@ func (c *Client) get(ctx context.Context, rawURL string, now time.Time) (*Result
 		if !led {
 			c.observe(c.cfg.Observer.FlightWait, origin)
 		}
+		if r.Err != nil {
+			return nil, r.Err
+		}
 		return r.Val.(*Result), nil
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
+	}
+}
+
+// acquire waits for a fetch slot for flight w: the fetch timeout starts once one is
+// free. It fails at once with ErrBusy when MaxQueued fetches wait already, and with
+// errAbandoned when every caller waiting for the flight has left.
+func (c *Client) acquire(w *waiters) error {
+	select {
+	case c.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	if !c.queue.enqueue(c.cfg.MaxQueued) {
+		return ErrBusy
+	}
+	defer c.queue.dequeue()
+	select {
+	case c.slots <- struct{}{}:
+		return nil
+	case <-w.gone:
+		return errAbandoned
 	}
 }
 
@@ -134,9 +178,8 @@ func (c *Client) addrsAllowed(r *Result) bool {
 }
 
 // refresh fetches origin's robots.txt, merges it with what was known and keeps it.
+// The caller holds a fetch slot.
 func (c *Client) refresh(ctx context.Context, origin string, prev *Result, now time.Time) *Result {
-	c.slots <- struct{}{} // the fetch timeout starts once a slot is free
-	defer func() { <-c.slots }()
 	r, took := c.fetch(ctx, origin, prev, now)
 	if errKind(r.Err) == KindRefused {
 		// The dialer refused on purpose: that says nothing about the origin, and

@@ -21,6 +21,7 @@ type Client struct {
 	rules  *clockCache[*Result] // results with parsed rules by origin, whatever the store
 	flight singleflight.Group
 	slots  chan struct{} // one per fetch in flight
+	queue  flightQueue   // fetches waiting for a slot, and who waits for them
 }
 
 // NewClient returns a client configured by cfg (see Config for the defaults of its
@@ -37,12 +38,13 @@ type Stats struct {
 	Origins  int   // origins whose parsed robots.txt the client holds in memory
 	Bytes    int64 // their estimated size, bounded by Config.RulesMemory
 	InFlight int   // fetches in progress (at most Config.MaxInFlight)
+	Queued   int   // fetches waiting for a slot (at most Config.MaxQueued)
 }
 
 // Stats returns the client's figures now.
 func (c *Client) Stats() Stats {
 	n, b := c.rules.stats()
-	return Stats{Origins: n, Bytes: b, InFlight: len(c.slots)}
+	return Stats{Origins: n, Bytes: b, InFlight: len(c.slots), Queued: c.queue.len()}
 }
 
 // Get returns what is known about the robots.txt of rawURL's origin, fetching it

@@ -40,6 +40,11 @@ const (
 
 	// DefaultMaxInFlight bounds the fetches running at once in one client.
 	DefaultMaxInFlight = 64
+	// DefaultMaxQueued bounds the fetches waiting for one of the MaxInFlight slots.
+	// Past it Get fails at once with ErrBusy rather than queue without end: with
+	// 64 slots and fetches that take their whole 30 s timeout, the 1,024th fetch
+	// queued would start after 8 minutes, long after any caller gave up.
+	DefaultMaxQueued = 16 * DefaultMaxInFlight
 
 	// DefaultMemoryBytes bounds the default in-memory store and the parsed rules a
 	// client keeps: 64 MiB holds some thousands of typical files and a hundred of the
@@ -117,6 +122,11 @@ type Config struct {
 	RulesMemory int64
 	// MaxInFlight bounds the fetches running at once (DefaultMaxInFlight).
 	MaxInFlight int
+	// MaxQueued bounds the fetches waiting for a slot (DefaultMaxQueued). A fetch
+	// waits only while someone waits for it: when every caller of Get for an origin
+	// has given up (its context ended) before the fetch started, the fetch is dropped
+	// from the queue.
+	MaxQueued int
 	// AddrCheck, when set, makes the client ignore store entries fetched from an
 	// address it refuses (and entries that do not say where they were fetched from),
 	// as if the store did not hold them: the client then fetches through its own
@@ -209,6 +219,9 @@ func withDefaults(cfg Config) settings {
 	}
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = DefaultMaxInFlight
+	}
+	if cfg.MaxQueued <= 0 {
+		cfg.MaxQueued = DefaultMaxQueued
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/netguard"
 )
 
@@ -45,6 +46,8 @@ func statusOf(err error) int {
 		return http.StatusForbidden
 	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusGatewayTimeout
+	case errors.Is(err, fetch.ErrBusy):
+		return http.StatusServiceUnavailable // the fetch queue is full: try again later
 	}
 	return http.StatusBadGateway
 }

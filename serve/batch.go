@@ -204,6 +204,12 @@ func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawle
 				return
 			}
 			o := origins[i]
+			if ctx.Err() != nil {
+				// The request ended (its client left, or the check timeout passed):
+				// asking for more origins would only queue fetches nobody waits for.
+				o.err = context.Cause(ctx)
+				continue
+			}
 			o.res, o.err = s.lookup(ctx, o.url)
 			if o.err == nil {
 				o.json = s.memos.get(o.res, c)
