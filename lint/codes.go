@@ -48,6 +48,8 @@ const (
 	AgentToken       Code = "agent-token"       // user-agent with characters Google's token stops at ("MJ12bot" is "MJ")
 	GroupMerge       Code = "group-merge"       // a non-rule line between user-agent lines merges the groups
 	EmptyGroup       Code = "empty-group"       // a group with no rules: its crawlers skip the "*" group's rules
+	AllowOnlyGroup   Code = "allow-only-group"  // a group with only allow rules: its crawlers skip the "*" group's disallow rules
+	DropsStarRules   Code = "drops-star-rules"  // a group that repeats none of the "*" group's disallow rules
 	DuplicateRule    Code = "duplicate-rule"    // the same rule twice for the same crawlers
 	ConflictingRules Code = "conflicting-rules" // allow and disallow with the same value
 	ShadowedRule     Code = "shadowed-rule"     // a rule always overridden by a rule with the opposite verdict
@@ -105,6 +107,10 @@ var codes = []CodeInfo{
 		"Only allow and disallow lines end the user-agent lines of a group: the user-agents before and after the line form one group and share its rules."},
 	{EmptyGroup, Warning, "A group with no allow or disallow line (often only a crawl-delay) while the \"*\" group has rules.",
 		"A crawler obeys only the group that names it, so the crawlers of this group skip the \"*\" rules and may fetch everything."},
+	{AllowOnlyGroup, Warning, "A group whose rules are all Allow (often \"Allow: /*.css$\", \"Allow: /*.js$\") while the \"*\" group has Disallow rules.",
+		"A crawler obeys only the groups that name it, so the crawlers of this group skip the \"*\" disallow rules and may fetch everything they block; the allow rules add nothing. Repeat the disallow rules in the group."},
+	{DropsStarRules, Info, "A group with disallow rules of its own that repeats none of the \"*\" group's disallow rules.",
+		"The crawlers of this group skip the \"*\" rules and may fetch what they block. Often meant (a crawler given other limits), sometimes not: the finding lists the rules dropped."},
 	{DuplicateRule, Info, "The same rule twice for the same crawlers.",
 		"Nothing: the second copy never decides anything."},
 	{ConflictingRules, Warning, "Allow and disallow with the same value for the same crawlers.",

@@ -85,6 +85,18 @@ var checkTests = []struct {
 	{"two star groups allowing everything", "User-agent: *\nDisallow:\n\nUser-agent: *\nAllow: /\n", nil},
 	{"blocks a major AI crawler", "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n", []want{{1, BlocksAll}}},
 	{"blocks everyone", "User-agent: *\nDisallow: /\n", []want{{1, BlocksAll}}},
+	// A crawler obeys only the groups that name it (SPEC.md; Google: "only one group
+	// is valid for a particular crawler"), so a group written as "these too" opens
+	// everything the "*" group closes.
+	{"allow-only group", "User-agent: *\nDisallow: /wp-admin/\n\nUser-agent: Googlebot\nAllow: /*.css$\nAllow: /*.js$\n", []want{{4, AllowOnlyGroup}}},
+	{"allow-only group repeating the * allow", "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nUser-agent: bingbot\nAllow: /wp-admin/admin-ajax.php\n", []want{{5, AllowOnlyGroup}}},
+	{"allow-only group, some * rules allowed outright", "User-agent: *\nDisallow: /a/\nDisallow: /b/\n\nUser-agent: Googlebot\nAllow: /a/\n", []want{{5, AllowOnlyGroup}}},
+	{"allow-only group opening the site on purpose", "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n", []want{{1, BlocksAll}}},
+	{"allow rules with an explicit empty disallow", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /*.css$\nDisallow:\n", nil},
+	{"group with limits of its own", "User-agent: *\nDisallow: /wp-admin/\nDisallow: /*?s=\n\nUser-agent: Googlebot-Image\nDisallow: /private/\n", []want{{5, DropsStarRules}}},
+	{"group keeping one * rule", "User-agent: *\nDisallow: /a/\nDisallow: /b/\n\nUser-agent: Googlebot\nDisallow: /a/\nDisallow: /c/\n", nil},
+	{"a crawler let in under a * group that blocks everything", "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /search\n", []want{{1, BlocksAll}}},
+	{"group covering the * rules", "User-agent: *\nDisallow: /admin/\n\nUser-agent: BadBot\nDisallow: /\n", nil},
 	{"a well-formed file", `# Example robots.txt
 User-agent: *
 Disallow: /wp-admin/
@@ -94,6 +106,7 @@ Disallow: /*.pdf$
 
 User-agent: Googlebot-Image
 User-agent: Googlebot-News
+Disallow: /wp-admin/
 Disallow: /private/
 Crawl-delay: 2
 
@@ -362,6 +375,50 @@ func TestDialects(t *testing.T) {
 			for _, f := range Check("robots.txt", []byte(tt.body)) {
 				if f.Code == DialectsDisagree {
 					t.Errorf("Check without Options.Dialects reported %v", f)
+				}
+			}
+		})
+	}
+}
+
+// TestStarRulesSample: real files from the corpus (testdata/starrules/README.md says
+// where each comes from) whose groups lose the "*" rules. The lines are those of the
+// groups, read off the files.
+func TestStarRulesSample(t *testing.T) {
+	tests := []struct {
+		file     string
+		want     []want
+		messages []string // in the first finding's message
+	}{
+		{"mangaroca.es.txt", []want{{6, AllowOnlyGroup}}, []string{"(Googlebot)", `"Disallow: /wp-admin/" (line 2)`, "/wp-admin/, for one, is disallowed"}},
+		{"nytimes.com.txt", []want{{30, AllowOnlyGroup}, {33, AllowOnlyGroup}}, []string{"(googlebot)", `"Disallow: /ads/" (line 4)`, "19 more", "/ads/, for one"}},
+		{"hz.focus.cn.txt", []want{{1, AllowOnlyGroup}}, []string{"(Baiduspider-ads)", `"Disallow: /*?*" (line 5)`}},
+		{"www.haufe.de.txt", []want{{1, DropsStarRules}, {20, DropsStarRules}, {23, DropsStarRules}, {27, DropsStarRules}, {30, DropsStarRules},
+			{34, DropsStarRules}, {37, DropsStarRules}, {41, DropsStarRules}, {46, DropsStarRules}, {49, DropsStarRules}},
+			[]string{"(Slurp)", `"Disallow: /forms/*" (line 55), "Disallow: /suche/*" (line 56), "Disallow: *emos_*" (line 57)`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join("testdata", "starrules", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []want
+			var first string
+			for _, f := range Check(tt.file, body) {
+				if f.Code == AllowOnlyGroup || f.Code == DropsStarRules {
+					if first == "" {
+						first = f.Message
+					}
+					got = append(got, want{f.Line, f.Code})
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			for _, m := range tt.messages {
+				if !strings.Contains(first, m) {
+					t.Errorf("message %q does not contain %q", first, m)
 				}
 			}
 		})
