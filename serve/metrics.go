@@ -28,6 +28,7 @@ type metrics struct {
 	waits       prometheus.Counter
 	storeErrors prometheus.Counter
 	fetchErrors *prometheus.CounterVec // by fetch.ErrorKind
+	rejected    prometheus.Counter     // batches answered 503: MaxBatches were in progress
 	page        *handlerMetrics
 }
 
@@ -64,6 +65,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		storeErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "robots_store_errors_total", Help: "Cache store operations that failed (the server went on without the store).",
 		}),
+		rejected: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "robots_batches_rejected_total", Help: "Batch requests answered 503 because MaxBatches were being answered.",
+		}),
 		fetchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "robots_fetch_errors_total", Help: "robots.txt fetches that failed, by kind of failure (dns, timeout, connect, tls, ...).",
 		}, []string{"kind"}),
@@ -73,7 +77,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		Name: "robots_build_info", Help: "The build of the running server: always 1, with the module version, VCS revision and Go version as labels.",
 	}, []string{"version", "revision", "goversion"})
 	build.WithLabelValues(bi.Version, bi.Revision, bi.GoVersion).Set(1)
-	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, build} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, build} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

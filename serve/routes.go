@@ -22,7 +22,7 @@ var apiMethods = map[string]string{
 func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /v1/check", s.api("check", s.handleCheck))
-	mux.Handle("POST /v1/check", s.api("batch", s.handleBatch))
+	mux.Handle("POST /v1/check", s.admit(s.api("batch", s.handleBatch)))
 	mux.Handle("GET /v1/robots", s.api("robots", s.handleRobots))
 	mux.Handle("POST /v1/lint", s.api("lint", s.handleLint))
 	mux.Handle("/v1/", s.api("unknown", func(r *http.Request) ([]byte, error) {

@@ -72,6 +72,14 @@ const (
 	// fetch client bounds fetches across all requests as well.
 	DefaultBatchFetches = 16
 
+	// DefaultMaxBatches bounds the batch requests (POST /v1/check) being answered at
+	// once, from reading the body to the last byte written. With the default body and
+	// URL limits one batch holds a few MiB (its URLs, its answer), so 64 hold well
+	// under a GiB even when their clients never read the answers (each is held until
+	// WriteTimeout). Past it a batch is answered 503 with Retry-After at once; single
+	// checks, the tester, /healthz and /metrics are not counted.
+	DefaultMaxBatches = 64
+
 	// DefaultCheckTimeout bounds how long a request waits for robots.txt files. It is
 	// longer than the fetch client's whole-fetch timeout, so that a fetch normally
 	// ends with an outcome (a hanging origin is "unreachable"); past it the answer is
@@ -118,6 +126,7 @@ type Config struct {
 	MaxURLs         int           // DefaultMaxURLs
 	MaxAgents       int           // DefaultMaxAgents
 	BatchFetches    int           // DefaultBatchFetches
+	MaxBatches      int           // DefaultMaxBatches: batch requests answered at once
 	CheckTimeout    time.Duration // DefaultCheckTimeout
 	WriteTimeout    time.Duration // CheckTimeout plus ten seconds
 	ShutdownTimeout time.Duration // DefaultShutdownTimeout
@@ -134,6 +143,7 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 	memos   *originMemos
+	batches chan struct{} // one per batch being answered (admit)
 	buffers bufferPool
 	page    *template.Template
 	handler http.Handler
@@ -165,6 +175,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = cfg.CheckTimeout + 10*time.Second
 	}
+	if cfg.MaxBatches <= 0 {
+		cfg.MaxBatches = DefaultMaxBatches
+	}
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = DefaultShutdownTimeout
 	}
@@ -179,7 +192,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, errors.New("serve: empty bearer token")
 		}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, memos: newOriginMemos()}
+	s := &Server{cfg: cfg, log: cfg.Logger, memos: newOriginMemos(), batches: make(chan struct{}, cfg.MaxBatches)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

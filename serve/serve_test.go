@@ -980,3 +980,57 @@ func TestFetchShape(t *testing.T) {
 		t.Errorf("fetched_at %q, want RFC 3339 in UTC to the second", at)
 	}
 }
+
+// TestAdmission: at most MaxBatches batches are answered at once (issue 14, item 5);
+// past it a batch is answered 503 with Retry-After at once, while single checks and
+// /healthz go on; once a batch ends, the next is admitted.
+func TestAdmission(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	gate := make(chan struct{})
+	o.mu.Lock()
+	o.gate = gate
+	o.mu.Unlock()
+	s, reg := start(t, Config{AllowPrivate: true, MaxBatches: 1})
+	body := `{"agent":"a","urls":["` + o.URL + `/private/x"]}`
+	first := make(chan int, 1)
+	go func() {
+		var ans batchAnswer
+		first <- post(t, s, "/v1/check", body, &ans)
+	}()
+	waitUntil(t, func() bool { return o.fetches.Load() == 1 }) // the first batch holds its place, waiting for the origin
+
+	resp, err := http.Post("http://"+s.Addr()+"/v1/check", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e struct{ Error string }
+	if code := decode(t, resp, &e); code != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(e.Error, "limit") {
+		t.Errorf("second batch: %d, Retry-After %q, %q; want 503 with Retry-After and the limit named", code, resp.Header.Get("Retry-After"), e.Error)
+	}
+	var h map[string]any
+	if code := get(t, s, "/healthz", &h); code != 200 {
+		t.Errorf("/healthz during the batch: %d, want 200", code)
+	}
+	close(gate)
+	if code := <-first; code != 200 {
+		t.Errorf("first batch: %d, want 200", code)
+	}
+	var ans batchAnswer
+	if code := post(t, s, "/v1/check", body, &ans); code != 200 || len(ans.Results) != 1 || deref(ans.Results[0].Allowed) {
+		t.Errorf("batch after the first ended: %d %+v, want 200 and one disallowed", code, ans.Results)
+	}
+	if n := counter(t, reg, "robots_batches_rejected_total"); n != 1 {
+		t.Errorf("robots_batches_rejected_total = %v, want 1", n)
+	}
+}
+
+// waitUntil polls cond for up to 5 seconds.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("condition not met within 5 s")
+}

@@ -63,6 +63,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxURLs := fs.Int("max-urls", serve.DefaultMaxURLs, "URLs of one batch request")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
 	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
+	maxBatches := fs.Int("max-batches", serve.DefaultMaxBatches, "batch requests answered at once; past it, 503 with Retry-After")
 	logFormat := fs.String("log", "text", "log `format`: text or json (then every line the server prints is a JSON object)")
 	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
 	accessLog := fs.Bool("access-log", false, "log one line per request (method, path, status, bytes, duration, client)")
@@ -134,7 +135,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 	srv, err := serve.New(serve.Config{
 		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
-		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches,
+		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
 		CheckTimeout: *timeout + 5*time.Second,
 		Fetch: fetch.Config{
 			Store:          store,
