@@ -150,15 +150,11 @@ func b2i(b bool) int {
 	return 0
 }
 
-// TestProgLayout checks the layout invariants of prog.go on the conformance files and
-// the corpus, in the bucketed form (Google, RFC 9309) and the legacy one, and on files
-// written to reach both forms of every header.
+// TestProgLayout checks the layout invariants of prog.go on files written to reach both
+// forms of a set's header and on the conformance files, under every dialect (bucketed
+// in Google and RFC 9309, not in the legacy ones). TestSlowReferenceCorpus checks them
+// on the corpus, and TestLongPart on parts in the long form.
 func TestProgLayout(t *testing.T) {
-	var long strings.Builder
-	long.WriteString("user-agent: *\n")
-	for i := range countMax + 10 {
-		fmt.Fprintf(&long, "disallow: /a%d\nallow: /*b%d\n", i, i)
-	}
 	bodies := map[string]string{
 		"empty":          "",
 		"no rules":       "user-agent: a\n",
@@ -167,7 +163,6 @@ func TestProgLayout(t *testing.T) {
 		"high key":       "user-agent: *\ndisallow: /~\ndisallow: /\x7f\ndisallow: /A\n",
 		"merged":         "user-agent: a\ndisallow: /p\nuser-agent: b\ndisallow: /q\nuser-agent: A\nallow: /pp\n",
 		"escaped":        "user-agent: *\ndisallow: /\u00e9*\ndisallow: /%2a\n",
-		"long parts":     long.String(),
 		"decoded escape": "user-agent: *\ndisallow: /%00\nallow: /%41\n",
 	}
 	for _, file := range conformanceFiles {
@@ -180,17 +175,6 @@ func TestProgLayout(t *testing.T) {
 			r := Parse([]byte(body), WithDialect(d), WithMaxBytes(len(body)))
 			if err := checkProg(r); err != nil {
 				t.Errorf("%s, %s: %v", name, d, err)
-			}
-		}
-	}
-	c := loadScanCorpus(t)
-	for i, f := range c.Files {
-		if raceEnabled && i%raceSample != 0 {
-			continue // the race detector makes the sweep ten times slower
-		}
-		for _, d := range []Dialect{Google, Legacy1996} {
-			if err := checkProg(Parse(f.Body, WithDialect(d))); err != nil {
-				t.Errorf("%s, %s: %v", f.Host, d, err)
 			}
 		}
 	}

@@ -366,6 +366,9 @@ func TestLongPart(t *testing.T) {
 		fmt.Fprintf(&b, "allow: /*x%d\n", i) // line nPrefix+i+2
 	}
 	r := Parse([]byte(b.String()), WithMaxBytes(4<<20))
+	if err := checkProg(r); err != nil {
+		t.Errorf("layout: %v", err)
+	}
 	tests := []struct {
 		url   string
 		allow bool
