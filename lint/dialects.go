@@ -7,6 +7,58 @@ import (
 	"github.com/gorobots/robots"
 )
 
+// Readings is one file parsed under every interpretation of robots.txt
+// ([robots.Dialects], in that order), to see where they disagree: the dialects-disagree
+// check and "robots compare" both ask it. It is immutable and safe for concurrent use.
+type Readings struct {
+	dialects []robots.Dialect
+	parsed   []*robots.Robots
+}
+
+// Verdict is how one interpretation decides a URL for a crawler.
+type Verdict struct {
+	Dialect robots.Dialect
+	robots.Decision
+}
+
+// ReadDialects parses body under every dialect.
+func ReadDialects(body []byte) *Readings {
+	return readDialects(body, nil)
+}
+
+// readDialects is ReadDialects with the Google reading already parsed, when google
+// is not nil.
+func readDialects(body []byte, google *robots.Robots) *Readings {
+	rd := &Readings{dialects: robots.Dialects()}
+	rd.parsed = make([]*robots.Robots, len(rd.dialects))
+	for i, d := range rd.dialects {
+		if d == robots.Google && google != nil {
+			rd.parsed[i] = google
+			continue
+		}
+		rd.parsed[i] = robots.Parse(body, robots.WithDialect(d))
+	}
+	return rd
+}
+
+// Dialects returns the dialects of the readings, in the order of Check's verdicts.
+func (rd *Readings) Dialects() []robots.Dialect {
+	return append([]robots.Dialect(nil), rd.dialects...)
+}
+
+// Check decides url for the crawler whose product token is agent under every dialect,
+// in the order of Dialects, and reports whether every dialect gives the same verdict
+// (allowed or not; the deciding rules may differ).
+func (rd *Readings) Check(agent, url string) (verdicts []Verdict, agree bool) {
+	verdicts = make([]Verdict, len(rd.parsed))
+	agree = true
+	for i, r := range rd.parsed {
+		verdicts[i] = Verdict{Dialect: rd.dialects[i], Decision: r.Check(agent, url)}
+		agree = agree && verdicts[i].Allowed == verdicts[0].Allowed
+	}
+	return verdicts, agree
+}
+
 // checkDialects decides, for each group, the paths its own rules name under every
 // interpretation of robots.txt and reports the rules whose verdicts differ. One finding
 // per rule, on the rule whose value is the path.
@@ -14,14 +66,7 @@ func checkDialects(f *file) {
 	if !f.opts.Dialects || f.html || len(f.groups) == 0 {
 		return
 	}
-	parsed := make([]*robots.Robots, len(robots.Dialects()))
-	for i, d := range robots.Dialects() {
-		if d == robots.Google {
-			parsed[i] = f.r
-			continue
-		}
-		parsed[i] = robots.Parse(f.body, robots.WithDialect(d))
-	}
+	rd := readDialects(f.body, f.r)
 	for _, g := range f.groups {
 		if len(g.Agents) == 0 {
 			continue
@@ -35,26 +80,19 @@ func checkDialects(f *file) {
 			if !strings.HasPrefix(path, "/") {
 				continue // not-a-path says what is wrong with it
 			}
-			var verdicts []string
-			differ := false
-			var first robots.Decision
-			for i, r := range parsed {
-				d := r.Check(agent, path)
-				if i == 0 {
-					first = d
-				} else if d.Allowed != first.Allowed {
-					differ = true
-				}
-				v := fmt.Sprintf("%s %s", robots.Dialects()[i], verdictWord(d.Allowed))
-				if d.Rule.Line > 0 {
-					v += fmt.Sprintf(" (line %d)", d.Rule.Line)
-				}
-				verdicts = append(verdicts, v)
+			vs, agree := rd.Check(agent, path)
+			if agree {
+				continue
 			}
-			if differ {
-				f.add(ru.Line, 0, DialectsDisagree, "%s for %s: %s; check the crawlers you care about with \"robots compare\"",
-					path, agent, strings.Join(verdicts, ", "))
+			words := make([]string, len(vs))
+			for i, v := range vs {
+				words[i] = fmt.Sprintf("%s %s", v.Dialect, verdictWord(v.Allowed))
+				if v.Rule.Line > 0 {
+					words[i] += fmt.Sprintf(" (line %d)", v.Rule.Line)
+				}
 			}
+			f.add(ru.Line, 0, DialectsDisagree, "%s for %s: %s; check the crawlers you care about with \"robots compare\"",
+				path, agent, strings.Join(words, ", "))
 		}
 	}
 }

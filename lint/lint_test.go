@@ -424,3 +424,40 @@ func TestStarRulesSample(t *testing.T) {
 		})
 	}
 }
+
+// TestReadDialects: SPEC.md §6 — Google and RFC 9309 take the longest match, the 1996
+// draft the first match in file order, and the 1994 standard knows no Allow.
+func TestReadDialects(t *testing.T) {
+	rd := ReadDialects([]byte("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n"))
+	if !slices.Equal(rd.Dialects(), robots.Dialects()) {
+		t.Fatalf("Dialects = %v, want %v", rd.Dialects(), robots.Dialects())
+	}
+	type verdict struct {
+		allowed bool
+		line    int
+	}
+	tests := []struct {
+		name, url string
+		want      []verdict // in the order of robots.Dialects: google, rfc9309, legacy1996, legacy1994
+		agree     bool
+	}{
+		{"longest match against first match", "/wp-admin/admin-ajax.php", []verdict{{true, 3}, {true, 3}, {false, 2}, {false, 2}}, false},
+		{"one rule matches", "/wp-admin/options.php", []verdict{{false, 2}, {false, 2}, {false, 2}, {false, 2}}, true},
+		{"no rule matches", "/blog/", []verdict{{true, 0}, {true, 0}, {true, 0}, {true, 0}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vs, agree := rd.Check("FooBot", tt.url)
+			var got []verdict
+			for i, v := range vs {
+				got = append(got, verdict{v.Allowed, v.Rule.Line})
+				if v.Dialect != robots.Dialects()[i] {
+					t.Errorf("verdict %d is for %s, want %s", i, v.Dialect, robots.Dialects()[i])
+				}
+			}
+			if !slices.Equal(got, tt.want) || agree != tt.agree {
+				t.Errorf("got %v, agree %v; want %v, agree %v", got, agree, tt.want, tt.agree)
+			}
+		})
+	}
+}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/internal/weburl"
+	"github.com/gorobots/robots/lint"
 )
 
 func init() {
@@ -67,10 +67,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	parsed := make([]*robots.Robots, len(robots.Dialects()))
-	for i, d := range robots.Dialects() {
-		parsed[i] = robots.Parse(body, robots.WithDialect(d))
-	}
+	rd := lint.ReadDialects(body)
 	rows := []any{}
 	disagree, failed := false, false
 	w := bufio.NewWriter(e.stdout)
@@ -89,17 +86,13 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "robots: compare: warning: %s is requested as %s (encoded as a browser does)\n", raw, u)
 		}
 		for _, a := range agents {
-			row := compareRow{URL: u, Agent: a, Agree: true}
+			vs, agree := rd.Check(a, u)
+			row := compareRow{URL: u, Agent: a, Agree: agree}
 			if encoded(raw, u) {
 				row.Input = raw
 			}
-			for i, r := range parsed {
-				d := r.Check(a, u)
-				v := compareVerdict{Dialect: robots.Dialects()[i].String(), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
-				if i > 0 && d.Allowed != row.Verdicts[0].Allowed {
-					row.Agree = false
-				}
-				row.Verdicts = append(row.Verdicts, v)
+			for _, v := range vs {
+				row.Verdicts = append(row.Verdicts, compareVerdict{Dialect: v.Dialect.String(), Allowed: v.Allowed, Rule: ruleJSON(v.Rule), Line: v.Rule.Line})
 			}
 			if !row.Agree {
 				disagree = true
@@ -112,7 +105,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprint(tw, "\tURL\tagent")
-		for _, d := range robots.Dialects() {
+		for _, d := range rd.Dialects() {
 			fmt.Fprintf(tw, "\t%s", d)
 		}
 		fmt.Fprintln(tw)
