@@ -236,7 +236,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("serve: metrics: %w", err)
 		}
 	}
-	s.handler = s.routes(reg)
+	s.handler = s.sameOrigin(s.routes(reg))
 	if cfg.AccessLog != nil {
 		s.handler = accessLog(cfg.AccessLog, s.handler)
 	}

@@ -1034,3 +1034,52 @@ func waitUntil(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("condition not met within 5 s")
 }
+
+// TestSameOrigin: a page of another site cannot use a local instance through a
+// visitor's browser (issue 14, item 7): cross-site requests that fetch or post are
+// refused, and on a loopback listener a Host that is not loopback (DNS rebinding)
+// is refused; programs, which send no Origin, are not affected.
+func TestSameOrigin(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	s, _ := start(t, Config{AllowPrivate: true})
+	check := checkPath([]string{"a"}, o.URL+"/x")
+	batch := `{"agent":"a","urls":["` + o.URL + `/x"]}`
+	for _, tt := range []struct {
+		name, method, path, body string
+		header                   map[string]string
+		host                     string
+		code                     int
+	}{
+		{"program GET", "GET", check, "", nil, "", 200},
+		{"program POST", "POST", "/v1/check", batch, nil, "", 200},
+		{"same-origin POST", "POST", "/v1/check", batch, map[string]string{"Origin": "http://" + s.Addr(), "Sec-Fetch-Site": "same-origin"}, "", 200},
+		{"cross-site form POST", "POST", "/v1/check", batch, map[string]string{"Origin": "https://evil.example", "Content-Type": "text/plain"}, "", 403},
+		{"cross-site tester POST", "POST", "/", "fetch_url=https://example.com/", map[string]string{"Origin": "https://evil.example", "Content-Type": "application/x-www-form-urlencoded"}, "", 403},
+		{"cross-site GET that fetches", "GET", check, "", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403},
+		{"opaque origin", "POST", "/v1/lint", "User-agent: *", map[string]string{"Origin": "null"}, "", 403},
+		{"cross-site GET of the page", "GET", "/", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 200},
+		{"cross-site health", "GET", "/healthz", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 200},
+		{"rebound name", "GET", "/healthz", "", nil, "evil.example:8080", 421},
+		{"localhost", "GET", "/healthz", "", nil, "localhost:8080", 200},
+		{"IPv6 loopback", "GET", "/healthz", "", nil, "[::1]:8080", 200},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tt.method, "http://"+s.Addr()+tt.path, strings.NewReader(tt.body))
+			for k, v := range tt.header {
+				req.Header.Set(k, v)
+			}
+			if tt.host != "" {
+				req.Host = tt.host
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.code {
+				t.Errorf("status %d, want %d", resp.StatusCode, tt.code)
+			}
+		})
+	}
+}

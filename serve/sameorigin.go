@@ -1,0 +1,79 @@
+package serve
+
+import (
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// sameOrigin keeps web pages of other sites from using the server through a
+// visitor's browser (issue 14): a desktop instance on 127.0.0.1 would otherwise
+// fetch, and fill its cache, for any page that posts a form to it.
+//
+//   - A request a browser marks as cross-site (Sec-Fetch-Site: cross-site), or a
+//     request with an Origin header naming another host, is refused (403) unless it
+//     is a GET or HEAD of the page, its assets, /healthz or /metrics, which change
+//     nothing. Clients that are not browsers (curl, crawlers) send neither header.
+//   - On a loopback listener, the Host header must name a loopback host (localhost,
+//     127.0.0.0/8, ::1): a page whose name was rebound to 127.0.0.1 (DNS rebinding)
+//     sends its own name, and is refused (421).
+func (s *Server) sameOrigin(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.ln != nil && isLoopbackAddr(s.ln.Addr()) && !isLoopbackHost(r.Host) {
+			http.Error(w, "this server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1]", http.StatusMisdirectedRequest)
+			return
+		}
+		if crossSite(r) && !harmless(r) {
+			http.Error(w, "cross-site request refused: use the API from a program, or the tester from its own page", http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// crossSite reports whether a browser says r comes from another site's page.
+func crossSite(r *http.Request) bool {
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		return true
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false
+	}
+	if origin == "null" { // sandboxed frames, file: pages, some redirects
+		return true
+	}
+	_, host, ok := strings.Cut(origin, "://")
+	return !ok || !strings.EqualFold(host, r.Host)
+}
+
+// harmless reports whether r only reads what the server shows anyone: the tester's
+// empty page and assets, health and metrics. GET /v1/check and GET /v1/robots fetch,
+// so they are not.
+func harmless(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	p := r.URL.Path
+	return (p == "/" && r.URL.RawQuery == "") || strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" || p == "/metrics"
+}
+
+func isLoopbackAddr(a net.Addr) bool {
+	ap, err := netip.ParseAddrPort(a.String())
+	return err == nil && ap.Addr().Unmap().IsLoopback()
+}
+
+// isLoopbackHost reports whether a Host header names this machine's loopback.
+func isLoopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Unmap().IsLoopback()
+}
