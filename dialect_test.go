@@ -94,6 +94,16 @@ func TestLegacy1994Examples(t *testing.T) {
 		"closed, blank line before": "\nUser-agent: *\nDisallow: /closeddir/test/\nDisallow: /tmp/\n\n",
 		"empty":                     "",
 	}
+	// What the standard says each example means.
+	said := map[string]string{
+		"closed":                    `"specifies that no robots should visit any URL starting with /closeddir/test/ or /tmp/"`,
+		"closed, blank line before": `"specifies that no robots should visit any URL starting with /closeddir/test/ or /tmp/"; "one or more records separated by one or more blank lines"`,
+		"scooter":                   `"no robots should visit any URL starting with /closeddir/test/, except the robot called scooter"`,
+		"nothing":                   `"no robots should visit this site beyond the current directory"`,
+		"optimised":                 `"lets the Infoseek robot visit the pages within a directory specifically created and optimized [...] Lastly it denies access to both directories to all the other robots"; "A case insensitive substring match of the name without version information is recommended."`,
+		"optimised, blank lines":    `the same; "The file consists of one or more records separated by one or more blank lines"`,
+		"empty":                     `"The presence of an empty /robots.txt file will be treated as if it was not present at all and all robots will have access to all files and directories."`,
+	}
 	tests := []struct {
 		file, robot, path string
 		want              bool
@@ -125,7 +135,7 @@ func TestLegacy1994Examples(t *testing.T) {
 		t.Run(tt.file+" "+tt.robot+" "+tt.path, func(t *testing.T) {
 			r := Parse([]byte(files[tt.file]), WithDialect(Legacy1994))
 			if got := r.Allowed(tt.robot, tt.path); got != tt.want {
-				t.Errorf("got %v, want %v", got, tt.want)
+				t.Errorf("got %v, want %v: %s", got, tt.want, said[tt.file])
 			}
 			if got := slowLegacyAllowed(files[tt.file], Legacy1994, tt.robot, tt.path); got != tt.want {
 				t.Errorf("slowLegacyAllowed: got %v, want %v", got, tt.want)
