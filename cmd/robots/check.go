@@ -244,16 +244,7 @@ func checkJSONL(in io.Reader, out io.Writer) error {
 			break
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	switch {
-	case failed:
-		return exitError{2}
-	case disallowed:
-		return exitError{1}
-	}
-	return nil
+	return finish(w, failed, disallowed)
 }
 
 type fileKey struct {

@@ -133,14 +133,5 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintln(w, "\n! the interpretations disagree; (line N) is the deciding rule's line")
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	switch {
-	case failed:
-		return exitError{2}
-	case disagree:
-		return exitError{1}
-	}
-	return nil
+	return finish(w, failed, disagree)
 }

@@ -113,16 +113,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	} else {
 		writeDiffText(w, changes)
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	switch {
-	case failed:
-		return exitError{2}
-	case len(changes) > 0:
-		return exitError{1}
-	}
-	return nil
+	return finish(w, failed, len(changes) > 0)
 }
 
 // change is one difference; also the JSON output.

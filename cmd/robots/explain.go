@@ -93,16 +93,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	} else {
 		x.writeText(w, f.robotsFile, out)
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	switch {
-	case failed:
-		return exitError{2}
-	case disallowed:
-		return exitError{1}
-	}
-	return nil
+	return finish(w, failed, disallowed)
 }
 
 // typedURL is a URL as given and as decided (weburl.Encode).

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +24,22 @@ import (
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// finish flushes w and gives the exit status of a subcommand that answers a
+// question: 2 when some input failed, 1 when the answer is no (a URL disallowed,
+// interpretations that disagree, a change), 0 otherwise.
+func finish(w *bufio.Writer, failed, no bool) error {
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	switch {
+	case failed:
+		return exitError{2}
+	case no:
+		return exitError{1}
+	}
+	return nil
+}
 
 // usageError is a bad flag or argument: exit status 2.
 type usageError struct{ msg string }
