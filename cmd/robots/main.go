@@ -120,6 +120,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		printUsage(stdout)
 		return nil
 	}
+	if name == "-version" || name == "--version" {
+		return commands["version"].run(ctx, e, args[1:])
+	}
 	c, ok := commands[name]
 	if !ok {
 		return usagef("unknown command %q (see \"robots help\")", name)
