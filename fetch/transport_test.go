@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -138,8 +139,9 @@ func delaySite(t *testing.T, d string) *fetchtest.Server {
 	})
 }
 
-// TestCrawlDelayCancel: a request that stops waiting for its turn holds nothing: the
-// next one waits only for the last request sent.
+// TestCrawlDelayCancel: a request that stops waiting for its turn (its context ends,
+// or its http.Client's Timeout passes) holds nothing: the next one waits only for the
+// last request sent.
 func TestCrawlDelayCancel(t *testing.T) {
 	srv := delaySite(t, "30")
 	clock := fetchtest.NewClock(t0)
@@ -161,10 +163,16 @@ func TestCrawlDelayCancel(t *testing.T) {
 			}
 		})
 	}
+	// An http.Client's Timeout ends the wait the same way: the wait counts against it.
+	short := &http.Client{Transport: tr, Timeout: 50 * time.Millisecond}
+	var ue *url.Error
+	if _, err := short.Get(srv.URL + "/timed-out"); !errors.As(err, &ue) || !ue.Timeout() {
+		t.Errorf("request with a 50ms client timeout and 30 s to wait: %v; want the client's timeout", err)
+	}
 	wg.Wait()
 	origin, _ := fetch.Origin(srv.URL)
 	if got := fetch.Claim(tr, origin, 30*time.Second, t0.Add(time.Second)); got != 29*time.Second {
-		t.Errorf("after six cancelled requests, the next waits %v; want 29s (30 s after the one sent)", got)
+		t.Errorf("after seven cancelled requests, the next waits %v; want 29s (30 s after the one sent)", got)
 	}
 	if n := srv.Hits(); n != 2 {
 		t.Errorf("%d requests reached the site; want robots.txt and /first", n)
