@@ -1,0 +1,391 @@
+// Command capacity simulates robots serve at internet size on one machine: it
+// caches up to -origins distinct origins (a million by default) in a real Redis
+// through the server's batch API, and at each checkpoint (100 k, 300 k, 1 M origins)
+// reports the server's memory, Redis's bytes and key count, the fetch rate, and the
+// decisions per second of batches over origins held in memory and over all origins
+// (most then only in Redis).
+//
+// Everything runs on loopback: the origins are one HTTP server that answers for
+// every host name (the server's dialer sends every connection there, a stand-in for
+// DNS), origin i serving the corpus file i modulo the corpus size, so bodies have
+// the corpus's sizes. Redis is a redis-server this command starts on a free port
+// (or -redis URL). The server's parsed-rules memory is bounded by -memory, as in
+// production: past it, decisions on origins no longer held read Redis and parse.
+//
+//	go run ./serve/capacity -corpus ../shared/corpus -origins 1000000
+//
+// It is a measurement, not a test: it takes tens of minutes and several GiB.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/fetch/redisstore"
+	"github.com/gorobots/robots/serve"
+)
+
+func main() {
+	corpus := flag.String("corpus", "../shared/corpus", "shared corpus `directory` (its robots/ files are the origins' bodies)")
+	origins := flag.Int("origins", 1_000_000, "distinct origins to cache")
+	checkpoints := flag.String("checkpoints", "100000,300000,1000000", "origin counts at which to measure, comma-separated")
+	redisURL := flag.String("redis", "", "Redis `URL` to use (default: start a redis-server on a free loopback port)")
+	memory := flag.Int64("memory", 2<<30, "`bytes` of parsed robots.txt files the server keeps in memory (serve -memory)")
+	duration := flag.Duration("duration", 5*time.Second, "length of each measured decision phase")
+	conns := flag.Int("conns", 4, "concurrent batch requests")
+	batchSize := flag.Int("batch", 1000, "URLs per batch request")
+	flag.Parse()
+	var cps []int
+	for _, f := range strings.Split(*checkpoints, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			log.Fatalf("-checkpoints: %q is not a positive count", f)
+		}
+		cps = append(cps, min(n, *origins))
+	}
+	slices.Sort(cps)
+	if err := run(*corpus, *origins, slices.Compact(cps), *redisURL, *memory, *duration, *conns, *batchSize); err != nil {
+		log.Print(err)
+		os.Exit(1)
+	}
+}
+
+func run(corpus string, norigins int, checkpoints []int, redisURL string, memory int64, duration time.Duration, conns, batchSize int) error {
+	names, err := filepath.Glob(filepath.Join(corpus, "robots", "*.txt"))
+	if err != nil || len(names) == 0 {
+		return fmt.Errorf("no corpus files in %s/robots", corpus)
+	}
+	slices.Sort(names)
+	var corpusBytes int64
+	for _, n := range names {
+		if fi, err := os.Stat(n); err == nil {
+			corpusBytes += min(fi.Size(), 500<<10) // what the fetch keeps
+		}
+	}
+
+	if redisURL == "" {
+		addr, stop, err := startRedis()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		redisURL = "redis://" + addr
+	}
+	rdb, err := redisstore.NewClient(redisURL)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	ctx := context.Background()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("redis at %s: %w", redisURL, err)
+	}
+	const prefix = "robots:sim:"
+	redisBase := usedMemory(ctx, rdb)
+
+	// Origin i is host o<i>.sim.test and serves corpus file i mod len(names), read
+	// from disk on each request so that this process holds no copy.
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := strings.Cut(r.Host, ".")
+		i, err := strconv.Atoi(strings.TrimPrefix(host, "o"))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		b, err := os.ReadFile(names[i%len(names)])
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(b)
+	}))
+	defer origin.Close()
+	var d net.Dialer
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, origin.Listener.Addr().String())
+	}
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rssBefore := rss()
+	srv, err := serve.New(serve.Config{
+		AllowPrivate: true,
+		Store:        redisstore.New(rdb, redisstore.WithPrefix(prefix)),
+		BatchFetches: 64,
+		MaxURLs:      batchSize,
+		Fetch: []fetch.Option{
+			fetch.WithDialContext(dial),
+			fetch.WithRulesMemory(memory),
+			fetch.WithMaxInFlight(64),
+			fetch.WithTimeout(10 * time.Second),
+		},
+	})
+	if err != nil {
+		return err
+	}
+	h := srv.Handler()
+	fmt.Printf("capacity: %d origins (bodies: %d corpus files, mean %d bytes), checkpoints %v, -memory %d MiB, GOMAXPROCS=%d, %s, %d CPUs\n",
+		norigins, len(names), corpusBytes/int64(len(names)), checkpoints, memory>>20, runtime.GOMAXPROCS(0), runtime.Version(), runtime.NumCPU())
+
+	host := func(i int) string { return "http://o" + strconv.Itoa(i) + ".sim.test" }
+	loaded := 0
+	for _, cp := range checkpoints {
+		// Cache origins [loaded, cp): batches of new origins, conns at once.
+		start, cpu0 := time.Now(), cpuTime()
+		var next atomic.Int64
+		next.Store(int64(loaded))
+		var wg sync.WaitGroup
+		var loadErr atomic.Pointer[error]
+		for range conns {
+			wg.Go(func() {
+				for {
+					from := int(next.Add(int64(batchSize))) - batchSize
+					if from >= cp || loadErr.Load() != nil {
+						return
+					}
+					urls := make([]string, 0, batchSize)
+					for i := from; i < min(from+batchSize, cp); i++ {
+						urls = append(urls, host(i)+"/")
+					}
+					if _, err := check(h, urls); err != nil {
+						loadErr.Store(&err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if p := loadErr.Load(); p != nil {
+			return fmt.Errorf("caching origins: %w", *p)
+		}
+		el, cpu := time.Since(start), cpuTime()-cpu0
+		n := cp - loaded
+		loaded = cp
+
+		runtime.GC()
+		debug.FreeOSMemory()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		keys, _ := rdb.DBSize(ctx).Result()
+		used := usedMemory(ctx, rdb) - redisBase
+		sample := keyBytes(ctx, rdb, prefix, host, loaded)
+		fmt.Printf("\n== %d origins cached\n", loaded)
+		fmt.Printf("fetched and stored %d new origins in %.1fs: %.0f origins/s, %.0f per CPU-second (server, origins and Redis client in this process)\n",
+			n, el.Seconds(), float64(n)/el.Seconds(), float64(n)/cpu.Seconds())
+		fmt.Printf("redis: %d keys, used_memory +%d MiB = %d bytes per origin (MEMORY USAGE of 1,000 sampled keys: mean %d bytes)\n",
+			keys, used>>20, used/int64(loaded), sample)
+		fmt.Printf("server: Go heap in use %d MiB (+%d MiB since before the server), RSS %d MiB (+%d MiB); %d bytes of heap per origin cached\n",
+			ms.HeapInuse>>20, (ms.HeapInuse-before.HeapInuse)>>20, rss()>>20, (rss()-rssBefore)>>20,
+			(ms.HeapInuse-before.HeapInuse)/uint64(loaded))
+
+		hot := min(loaded, 10_000) // the most recently cached: held in memory
+		crawl := func(r *rand.Rand) []string {
+			sites := make([]string, 5)
+			for i := range sites {
+				sites[i] = host(loaded - 1 - r.IntN(hot))
+			}
+			urls := make([]string, batchSize)
+			for i := range urls {
+				urls[i] = sites[i%len(sites)] + "/page/" + strconv.Itoa(r.IntN(1000))
+			}
+			return urls
+		}
+		worst := func(span int) func(r *rand.Rand) []string {
+			return func(r *rand.Rand) []string {
+				urls := make([]string, batchSize)
+				for i := range urls {
+					urls[i] = host(loaded-1-r.IntN(span)) + "/page/" + strconv.Itoa(r.IntN(1000))
+				}
+				return urls
+			}
+		}
+		measure(h, fmt.Sprintf("crawler batches (5 of the %d most recent origins)", hot), duration, conns, crawl)
+		measure(h, fmt.Sprintf("worst-case batches (a random origin per URL, of the %d most recent)", hot), duration, conns, worst(hot))
+		measure(h, fmt.Sprintf("worst-case batches (a random origin per URL, of all %d)", loaded), duration, conns, worst(loaded))
+	}
+	return nil
+}
+
+// measure runs conns loops of batches made by batchOf for d, through the handler,
+// and prints decisions per second and per CPU-second.
+func measure(h http.Handler, title string, d time.Duration, conns int, batchOf func(*rand.Rand) []string) {
+	var decisions, requests atomic.Int64
+	var errs atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	deadline := time.Now().Add(d)
+	start, cpu0 := time.Now(), cpuTime()
+	var wg sync.WaitGroup
+	for c := range conns {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(c), uint64(time.Now().UnixNano())))
+			var local []time.Duration
+			for time.Now().Before(deadline) {
+				urls := batchOf(r)
+				t0 := time.Now()
+				n, err := check(h, urls)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				local = append(local, time.Since(t0))
+				decisions.Add(int64(n))
+				requests.Add(1)
+			}
+			mu.Lock()
+			lat = append(lat, local...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	el, cpu := time.Since(start), cpuTime()-cpu0
+	slices.Sort(lat)
+	p := func(q float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[int(float64(len(lat)-1)*q)].Round(10 * time.Microsecond)
+	}
+	fmt.Printf("%s: %d batches, %.0f decisions/s, %.0f per CPU-second; batch p50 %s p99 %s; errors %d\n",
+		title, requests.Load(), float64(decisions.Load())/el.Seconds(), float64(decisions.Load())/cpu.Seconds(),
+		p(0.5), p(0.99), errs.Load())
+}
+
+// check sends one batch through the handler and returns the decisions made.
+func check(h http.Handler, urls []string) (int, error) {
+	body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
+	w := &recorder{h: http.Header{}}
+	h.ServeHTTP(w, httptest.NewRequest("POST", "/v1/check", bytes.NewReader(body)))
+	if w.code != 0 && w.code != 200 {
+		return 0, fmt.Errorf("status %d: %.300s", w.code, w.body.String())
+	}
+	if n := bytes.Count(w.body.Bytes(), []byte(`"allowed":`)); n != len(urls) {
+		return n, fmt.Errorf("%d decisions for %d URLs: %.300s", n, len(urls), w.body.String())
+	}
+	return len(urls), nil
+}
+
+type recorder struct {
+	h    http.Header
+	code int
+	body bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.h }
+func (r *recorder) WriteHeader(code int)        { r.code = code }
+func (r *recorder) Write(p []byte) (int, error) { return r.body.Write(p) }
+
+// startRedis runs a redis-server without persistence on a free loopback port.
+func startRedis() (addr string, stop func(), err error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	addr = l.Addr().String()
+	l.Close()
+	_, port, _ := net.SplitHostPort(addr)
+	dir, err := os.MkdirTemp("", "capacity-redis")
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--dir", dir, "--protected-mode", "no")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("starting redis-server (apt-get install redis-server): %w", err)
+	}
+	stop = func() { cmd.Process.Kill(); cmd.Wait(); os.RemoveAll(dir) }
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return addr, stop, nil
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return "", nil, errors.New("redis-server did not start within 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// usedMemory is Redis's used_memory (INFO memory), in bytes.
+func usedMemory(ctx context.Context, rdb redis.UniversalClient) int64 {
+	info, err := rdb.Info(ctx, "memory").Result()
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "used_memory:"); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// keyBytes is the mean MEMORY USAGE of 1,000 keys spread over the n origins cached.
+func keyBytes(ctx context.Context, rdb redis.UniversalClient, prefix string, host func(int) string, n int) int64 {
+	var sum, count int64
+	for i := range 1000 {
+		o := host(i * n / 1000)
+		v, err := rdb.MemoryUsage(ctx, prefix+o).Result()
+		if err == nil {
+			sum += v
+			count++
+		}
+	}
+	if count == 0 {
+		return 0
+	}
+	return sum / count
+}
+
+// rss returns the resident set size of this process, from /proc (Linux).
+func rss() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// cpuTime is the CPU time this process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
