@@ -58,6 +58,7 @@ func main() {
 	duration := flag.Duration("duration", 5*time.Second, "length of each measured decision phase")
 	conns := flag.Int("conns", 4, "concurrent batch requests")
 	batchSize := flag.Int("batch", 1000, "URLs per batch request")
+	fetchLimit := flag.Int("fetch", 100_000, "origins fetched through the server; those past this count are written to Redis directly, as the fetch would store them")
 	flag.Parse()
 	var cps []int
 	for _, f := range strings.Split(*checkpoints, ",") {
@@ -68,13 +69,13 @@ func main() {
 		cps = append(cps, min(n, *origins))
 	}
 	slices.Sort(cps)
-	if err := run(*corpus, *origins, slices.Compact(cps), *redisURL, *memory, *duration, *conns, *batchSize); err != nil {
+	if err := run(*corpus, *origins, slices.Compact(cps), *redisURL, *memory, *duration, *conns, *batchSize, *fetchLimit); err != nil {
 		log.Print(err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus string, norigins int, checkpoints []int, redisURL string, memory int64, duration time.Duration, conns, batchSize int) error {
+func run(corpus string, norigins int, checkpoints []int, redisURL string, memory int64, duration time.Duration, conns, batchSize, fetchLimit int) error {
 	names, err := filepath.Glob(filepath.Join(corpus, "robots", "*.txt"))
 	if err != nil || len(names) == 0 {
 		return fmt.Errorf("no corpus files in %s/robots", corpus)
@@ -95,7 +96,7 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 		defer stop()
 		redisURL = "redis://" + addr
 	}
-	rdb, err := redisstore.NewClient(redisURL)
+	rdb, err := redisstore.NewClient(redisURL + "?read_timeout=10s&write_timeout=10s")
 	if err != nil {
 		return err
 	}
@@ -133,9 +134,10 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	rssBefore := rss()
+	store := redisstore.New(rdb, redisstore.WithPrefix(prefix))
 	srv, err := serve.New(serve.Config{
 		AllowPrivate: true,
-		Store:        redisstore.New(rdb, redisstore.WithPrefix(prefix)),
+		Store:        store,
 		BatchFetches: 64,
 		MaxURLs:      batchSize,
 		Fetch: []fetch.Option{
@@ -155,26 +157,41 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 	host := func(i int) string { return "http://o" + strconv.Itoa(i) + ".sim.test" }
 	loaded := 0
 	for _, cp := range checkpoints {
-		// Cache origins [loaded, cp): batches of new origins, conns at once.
+		if cp > fetchLimit {
+			from := max(loaded, fetchLimit)
+			if err := seed(ctx, store, names, host, origin.Listener.Addr().String(), from, cp, conns); err != nil {
+				return err
+			}
+			fmt.Printf("\n(origins %d to %d written to Redis directly, as the fetch stores them)\n", from, cp)
+		}
+		// Cache origins [loaded, min(cp, fetchLimit)): batches of new origins, conns at once.
+		fetchTo := min(cp, max(fetchLimit, loaded))
 		start, cpu0 := time.Now(), cpuTime()
 		var next atomic.Int64
 		next.Store(int64(loaded))
 		var wg sync.WaitGroup
 		var loadErr atomic.Pointer[error]
+		var failedLoads atomic.Int64
+		var firstFail atomic.Pointer[string]
 		for range conns {
 			wg.Go(func() {
 				for {
 					from := int(next.Add(int64(batchSize))) - batchSize
-					if from >= cp || loadErr.Load() != nil {
+					if from >= fetchTo || loadErr.Load() != nil {
 						return
 					}
 					urls := make([]string, 0, batchSize)
-					for i := from; i < min(from+batchSize, cp); i++ {
+					for i := from; i < min(from+batchSize, fetchTo); i++ {
 						urls = append(urls, host(i)+"/")
 					}
-					if _, err := check(h, urls); err != nil {
+					_, bad, first, err := check(h, urls)
+					if err != nil {
 						loadErr.Store(&err)
 						return
+					}
+					if bad > 0 {
+						failedLoads.Add(int64(bad))
+						firstFail.CompareAndSwap(nil, &first)
 					}
 				}
 			})
@@ -184,7 +201,7 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 			return fmt.Errorf("caching origins: %w", *p)
 		}
 		el, cpu := time.Since(start), cpuTime()-cpu0
-		n := cp - loaded
+		n := fetchTo - loaded
 		loaded = cp
 
 		runtime.GC()
@@ -195,13 +212,19 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 		used := usedMemory(ctx, rdb) - redisBase
 		sample := keyBytes(ctx, rdb, prefix, host, loaded)
 		fmt.Printf("\n== %d origins cached\n", loaded)
-		fmt.Printf("fetched and stored %d new origins in %.1fs: %.0f origins/s, %.0f per CPU-second (server, origins and Redis client in this process)\n",
-			n, el.Seconds(), float64(n)/el.Seconds(), float64(n)/cpu.Seconds())
+		if n > 0 {
+			fmt.Printf("fetched and stored %d new origins in %.1fs: %.0f origins/s, %.0f per CPU-second (server, origins and Redis client in this process)\n",
+				n, el.Seconds(), float64(n)/el.Seconds(), float64(n)/cpu.Seconds())
+		}
+		if f := failedLoads.Load(); f > 0 {
+			fmt.Printf("  %d of them answered with an error instead (first: %s)\n", f, *firstFail.Load())
+		}
 		fmt.Printf("redis: %d keys, used_memory +%d MiB = %d bytes per origin (MEMORY USAGE of 1,000 sampled keys: mean %d bytes)\n",
 			keys, used>>20, used/int64(loaded), sample)
-		fmt.Printf("server: Go heap in use %d MiB (+%d MiB since before the server), RSS %d MiB (+%d MiB); %d bytes of heap per origin cached\n",
-			ms.HeapInuse>>20, (ms.HeapInuse-before.HeapInuse)>>20, rss()>>20, (rss()-rssBefore)>>20,
-			(ms.HeapInuse-before.HeapInuse)/uint64(loaded))
+		st := srv.Client().Stats()
+		fmt.Printf("server: %d origins held in memory (the rules cache's own estimate %d MiB of -memory %d MiB); Go heap in use %d MiB (+%d MiB since before the server) = %d bytes per origin held; RSS %d MiB (+%d MiB)\n",
+			st.Origins, st.Bytes>>20, memory>>20, ms.HeapInuse>>20, (ms.HeapInuse-before.HeapInuse)>>20,
+			(ms.HeapInuse-before.HeapInuse)/uint64(max(st.Origins, 1)), rss()>>20, (rss()-rssBefore)>>20)
 
 		hot := min(loaded, 10_000) // the most recently cached: held in memory
 		crawl := func(r *rand.Rand) []string {
@@ -231,11 +254,56 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 	return nil
 }
 
+// seed writes the entries of origins [from, to) to the store as a successful fetch
+// of their corpus file at addr would (the same fields, the same encoding), conns at
+// once.
+func seed(ctx context.Context, store fetch.Store, names []string, host func(int) string, addr string, from, to, conns int) error {
+	bodies := make([][]byte, len(names))
+	for i, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return err
+		}
+		bodies[i] = b[:min(len(b), 500<<10)]
+	}
+	var next atomic.Int64
+	next.Store(int64(from))
+	var wg sync.WaitGroup
+	var firstErr atomic.Pointer[error]
+	for range conns * 4 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= to || firstErr.Load() != nil {
+					return
+				}
+				now := time.Now()
+				o := host(i)
+				body := bodies[i%len(bodies)]
+				e := &fetch.Entry{
+					Origin: o, RobotsURL: o + "/robots.txt", Outcome: fetch.Success, Effect: fetch.ObeyRules,
+					Status: 200, Hops: []fetch.Hop{{URL: o + "/robots.txt", Status: 200}},
+					BytesRead: int64(len(body)), WireBytes: int64(len(body)), Body: body,
+					FetchedAt: now, ExpiresAt: now.Add(fetch.DefaultTTL), LastSuccess: now, Addrs: []string{addr},
+				}
+				if err := store.Save(ctx, e); err != nil {
+					firstErr.CompareAndSwap(nil, &err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if p := firstErr.Load(); p != nil {
+		return fmt.Errorf("seeding Redis: %w", *p)
+	}
+	return nil
+}
+
 // measure runs conns loops of batches made by batchOf for d, through the handler,
 // and prints decisions per second and per CPU-second.
 func measure(h http.Handler, title string, d time.Duration, conns int, batchOf func(*rand.Rand) []string) {
-	var decisions, requests atomic.Int64
-	var errs atomic.Int64
+	var decisions, requests, errs atomic.Int64
 	var mu sync.Mutex
 	var lat []time.Duration
 	deadline := time.Now().Add(d)
@@ -248,9 +316,10 @@ func measure(h http.Handler, title string, d time.Duration, conns int, batchOf f
 			for time.Now().Before(deadline) {
 				urls := batchOf(r)
 				t0 := time.Now()
-				n, err := check(h, urls)
+				n, bad, _, err := check(h, urls)
+				errs.Add(int64(bad))
 				if err != nil {
-					errs.Add(1)
+					errs.Add(int64(len(urls)))
 					continue
 				}
 				local = append(local, time.Since(t0))
@@ -271,23 +340,41 @@ func measure(h http.Handler, title string, d time.Duration, conns int, batchOf f
 		}
 		return lat[int(float64(len(lat)-1)*q)].Round(10 * time.Microsecond)
 	}
-	fmt.Printf("%s: %d batches, %.0f decisions/s, %.0f per CPU-second; batch p50 %s p99 %s; errors %d\n",
+	fmt.Printf("%s: %d batches, %.0f decisions/s, %.0f per CPU-second; batch p50 %s p99 %s; URLs answered with an error %d\n",
 		title, requests.Load(), float64(decisions.Load())/el.Seconds(), float64(decisions.Load())/cpu.Seconds(),
 		p(0.5), p(0.99), errs.Load())
 }
 
-// check sends one batch through the handler and returns the decisions made.
-func check(h http.Handler, urls []string) (int, error) {
+// check sends one batch through the handler and returns the decisions made and
+// the URLs answered with an error (a fetch that timed out on a loaded machine),
+// with the first such answer.
+func check(h http.Handler, urls []string) (decided, failed int, first string, err error) {
 	body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
 	w := &recorder{h: http.Header{}}
 	h.ServeHTTP(w, httptest.NewRequest("POST", "/v1/check", bytes.NewReader(body)))
 	if w.code != 0 && w.code != 200 {
-		return 0, fmt.Errorf("status %d: %.300s", w.code, w.body.String())
+		return 0, 0, "", fmt.Errorf("status %d: %.300s", w.code, w.body.String())
 	}
-	if n := bytes.Count(w.body.Bytes(), []byte(`"allowed":`)); n != len(urls) {
-		return n, fmt.Errorf("%d decisions for %d URLs: %.300s", n, len(urls), w.body.String())
+	var ans struct {
+		Results []struct {
+			Allowed *bool  `json:"allowed"`
+			Error   string `json:"error"`
+		} `json:"results"`
 	}
-	return len(urls), nil
+	if err := json.Unmarshal(w.body.Bytes(), &ans); err != nil || len(ans.Results) != len(urls) {
+		return 0, 0, "", fmt.Errorf("answer of %d results for %d URLs (%v): %.300s", len(ans.Results), len(urls), err, w.body.String())
+	}
+	for _, r := range ans.Results {
+		if r.Allowed != nil {
+			decided++
+		} else {
+			failed++
+			if first == "" {
+				first = r.Error
+			}
+		}
+	}
+	return decided, failed, first, nil
 }
 
 type recorder struct {
@@ -388,4 +475,3 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
-
