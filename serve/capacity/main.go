@@ -137,14 +137,14 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 	store := redisstore.New(rdb, redisstore.WithPrefix(prefix))
 	srv, err := serve.New(serve.Config{
 		AllowPrivate: true,
-		Store:        store,
 		BatchFetches: 64,
 		MaxURLs:      batchSize,
-		Fetch: []fetch.Option{
-			fetch.WithDialContext(dial),
-			fetch.WithRulesMemory(memory),
-			fetch.WithMaxInFlight(64),
-			fetch.WithTimeout(10 * time.Second),
+		Fetch: fetch.Config{
+			Store:       store,
+			DialContext: dial,
+			RulesMemory: memory,
+			MaxInFlight: 64,
+			Timeout:     10 * time.Second,
 		},
 	})
 	if err != nil {
@@ -280,7 +280,7 @@ func seed(ctx context.Context, store fetch.Store, names []string, host func(int)
 				now := time.Now()
 				o := host(i)
 				body := bodies[i%len(bodies)]
-				e := &fetch.Entry{
+				e := &fetch.Result{
 					Origin: o, RobotsURL: o + "/robots.txt", Outcome: fetch.Success, Effect: fetch.ObeyRules,
 					Status: 200, Hops: []fetch.Hop{{URL: o + "/robots.txt", Status: 200}},
 					BytesRead: int64(len(body)), WireBytes: int64(len(body)), Body: body,
