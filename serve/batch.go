@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gorobots/robots/fetch"
 )
@@ -44,7 +45,9 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 		}
 		return nil, errorf(http.StatusBadRequest, "reading the request body: %v", err)
 	}
-	req, err := decodeBatch(string(body))
+	// The body is read into a buffer of its own, never written again: the request's
+	// strings (every URL) can be substrings of it without a copy.
+	req, err := decodeBatch(unsafe.String(unsafe.SliceData(body), len(body)))
 	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "request body: %v", err)
 	}
@@ -68,11 +71,12 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	}
 
 	// Group by origin (for common URLs a substring of the URL, found without
-	// allocating). A URL without one is a group of its own, which lookup reports.
-	var origins []*originState
-	index := make(map[string]*originState)
-	per := make([]*originState, len(req.URLs))
-	inputs := make([]string, len(req.URLs))
+	// allocating). A URL without one is a group of its own, which lookup reports. The
+	// grouping's memory is reused between requests: in a batch of a new origin per
+	// URL, allocating it was a sixth of the work.
+	sc := getBatchScratch(len(req.URLs))
+	defer putBatchScratch(sc)
+	per, inputs := sc.per, sc.inputs
 	var bad []error
 	for i, raw := range req.URLs {
 		u, input, err := encodeURL(raw)
@@ -89,17 +93,22 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 		if err != nil {
 			k = u
 		}
-		o := index[k]
-		if o == nil {
-			o = &originState{url: u}
-			index[k] = o
-			origins = append(origins, o)
+		oi, ok := sc.index[k]
+		if !ok {
+			oi = int32(len(sc.states))
+			sc.index[k] = oi
+			sc.states = append(sc.states, originState{url: u})
 		}
-		per[i] = o
+		per[i] = oi
 	}
+	origins := sc.origins
+	for i := range sc.states {
+		origins = append(origins, &sc.states[i]) // sc.states grows no more
+	}
+	sc.origins = origins
 	// Origins the client holds fresh are decided at once; the others are looked up
 	// under one deadline.
-	var missed []*originState
+	missed := sc.missed
 	for _, o := range origins {
 		var ok bool
 		if o.res, ok = s.peek(o.url); !ok {
@@ -108,6 +117,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 			o.json = s.memos.get(o.res, c)
 		}
 	}
+	sc.missed = missed
 	if len(missed) > 0 {
 		ctx, cancel := s.withCheckTimeout(r.Context())
 		defer cancel()
@@ -157,7 +167,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 			b = appendURLError(b, inputs[i], statusOf(bad[i]), bad[i].Error())
 			continue
 		}
-		o := per[i]
+		o := origins[per[i]]
 		if o.err != nil {
 			if !first {
 				b = append(b, ',')
@@ -193,6 +203,46 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
+// batchScratch is the grouping of one batch's URLs by origin, reused between
+// requests.
+type batchScratch struct {
+	index   map[string]int32 // origin → index in states
+	states  []originState
+	origins []*originState // &states[i]
+	missed  []*originState
+	per     []int32  // each URL's origin, in request order
+	inputs  []string // each URL as given, when encoding changed it
+}
+
+// maxScratchURLs bounds the grouping kept for reuse: one of a larger batch is left
+// to the garbage collector, so that a rare huge batch does not pin its memory.
+const maxScratchURLs = 4096
+
+var batchScratches = sync.Pool{New: func() any { return &batchScratch{index: make(map[string]int32)} }}
+
+// getBatchScratch returns an empty grouping with room for n URLs.
+func getBatchScratch(n int) *batchScratch {
+	sc := batchScratches.Get().(*batchScratch)
+	if cap(sc.per) < n {
+		sc.per, sc.inputs = make([]int32, n), make([]string, n)
+	}
+	sc.per, sc.inputs = sc.per[:n], sc.inputs[:n]
+	return sc
+}
+
+func putBatchScratch(sc *batchScratch) {
+	if len(sc.per) > maxScratchURLs {
+		return
+	}
+	clear(sc.index)
+	clear(sc.states) // no result, URL or answer kept alive
+	clear(sc.origins)
+	clear(sc.missed)
+	clear(sc.inputs)
+	sc.states, sc.origins, sc.missed = sc.states[:0], sc.origins[:0], sc.missed[:0]
+	batchScratches.Put(sc)
+}
+
 // lookupAll looks up every origin of a batch with at most BatchFetches workers:
 // a warm cache answers at once, and a slow origin holds up one worker only.
 func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawlerSet) {
@@ -226,7 +276,8 @@ func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawle
 }
 
 // readRequestBody reads r's body (already bounded by http.MaxBytesReader) into one
-// buffer sized by Content-Length when the client sent it.
+// buffer sized by Content-Length when the client sent it. The buffer is always a
+// new one (handleBatch reads strings out of it without copying).
 func readRequestBody(r *http.Request, limit int64) ([]byte, error) {
 	n := r.ContentLength
 	if n < 0 || n > limit {
