@@ -132,13 +132,17 @@ func TestRedisOutage(t *testing.T) {
 					return 0, err
 				}
 				defer resp.Body.Close()
-				var ans struct {
-					Results []checkAnswer `json:"results"`
-				}
+				var ans batchAnswer
 				if err := json.NewDecoder(resp.Body).Decode(&ans); err != nil || resp.StatusCode != 200 {
 					return 0, fmt.Errorf("status %d, %v", resp.StatusCode, err)
 				}
+				if len(ans.Results) != len(urls) {
+					return 0, fmt.Errorf("%d results for %d URLs", len(ans.Results), len(urls))
+				}
 				for i, res := range ans.Results {
+					if res.Origin != nil && *res.Origin >= 0 && *res.Origin < len(ans.Origins) {
+						res.originAnswer = ans.Origins[*res.Origin]
+					}
 					if res.Allowed == nil || *res.Allowed || res.Outcome != "success" {
 						return 0, fmt.Errorf("%s: allowed %v, outcome %q, error %q; want disallowed by the fetched file",
 							urls[i], deref(res.Allowed), res.Outcome, res.Error)
