@@ -4,10 +4,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // The benchmarks and the memory and allocation tests run over the shared corpus
@@ -15,17 +15,9 @@ import (
 // crawled URLs and 1,315 real crawler tokens. The comparison with other libraries is
 // in the bench/ module.
 
-// loadCorpus returns the shared corpus. Where it is absent the caller is skipped,
-// except under CI=true, where the corpus is always provided and its absence is a failure.
-// It is the internal tests' loader (export_test.go), so the corpus is read once.
-func loadCorpus(tb testing.TB) *corpus.Corpus {
-	tb.Helper()
-	return robots.LoadTestCorpus(tb)
-}
-
 // parsedCases parses the file of every case once and returns the cases with them.
 func parsedCases(tb testing.TB) ([]corpus.Case, map[int]*robots.Robots) {
-	c := loadCorpus(tb)
+	c := testenv.Corpus(tb)
 	cases := c.Cases()
 	parsed := map[int]*robots.Robots{}
 	for _, cs := range cases {
@@ -62,51 +54,19 @@ func decisions(tb testing.TB) []decision {
 	return decisionsData
 }
 
-// The development machine is shared: other jobs stretch wall-clock times by a
-// factor that changes from minute to minute. Process CPU time (garbage collector
-// included) stretches much less, so the benchmarks also report rates per CPU
-// second ("/cpu-s") to compare against.
-
-// meter measures one benchmark's CPU time; start it just before the loop.
-type meter struct {
-	b     *testing.B
-	start time.Duration
-	ok    bool
-}
-
-func startMeter(b *testing.B) meter {
-	b.ReportAllocs()
-	b.ResetTimer()
-	t, ok := cpuTime()
-	return meter{b, t, ok}
-}
-
-// report reports perOp×N units per wall-clock second and per CPU second.
-func (m meter) report(perOp float64, wallUnit, cpuUnit string) {
-	total := perOp * float64(m.b.N)
-	if s := m.b.Elapsed().Seconds(); s > 0 && wallUnit != "" {
-		m.b.ReportMetric(total/s, wallUnit)
-	}
-	if end, ok := cpuTime(); ok && m.ok && end > m.start {
-		m.b.ReportMetric(total/(end-m.start).Seconds(), cpuUnit)
-	}
-}
-
-func (m meter) decisions() { m.report(1, "decisions/s", "decisions/cpu-s") }
-
 // BenchmarkParse parses every corpus file once per op. MB/s counts the bytes Parse
 // reads: each file up to DefaultMaxBytes (three files are longer).
 func BenchmarkParse(b *testing.B) {
-	c := loadCorpus(b)
+	c := testenv.Corpus(b)
 	n := c.Bytes(robots.DefaultMaxBytes)
 	b.SetBytes(n)
-	m := startMeter(b)
+	m := testenv.StartMeter(b)
 	for range b.N {
 		for _, f := range c.Files {
 			robots.Parse(f.Body)
 		}
 	}
-	m.report(float64(n)/1e6, "", "MB/cpu-s")
+	m.Report(float64(n)/1e6, "", "MB/cpu-s")
 	b.ReportMetric(float64(len(c.Files)*b.N)/b.Elapsed().Seconds(), "files/s")
 }
 
@@ -114,23 +74,23 @@ func BenchmarkParse(b *testing.B) {
 // parsed beforehand; one op is one decision.
 func BenchmarkAllowed(b *testing.B) {
 	ds := decisions(b)
-	m := startMeter(b)
+	m := testenv.StartMeter(b)
 	for i := range b.N {
 		d := &ds[i%len(ds)]
 		d.r.Allowed(d.agent, d.url)
 	}
-	m.decisions()
+	m.Decisions(1)
 }
 
 // BenchmarkCheck is BenchmarkAllowed with the reason (Check).
 func BenchmarkCheck(b *testing.B) {
 	ds := decisions(b)
-	m := startMeter(b)
+	m := testenv.StartMeter(b)
 	for i := range b.N {
 		d := &ds[i%len(ds)]
 		d.r.Check(d.agent, d.url)
 	}
-	m.decisions()
+	m.Decisions(1)
 }
 
 // BenchmarkAllowedParallel shares the parsed files between goroutines, as a crawler
@@ -141,7 +101,7 @@ func BenchmarkAllowedParallel(b *testing.B) {
 		mu   sync.Mutex
 		next int
 	)
-	m := startMeter(b)
+	m := testenv.StartMeter(b)
 	b.RunParallel(func(pb *testing.PB) {
 		mu.Lock()
 		i := next * 7919 // start the goroutines at different cases
@@ -153,31 +113,31 @@ func BenchmarkAllowedParallel(b *testing.B) {
 			i++
 		}
 	})
-	m.decisions()
+	m.Decisions(1)
 }
 
 // BenchmarkParseAndAllowed parses the host's file and makes one decision, as a
 // caller that keeps nothing between decisions would.
 func BenchmarkParseAndAllowed(b *testing.B) {
-	c := loadCorpus(b)
+	c := testenv.Corpus(b)
 	cases := c.Cases()
-	m := startMeter(b)
+	m := testenv.StartMeter(b)
 	for i := range b.N {
 		cs := &cases[i%len(cases)]
 		robots.Parse(c.Files[cs.File].Body).Allowed(cs.Agent, cs.URL)
 	}
-	m.decisions()
+	m.Decisions(1)
 }
 
 // BenchmarkCheckOnce decides each case straight from its host's file, without
 // parsing it first (CheckOnce); one op is one decision.
 func BenchmarkCheckOnce(b *testing.B) {
-	c := loadCorpus(b)
+	c := testenv.Corpus(b)
 	cases := c.Cases()
-	m := startMeter(b)
+	m := testenv.StartMeter(b)
 	for i := range b.N {
 		cs := &cases[i%len(cases)]
 		robots.CheckOnce(c.Files[cs.File].Body, cs.Agent, cs.URL)
 	}
-	m.decisions()
+	m.Decisions(1)
 }

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // The issue asks that the parsed form of the whole corpus take at most twice the
 // corpus's raw size in memory. The raw size counted is what Parse reads (each file
 // up to DefaultMaxBytes), the stricter of the two possible readings.
 func TestParsedCorpusMemory(t *testing.T) {
-	c := loadCorpus(t)
+	c := testenv.Corpus(t)
 	raw := c.Bytes(robots.DefaultMaxBytes)
 	var before, after runtime.MemStats
 	runtime.GC()

@@ -1,10 +1,6 @@
 package robots
 
-// Internals for the external tests (package robots_test), which have the CPU-time
-// meter.
-
-// LoadTestCorpus is the corpus loader of the internal tests, shared with the external ones.
-var LoadTestCorpus = loadScanCorpus
+// Internals for the external tests (package robots_test).
 
 // ScanSum reads the lines of s with the scanner in a loop, as CheckOnce does (the
 // Line stays on the stack), and returns the number of lines and of rule value bytes.

@@ -7,17 +7,22 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// corpusDir is the shared corpus of real robots.txt files, kept outside the repository.
-const corpusDir = "../shared/corpus"
+	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
+)
 
 // FuzzParse parses arbitrary bodies, seeded with the real files of the corpus: it must
 // not panic, must take bounded time, and must give stable, self-consistent results.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "robots", "*.txt"))
-	if len(files) == 0 {
-		f.Log("corpus not found at " + corpusDir + "; seeding from testdata only")
+	// Without the corpus (and outside CI) the seeds below still run.
+	var files []string
+	if dir, err := corpus.Find("."); err == nil {
+		files, _ = filepath.Glob(filepath.Join(dir, "robots", "*.txt"))
+	} else if testenv.InCI() {
+		f.Fatalf("%v (required when CI=true)", err)
+	} else {
+		f.Logf("%v (set $%s to its directory): seeding without it", err, corpus.EnvDir)
 	}
 	for i, name := range files {
 		if testing.Short() && i%20 != 0 {

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestCheckOnceCorpus: on real cases of the corpus, the one-pass decision is the
 // decision of the parsed file.
 func TestCheckOnceCorpus(t *testing.T) {
-	c := loadCorpus(t)
+	c := testenv.Corpus(t)
 	for i, cs := range c.Cases() {
 		if i%7 != 0 { // every 7th of the 86,300 cases keeps the test quick under -race
 			continue

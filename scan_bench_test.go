@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // BenchmarkScanLines reads the lines of every corpus file (up to DefaultMaxBytes)
@@ -12,7 +13,7 @@ import (
 // one run. (The reference the scanner is tested against, scanref_test.go, is written
 // to be obvious, not fast: it is not measured.)
 func BenchmarkScanLines(b *testing.B) {
-	c := loadCorpus(b)
+	c := testenv.Corpus(b)
 	bodies := make([]string, len(c.Files))
 	for i, f := range c.Files {
 		bodies[i] = string(f.Body[:min(len(f.Body), robots.DefaultMaxBytes)])
@@ -26,14 +27,14 @@ func BenchmarkScanLines(b *testing.B) {
 	} {
 		b.Run(impl.name, func(b *testing.B) {
 			lines := 0
-			m := startMeter(b)
+			m := testenv.StartMeter(b)
 			for range b.N {
 				for _, s := range bodies {
 					n, _ := impl.scan(s)
 					lines += n
 				}
 			}
-			m.report(float64(lines)/float64(b.N), "lines/s", "lines/cpu-s")
+			m.Report(float64(lines)/float64(b.N), "lines/s", "lines/cpu-s")
 		})
 	}
 }

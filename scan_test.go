@@ -1,43 +1,13 @@
 package robots
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 )
-
-var (
-	scanCorpusOnce sync.Once
-	scanCorpus     *corpus.Corpus
-	scanCorpusErr  error
-)
-
-// loadScanCorpus returns the shared corpus, skipping the caller where it is absent
-// (failing under CI=true, where it is always provided).
-func loadScanCorpus(tb testing.TB) *corpus.Corpus {
-	tb.Helper()
-	scanCorpusOnce.Do(func() {
-		dir, err := corpus.Find(".")
-		if err != nil {
-			scanCorpusErr = err
-			return
-		}
-		scanCorpus, scanCorpusErr = corpus.Load(dir)
-	})
-	if scanCorpusErr != nil {
-		if errors.Is(scanCorpusErr, corpus.ErrNotFound) && os.Getenv("CI") != "true" {
-			tb.Skipf("skipping: no corpus (set $%s to its directory): %v", corpus.EnvDir, scanCorpusErr)
-		}
-		tb.Fatal(scanCorpusErr)
-	}
-	return scanCorpus
-}
 
 // collectLines returns every line scan passes to its callback.
 func collectLines(scan func(string, func(*Line) bool), s string) []Line {
@@ -65,7 +35,7 @@ func checkScan(t *testing.T, name string, body string) {
 
 // TestScanCorpus compares the scanner with the reference on every file of the corpus.
 func TestScanCorpus(t *testing.T) {
-	c := loadScanCorpus(t)
+	c := testenv.Corpus(t)
 	for _, f := range c.Files {
 		checkScan(t, f.Host, string(f.Body))
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // raceSample: under the race detector (raceEnabled), which makes them ten times
@@ -127,7 +129,7 @@ func TestSlowReferenceConformance(t *testing.T) {
 // (prog.go's invariants) are checked too. Under the race detector, which makes this
 // sweep ten times slower, every raceSample-th file is checked.
 func TestSlowReferenceCorpus(t *testing.T) {
-	c := loadScanCorpus(t)
+	c := testenv.Corpus(t)
 	urls := map[int][]string{}
 	for _, u := range c.URLs {
 		if fi, ok := c.FileFor(u); ok {

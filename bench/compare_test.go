@@ -4,16 +4,14 @@
 package bench
 
 import (
-	"errors"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 	"github.com/jimsmart/grobotstxt"
 	"github.com/temoto/robotstxt"
 )
@@ -42,25 +40,15 @@ var (
 
 func load(tb testing.TB) *data {
 	tb.Helper()
-	dataOnce.Do(func() { dataVal, dataErr = prepare() })
+	c := testenv.Corpus(tb) // skips or fails tb when there is no corpus
+	dataOnce.Do(func() { dataVal, dataErr = prepare(c) })
 	if dataErr != nil {
-		if errors.Is(dataErr, corpus.ErrNotFound) && os.Getenv("CI") != "true" {
-			tb.Skipf("skipping: no corpus at ../../shared/corpus (set $%s to its directory): %v", corpus.EnvDir, dataErr)
-		}
 		tb.Fatal(dataErr)
 	}
 	return dataVal
 }
 
-func prepare() (*data, error) {
-	dir, err := corpus.Find(".")
-	if err != nil {
-		return nil, err
-	}
-	c, err := corpus.Load(dir)
-	if err != nil {
-		return nil, err
-	}
+func prepare(c *corpus.Corpus) (*data, error) {
 	d := &data{cases: c.Cases()}
 	// Crawlers read at most a limit of each file (RFC 9309 §2.5, 500 KiB for Google);
 	// our Parse applies it itself, the other libraries do not. Cutting the three
@@ -106,47 +94,6 @@ func prepare() (*data, error) {
 // for grobotstxt. Cases are in a shuffled order, so the sample is representative.
 const sampleEvery = 20
 
-// The machine these run on is shared, and other people's jobs stretch wall-clock
-// times by a factor that changes from minute to minute. The process's CPU time
-// does not stretch with the load, so every benchmark also reports rates per CPU
-// second ("/cpu-s"), the garbage collector's work included, as a steadier
-// cross-check of the wall-clock rates.
-
-// meter measures one benchmark's CPU time; start it just before the loop.
-type meter struct {
-	b     *testing.B
-	start time.Duration
-	ok    bool
-}
-
-func startMeter(b *testing.B) meter {
-	b.ReportAllocs()
-	b.ResetTimer()
-	t, ok := cpuTime()
-	return meter{b, t, ok}
-}
-
-// decisions reports the rates of decisions when each op makes perOp of them.
-func (m meter) decisions(perOp int) {
-	m.report(float64(perOp), "decisions/s", "decisions/cpu-s")
-}
-
-// bytes reports the parse rate when each op parses perOp bytes (SetBytes gives MB/s).
-func (m meter) bytes(perOp int64) {
-	m.b.SetBytes(perOp)
-	m.report(float64(perOp)/1e6, "", "MB/cpu-s")
-}
-
-func (m meter) report(perOp float64, wallUnit, cpuUnit string) {
-	total := perOp * float64(m.b.N)
-	if s := m.b.Elapsed().Seconds(); s > 0 && wallUnit != "" {
-		m.b.ReportMetric(total/s, wallUnit)
-	}
-	if end, ok := cpuTime(); ok && m.ok && end > m.start {
-		m.b.ReportMetric(total/(end-m.start).Seconds(), cpuUnit)
-	}
-}
-
 // nopHandler receives grobotstxt's parse events and keeps nothing: the cheapest
 // possible use of its parser, so its MB/s is an upper bound.
 type nopHandler struct{}
@@ -163,31 +110,31 @@ func (nopHandler) HandleUnknownAction(int, string, string) {}
 func BenchmarkParse(b *testing.B) {
 	d := load(b)
 	b.Run("lib=robots", func(b *testing.B) {
-		m := startMeter(b)
+		m := testenv.StartMeter(b)
 		for range b.N {
 			for _, body := range d.bodies {
 				robots.Parse(body)
 			}
 		}
-		m.bytes(d.bytes)
+		m.Bytes(d.bytes)
 	})
 	b.Run("lib=temoto", func(b *testing.B) {
-		m := startMeter(b)
+		m := testenv.StartMeter(b)
 		for range b.N {
 			for _, body := range d.bodies {
 				robotstxt.FromBytes(body)
 			}
 		}
-		m.bytes(d.bytes)
+		m.Bytes(d.bytes)
 	})
 	b.Run("lib=grobotstxt", func(b *testing.B) {
-		m := startMeter(b)
+		m := testenv.StartMeter(b)
 		for range b.N {
 			for _, s := range d.strs {
 				grobotstxt.Parse(s, nopHandler{})
 			}
 		}
-		m.bytes(d.bytes)
+		m.Bytes(d.bytes)
 	})
 }
 
@@ -200,23 +147,23 @@ func BenchmarkDecide(b *testing.B) {
 		b.Logf("temoto could not parse %d of the files decided on; they decide as empty files", d.temotoErrs)
 	}
 	b.Run("lib=robots", func(b *testing.B) {
-		m := startMeter(b)
+		m := testenv.StartMeter(b)
 		for range b.N {
 			for j := range d.cases {
 				d.ours[j].Allowed(d.cases[j].Agent, d.cases[j].URL)
 			}
 		}
-		m.decisions(len(d.cases))
+		m.Decisions(len(d.cases))
 	})
 	b.Run("lib=temoto", func(b *testing.B) {
-		m := startMeter(b)
+		m := testenv.StartMeter(b)
 		for range b.N {
 			for j := range d.cases {
 				// temoto takes a path; it is cut from the URL beforehand, which favours temoto.
 				d.temotos[j].TestAgent(d.paths[j], d.cases[j].Agent)
 			}
 		}
-		m.decisions(len(d.cases))
+		m.Decisions(len(d.cases))
 	})
 }
 
@@ -227,35 +174,35 @@ func BenchmarkParseAndDecide(b *testing.B) {
 	d := load(b)
 	n := (len(d.cases) + sampleEvery - 1) / sampleEvery
 	b.Run("lib=robots", func(b *testing.B) {
-		m := startMeter(b)
+		m := testenv.StartMeter(b)
 		for range b.N {
 			for j := 0; j < len(d.cases); j += sampleEvery {
 				cs := &d.cases[j]
 				robots.Parse(d.bodies[cs.File]).Allowed(cs.Agent, cs.URL)
 			}
 		}
-		m.decisions(n)
+		m.Decisions(n)
 	})
 	// DecideOnce is this module's answer to the same need: one pass over the body that
 	// keeps only what decides the URL, like grobotstxt's AgentAllowed.
 	b.Run("lib=robots-once", func(b *testing.B) {
-		m := startMeter(b)
+		m := testenv.StartMeter(b)
 		for range b.N {
 			for j := 0; j < len(d.cases); j += sampleEvery {
 				cs := &d.cases[j]
 				robots.CheckOnce(d.bodies[cs.File], cs.Agent, cs.URL)
 			}
 		}
-		m.decisions(n)
+		m.Decisions(n)
 	})
 	b.Run("lib=grobotstxt", func(b *testing.B) {
-		m := startMeter(b)
+		m := testenv.StartMeter(b)
 		for range b.N {
 			for j := 0; j < len(d.cases); j += sampleEvery {
 				cs := &d.cases[j]
 				grobotstxt.AgentAllowed(d.strs[cs.File], cs.Agent, cs.URL)
 			}
 		}
-		m.decisions(n)
+		m.Decisions(n)
 	})
 }

@@ -6,18 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestMajorMatchesCorpus checks the list against the hand-picked "major" tokens of
 // the shared corpus, which were each checked against Common Crawl's counts.
 func TestMajorMatchesCorpus(t *testing.T) {
-	path := filepath.Join("..", "..", "shared", "corpus", "agents.tsv")
-	f, err := os.Open(path)
+	f, err := os.Open(filepath.Join(testenv.CorpusDir(t), "agents.tsv"))
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared corpus required in CI: %v", err)
-		}
-		t.Skipf("shared corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var want []string

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
-	"github.com/gorobots/robots/fetch/internal/fetchtest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // switchable serves what its current handler says, so that one origin can answer
@@ -389,7 +389,7 @@ func TestAddrCheck(t *testing.T) {
 	badAddr := bad.Listener.Addr().String()
 	store := fetch.NewMemoryStore(0)
 	writer := newClient(t, fetch.Config{Store: store})
-	for _, srv := range []*fetchtest.Server{good, bad, hop} {
+	for _, srv := range []*testenv.Server{good, bad, hop} {
 		mustGet(t, writer, srv.URL+"/", t0)
 	}
 	e, _ := store.Load(context.Background(), "http://"+hop.Listener.Addr().String())

@@ -7,15 +7,15 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
-	"github.com/gorobots/robots/fetch/internal/fetchtest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestFTP fetches robots.txt from a real FTP server (vsftpd) by anonymous login.
 func TestFTP(t *testing.T) {
 	big := rulesBody + strings.Repeat("# filler\n", robots.DefaultMaxBytes/9+10) + "Disallow: /late\n"
-	withFile := fetchtest.StartFTP(t, map[string]string{"robots.txt": rulesBody})
-	withBig := fetchtest.StartFTP(t, map[string]string{"robots.txt": big})
-	without := fetchtest.StartFTP(t, map[string]string{"index.html": "<html></html>"})
+	withFile := testenv.StartFTP(t, map[string]string{"robots.txt": rulesBody})
+	withBig := testenv.StartFTP(t, map[string]string{"robots.txt": big})
+	without := testenv.StartFTP(t, map[string]string{"index.html": "<html></html>"})
 
 	tests := []struct {
 		name      string
@@ -28,7 +28,7 @@ func TestFTP(t *testing.T) {
 		{"file", withFile, fetch.Success, 226, false, false},
 		{"file over the limit", withBig, fetch.Success, 226, false, true},
 		{"no file", without, fetch.Unavailable, 550, true, false},
-		{"refused", fetchtest.ClosedAddr(t), fetch.Unreachable, 0, false, false},
+		{"refused", testenv.ClosedAddr(t), fetch.Unreachable, 0, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

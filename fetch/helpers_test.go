@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots/fetch"
-	"github.com/gorobots/robots/fetch/internal/fetchtest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // t0 is the clock of tests that decide expiry: the time is a parameter of mustGet.
@@ -34,7 +34,7 @@ func newClient(t testing.TB, cfg fetch.Config) *fetch.Client {
 	return fetch.NewClient(cfg)
 }
 
-func serve(t testing.TB, h http.HandlerFunc) *fetchtest.Server { return fetchtest.ServeFunc(t, h) }
+func serve(t testing.TB, h http.HandlerFunc) *testenv.Server { return testenv.ServeFunc(t, h) }
 
 // answer serves status and body at every path, with header lines "Name: value".
 func answer(status int, body string, header ...string) http.HandlerFunc {

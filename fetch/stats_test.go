@@ -6,18 +6,18 @@ import (
 	"time"
 
 	"github.com/gorobots/robots/fetch"
-	"github.com/gorobots/robots/fetch/internal/fetchtest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestStats: Stats counts the origins held in memory and their bytes, and the
 // fetches in progress while they are.
 func TestStats(t *testing.T) {
 	gate := make(chan struct{})
-	slow := fetchtest.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+	slow := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		<-gate
 		w.Write([]byte("User-agent: *\nDisallow: /\n"))
 	})
-	fast := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	fast := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
 	c := fetch.NewClient(fetch.Config{Timeout: 5 * time.Second})
 	if got := c.Stats(); got != (fetch.Stats{}) {
 		t.Errorf("new client: %+v; want all zero", got)

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots/fetch"
-	"github.com/gorobots/robots/fetch/internal/fetchtest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 func TestTransport(t *testing.T) {
@@ -131,7 +131,7 @@ func TestCrawlDelay(t *testing.T) {
 
 // delaySite serves robots.txt with crawl-delay d for every crawler, and counts the
 // other requests.
-func delaySite(t *testing.T, d string) *fetchtest.Server {
+func delaySite(t *testing.T, d string) *testenv.Server {
 	return serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			w.Write([]byte("User-agent: *\nCrawl-delay: " + d + "\n"))
@@ -144,7 +144,7 @@ func delaySite(t *testing.T, d string) *fetchtest.Server {
 // last request sent.
 func TestCrawlDelayCancel(t *testing.T) {
 	srv := delaySite(t, "30")
-	clock := fetchtest.NewClock(t0)
+	clock := testenv.NewClock(t0)
 	tr := &fetch.Transport{Client: newClient(t, fetch.Config{Now: clock.Now}), Agent: agent, CrawlDelay: true}
 	hc := &http.Client{Transport: tr}
 	resp, err := hc.Get(srv.URL + "/first")
@@ -184,7 +184,7 @@ func TestCrawlDelayCancel(t *testing.T) {
 // RefuseOverMax, an origin asking for more than the cap is not fetched at all.
 func TestCrawlDelayNoWait(t *testing.T) {
 	srv := delaySite(t, "3")
-	clock := fetchtest.NewClock(t0)
+	clock := testenv.NewClock(t0)
 	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t, fetch.Config{Now: clock.Now}),
 		Agent: agent, CrawlDelay: true, NoWait: true}}
 	resp, err := hc.Get(srv.URL + "/a")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // want is an expected finding: line and code.
@@ -295,13 +296,10 @@ func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus run skipped in -short mode")
 	}
-	dir := filepath.Join("..", "..", "shared", "corpus", "robots")
+	dir := filepath.Join(testenv.CorpusDir(t), "robots")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared corpus required in CI: %v", err)
-		}
-		t.Skipf("shared corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	counts := map[Code]int{}
 	for i, e := range ents {

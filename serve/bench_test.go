@@ -10,13 +10,13 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // benchServer is a server whose fetch client reaches one loopback origin that
@@ -28,20 +28,9 @@ type benchServer struct {
 	hosts []string // scheme://host of each case's file, in case order without repeats
 }
 
-var benchCorpus = sync.OnceValues(func() (*corpus.Corpus, error) {
-	dir, err := corpus.Find(".")
-	if err != nil {
-		return nil, err
-	}
-	return corpus.Load(dir)
-})
-
 func newBenchServer(b *testing.B, origins int) *benchServer {
 	b.Helper()
-	c, err := benchCorpus()
-	if err != nil {
-		b.Skip(err)
-	}
+	c := testenv.Corpus(b)
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		i, ok := c.FileFor("http://" + r.Host + "/")
 		if !ok {
@@ -193,7 +182,7 @@ func BenchmarkBatch(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			start := time.Now()
-			cpu0, _ := cpuTime()
+			cpu0, _ := testenv.CPUTime()
 			var next atomic.Int64
 			b.RunParallel(func(pb *testing.PB) {
 				w := &discard{h: http.Header{}}
@@ -210,7 +199,7 @@ func BenchmarkBatch(b *testing.B) {
 			})
 			b.ReportMetric(float64(b.N*1000)/time.Since(start).Seconds(), "decisions/s")
 			// Per CPU-second of the process: steadier than per second on a shared machine.
-			if cpu, ok := cpuTime(); ok {
+			if cpu, ok := testenv.CPUTime(); ok {
 				b.ReportMetric(float64(b.N*1000)/(cpu-cpu0).Seconds(), "decisions/CPU-s")
 			}
 		})

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,23 +20,9 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
-	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 	"github.com/gorobots/robots/lint"
 )
-
-// chromium finds Debian's chromium. With CI=true a missing browser fails the test.
-func chromium(t *testing.T) string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium not found, and CI=true: install it (apt-get install chromium)")
-	}
-	t.Skip("chromium not found: install Debian's chromium to run the browser test")
-	return ""
-}
 
 // browser is one headless Chromium shared by the states of TestBrowser; each state
 // runs in its own tab.
@@ -47,7 +32,7 @@ type browser struct {
 }
 
 func newBrowser(t *testing.T) *browser {
-	exe := chromium(t)
+	exe := testenv.RequireBinary(t, "chromium", "chromium-browser", "google-chrome")
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -462,14 +447,7 @@ func testPicker(t *testing.T, b *browser) {
 // testLongFile: a real 1,399-line robots.txt: the summary counts the findings by
 // severity and links each to its line; the link brings the line into view.
 func testLongFile(t *testing.T, b *browser) {
-	dir, err := corpus.Find(".")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and no shared corpus: %v", err)
-		}
-		t.Skipf("no shared corpus: %v", err)
-	}
-	body, err := os.ReadFile(filepath.Join(dir, "robots", "github.com.txt"))
+	body, err := os.ReadFile(filepath.Join(testenv.CorpusDir(t), "robots", "github.com.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

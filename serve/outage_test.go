@@ -23,6 +23,7 @@ import (
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/redisstore"
 	"github.com/gorobots/robots/internal/redistest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 var outageFor = flag.Duration("outage", 10*time.Second, "how long TestRedisOutage keeps Redis down")
@@ -160,7 +161,7 @@ func TestRedisOutage(t *testing.T) {
 			}
 
 			var mu sync.Mutex
-			cpuNow := func() time.Duration { d, _ := cpuTime(); return d }
+			cpuNow := func() time.Duration { d, _ := testenv.CPUTime(); return d }
 			phase := &outagePhase{name: "before", start: time.Now(), cpu0: cpuNow()}
 			var phases []*outagePhase
 			switchTo := func(name string) {

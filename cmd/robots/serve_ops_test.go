@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // serveProc is a "robots serve" child process with every line it printed.
@@ -175,15 +177,15 @@ func TestServeEnvConfig(t *testing.T) {
 	}
 
 	t.Run("address from ROBOTS_ADDR", func(t *testing.T) {
-		want := "127.0.0.1:" + freePort(t)
+		want := testenv.ClosedAddr(t)
 		p := startServe(t, []string{"ROBOTS_ADDR=" + want, "ROBOTS_DATA=" + t.TempDir()})
 		if p.addr != want {
 			t.Errorf("listening on %s, want %s from ROBOTS_ADDR", p.addr, want)
 		}
 	})
 	t.Run("the flag wins over the variable", func(t *testing.T) {
-		want := "127.0.0.1:" + freePort(t)
-		p := startServe(t, []string{"ROBOTS_ADDR=127.0.0.1:" + freePort(t)}, "-addr", want, "-data", t.TempDir())
+		want := testenv.ClosedAddr(t)
+		p := startServe(t, []string{"ROBOTS_ADDR=" + testenv.ClosedAddr(t)}, "-addr", want, "-data", t.TempDir())
 		if p.addr != want {
 			t.Errorf("listening on %s, want %s from -addr", p.addr, want)
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -21,30 +20,6 @@ import (
 
 	"github.com/gorobots/robots/internal/redistest"
 )
-
-// need finds a binary the test runs for real; with CI=true a missing one fails.
-func need(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s not found, and CI=true: .ci/run installs it", name)
-		}
-		t.Skipf("%s not found: install it to run this test", name)
-	}
-	return p
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return port
-}
 
 // serveProcess runs "robots serve" in a child process (the test binary acting as
 // the command, see TestMain) and returns its address once it listens.

@@ -11,6 +11,7 @@ import (
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/boltstore"
 	"github.com/gorobots/robots/fetch/internal/fetchtest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 func TestContract(t *testing.T) {
@@ -34,7 +35,7 @@ func TestSharedErrors(t *testing.T) {
 // TestSurvivesRestart: a client started on the same file after a restart uses the
 // entries of the one before, without fetching.
 func TestSurvivesRestart(t *testing.T) {
-	srv := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	srv := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
 	path := filepath.Join(t.TempDir(), "cache.db")
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 

@@ -17,6 +17,7 @@ import (
 	"github.com/gorobots/robots/fetch/internal/fetchtest"
 	"github.com/gorobots/robots/fetch/redisstore"
 	"github.com/gorobots/robots/internal/redistest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // logRecords is a slog handler that keeps the messages it is given.
@@ -150,7 +151,7 @@ func TestClientDuringOutage(t *testing.T) {
 	}
 	defer rdb.Close()
 	store := redisstore.New(rdb, redisstore.WithPrefix("test:"), redisstore.WithBackoff(20*time.Millisecond, 100*time.Millisecond))
-	origin := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	origin := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
 	var storeErrs, unavailable int
 	var mu sync.Mutex
 	obs := fetch.Observer{StoreError: func(_ string, err error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/gorobots/robots/fetch/internal/fetchtest"
 	"github.com/gorobots/robots/fetch/redisstore"
 	"github.com/gorobots/robots/internal/redistest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestCluster runs the store on a real three-master Redis Cluster, reached through
@@ -37,7 +38,7 @@ func TestCluster(t *testing.T) {
 
 	t.Run("contract", func(t *testing.T) { fetchtest.TestStore(t, store) })
 
-	origin := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	origin := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
 	var d net.Dialer
 	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return d.DialContext(ctx, network, origin.Listener.Addr().String()) // every host name reaches the one origin

@@ -10,10 +10,12 @@ import (
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/internal/fetchtest"
 	"github.com/gorobots/robots/fetch/redisstore"
+	"github.com/gorobots/robots/internal/redistest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 func client(t *testing.T) *redis.Client {
-	rdb := redis.NewClient(&redis.Options{Addr: fetchtest.StartRedis(t), DialTimeout: 2 * time.Second})
+	rdb := redis.NewClient(&redis.Options{Addr: redistest.Addr(t), DialTimeout: 2 * time.Second})
 	t.Cleanup(func() { rdb.Close() })
 	if err := rdb.Ping(t.Context()).Err(); err != nil {
 		t.Fatalf("redis: %v", err)
@@ -33,7 +35,7 @@ func TestSharedErrors(t *testing.T) {
 // Redis fetch each origin once between them.
 func TestShared(t *testing.T) {
 	rdb := client(t)
-	srv := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	srv := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	store := redisstore.New(rdb, redisstore.WithPrefix("test:"+t.Name()+":"))
 
@@ -69,8 +71,8 @@ func TestShared(t *testing.T) {
 // TestUnreachableRedis: a store that fails is reported and the client goes on
 // fetching.
 func TestUnreachableRedis(t *testing.T) {
-	srv := fetchtest.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
-	rdb := redis.NewClient(&redis.Options{Addr: fetchtest.ClosedAddr(t), DialTimeout: time.Second, MaxRetries: -1})
+	srv := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	rdb := redis.NewClient(&redis.Options{Addr: testenv.ClosedAddr(t), DialTimeout: time.Second, MaxRetries: -1})
 	defer rdb.Close()
 	var storeErrs int
 	var mu sync.Mutex

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // Bounds of the waits for a server or a cluster to become usable: far above what
@@ -30,29 +32,14 @@ const (
 	ClusterTimeout = 30 * time.Second
 )
 
-// require returns the path of a program, skipping the test without it (failing it
-// in CI).
-func require(t testing.TB, name, pkg string) string {
+// Addr returns the address of a redis-server for this test: the one named by
+// $ROBOTS_TEST_REDIS if set, else one started by Start.
+func Addr(t testing.TB) string {
 	t.Helper()
-	if p, err := exec.LookPath(name); err == nil {
-		return p
+	if addr := os.Getenv("ROBOTS_TEST_REDIS"); addr != "" {
+		return addr
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is not installed; CI must install it (apt-get install %s; see .ci/run)", name, pkg)
-	}
-	t.Skipf("%s is not installed: skipping (apt-get install %s to run this test)", name, pkg)
-	return ""
-}
-
-// freePort returns a loopback TCP port that was free a moment ago.
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return Start(t).Addr
 }
 
 // Server is one redis-server process. Its methods are safe for concurrent use.
@@ -72,8 +59,8 @@ type Server struct {
 // test ends. extra are more command-line options ("--name", "value", ...).
 func Start(t testing.TB, extra ...string) *Server {
 	t.Helper()
-	bin := require(t, "redis-server", "redis-server")
-	port := freePort(t)
+	bin := testenv.RequireBinary(t, "redis-server")
+	port := testenv.FreePort(t)
 	args := append([]string{"--port", fmt.Sprint(port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--dir", t.TempDir(), "--protected-mode", "no"}, extra...)
 	s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), t: t, bin: bin, args: args}
@@ -161,12 +148,15 @@ func StartCluster(t testing.TB, n int) *Cluster {
 	if n < 3 {
 		t.Fatalf("a Redis Cluster needs at least 3 masters; asked for %d", n)
 	}
-	cli := require(t, "redis-cli", "redis-tools")
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		testenv.Missing(t, "redis-cli is not installed (apt-get install redis-tools; .ci/run installs it in CI)")
+	}
 	c := &Cluster{cli: cli}
 	for range n {
 		// The cluster bus gets its own free port: the default (port + 10000) may be taken.
 		c.Nodes = append(c.Nodes, Start(t, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-			"--cluster-port", fmt.Sprint(freePort(t)), "--cluster-node-timeout", "2000",
+			"--cluster-port", fmt.Sprint(testenv.FreePort(t)), "--cluster-node-timeout", "2000",
 			"--cluster-require-full-coverage", "no"))
 	}
 	args := []string{"--cluster", "create"}

@@ -9,7 +9,7 @@
 // server that answers for every host name: the server's dialer sends every
 // connection there (a stand-in for DNS), and the Host header picks the corpus file.
 //
-//	go run ./serve/loadtest -corpus ../shared/corpus -duration 10s
+//	go run ./serve/loadtest -duration 10s   # the corpus: -corpus, $ROBOTS_CORPUS or ../shared/corpus
 package main
 
 import (
@@ -36,15 +36,16 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 	"github.com/gorobots/robots/serve"
 )
 
 func main() {
-	corpus := flag.String("corpus", "../shared/corpus", "shared corpus `directory` (robots/ and urls.txt)")
+	corpusDir := flag.String("corpus", "", "shared corpus `directory` (robots/ and urls.txt); default $ROBOTS_CORPUS, else shared/corpus beside the repository")
 	duration := flag.Duration("duration", 10*time.Second, "length of each measured phase")
 	conns := flag.Int("conns", 16, "concurrent connections of the single-check phases")
 	batchConns := flag.Int("batch-conns", 4, "concurrent connections of the batch phases")
@@ -61,7 +62,14 @@ func main() {
 	if *cpuprofile != "" {
 		profileTo = *cpuprofile
 	}
-	if err := run(*corpus, *duration, *conns, *batchConns, *batchSize, *files, *bad); err != nil {
+	if *corpusDir == "" {
+		dir, err := corpus.Find(".")
+		if err != nil {
+			log.Fatalf("%v: give -corpus or set $%s", err, corpus.EnvDir)
+		}
+		*corpusDir = dir
+	}
+	if err := run(*corpusDir, *duration, *conns, *batchConns, *batchSize, *files, *bad); err != nil {
 		log.Print(err)
 		os.Exit(1)
 	}
@@ -542,9 +550,6 @@ func rss() uint64 {
 // cpuTime is the CPU time this process has used (user and system): with the
 // machine shared, throughput per CPU-second says more than per wall second.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	t, _ := testenv.CPUTime()
+	return t
 }

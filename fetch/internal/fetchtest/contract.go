@@ -1,3 +1,6 @@
+// Package fetchtest holds the contract every fetch.Store must meet, run by the tests
+// of fetch and of each store (boltstore, redisstore). The real programs and loopback
+// servers the tests need are in internal/testenv.
 package fetchtest
 
 import (

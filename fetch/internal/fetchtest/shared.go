@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/netguard"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestSharedErrors checks, through a real store shared by two clients, how failed
@@ -23,11 +24,11 @@ import (
 func TestSharedErrors(t *testing.T, store fetch.Store) {
 	const agent = "TestBot"
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	private := Serve(t, 200, "User-agent: *\nDisallow: /private\n")
+	private := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
 	// A "public" host whose robots.txt redirects to the private server. The dialer
 	// below stands in for public DNS: public.test reaches the redirector without the
 	// guard; every other address goes through it.
-	redirector := ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+	redirector := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, private.URL+"/robots.txt", http.StatusMovedPermanently)
 	})
 	guard := netguard.Dialer(false)
@@ -40,7 +41,7 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 		}
 		return guard.DialContext(ctx, network, addr)
 	}
-	clock := NewClock(t0)
+	clock := testenv.NewClock(t0)
 	guarded := fetch.NewClient(fetch.Config{Store: store, DialContext: dial, Timeout: 2 * time.Second, Now: clock.Now})
 	open := fetch.NewClient(fetch.Config{Store: store, Timeout: 2 * time.Second, Now: clock.Now})
 	ctx := t.Context()
@@ -104,11 +105,11 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 	}
 
 	// Error kinds survive the store: the second client reads the first one's failures.
-	var loop *Server
-	loop = ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+	var loop *testenv.Server
+	loop = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, loop.URL+"/robots.txt?n="+r.URL.Query().Get("n")+"x", http.StatusFound)
 	})
-	closed := "http://" + ClosedAddr(t)
+	closed := "http://" + testenv.ClosedAddr(t)
 	for _, tt := range []struct {
 		url  string
 		kind fetch.ErrorKind

@@ -1,30 +1,23 @@
-// Package fetchtest starts the real servers that the fetch tests run against
-// (redis-server, vsftpd) and holds the contract every Store must meet.
-package fetchtest
+package testenv
 
 import (
 	"bufio"
 	"fmt"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/gorobots/robots/internal/redistest"
 )
 
 // startTimeout bounds how long a server may take to accept connections.
 const startTimeout = 10 * time.Second
 
-// RequireBinary returns the path of a program the test needs. Without it the test
-// is skipped, except in CI (CI=true), where it fails: CI must install it.
+// RequireBinary returns the path of a program the test runs for real: name or one
+// of the alternatives, each a name looked up in $PATH or an absolute path. Without
+// it, t is ended by Missing (skipped, or failed with CI=true: .ci/run installs it).
 func RequireBinary(t testing.TB, name string, alternatives ...string) string {
 	t.Helper()
 	for _, n := range append([]string{name}, alternatives...) {
@@ -37,10 +30,7 @@ func RequireBinary(t testing.TB, name string, alternatives ...string) string {
 			}
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is not installed; CI must install it (see .ci/run)", name)
-	}
-	t.Skipf("%s is not installed: skipping (apt-get install %s to run this test)", name, name)
+	Missing(t, "%s is not installed (apt-get install %s; .ci/run installs it in CI)", name, name)
 	return ""
 }
 
@@ -92,17 +82,6 @@ func start(t testing.TB, cmd *exec.Cmd, addr string) {
 	waitListening(t, addr, cmd, done, out.String)
 }
 
-// StartRedis returns the address of a redis-server for this test: the one named by
-// ROBOTS_TEST_REDIS if set, else one started on a free loopback port, without
-// persistence, and stopped when the test ends.
-func StartRedis(t testing.TB) string {
-	t.Helper()
-	if addr := os.Getenv("ROBOTS_TEST_REDIS"); addr != "" {
-		return addr
-	}
-	return redistest.Start(t).Addr
-}
-
 // StartFTP starts vsftpd on a free loopback port serving files (name → content) to
 // anonymous users, and returns its address. vsftpd needs root to switch to its
 // anonymous user; without root the test is skipped (in CI, which runs as root, it
@@ -111,10 +90,7 @@ func StartFTP(t testing.TB, files map[string]string) string {
 	t.Helper()
 	bin := RequireBinary(t, "vsftpd", "/usr/sbin/vsftpd")
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("vsftpd needs root to serve anonymous users")
-		}
-		t.Skip("vsftpd needs root to serve anonymous users: skipping")
+		Missing(t, "vsftpd needs root to serve anonymous users")
 	}
 	dir := t.TempDir()
 	root, empty := filepath.Join(dir, "root"), filepath.Join(dir, "empty")
@@ -159,61 +135,4 @@ func StartFTP(t testing.TB, files map[string]string) string {
 		t.Fatalf("vsftpd on %s greeted %q, %v", addr, line, err)
 	}
 	return addr
-}
-
-// Server is a test HTTP server that counts its requests.
-type Server struct {
-	*httptest.Server
-	hits atomic.Int64
-}
-
-// Hits returns the number of requests answered.
-func (s *Server) Hits() int64 { return s.hits.Load() }
-
-// Serve starts a server answering status and body at every path.
-func Serve(t testing.TB, status int, body string) *Server {
-	return ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(status)
-		w.Write([]byte(body))
-	})
-}
-
-// ServeFunc starts a server answering with h, counting requests.
-func ServeFunc(t testing.TB, h http.HandlerFunc) *Server {
-	t.Helper()
-	s := &Server{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.hits.Add(1)
-		h(w, r)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-// ClosedAddr returns a loopback address nothing listens on.
-func ClosedAddr(t testing.TB) string {
-	return fmt.Sprintf("127.0.0.1:%d", FreePort(t))
-}
-
-// Clock is a settable clock for fetch.Config.Now, safe for concurrent use.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock returns a clock that says t until Set.
-func NewClock(t time.Time) *Clock { return &Clock{t: t} }
-
-// Now returns the time last set.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Set sets the time.
-func (c *Clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
 }
