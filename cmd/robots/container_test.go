@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestContainerImage builds the Containerfile with podman as its comment says,
@@ -22,8 +24,8 @@ import (
 // not possible on the CI machines) and runs the binary found in it: "robots
 // version", then "robots serve" answering /healthz and /readyz.
 func TestContainerImage(t *testing.T) {
-	podman := need(t, "podman")
-	goBin := need(t, "go")
+	podman := testenv.RequireBinary(t, "podman")
+	goBin := testenv.RequireBinary(t, "go")
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
