@@ -11,7 +11,7 @@ import (
 // routes is the route table: every path the server answers. The JSON endpoints
 // go through api (api.go) and are answered by check.go (GET /v1/check), batch.go
 // (POST /v1/check), robots.go (GET /v1/robots) and lint.go (POST /v1/lint);
-// health.go answers /healthz and /readyz; the web tester's routes are in page.go.
+// health.go answers /healthz and /readyz, openapi.go /openapi.json (which describes them all); the web tester's routes are in page.go.
 // apiMethods are the methods each API path takes, for the Allow header of a 405.
 var apiMethods = map[string]string{
 	"/v1/check":  "GET, HEAD, POST",
@@ -36,6 +36,7 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	}))
 	mux.HandleFunc("GET /healthz", handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)
+	mux.HandleFunc("GET /openapi.json", handleOpenAPI)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	s.pageRoutes(mux)
 	return mux
