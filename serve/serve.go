@@ -14,6 +14,7 @@
 //	POST /v1/lint                       a robots.txt body: the lint findings
 //	GET  /healthz, GET /readyz          liveness; readiness (503 while the cache store is unreachable)
 //	GET  /metrics                       Prometheus metrics
+//	GET  /openapi.json                  this API in OpenAPI 3.1 (openapi.json)
 //	GET  /, POST /                      the web tester (see page.go: Fetch and Test, its bounds)
 //
 // Decisions follow the access method of package [fetch]: the origin's robots.txt is

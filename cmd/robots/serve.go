@@ -39,7 +39,7 @@ API:
 	GET  /v1/robots?url=URL
 	POST /v1/lint   (body: a robots.txt file)
 	GET  /healthz (liveness), GET /readyz (503 while the store is unreachable)
-	GET  /metrics
+	GET  /metrics, GET /openapi.json (the API in OpenAPI 3.1)
 
 By default the server refuses to fetch from loopback, private, link-local and
 other special addresses, checked on every address it dials; -allow-private lifts
