@@ -2,6 +2,7 @@ package lint
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -390,27 +391,33 @@ func TestDialects(t *testing.T) {
 	}
 }
 
-// TestStarRulesSample: real files from the corpus (testdata/starrules/README.md says
-// where each comes from) whose groups lose the "*" rules. The lines are those of the
+// TestStarRulesSample: real files of the corpus (testdata/starrules.md says where
+// each comes from; their sources state no licence, so they are read from the corpus,
+// not copied here) whose groups lose the "*" rules. The lines are those of the
 // groups, read off the files.
 func TestStarRulesSample(t *testing.T) {
+	dir := filepath.Join(testenv.CorpusDir(t), "robots")
 	tests := []struct {
 		file     string
+		sha256   string // the first 16 hex digits: the file the lines were read off
 		want     []want
 		messages []string // in the first finding's message
 	}{
-		{"mangaroca.es.txt", []want{{6, AllowOnlyGroup}}, []string{"(Googlebot)", `"Disallow: /wp-admin/" (line 2)`, "/wp-admin/, for one, is disallowed"}},
-		{"nytimes.com.txt", []want{{30, AllowOnlyGroup}, {33, AllowOnlyGroup}}, []string{"(googlebot)", `"Disallow: /ads/" (line 4)`, "19 more", "/ads/, for one"}},
-		{"hz.focus.cn.txt", []want{{1, AllowOnlyGroup}}, []string{"(Baiduspider-ads)", `"Disallow: /*?*" (line 5)`}},
-		{"www.haufe.de.txt", []want{{1, DropsStarRules}, {20, DropsStarRules}, {23, DropsStarRules}, {27, DropsStarRules}, {30, DropsStarRules},
+		{"mangaroca.es.txt", "9fffee005e6792aa", []want{{6, AllowOnlyGroup}}, []string{"(Googlebot)", `"Disallow: /wp-admin/" (line 2)`, "/wp-admin/, for one, is disallowed"}},
+		{"nytimes.com.txt", "5d00bca2bcb9bbdb", []want{{30, AllowOnlyGroup}, {33, AllowOnlyGroup}}, []string{"(googlebot)", `"Disallow: /ads/" (line 4)`, "19 more", "/ads/, for one"}},
+		{"hz.focus.cn.txt", "3633f08817205dfd", []want{{1, AllowOnlyGroup}}, []string{"(Baiduspider-ads)", `"Disallow: /*?*" (line 5)`}},
+		{"www.haufe.de.txt", "d51679dccb756701", []want{{1, DropsStarRules}, {20, DropsStarRules}, {23, DropsStarRules}, {27, DropsStarRules}, {30, DropsStarRules},
 			{34, DropsStarRules}, {37, DropsStarRules}, {41, DropsStarRules}, {46, DropsStarRules}, {49, DropsStarRules}},
 			[]string{"(Slurp)", `"Disallow: /forms/*" (line 55), "Disallow: /suche/*" (line 56), "Disallow: *emos_*" (line 57)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			body, err := os.ReadFile(filepath.Join("testdata", "starrules", tt.file))
+			body, err := os.ReadFile(filepath.Join(dir, tt.file))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if sum := fmt.Sprintf("%x", sha256.Sum256(body)); sum[:16] != tt.sha256 {
+				t.Fatalf("the corpus's %s has sha256 %s…, not the %s… whose lines this test names: the corpus changed", tt.file, sum[:16], tt.sha256)
 			}
 			var got []want
 			var first string
