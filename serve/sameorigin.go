@@ -32,10 +32,16 @@ func (s *Server) sameOrigin(h http.Handler) http.Handler {
 	})
 }
 
-// crossSite reports whether a browser says r comes from another site's page.
+// crossSite reports whether a browser says r comes from another site's page. A
+// browser that sends Sec-Fetch-Site is believed; only older ones are judged by
+// Origin (a page whose referrer policy is no-referrer, as the tester's, makes
+// Chromium send "Origin: null" even for its own forms).
 func crossSite(r *http.Request) bool {
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "cross-site":
 		return true
+	case "same-origin", "same-site", "none":
+		return false
 	}
 	origin := r.Header.Get("Origin")
 	if origin == "" {

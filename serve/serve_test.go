@@ -1057,6 +1057,7 @@ func TestSameOrigin(t *testing.T) {
 		{"cross-site tester POST", "POST", "/", "fetch_url=https://example.com/", map[string]string{"Origin": "https://evil.example", "Content-Type": "application/x-www-form-urlencoded"}, "", 403},
 		{"cross-site GET that fetches", "GET", check, "", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403},
 		{"opaque origin", "POST", "/v1/lint", "User-agent: *", map[string]string{"Origin": "null"}, "", 403},
+		{"own form under no-referrer", "POST", "/v1/lint", "User-agent: *", map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-origin"}, "", 200},
 		{"cross-site GET of the page", "GET", "/", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 200},
 		{"cross-site health", "GET", "/healthz", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 200},
 		{"rebound name", "GET", "/healthz", "", nil, "evil.example:8080", 421},
