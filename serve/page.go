@@ -92,13 +92,13 @@ func parsePage() (*template.Template, error) {
 			return fmt.Sprintf("%s %s", thousands(n), many)
 		},
 		"join": strings.Join,
-		// wbr lets a long URL wrap after its slashes and separators rather than
+		// wbr lets a long URL wrap after its slashes and query separators rather than
 		// anywhere in a word.
 		"wbr": func(u string) template.HTML {
 			var b strings.Builder
 			for _, r := range u {
 				b.WriteString(template.HTMLEscapeString(string(r)))
-				if r == '/' || r == '?' || r == '&' || r == '=' || r == '.' || r == '-' || r == '_' {
+				if r == '/' || r == '?' || r == '&' || r == '=' {
 					b.WriteString("<wbr>")
 				}
 			}
@@ -305,7 +305,9 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'")
-	w.Header().Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: with no-referrer a browser sends "Origin: null" with
+	// the form, which the cross-site check (sameorigin.go) rightly refuses.
+	w.Header().Set("Referrer-Policy", "same-origin")
 	w.WriteHeader(code)
 	w.Write(buf.Bytes())
 	hm.done(code, start)

@@ -71,6 +71,12 @@ document.addEventListener("DOMContentLoaded", function () {
       var names = btn.dataset.preset ? btn.dataset.preset.split(",") : [];
       boxes.forEach(function (b) { b.checked = names.indexOf(b.value) >= 0; });
       count();
+      // Show the choice: the list scrolls to the first crawler it checked.
+      var first = boxes.filter(function (b) { return b.checked; })[0];
+      if (first) {
+        var fs = first.closest("fieldset"), list = $("crawler_list");
+        list.scrollTop = fs.offsetTop; // the list is the fieldset's offsetParent
+      }
     });
   });
   var search = $("crawler_search"), noMatch = $("no_match");
