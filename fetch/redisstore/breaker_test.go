@@ -228,6 +228,8 @@ func TestNewClient(t *testing.T) {
 			read: redisstore.DefaultIOTimeout, retries: 0},
 		{name: "cluster with timeouts", url: "redis://a:1?addr=b:2&read_timeout=250ms", cluster: true,
 			addrs: []string{"a:1", "b:2"}, read: 250 * time.Millisecond, retries: 0},
+		{name: "sentinel", url: "redis://s1:26379?master_name=main&addr=s2:26379", addrs: []string{"FailoverClient"},
+			read: redisstore.DefaultIOTimeout, retries: 0},
 		{name: "bad scheme", url: "http://a:1", err: "invalid URL scheme"},
 		{name: "unknown option", url: "redis://a:1?colour=blue", err: "colour"},
 		{name: "cluster unknown option", url: "redis://a:1?addr=b:2&colour=blue", err: "colour"},
