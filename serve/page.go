@@ -18,6 +18,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/lint"
 )
 
@@ -462,10 +463,16 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	if err := s.agentsOf(agents); err != nil {
 		return nil, err
 	}
+	// URLs as people type them are tested as a browser requests them (weburl, as the
+	// command and the API do): /café is /caf%C3%A9.
 	var urls []string
 	for _, l := range strings.Split(f.URLs, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
-			urls = append(urls, l)
+			u, err := weburl.Encode(l)
+			if err != nil {
+				return nil, errorf(http.StatusBadRequest, "%v", err)
+			}
+			urls = append(urls, u)
 		}
 	}
 	if len(urls) == 0 {

@@ -182,3 +182,20 @@ func TestOriginURL(t *testing.T) {
 		}
 	}
 }
+
+// TestPageTypedURLs: the tester decides URLs as a browser requests them, as the
+// command and the API do: /café/menu is /caf%C3%A9/menu, which "Disallow:
+// /caf%C3%A9/" (line 2) disallows; what is not a URL or a path is a 400 naming it.
+func TestPageTypedURLs(t *testing.T) {
+	s, _ := start(t, Config{})
+	robots := "User-agent: *\nDisallow: /caf%C3%A9/\n"
+	// Only the encoded URL is disallowed by line 2: /café/menu as given matches no rule.
+	code, page := postPage(t, s, url.Values{"action": {"test"}, "robots": {robots}, "urls": {"/café/menu"}, "agent": {"Googlebot"}})
+	if code != 200 || !strings.Contains(page, `class="v disallowed" href="#a2"`) {
+		t.Errorf("status %d, want 200 with the URL disallowed by line 2; page:\n%.3000s", code, page)
+	}
+	code, page = postPage(t, s, url.Values{"action": {"test"}, "robots": {robots}, "urls": {"mailto:x@y"}, "agent": {"Googlebot"}})
+	if code != http.StatusBadRequest || !strings.Contains(page, "not a URL or an absolute path") {
+		t.Errorf("mailto: status %d, want 400 naming it; page:\n%.2000s", code, page)
+	}
+}
