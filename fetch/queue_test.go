@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // hangingSite answers nothing until the test ends, and counts requests by origin
@@ -77,7 +78,7 @@ func TestAbandonedFetchesLeaveTheQueue(t *testing.T) {
 		defer close(holder)
 		c.Get(context.Background(), "http://holder.test/") // hangs for the whole Timeout
 	}()
-	waitFor(t, func() bool { return hang.count("holder.test") == 1 })
+	testenv.WaitFor(t, func() bool { return hang.count("holder.test") == 1 })
 
 	var wg sync.WaitGroup
 	for i := range 50 {
@@ -122,26 +123,15 @@ func TestQueueBound(t *testing.T) {
 	defer wg.Wait()
 	defer cancel()
 	wg.Go(func() { c.Get(ctx, "http://holder.test/") })
-	waitFor(t, func() bool { return c.Stats().InFlight == 1 })
+	testenv.WaitFor(t, func() bool { return c.Stats().InFlight == 1 })
 	for _, h := range []string{"q1.test", "q2.test"} {
 		wg.Go(func() { c.Get(ctx, "http://"+h+"/") })
 	}
-	waitFor(t, func() bool { return c.Stats().Queued == 2 })
+	testenv.WaitFor(t, func() bool { return c.Stats().Queued == 2 })
 	if _, err := c.Get(context.Background(), "http://over.test/"); !errors.Is(err, fetch.ErrBusy) {
 		t.Fatalf("third queued fetch: %v, want ErrBusy", err)
 	}
 	if q := c.Stats().Queued; q != 2 {
 		t.Errorf("Stats().Queued = %d after the refusal, want the 2 still waiting", q)
 	}
-}
-
-// waitFor polls cond for up to 5 seconds.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatal("condition not met within 5 s")
 }

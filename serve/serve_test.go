@@ -25,6 +25,7 @@ import (
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/boltstore"
 	"github.com/gorobots/robots/internal/netguard"
+	"github.com/gorobots/robots/internal/testenv"
 	"github.com/gorobots/robots/lint"
 )
 
@@ -997,7 +998,7 @@ func TestAdmission(t *testing.T) {
 		var ans batchAnswer
 		first <- post(t, s, "/v1/check", body, &ans)
 	}()
-	waitUntil(t, func() bool { return o.fetches.Load() == 1 }) // the first batch holds its place, waiting for the origin
+	testenv.WaitFor(t, func() bool { return o.fetches.Load() == 1 }) // the first batch holds its place, waiting for the origin
 
 	resp, err := http.Post("http://"+s.Addr()+"/v1/check", "application/json", strings.NewReader(body))
 	if err != nil {
@@ -1022,17 +1023,6 @@ func TestAdmission(t *testing.T) {
 	if n := counter(t, reg, "robots_batches_rejected_total"); n != 1 {
 		t.Errorf("robots_batches_rejected_total = %v, want 1", n)
 	}
-}
-
-// waitUntil polls cond for up to 5 seconds.
-func waitUntil(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatal("condition not met within 5 s")
 }
 
 // TestSameOrigin: a page of another site cannot use a local instance through a
