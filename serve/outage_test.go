@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -99,7 +98,7 @@ func TestRedisOutage(t *testing.T) {
 			type replica struct {
 				s    *Server
 				reg  *prometheus.Registry
-				logs *outageLog
+				logs *testenv.LogRecorder
 			}
 			var replicas []replica
 			for range 2 {
@@ -108,7 +107,7 @@ func TestRedisOutage(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer rdb.Close()
-				logs := new(outageLog)
+				logs := new(testenv.LogRecorder)
 				cfg := Config{AllowPrivate: true,
 					Fetch: fetch.Config{Store: redisstore.New(rdb, redisstore.WithLogger(slog.New(logs))), DialContext: dial}}
 				s, reg := start(t, cfg)
@@ -246,7 +245,7 @@ func TestRedisOutage(t *testing.T) {
 				if up := gaugeValue(t, r.reg, "robots_store_up"); up != 1 {
 					t.Errorf("replica %d: robots_store_up %v after recovery; want 1", i, up)
 				}
-				if n, m := r.logs.count("redis unavailable"), r.logs.count("redis available again"); n != 1 || m != 1 {
+				if n, m := r.logs.Count("redis unavailable"), r.logs.Count("redis available again"); n != 1 || m != 1 {
 					t.Errorf("replica %d: %d outage and %d recovery log lines; want 1 and 1", i, n, m)
 				}
 			}
@@ -280,32 +279,4 @@ func gaugeValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	}
 	t.Fatalf("no metric %s", name)
 	return 0
-}
-
-// outageLog is a slog handler that keeps the messages it is given.
-type outageLog struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (l *outageLog) Enabled(context.Context, slog.Level) bool { return true }
-func (l *outageLog) Handle(_ context.Context, r slog.Record) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.msgs = append(l.msgs, r.Message)
-	return nil
-}
-func (l *outageLog) WithAttrs([]slog.Attr) slog.Handler { return l }
-func (l *outageLog) WithGroup(string) slog.Handler      { return l }
-
-func (l *outageLog) count(prefix string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for _, m := range l.msgs {
-		if strings.HasPrefix(m, prefix) {
-			n++
-		}
-	}
-	return n
 }

@@ -152,6 +152,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	out := newVerdictWriter(e, f.format)
 	out.warnAgents(f.agents)
 	out.warnBody(f.robotsFile, body)
+	crawlers := f.crawlers()
 	for _, raw := range urls {
 		u, err := weburl.Encode(raw)
 		if err != nil {
@@ -159,7 +160,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 			continue
 		}
 		out.encodedNote(raw, u)
-		for _, c := range f.crawlers() {
+		for _, c := range crawlers {
 			out.verdict(raw, u, c, r.CheckAgents(c, u), nil)
 		}
 	}

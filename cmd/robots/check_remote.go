@@ -21,6 +21,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 	out := newVerdictWriter(e, f.format)
 	out.warnAgents(f.agents)
 	encodedURLs := make([]string, len(urls))
+	originOf := make([]string, len(urls))
 	errs := make([]error, len(urls))
 	var origins []string
 	first := map[string]int{} // origin → index of its first URL
@@ -39,6 +40,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 			errs[i] = err
 			continue
 		}
+		originOf[i] = origin
 		if _, ok := first[origin]; !ok {
 			first[origin] = i
 			origins = append(origins, origin)
@@ -69,20 +71,20 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	crawlers := f.crawlers()
 	for i, raw := range urls {
 		if errs[i] != nil {
 			out.fail(raw, errs[i])
 			continue
 		}
 		u := encodedURLs[i]
-		origin, _ := fetch.Origin(u)
-		res, err := results[origin], fetchErrs[origin]
+		res, err := results[originOf[i]], fetchErrs[originOf[i]]
 		if err != nil {
 			out.fail(raw, err)
 			continue
 		}
 		out.encodedNote(raw, u)
-		for _, agents := range f.crawlers() {
+		for _, agents := range crawlers {
 			out.verdict(raw, u, agents, res.CheckAgents(agents, u), res)
 		}
 	}

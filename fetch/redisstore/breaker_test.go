@@ -20,35 +20,6 @@ import (
 	"github.com/gorobots/robots/internal/testenv"
 )
 
-// logRecords is a slog handler that keeps the messages it is given.
-type logRecords struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (l *logRecords) Enabled(context.Context, slog.Level) bool { return true }
-func (l *logRecords) Handle(_ context.Context, r slog.Record) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.msgs = append(l.msgs, r.Message)
-	return nil
-}
-func (l *logRecords) WithAttrs([]slog.Attr) slog.Handler { return l }
-func (l *logRecords) WithGroup(string) slog.Handler      { return l }
-
-// count returns how many messages start with prefix.
-func (l *logRecords) count(prefix string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for _, m := range l.msgs {
-		if strings.HasPrefix(m, prefix) {
-			n++
-		}
-	}
-	return n
-}
-
 // waitFor polls cond until it holds, failing the test past a bound far above what
 // it takes (the backoffs here are tens of milliseconds).
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -81,7 +52,7 @@ func TestBreaker(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer rdb.Close()
-			logs := new(logRecords)
+			logs := new(testenv.LogRecorder)
 			s := redisstore.New(rdb, redisstore.WithPrefix("test:"), redisstore.WithBackoff(20*time.Millisecond, 100*time.Millisecond),
 				redisstore.WithLogger(slog.New(logs)))
 			ctx := t.Context()
@@ -117,8 +88,8 @@ func TestBreaker(t *testing.T) {
 			time.Sleep(300 * time.Millisecond)
 			s.Load(ctx, "http://a.test")
 			s.Health(ctx)
-			if n := logs.count("redis unavailable"); n != 1 {
-				t.Errorf("%d outage log lines; want 1: %q", n, logs.msgs)
+			if n := logs.Count("redis unavailable"); n != 1 {
+				t.Errorf("%d outage log lines; want 1: %q", n, logs.Messages())
 			}
 
 			tc.up(srv)
@@ -133,8 +104,8 @@ func TestBreaker(t *testing.T) {
 			if err := s.Save(ctx, e); err != nil {
 				t.Errorf("Save after recovery: %v", err)
 			}
-			if n, m := logs.count("redis unavailable"), logs.count("redis available again"); n != 1 || m != 1 {
-				t.Errorf("%d outage and %d recovery log lines; want 1 and 1: %q", n, m, logs.msgs)
+			if n, m := logs.Count("redis unavailable"), logs.Count("redis available again"); n != 1 || m != 1 {
+				t.Errorf("%d outage and %d recovery log lines; want 1 and 1: %q", n, m, logs.Messages())
 			}
 		})
 	}
