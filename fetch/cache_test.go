@@ -170,25 +170,30 @@ func TestStaleCopyServerGone(t *testing.T) {
 // unreachable for 30 days; then everything is allowed.
 func TestUnreachableWithoutCopy(t *testing.T) {
 	srv := serve(t, answer(500, ""))
-	c := newClient(t, fetch.Config{})
 	for _, tc := range []struct {
+		name    string
 		at      time.Duration
 		allowed bool
 	}{
-		{0, false},
-		{29 * 24 * time.Hour, false},
-		{30 * 24 * time.Hour, false},
-		{30*24*time.Hour + time.Hour, true},
-		{40 * 24 * time.Hour, true},
+		{"first failure", 0, false},
+		{"29 days", 29 * 24 * time.Hour, false},
+		{"30 days", 30 * 24 * time.Hour, false},
+		{"30 days and an hour", 30*24*time.Hour + time.Hour, true},
+		{"40 days", 40 * 24 * time.Hour, true},
 	} {
-		res := mustGet(t, c, srv.URL+"/", t0.Add(tc.at))
-		if res.Outcome != fetch.Unreachable || res.Stale || res.Allowed(agent, "/public") != tc.allowed {
-			t.Errorf("after %v: outcome %v stale %v allowed %v; want unreachable, allowed %v",
-				tc.at, res.Outcome, res.Stale, res.Allowed(agent, "/public"), tc.allowed)
-		}
-		if !res.FailingSince.Equal(t0) {
-			t.Errorf("after %v: failing since %v; want %v", tc.at, res.FailingSince, t0)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			// Each case fails first at t0, then asks again after tc.at.
+			c := newClient(t, fetch.Config{})
+			mustGet(t, c, srv.URL+"/", t0)
+			res := mustGet(t, c, srv.URL+"/", t0.Add(tc.at))
+			if res.Outcome != fetch.Unreachable || res.Stale || res.Allowed(agent, "/public") != tc.allowed {
+				t.Errorf("after %v: outcome %v stale %v allowed %v; want unreachable, allowed %v",
+					tc.at, res.Outcome, res.Stale, res.Allowed(agent, "/public"), tc.allowed)
+			}
+			if !res.FailingSince.Equal(t0) {
+				t.Errorf("after %v: failing since %v; want %v", tc.at, res.FailingSince, t0)
+			}
+		})
 	}
 }
 
@@ -422,30 +427,36 @@ func TestAddrCheck(t *testing.T) {
 			return d.DialContext(ctx, network, addr)
 		}})
 	for _, tc := range []struct {
+		name    string
 		url     string
 		fetches bool
 		refused bool
 	}{
-		{good.URL, false, false}, // fetched from an address the check accepts: the stored entry serves
-		{bad.URL, false, true},   // a literal address the check refuses: refused as the dialer would, unasked
-		{hop.URL, true, false},   // a refused address on the second hop: fetched again
+		// fetched from an address the check accepts: the stored entry serves
+		{"accepted address", good.URL, false, false},
+		// a literal address the check refuses: refused as the dialer would, unasked
+		{"refused literal", bad.URL, false, true},
+		// a refused address on the second hop: fetched again
+		{"refused second hop", hop.URL, true, false},
 	} {
-		mu.Lock()
-		dials = nil
-		mu.Unlock()
-		res := mustGet(t, reader, tc.url+"/", t0.Add(time.Minute))
-		mu.Lock()
-		fetched := len(dials) > 0
-		mu.Unlock()
-		if fetched != tc.fetches {
-			t.Errorf("%s: fetched %v; want %v", tc.url, fetched, tc.fetches)
-		}
-		if got := errors.Is(res.Err, errRefusedBad); got != tc.refused {
-			t.Errorf("%s: Err %v; refused %v, want %v", tc.url, res.Err, got, tc.refused)
-		}
-		if stored := res.FetchedAt.Equal(t0); stored != (!tc.fetches && !tc.refused) {
-			t.Errorf("%s: fetched at %v; want the %s", tc.url, res.FetchedAt, map[bool]string{true: "reader's fetch", false: "stored entry"}[tc.fetches])
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			mu.Lock()
+			dials = nil
+			mu.Unlock()
+			res := mustGet(t, reader, tc.url+"/", t0.Add(time.Minute))
+			mu.Lock()
+			fetched := len(dials) > 0
+			mu.Unlock()
+			if fetched != tc.fetches {
+				t.Errorf("%s: fetched %v; want %v", tc.url, fetched, tc.fetches)
+			}
+			if got := errors.Is(res.Err, errRefusedBad); got != tc.refused {
+				t.Errorf("%s: Err %v; refused %v, want %v", tc.url, res.Err, got, tc.refused)
+			}
+			if stored := res.FetchedAt.Equal(t0); stored != (!tc.fetches && !tc.refused) {
+				t.Errorf("%s: fetched at %v; want the %s", tc.url, res.FetchedAt, map[bool]string{true: "reader's fetch", false: "stored entry"}[tc.fetches])
+			}
+		})
 	}
 	if _, err := fetch.GetAt(reader, context.Background(), "http://old.test/", t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)

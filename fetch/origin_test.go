@@ -103,15 +103,17 @@ func TestQuickOrigin(t *testing.T) {
 		{"https://example.com/a\x7f", ""},
 		{"https://example.com/a\n", ""},
 	} {
-		got, ok := fetch.QuickOrigin(tc.url)
-		if got != tc.want || ok != (tc.want != "") {
-			t.Errorf("QuickOrigin(%q) = %q, %v; want %q", tc.url, got, ok, tc.want)
-		}
-		if ok {
-			if o, err := fetch.Origin(tc.url); err != nil || o != got {
-				t.Errorf("Origin(%q) = %q, %v; QuickOrigin said %q", tc.url, o, err, got)
+		t.Run(tc.url, func(t *testing.T) {
+			got, ok := fetch.QuickOrigin(tc.url)
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("QuickOrigin(%q) = %q, %v; want %q", tc.url, got, ok, tc.want)
 			}
-		}
+			if ok {
+				if o, err := fetch.Origin(tc.url); err != nil || o != got {
+					t.Errorf("Origin(%q) = %q, %v; QuickOrigin said %q", tc.url, o, err, got)
+				}
+			}
+		})
 	}
 }
 

@@ -363,15 +363,26 @@ func TestDialerSeesEveryHop(t *testing.T) {
 // TestBadURLs: URLs without a robots.txt are errors, not outcomes.
 func TestBadURLs(t *testing.T) {
 	c := newClient(t, fetch.Config{})
-	for _, u := range []string{"", "/relative", "mailto:a@example.com", "http://", "http://[::1", "http://host:99999/"} {
-		if res, err := c.Get(context.Background(), u); err == nil {
-			t.Errorf("Get(%q) = %+v, nil; want an error", u, res)
+	for _, tc := range []struct{ name, url string }{
+		{"empty", ""},
+		{"relative", "/relative"},
+		{"mailto", "mailto:a@example.com"},
+		{"no host", "http://"},
+		{"unclosed bracket", "http://[::1"},
+		{"port out of range", "http://host:99999/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if res, err := c.Get(context.Background(), tc.url); err == nil {
+				t.Errorf("Get(%q) = %+v, nil; want an error", tc.url, res)
+			}
+		})
+	}
+	t.Run("gopher", func(t *testing.T) {
+		_, err := c.Get(context.Background(), "gopher://example.com/")
+		if !errors.Is(err, fetch.ErrUnsupportedScheme) {
+			t.Errorf("gopher: %v; want ErrUnsupportedScheme", err)
 		}
-	}
-	_, err := c.Get(context.Background(), "gopher://example.com/")
-	if !errors.Is(err, fetch.ErrUnsupportedScheme) {
-		t.Errorf("gopher: %v; want ErrUnsupportedScheme", err)
-	}
+	})
 }
 
 // TestErrKeepsType: the error of a fetch can be matched with errors.Is, from the

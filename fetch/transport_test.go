@@ -42,15 +42,21 @@ func TestTransport(t *testing.T) {
 		t.Errorf("body %q", body)
 	}
 
-	for _, p := range []string{"/private", "/private/x?y=1", "/jump"} {
-		_, err = hc.Get(srv.URL + p)
-		var de *fetch.DisallowedError
-		if !errors.Is(err, fetch.ErrDisallowed) || !errors.As(err, &de) {
-			t.Fatalf("GET %s: %v; want a *DisallowedError", p, err)
-		}
-		if de.Rule.Line != 2 || de.Rule.Allow || de.Agent != agent || de.RobotsURL != srv.URL+"/robots.txt" {
-			t.Errorf("GET %s: %+v; want line 2 of %s/robots.txt", p, de, srv.URL)
-		}
+	for _, tc := range []struct{ name, path string }{
+		{"disallowed path", "/private"},
+		{"disallowed path with query", "/private/x?y=1"},
+		{"redirect to a disallowed path", "/jump"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := hc.Get(srv.URL + tc.path)
+			var de *fetch.DisallowedError
+			if !errors.Is(err, fetch.ErrDisallowed) || !errors.As(err, &de) {
+				t.Fatalf("GET %s: %v; want a *DisallowedError", tc.path, err)
+			}
+			if de.Rule.Line != 2 || de.Rule.Allow || de.Agent != agent || de.RobotsURL != srv.URL+"/robots.txt" {
+				t.Errorf("GET %s: %+v; want line 2 of %s/robots.txt", tc.path, de, srv.URL)
+			}
+		})
 	}
 	if strings.Join(paths, " ") != "/public" {
 		t.Errorf("server saw %v; want only /public", paths)

@@ -46,31 +46,37 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 	open := fetch.NewClient(fetch.Config{Store: store, Timeout: 2 * time.Second, Now: clock.Now})
 	ctx := t.Context()
 
-	for _, target := range []string{private.URL, "http://public.test"} {
-		origin, err := fetch.Origin(target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range 2 {
-			before := dials.Load()
-			res, err := guarded.Get(ctx, target+"/x")
+	for _, tc := range []struct{ name, target string }{
+		{"private address", private.URL},
+		{"redirect to a private address", "http://public.test"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target := tc.target
+			origin, err := fetch.Origin(target)
 			if err != nil {
-				t.Fatalf("%s: %v", target, err)
+				t.Fatal(err)
 			}
-			var fe *fetch.Error
-			if !errors.Is(res.Err, netguard.ErrRefused) || !errors.As(res.Err, &fe) || fe.Kind != fetch.KindRefused {
-				t.Errorf("%s, ask %d: Err %v; want a refusal matching netguard.ErrRefused, of kind refused", target, i+1, res.Err)
+			for i := range 2 {
+				before := dials.Load()
+				res, err := guarded.Get(ctx, target+"/x")
+				if err != nil {
+					t.Fatalf("%s: %v", target, err)
+				}
+				var fe *fetch.Error
+				if !errors.Is(res.Err, netguard.ErrRefused) || !errors.As(res.Err, &fe) || fe.Kind != fetch.KindRefused {
+					t.Errorf("%s, ask %d: Err %v; want a refusal matching netguard.ErrRefused, of kind refused", target, i+1, res.Err)
+				}
+				if res.Effect != fetch.DisallowAll || res.Allowed(agent, "/public") {
+					t.Errorf("%s, ask %d: effect %v; want disallow-all while refused", target, i+1, res.Effect)
+				}
+				if dials.Load() == before {
+					t.Errorf("%s, ask %d: answered without dialling; a refusal must not be cached", target, i+1)
+				}
+				if e, err := store.Load(ctx, origin); err != nil || e != nil {
+					t.Errorf("%s: the store holds %+v, %v after a refusal; want nothing", target, e, err)
+				}
 			}
-			if res.Effect != fetch.DisallowAll || res.Allowed(agent, "/public") {
-				t.Errorf("%s, ask %d: effect %v; want disallow-all while refused", target, i+1, res.Effect)
-			}
-			if dials.Load() == before {
-				t.Errorf("%s, ask %d: answered without dialling; a refusal must not be cached", target, i+1)
-			}
-			if e, err := store.Load(ctx, origin); err != nil || e != nil {
-				t.Errorf("%s: the store holds %+v, %v after a refusal; want nothing", target, e, err)
-			}
-		}
+		})
 	}
 	if n := private.Hits(); n != 0 {
 		t.Fatalf("the private server was fetched %d times through the guard; want 0", n)
@@ -111,38 +117,41 @@ func TestSharedErrors(t *testing.T, store fetch.Store) {
 	})
 	closed := "http://" + testenv.ClosedAddr(t)
 	for _, tt := range []struct {
+		name string
 		url  string
 		kind fetch.ErrorKind
 		is   error
 	}{
-		{loop.URL, fetch.KindTooManyRedirects, fetch.ErrTooManyRedirects},
-		{closed, fetch.KindConnect, nil},
+		{"redirect loop", loop.URL, fetch.KindTooManyRedirects, fetch.ErrTooManyRedirects},
+		{"connection refused", closed, fetch.KindConnect, nil},
 	} {
-		clock.Set(t0)
-		first, err := open.Get(ctx, tt.url+"/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		other := fetch.NewClient(fetch.Config{Store: store, Now: clock.Now, DialContext: func(context.Context, string, string) (net.Conn, error) {
-			return nil, errors.New("the second client must read the store, not fetch")
-		}})
-		clock.Set(t0.Add(time.Second))
-		second, err := other.Get(ctx, tt.url+"/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name, res := range map[string]*fetch.Result{"fetching client": first, "other client": second} {
-			var fe *fetch.Error
-			if !errors.As(res.Err, &fe) || fe.Kind != tt.kind {
-				t.Errorf("%s, %s: Err %#v; want kind %v", tt.url, name, res.Err, tt.kind)
-				continue
+		t.Run(tt.name, func(t *testing.T) {
+			clock.Set(t0)
+			first, err := open.Get(ctx, tt.url+"/")
+			if err != nil {
+				t.Fatal(err)
 			}
-			if fe.Text != first.Err.Error() {
-				t.Errorf("%s, %s: text %q; want %q", tt.url, name, fe.Text, first.Err.Error())
+			other := fetch.NewClient(fetch.Config{Store: store, Now: clock.Now, DialContext: func(context.Context, string, string) (net.Conn, error) {
+				return nil, errors.New("the second client must read the store, not fetch")
+			}})
+			clock.Set(t0.Add(time.Second))
+			second, err := other.Get(ctx, tt.url+"/")
+			if err != nil {
+				t.Fatal(err)
 			}
-			if tt.is != nil && !errors.Is(res.Err, tt.is) {
-				t.Errorf("%s, %s: errors.Is(Err, %v) = false", tt.url, name, tt.is)
+			for name, res := range map[string]*fetch.Result{"fetching client": first, "other client": second} {
+				var fe *fetch.Error
+				if !errors.As(res.Err, &fe) || fe.Kind != tt.kind {
+					t.Errorf("%s, %s: Err %#v; want kind %v", tt.url, name, res.Err, tt.kind)
+					continue
+				}
+				if fe.Text != first.Err.Error() {
+					t.Errorf("%s, %s: text %q; want %q", tt.url, name, fe.Text, first.Err.Error())
+				}
+				if tt.is != nil && !errors.Is(res.Err, tt.is) {
+					t.Errorf("%s, %s: errors.Is(Err, %v) = false", tt.url, name, tt.is)
+				}
 			}
-		}
+		})
 	}
 }
