@@ -1,0 +1,508 @@
+// Package audit checks a live site's sitemaps against its robots.txt: every URL the
+// sitemaps list is decided for every crawler asked about, and the report says which
+// rule blocks which URLs for which crawlers, which crawlers may not fetch the
+// sitemaps themselves, which sitemaps are broken, and what lint finds in the file.
+//
+// [Run] fetches the origin's robots.txt with package fetch (its status policy
+// decides when the file cannot be read), reads its Sitemap lines (or /sitemap.xml
+// when it has none), and streams the sitemaps with package sitemap: indexes
+// recursively, gzip, the sitemaps.org limits per file and overall limits on files,
+// URLs, depth and time ([Limits]). Sitemaps on another origin are reported, not
+// read. Memory stays flat in the number of URLs: each URL is decided as it is read
+// and only counts, a few examples per rule and a bounded tree are kept.
+//
+// It is the engine of "robots audit" and of the service's POST /v1/audit, which
+// share the JSON shape of [Report].
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/weburl"
+	"github.com/gorobots/robots/lint"
+	"github.com/gorobots/robots/sitemap"
+)
+
+// The defaults of the overall limits (the per-file ones are sitemaps.org's).
+const (
+	// DefaultMaxSitemaps bounds the sitemap files fetched: an index may list 50,000
+	// sitemaps, and a site with a thousand files is already large.
+	DefaultMaxSitemaps = 1000
+	// DefaultMaxURLs bounds the sitemap URLs read in all: five million URLs are
+	// decided in seconds to minutes, most of it reading XML.
+	DefaultMaxURLs = 5_000_000
+	// DefaultMaxDepth bounds the nesting of sitemap indexes: sitemaps.org allows
+	// none (an index lists sitemaps, not indexes), sites nest a few.
+	DefaultMaxDepth = 3
+	// DefaultTimeout bounds the whole audit.
+	DefaultTimeout = 5 * time.Minute
+	// DefaultExamples is how many example URLs each blocking rule keeps.
+	DefaultExamples = 5
+	// MaxUnreadListed bounds the sitemaps listed in the report that were not read
+	// (cross-host, skipped, not a URL): an index may list 50,000 of them. The report
+	// counts the others (Totals.SitemapsUnlisted).
+	MaxUnreadListed = 100
+	// UserAgent is the User-Agent of sitemap requests.
+	UserAgent = "robots-audit/1 (+https://github.com/gorobots/robots)"
+)
+
+// Limits bounds an audit. A zero field takes its default (see DefaultLimits).
+type Limits struct {
+	Sitemaps  int           // sitemap files fetched in all (DefaultMaxSitemaps)
+	URLs      int           // sitemap URLs read in all (DefaultMaxURLs)
+	FileURLs  int           // entries per file (sitemap.MaxURLs, 50,000)
+	FileBytes int64         // bytes per file, uncompressed (sitemap.MaxBytes, 50 MiB)
+	Depth     int           // sitemap index nesting (DefaultMaxDepth)
+	Time      time.Duration // the whole audit (DefaultTimeout)
+}
+
+// DefaultLimits returns the limits a zero Limits stands for.
+func DefaultLimits() Limits {
+	return Limits{
+		Sitemaps: DefaultMaxSitemaps, URLs: DefaultMaxURLs, FileURLs: sitemap.MaxURLs,
+		FileBytes: sitemap.MaxBytes, Depth: DefaultMaxDepth, Time: DefaultTimeout,
+	}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.Sitemaps <= 0 {
+		l.Sitemaps = d.Sitemaps
+	}
+	if l.URLs <= 0 {
+		l.URLs = d.URLs
+	}
+	if l.FileURLs <= 0 {
+		l.FileURLs = d.FileURLs
+	}
+	if l.FileBytes <= 0 {
+		l.FileBytes = d.FileBytes
+	}
+	if l.Depth <= 0 {
+		l.Depth = d.Depth
+	}
+	if l.Time <= 0 {
+		l.Time = d.Time
+	}
+	return l
+}
+
+// Config configures an audit. The zero Config audits for the major crawlers
+// (crawlers.Names) in Google's reading, with the default limits.
+type Config struct {
+	// Fetch fetches robots.txt (status policy, redirects, size limit, cache); a
+	// fetch.NewClient with Dialect when nil.
+	Fetch *fetch.Client
+	// HTTP fetches the sitemaps (a plain http.Client when nil). A server passes a
+	// client whose dialer refuses private addresses.
+	HTTP *http.Client
+	// Agents are the crawlers asked about, by product token (crawlers.Names() when
+	// empty).
+	Agents  []string
+	Dialect robots.Dialect
+	Limits  Limits
+	// Examples is how many example URLs each blocking rule keeps (DefaultExamples).
+	Examples int
+	// Progress, when set, is called as the audit goes, at most every 100 ms, on the
+	// audit's goroutine.
+	Progress func(Progress)
+}
+
+// Progress tells how far an audit is.
+type Progress struct {
+	Sitemaps int           // sitemap files read
+	Queued   int           // sitemap files waiting
+	URLs     int           // URLs read
+	Current  string        // the sitemap being read
+	Elapsed  time.Duration // since the audit began
+}
+
+// ErrTarget is matched (errors.Is) by the error for a target that is not an http(s)
+// URL.
+var ErrTarget = errors.New("audit needs an http or https URL (an origin or its robots.txt)")
+
+// Run audits the origin of target, an origin ("https://example.com") or its
+// robots.txt URL typed as people type them (see internal/weburl; any other URL is
+// read as its origin). It returns an error only when the audit cannot run at all: a
+// target that is not a URL, or ctx ending. A robots.txt that cannot be fetched is
+// not an error: the status policy decides (Report.Robots), and limits reached end
+// the audit early with Report.Stopped saying which.
+func Run(ctx context.Context, target string, cfg Config) (*Report, error) {
+	u, err := weburl.Encode(target)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrTarget, err)
+	}
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return nil, fmt.Errorf("%w: %q", ErrTarget, target)
+	}
+	origin, err := fetch.Origin(u)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrTarget, err)
+	}
+	a := newAuditor(origin, cfg)
+	a.rep.Target = target
+	return a.run(ctx)
+}
+
+// auditor is the state of one audit.
+type auditor struct {
+	cfg          Config
+	lim          Limits
+	origin       string
+	rep          *Report
+	start        time.Time
+	hc           *http.Client
+	dec          *decider
+	stats        *stats
+	tree         *tree
+	queue        []*Sitemap
+	seen         map[string]bool
+	fetched      int
+	unread       int
+	lastProgress time.Time
+	stopped      string
+}
+
+func newAuditor(origin string, cfg Config) *auditor {
+	if len(cfg.Agents) == 0 {
+		cfg.Agents = crawlers.Names()
+	}
+	if cfg.Examples <= 0 {
+		cfg.Examples = DefaultExamples
+	}
+	hc := cfg.HTTP
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	now := time.Now()
+	return &auditor{
+		cfg: cfg, lim: cfg.Limits.withDefaults(), origin: origin, hc: hc, start: now,
+		seen: map[string]bool{},
+		rep: &Report{
+			Origin: origin, Agents: append([]string(nil), cfg.Agents...), Dialect: cfg.Dialect.String(),
+			Lint: []lint.Finding{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{},
+			StartedAt: now.UTC().Truncate(time.Second),
+		},
+	}
+}
+
+func (a *auditor) run(parent context.Context) (*Report, error) {
+	ctx, cancel := context.WithTimeout(parent, a.lim.Time)
+	defer cancel()
+	rep := a.rep
+	rep.Limits = a.lim
+
+	fc := a.cfg.Fetch
+	if fc == nil {
+		fc = fetch.NewClient(fetch.Config{Dialect: a.cfg.Dialect})
+	}
+	res, err := fc.Get(ctx, a.origin+"/robots.txt")
+	if err != nil {
+		if parent.Err() != nil {
+			return nil, parent.Err()
+		}
+		return nil, fmt.Errorf("fetching %s/robots.txt: %w", a.origin, err)
+	}
+	rep.Robots = res.Report()
+	var rb *robots.Robots
+	if res.Effect == fetch.ObeyRules {
+		rb = robots.Parse(res.Body, robots.WithDialect(a.cfg.Dialect))
+		rep.Lint = lint.Check(res.RobotsURL, res.Body)
+		if rep.Lint == nil {
+			rep.Lint = []lint.Finding{}
+		}
+	}
+	a.dec = newDecider(rb, res.Effect, a.cfg.Agents)
+	a.stats = newStats(a.dec, a.cfg.Examples)
+	a.tree = newTree(a.dec, a.origin)
+
+	// The sitemaps robots.txt lists, or /sitemap.xml.
+	if rb != nil {
+		for _, f := range rb.Fields() {
+			if f.Name == "sitemap" {
+				a.enqueue(&Sitemap{URL: f.Value, Source: SourceRobots, Line: f.Line})
+			}
+		}
+	}
+	if len(a.queue) == 0 && len(rep.Sitemaps) == 0 {
+		rep.SitemapFallback = true
+		a.enqueue(&Sitemap{URL: a.origin + "/sitemap.xml", Source: SourceFallback})
+	}
+	for len(a.queue) > 0 {
+		sm := a.queue[0]
+		a.queue = a.queue[1:]
+		if a.stopped == "" {
+			switch {
+			case ctx.Err() != nil:
+				if parent.Err() != nil {
+					return nil, parent.Err()
+				}
+				a.stopped = "timeout"
+			case a.fetched >= a.lim.Sitemaps:
+				a.stopped = "max-sitemaps"
+			case rep.Totals.URLs+rep.Totals.OffOriginURLs+rep.Totals.InvalidURLs >= a.lim.URLs:
+				a.stopped = "max-urls"
+			}
+		}
+		if a.stopped != "" {
+			a.skip(sm, "not read: the audit stopped at "+limitFlag(a.stopped))
+			continue
+		}
+		a.read(ctx, sm)
+		if ctx.Err() != nil && parent.Err() != nil {
+			return nil, parent.Err()
+		}
+	}
+	rep.Stopped = a.stopped
+	a.finish()
+	return rep, nil
+}
+
+// limitFlag names a limit by its flag.
+func limitFlag(stopped string) string {
+	switch stopped {
+	case "timeout":
+		return "the time limit (-timeout)"
+	case "max-sitemaps":
+		return "-max-sitemaps"
+	case "max-urls":
+		return "-max-urls"
+	}
+	return stopped
+}
+
+// enqueue adds a sitemap to read, once per URL, or reports it cross-host.
+func (a *auditor) enqueue(sm *Sitemap) {
+	raw := sm.URL
+	u, err := weburl.Encode(raw)
+	if err == nil && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		err = fmt.Errorf("%q: not an http or https URL", raw)
+	}
+	if err != nil {
+		sm.Status, sm.Error = StatusInvalid, err.Error()
+		a.list(sm, false)
+		return
+	}
+	sm.URL = u
+	if a.seen[u] {
+		return
+	}
+	a.seen[u] = true
+	if o, err := fetch.Origin(u); err != nil || o != a.origin {
+		sm.Status = StatusCrossHost
+		sm.Error = fmt.Sprintf("on another origin than %s/robots.txt: its URLs are decided by that origin's robots.txt; not read", a.origin)
+		a.list(sm, false)
+		return
+	}
+	if sm.Depth > a.lim.Depth {
+		a.skip(sm, fmt.Sprintf("not read: nested deeper than -max-depth %d", a.lim.Depth))
+		return
+	}
+	a.queue = append(a.queue, sm)
+}
+
+// list adds a sitemap to the report. Those read are all listed (at most
+// Limits.Sitemaps); of the others (cross-host, skipped, not a URL) the first
+// MaxUnreadListed, and Totals.SitemapsUnlisted counts the rest.
+func (a *auditor) list(sm *Sitemap, read bool) {
+	if !read {
+		a.unread++
+		if a.unread > MaxUnreadListed {
+			a.rep.Totals.SitemapsUnlisted++
+			return
+		}
+	}
+	a.rep.Sitemaps = append(a.rep.Sitemaps, *sm)
+}
+
+func (a *auditor) skip(sm *Sitemap, why string) {
+	a.rep.Totals.SitemapsSkipped++
+	sm.Status, sm.Error = StatusSkipped, why
+	a.list(sm, false)
+}
+
+// read fetches one sitemap and decides its URLs.
+func (a *auditor) read(ctx context.Context, sm *Sitemap) {
+	a.fetched++
+	a.rep.Totals.Sitemaps++
+	sm.Blocked = a.dec.sitemapBlocks(sm.URL)
+	defer func() { a.list(sm, true) }()
+	a.progress(sm.URL, true)
+
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, sm.URL, nil)
+	if err != nil {
+		sm.Status, sm.Error = StatusUnreachable, err.Error()
+		return
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	resp, err := a.hc.Do(req)
+	if err != nil {
+		sm.Status, sm.Error = StatusUnreachable, err.Error()
+		return
+	}
+	defer resp.Body.Close()
+	sm.HTTPStatus = resp.StatusCode
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		sm.Status, sm.Error = StatusUnreachable, fmt.Sprintf("HTTP %d", resp.StatusCode)
+		return
+	}
+	sr, err := sitemap.NewReader(resp.Body, sitemap.Limits{URLs: a.lim.FileURLs, Bytes: a.lim.FileBytes})
+	if err != nil {
+		a.readError(sm, nil, err)
+		return
+	}
+	sm.Gzip = sr.Gzip()
+	for {
+		e, err := sr.Next()
+		if err != nil {
+			sm.Kind, sm.Bytes, sm.Entries = string(sr.Kind()), sr.Bytes(), sr.Count()
+			if err == io.EOF {
+				sm.Status = StatusOK
+				return
+			}
+			a.readError(sm, sr, err)
+			return
+		}
+		if sr.Kind() == sitemap.Index {
+			a.enqueue(&Sitemap{URL: e.Loc, Source: SourceIndex, Parent: sm.URL, Line: e.Line, Depth: sm.Depth + 1})
+			continue
+		}
+		t := &a.rep.Totals
+		if t.URLs+t.OffOriginURLs+t.InvalidURLs >= a.lim.URLs {
+			a.stopped = "max-urls"
+			sm.Kind, sm.Bytes, sm.Entries = string(sr.Kind()), sr.Bytes(), sr.Count()-1
+			sm.Status, sm.Error = StatusOK, "read in part: the audit stopped at -max-urls"
+			return
+		}
+		if e.Err != nil {
+			t.InvalidURLs++
+			continue
+		}
+		u, ok := a.pageURL(e.Loc)
+		switch {
+		case ok:
+			sm.URLs++
+			t.URLs++
+			a.decide(u)
+		case u == "":
+			t.InvalidURLs++
+		default:
+			t.OffOriginURLs++
+		}
+		if t.URLs&1023 == 0 {
+			if ctx.Err() != nil {
+				sm.Kind, sm.Bytes, sm.Entries = string(sr.Kind()), sr.Bytes(), sr.Count()
+				sm.Status, sm.Error = StatusOK, "read in part: the audit stopped at the time limit (-timeout)"
+				return
+			}
+			a.progress(sm.URL, false)
+		}
+	}
+}
+
+// readError records why a file could not be read to its end.
+func (a *auditor) readError(sm *Sitemap, sr *sitemap.Reader, err error) {
+	var se *sitemap.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		sm.Status, sm.ErrorLine, sm.ErrorByte = StatusInvalid, se.Line, se.Offset
+		sm.Error = se.Err.Error()
+	case errors.Is(err, sitemap.ErrTooManyURLs), errors.Is(err, sitemap.ErrTooLarge):
+		sm.Status, sm.Error = StatusOverLimit, err.Error()
+		if errors.Is(err, sitemap.ErrTooManyURLs) {
+			sm.Error = fmt.Sprintf("more than %d entries: the rest is ignored, as search engines ignore it", a.lim.FileURLs)
+		} else {
+			sm.Error = fmt.Sprintf("larger than %d bytes uncompressed: the rest is ignored, as search engines ignore it", a.lim.FileBytes)
+		}
+	default:
+		sm.Status, sm.Error = StatusUnreachable, "reading: "+err.Error()
+	}
+}
+
+// pageURL returns loc as the URL a crawler requests and true when it is on the
+// audited origin; the URL and false for another origin; "" and false when loc is not
+// an http(s) URL.
+func (a *auditor) pageURL(loc string) (string, bool) {
+	if plainURL(loc) && strings.HasPrefix(loc, a.origin) {
+		if len(loc) == len(a.origin) {
+			return loc + "/", true
+		}
+		switch loc[len(a.origin)] {
+		case '/':
+			return loc, true
+		case '?', '#':
+			return a.origin + "/" + loc[len(a.origin):], true
+		}
+	}
+	u, err := weburl.Encode(loc)
+	if err != nil || !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return "", false
+	}
+	o, err := fetch.Origin(u)
+	if err != nil {
+		return "", false
+	}
+	return u, o == a.origin
+}
+
+// plainURL reports whether s is printable ASCII with nothing a browser would
+// encode or rewrite (space, quotes, <>, backslash, "%" not followed by two hex
+// digits, dot segments), so that it is requested as written.
+func plainURL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || c == '"' || c == '<' || c == '>' || c == '\\' || c == '`' || c == '{' || c == '}' || c == '|' || c == '^' {
+			return false
+		}
+		if c == '%' && (i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2])) {
+			return false
+		}
+		if c == '.' && i > 0 && s[i-1] == '/' && (i+1 == len(s) || s[i+1] == '/' || s[i+1] == '.' || s[i+1] == '?' || s[i+1] == '#') {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// decide decides u for every crawler and counts it.
+func (a *auditor) decide(u string) {
+	a.dec.decide(u)
+	a.stats.add(u)
+	a.tree.add(u)
+}
+
+func (a *auditor) progress(current string, force bool) {
+	if a.cfg.Progress == nil {
+		return
+	}
+	now := time.Now()
+	if !force && now.Sub(a.lastProgress) < 100*time.Millisecond {
+		return
+	}
+	a.lastProgress = now
+	a.cfg.Progress(Progress{Sitemaps: a.fetched, Queued: len(a.queue), URLs: a.rep.Totals.URLs, Current: current, Elapsed: now.Sub(a.start)})
+}
+
+// finish fills the report from the counts.
+func (a *auditor) finish() {
+	rep := a.rep
+	rep.Totals.BlockedURLs = a.dec.perAgent(a.stats.blocked)
+	rep.Totals.BlockedAny = a.stats.any
+	rep.Blocked = a.stats.blocks()
+	rep.Tree = a.tree.output()
+	rep.Rules = a.dec.ruleRefs()
+	rep.Seconds = time.Since(a.start).Seconds()
+}

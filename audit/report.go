@@ -1,0 +1,200 @@
+package audit
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/lint"
+)
+
+// Report is the result of an audit, in the one JSON shape of "robots audit -format
+// json" and the service's POST /v1/audit. Every per-crawler count is an array in the
+// order of Agents. Verdicts name the deciding rule as written ("Disallow: /search")
+// with its line; null and 0 when no rule matched.
+type Report struct {
+	// Target is the URL as given; Origin the origin audited (its robots.txt decides
+	// every URL of it).
+	Target string `json:"target"`
+	Origin string `json:"origin"`
+	// Robots is the fetch of the origin's robots.txt, as "robots fetch" shows it. Its
+	// effect decides every URL when the file could not be read ("disallow-all" while
+	// the site is unreachable, "allow-all" for a 4xx).
+	Robots fetch.Report `json:"robots"`
+	// Lint holds the lint findings of the file (none when no file was read).
+	Lint []lint.Finding `json:"lint"`
+	// Agents are the crawlers asked about, by product token; Dialect the reading of
+	// the file ("google", "rfc9309", "legacy1996", "legacy1994").
+	Agents  []string `json:"agents"`
+	Dialect string   `json:"dialect"`
+	Limits  Limits   `json:"limits"`
+	// SitemapFallback is true when robots.txt has no Sitemap line, so that
+	// /sitemap.xml was tried in its place.
+	SitemapFallback bool   `json:"sitemap_fallback"`
+	Totals          Totals `json:"totals"`
+	// Stopped names the overall limit that ended the audit before every sitemap was
+	// read ("max-urls", "max-sitemaps", "timeout"), and is "" when the audit is
+	// complete. Sitemaps left unread are listed with status "skipped".
+	Stopped string `json:"stopped"`
+	// Blocked has one entry per rule that blocks sitemap URLs for some crawlers
+	// asked about, the most URLs first.
+	Blocked []Block `json:"blocked"`
+	// Sitemaps lists the sitemaps seen, in the order they were read or set aside:
+	// every one read, and the first MaxUnreadListed of those not read
+	// (Totals.SitemapsUnlisted counts the rest).
+	Sitemaps []Sitemap `json:"sitemaps"`
+	// Rules are the allow and disallow lines that the samples of Tree refer to, by
+	// line.
+	Rules []RuleRef `json:"rules"`
+	// Tree is the URL space of the sitemaps as a tree of path segments, bounded (see
+	// MaxTreeNodes).
+	Tree *Node `json:"tree"`
+	// StartedAt is when the audit began (UTC, to the second); Seconds how long it
+	// took.
+	StartedAt time.Time `json:"started_at"`
+	Seconds   float64   `json:"seconds"`
+}
+
+// Totals counts what the audit read and found.
+type Totals struct {
+	Sitemaps         int `json:"sitemaps"`          // sitemap files read (whatever their status)
+	SitemapsSkipped  int `json:"sitemaps_skipped"`  // not read: past -max-sitemaps, -max-urls, -max-depth or the time limit
+	SitemapsUnlisted int `json:"sitemaps_unlisted"` // not read and not listed in Sitemaps (past MaxUnreadListed)
+	URLs             int `json:"urls"`              // sitemap URLs of the origin, each decided for every crawler
+	OffOriginURLs    int `json:"off_origin_urls"`   // URLs on another origin (another robots.txt decides them): counted, not decided
+	InvalidURLs      int `json:"invalid_urls"`      // <loc> values that are not http(s) URLs, or longer than 2,048 bytes
+	// BlockedURLs counts, per crawler (in the order of Agents), the sitemap URLs it
+	// may not fetch; BlockedAny the URLs blocked for at least one of them.
+	BlockedURLs []int `json:"blocked_urls"`
+	BlockedAny  int   `json:"blocked_any"`
+}
+
+// Block is one rule and the sitemap URLs it blocks: "line 12 Disallow: /search
+// blocks 1,204 sitemap URLs for Googlebot, bingbot". Rule is nil and Line 0 when no
+// rule decides: the robots.txt fetch disallows everything (see Report.Robots).
+type Block struct {
+	Rule     *string  `json:"rule"`
+	Line     int      `json:"line"`
+	Agents   []string `json:"agents"`   // the crawlers for which this rule blocks exactly these URLs
+	URLs     int      `json:"urls"`     // how many sitemap URLs
+	Examples []string `json:"examples"` // the first few, in sitemap order (Config.Examples)
+}
+
+// Sitemap statuses.
+const (
+	StatusOK          = "ok"          // read to its end
+	StatusUnreachable = "unreachable" // no answer, or an HTTP status other than 2xx (see HTTPStatus)
+	StatusInvalid     = "invalid"     // not XML, not a sitemap, or the XML breaks (see ErrorLine, ErrorByte)
+	StatusOverLimit   = "over-limit"  // more URLs or bytes than a file may have: the entries before the limit were read
+	StatusCrossHost   = "cross-host"  // on another origin than robots.txt: reported, not read
+	StatusSkipped     = "skipped"     // not read: past an overall limit (Error says which)
+)
+
+// Where a sitemap came from.
+const (
+	SourceRobots   = "robots.txt" // a Sitemap line (Line)
+	SourceFallback = "fallback"   // /sitemap.xml, tried because robots.txt has no Sitemap line
+	SourceIndex    = "index"      // listed by the sitemap index Parent (at Line of it)
+)
+
+// Sitemap is one sitemap file seen by the audit.
+type Sitemap struct {
+	URL        string `json:"url"`
+	Kind       string `json:"kind"`        // "urlset", "sitemapindex", or "" when not read
+	Source     string `json:"source"`      // SourceRobots, SourceFallback or SourceIndex
+	Parent     string `json:"parent"`      // the index that listed it ("" unless Source is "index")
+	Line       int    `json:"line"`        // of the Sitemap line in robots.txt, or of the <loc> in Parent
+	Depth      int    `json:"depth"`       // 0 for those robots.txt lists, +1 per index
+	Status     string `json:"status"`      // StatusOK, StatusUnreachable, …
+	HTTPStatus int    `json:"http_status"` // 0 when no answer came (or not fetched)
+	Gzip       bool   `json:"gzip"`
+	Bytes      int64  `json:"bytes"`   // XML bytes read, uncompressed
+	Entries    int    `json:"entries"` // <loc> entries read: URLs of a urlset, sitemaps of an index
+	URLs       int    `json:"urls"`    // URLs of the origin decided
+	Error      string `json:"error"`   // why the status is not "ok"
+	ErrorLine  int    `json:"error_line"`
+	ErrorByte  int64  `json:"error_byte"` // offset in the uncompressed XML
+	// Blocked lists the crawlers asked about that may not fetch the sitemap itself,
+	// grouped by the deciding rule.
+	Blocked []SitemapBlock `json:"blocked"`
+}
+
+// SitemapBlock says which crawlers may not fetch a sitemap, and by which rule.
+type SitemapBlock struct {
+	Agents []string `json:"agents"`
+	Rule   *string  `json:"rule"`
+	Line   int      `json:"line"`
+}
+
+// RuleRef is a rule of robots.txt as written, with its line.
+type RuleRef struct {
+	Line int    `json:"line"`
+	Rule string `json:"rule"`
+}
+
+// Node is a branch of the URL space: the URLs whose path starts with Path.
+type Node struct {
+	Name string `json:"name"` // the path segment ("search"), "/" for the root, "…" for folded siblings
+	Path string `json:"path"` // the path prefix, "/search/"; a leaf's is the whole path ("/about"); "" for folded siblings
+	// Other is true for the node that folds the siblings too small or too many to show.
+	Other    bool     `json:"other"`
+	URLs     int      `json:"urls"`    // sitemap URLs under it
+	Blocked  []int    `json:"blocked"` // per crawler, in the order of Report.Agents
+	Samples  []Sample `json:"samples"`
+	Children []*Node  `json:"children"`
+}
+
+// Sample is one URL under a node with its verdict for every crawler: Allowed and Lines
+// are in the order of Report.Agents; a line is that of the deciding rule (see
+// Report.Rules), 0 when no rule matched.
+type Sample struct {
+	URL     string `json:"url"`
+	Allowed []bool `json:"allowed"`
+	Lines   []int  `json:"lines"`
+}
+
+// MarshalJSON writes the limits with snake_case names and the time in seconds.
+func (l Limits) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Sitemaps  int     `json:"sitemaps"`
+		URLs      int     `json:"urls"`
+		FileURLs  int     `json:"file_urls"`
+		FileBytes int64   `json:"file_bytes"`
+		Depth     int     `json:"depth"`
+		Seconds   float64 `json:"seconds"`
+	}{l.Sitemaps, l.URLs, l.FileURLs, l.FileBytes, l.Depth, l.Time.Seconds()})
+}
+
+// BlocksAny reports whether some sitemap URL, or some sitemap, is blocked for a
+// crawler asked about.
+func (r *Report) BlocksAny() bool {
+	if r.Totals.BlockedAny > 0 {
+		return true
+	}
+	for _, s := range r.Sitemaps {
+		if len(s.Blocked) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Broken returns the sitemaps that could not be read in full: unreachable, invalid
+// or over the limits. A missing /sitemap.xml tried as the fallback is not counted:
+// a site need not have one.
+func (r *Report) Broken() []Sitemap {
+	var out []Sitemap
+	for _, s := range r.Sitemaps {
+		switch s.Status {
+		case StatusUnreachable:
+			if s.Source == SourceFallback && (s.HTTPStatus == 404 || s.HTTPStatus == 410) {
+				continue
+			}
+		case StatusInvalid, StatusOverLimit:
+		default:
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
