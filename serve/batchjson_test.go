@@ -2,6 +2,7 @@ package serve
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -36,16 +37,17 @@ func TestDecodeBatch(t *testing.T) {
 		``,
 		`{"urls":["a"]} trailing`,
 	} {
-		var want batchRequest
-		wantErr := json.Unmarshal([]byte(body), &want)
-		got, err := decodeBatch(body)
-		if (err != nil) != (wantErr != nil) {
-			t.Errorf("decodeBatch(%q): error %v; encoding/json says %v", body, err, wantErr)
-			continue
-		}
-		if err == nil && !reflect.DeepEqual(got, want) {
-			t.Errorf("decodeBatch(%q) = %#v; encoding/json reads %#v", body, got, want)
-		}
+		t.Run(fmt.Sprintf("%q", body), func(t *testing.T) {
+			var want batchRequest
+			wantErr := json.Unmarshal([]byte(body), &want)
+			got, err := decodeBatch(body)
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("decodeBatch(%q): error %v; encoding/json says %v", body, err, wantErr)
+			}
+			if err == nil && !reflect.DeepEqual(got, want) {
+				t.Errorf("decodeBatch(%q) = %#v; encoding/json reads %#v", body, got, want)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,33 +14,37 @@ import (
 // The hand-written encoders must give what encoding/json reads back unchanged.
 func TestAppendString(t *testing.T) {
 	for _, s := range []string{"", "plain", `quote " and \ backslash`, "tab\tnl\ncr\r", "\x00\x1f", "é ü 日本", "\u2028\u2029", "bad \xff utf-8", "<script>&"} {
-		var got string
-		if err := json.Unmarshal(appendString(nil, s), &got); err != nil {
-			t.Errorf("%q: %v", s, err)
-			continue
-		}
-		want := s
-		if s == "bad \xff utf-8" {
-			want = "bad \ufffd utf-8"
-		}
-		if got != want {
-			t.Errorf("round trip of %q = %q", s, got)
-		}
+		t.Run(fmt.Sprintf("%q", s), func(t *testing.T) {
+			var got string
+			if err := json.Unmarshal(appendString(nil, s), &got); err != nil {
+				t.Fatalf("%q: %v", s, err)
+			}
+			want := s
+			if s == "bad \xff utf-8" {
+				want = "bad \ufffd utf-8"
+			}
+			if got != want {
+				t.Errorf("round trip of %q = %q", s, got)
+			}
+		})
 	}
 }
 
 func TestAppendTime(t *testing.T) {
 	for _, tt := range []struct {
+		name string
 		t    time.Time
 		want string
 	}{
-		{time.Time{}, "null"},
-		{time.Date(2026, 11, 21, 9, 5, 7, 999, time.UTC), `"2026-11-21T09:05:07Z"`},
-		{time.Date(2026, 1, 2, 23, 59, 59, 0, time.FixedZone("x", 3600)), `"2026-01-02T22:59:59Z"`},
+		{"zero", time.Time{}, "null"},
+		{"UTC, nanoseconds dropped", time.Date(2026, 11, 21, 9, 5, 7, 999, time.UTC), `"2026-11-21T09:05:07Z"`},
+		{"other zone, in UTC", time.Date(2026, 1, 2, 23, 59, 59, 0, time.FixedZone("x", 3600)), `"2026-01-02T22:59:59Z"`},
 	} {
-		if got := string(appendTime(nil, tt.t)); got != tt.want {
-			t.Errorf("appendTime(%v) = %s, want %s", tt.t, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(appendTime(nil, tt.t)); got != tt.want {
+				t.Errorf("appendTime(%v) = %s, want %s", tt.t, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -56,12 +61,14 @@ func TestPlainPrefix(t *testing.T) {
 	}
 	base := "https://example.com/a/b?c=d&e=f~g"
 	for _, c := range []byte{0, 0x1f, ' ', '!', '"', '#', '\\', ']', 0x7f, 0x80, 0xc3, 0xff} {
-		for i := 0; i <= len(base); i++ {
-			s := base[:i] + string([]byte{c}) + base[i:]
-			if got, want := plainPrefix(s), slow(s); got != want {
-				t.Errorf("plainPrefix(%q) = %d; want %d", s, got, want)
+		t.Run(fmt.Sprintf("%#02x", c), func(t *testing.T) {
+			for i := 0; i <= len(base); i++ {
+				s := base[:i] + string([]byte{c}) + base[i:]
+				if got, want := plainPrefix(s), slow(s); got != want {
+					t.Errorf("plainPrefix(%q) = %d; want %d", s, got, want)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -88,13 +95,15 @@ func TestOriginMemos(t *testing.T) {
 			Effect: fetch.AllowAll, Status: 404, FetchedAt: t0.Add(time.Hour), ExpiresAt: t0.Add(25 * time.Hour)},
 			[]string{"OtherBot"}, `"outcome":"unavailable","effect":"allow-all","status":404,"stale":false,"fetched_at":"2026-11-21T13:00:00Z","expires_at":"2026-11-22T13:00:00Z","crawl_delay":{"OtherBot":null}`},
 	} {
-		c := crawlerSet{tokens: [][]string{tc.agents}, names: tc.agents}
-		got := string(m.get(tc.res, c))
-		if direct := string(appendOrigin(nil, tc.res, c)); got != direct {
-			t.Errorf("%s: memo %s; appendOrigin %s", tc.name, got, direct)
-		}
-		if !strings.Contains(got, tc.want) {
-			t.Errorf("%s: %s; want it to contain %s", tc.name, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			c := crawlerSet{tokens: [][]string{tc.agents}, names: tc.agents}
+			got := string(m.get(tc.res, c))
+			if direct := string(appendOrigin(nil, tc.res, c)); got != direct {
+				t.Errorf("memo %s; appendOrigin %s", got, direct)
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("%s; want it to contain %s", got, tc.want)
+			}
+		})
 	}
 }

@@ -118,19 +118,25 @@ func TestPageTokens(t *testing.T) {
 	}
 	// The token field is shown only where tokens are configured.
 	for _, tc := range []struct {
+		name string
 		cfg  Config
 		want bool
-	}{{Config{Tokens: []string{"k"}}, true}, {Config{}, false}} {
-		s, _ := start(t, tc.cfg)
-		resp, err := http.Get("http://" + s.Addr() + "/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if got := strings.Contains(string(b), `id="token"`); got != tc.want {
-			t.Errorf("tokens %v: token field shown %v, want %v", tc.cfg.Tokens, got, tc.want)
-		}
+	}{
+		{"tokens configured", Config{Tokens: []string{"k"}}, true},
+		{"no tokens", Config{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := start(t, tc.cfg)
+			resp, err := http.Get("http://" + s.Addr() + "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if got := strings.Contains(string(b), `id="token"`); got != tc.want {
+				t.Errorf("tokens %v: token field shown %v, want %v", tc.cfg.Tokens, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -177,9 +183,11 @@ func TestOriginURL(t *testing.T) {
 		{"https://example.com/a/b", "https://example.com/a/b"},
 		{"ftp://example.com/", "ftp://example.com/"},
 	} {
-		if got := originURL(tt.in); got != tt.want {
-			t.Errorf("originURL(%q) = %q, want %q", tt.in, got, tt.want)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			if got := originURL(tt.in); got != tt.want {
+				t.Errorf("originURL(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }
 

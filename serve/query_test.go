@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"testing"
@@ -23,7 +24,7 @@ func TestCheckQuery(t *testing.T) {
 		"merge_agents=no&url=/a",
 		"",
 	} {
-		compareQuery(t, q)
+		t.Run(fmt.Sprintf("%q", q), func(t *testing.T) { compareQuery(t, q) })
 	}
 }
 

@@ -453,34 +453,47 @@ func TestTokens(t *testing.T) {
 	s, _ := start(t, Config{AllowPrivate: true, Tokens: []string{"s3cret", "other"}})
 	path := checkPath([]string{"a"}, o.URL+"/")
 	for _, tt := range []struct {
+		name string
 		auth string
 		code int
-	}{{"", 401}, {"Bearer wrong", 401}, {"s3cret", 401}, {"Bearer s3cret", 200}, {"Bearer other", 200},
+	}{
+		{"no header", "", 401},
+		{"wrong token", "Bearer wrong", 401},
+		{"no scheme", "s3cret", 401},
+		{"first token", "Bearer s3cret", 200},
+		{"second token", "Bearer other", 200},
 		// RFC 9110 §11.1: the scheme is case-insensitive.
-		{"bearer s3cret", 200}, {"BEARER other", 200}, {"Basic s3cret", 401}} {
-		req, _ := http.NewRequest("GET", "http://"+s.Addr()+path, nil)
-		if tt.auth != "" {
-			req.Header.Set("Authorization", tt.auth)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a checkAnswer
-		if code := decode(t, resp, &a); code != tt.code {
-			t.Errorf("Authorization %q: status %d, want %d", tt.auth, code, tt.code)
-		}
+		{"lower-case scheme", "bearer s3cret", 200},
+		{"upper-case scheme", "BEARER other", 200},
+		{"other scheme", "Basic s3cret", 401},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", "http://"+s.Addr()+path, nil)
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var a checkAnswer
+			if code := decode(t, resp, &a); code != tt.code {
+				t.Errorf("Authorization %q: status %d, want %d", tt.auth, code, tt.code)
+			}
+		})
 	}
 	// The page and health check stay open.
 	for _, p := range []string{"/healthz", "/"} {
-		resp, err := http.Get("http://" + s.Addr() + p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Errorf("GET %s without token: %d, want 200", p, resp.StatusCode)
-		}
+		t.Run("open "+p, func(t *testing.T) {
+			resp, err := http.Get("http://" + s.Addr() + p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("GET %s without token: %d, want 200", p, resp.StatusCode)
+			}
+		})
 	}
 }
 
@@ -544,10 +557,13 @@ func TestFailedRefreshKeepsCopy(t *testing.T) {
 		path    string
 		allowed bool
 	}{{"/public", true}, {"/private/x", false}} {
-		get(t, s, checkPath([]string{"a"}, o.URL+tt.path), &a)
-		if deref(a.Allowed) != tt.allowed || a.Outcome != "unreachable" || a.Status != 503 || !a.Stale || a.Effect != "rules" {
-			t.Errorf("%s after a failed refresh: %+v; want allowed %v by the cached copy (outcome unreachable, status 503, stale)", tt.path, a, tt.allowed)
-		}
+		t.Run(tt.path, func(t *testing.T) {
+			var a checkAnswer
+			get(t, s, checkPath([]string{"a"}, o.URL+tt.path), &a)
+			if deref(a.Allowed) != tt.allowed || a.Outcome != "unreachable" || a.Status != 503 || !a.Stale || a.Effect != "rules" {
+				t.Errorf("%s after a failed refresh: %+v; want allowed %v by the cached copy (outcome unreachable, status 503, stale)", tt.path, a, tt.allowed)
+			}
+		})
 	}
 	if n := o.fetches.Load(); n != 2 {
 		t.Errorf("%d fetches, want 2", n)
@@ -669,30 +685,37 @@ func TestRefused(t *testing.T) {
 	}
 	s, _ := start(t, Config{Fetch: fetch.Config{DialContext: dial}})
 
-	for _, target := range []string{
-		private.URL + "/x",            // literal loopback address
-		"http://[::1]:" + port + "/x", // literal IPv6 loopback
-		"http://localhost:" + port + "/x",
-		"http://public.test/x", // redirects to localhost
-		"http://169.254.169.254/latest/meta-data/",
-		"http://10.0.0.1/x",
+	for _, tc := range []struct{ name, target string }{
+		{"literal loopback", private.URL + "/x"},
+		{"literal IPv6 loopback", "http://[::1]:" + port + "/x"},
+		{"name of loopback", "http://localhost:" + port + "/x"},
+		{"redirect to localhost", "http://public.test/x"},
+		{"link-local metadata address", "http://169.254.169.254/latest/meta-data/"},
+		{"private address", "http://10.0.0.1/x"},
 	} {
-		var a checkAnswer
-		code := get(t, s, checkPath([]string{"a"}, target), &a)
-		if code != 403 || !strings.Contains(a.Error, "refusing to connect") {
-			t.Errorf("%s: status %d %q, want 403 refusing to connect", target, code, a.Error)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			var a checkAnswer
+			code := get(t, s, checkPath([]string{"a"}, tc.target), &a)
+			if code != 403 || !strings.Contains(a.Error, "refusing to connect") {
+				t.Errorf("%s: status %d %q, want 403 refusing to connect", tc.target, code, a.Error)
+			}
+		})
 	}
 	if n := private.fetches.Load(); n != 0 {
 		t.Errorf("the private origin was fetched %d times, want 0", n)
 	}
 	// A refusal is not cached as "unreachable": asked again, the answer is the same,
 	// by name and through a redirect.
-	for _, target := range []string{"http://localhost:" + port + "/y", "http://public.test/y"} {
-		var a checkAnswer
-		if code := get(t, s, checkPath([]string{"a"}, target), &a); code != 403 {
-			t.Errorf("second ask of %s: status %d, want 403", target, code)
-		}
+	for _, tc := range []struct{ name, target string }{
+		{"again by name", "http://localhost:" + port + "/y"},
+		{"again through a redirect", "http://public.test/y"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var a checkAnswer
+			if code := get(t, s, checkPath([]string{"a"}, tc.target), &a); code != 403 {
+				t.Errorf("second ask of %s: status %d, want 403", tc.target, code)
+			}
+		})
 	}
 }
 
@@ -843,22 +866,26 @@ func TestTesterDialect(t *testing.T) {
 		return resp.StatusCode, string(b)
 	}
 	tests := []struct {
-		dialect, want string
+		name, dialect, want string
 	}{
-		{"", `class="v allowed" href="#a3"`},
-		{"google", `class="v allowed" href="#a3"`},
-		{"legacy1996", `class="v disallowed" href="#a2"`},
-		{"legacy1994", `class="v disallowed" href="#a2"`},
+		{"default", "", `class="v allowed" href="#a3"`},
+		{"google", "google", `class="v allowed" href="#a3"`},
+		{"legacy1996", "legacy1996", `class="v disallowed" href="#a2"`},
+		{"legacy1994", "legacy1994", `class="v disallowed" href="#a2"`},
 	}
 	for _, tt := range tests {
-		code, page := post(tt.dialect)
-		if code != 200 || !strings.Contains(page, tt.want) {
-			t.Errorf("dialect %q: status %d, page lacks %q", tt.dialect, code, tt.want)
+		t.Run(tt.name, func(t *testing.T) {
+			code, page := post(tt.dialect)
+			if code != 200 || !strings.Contains(page, tt.want) {
+				t.Errorf("dialect %q: status %d, page lacks %q", tt.dialect, code, tt.want)
+			}
+		})
+	}
+	t.Run("unknown", func(t *testing.T) {
+		if code, _ := post("bing"); code != http.StatusBadRequest {
+			t.Errorf("unknown dialect: status %d, want 400", code)
 		}
-	}
-	if code, _ := post("bing"); code != http.StatusBadRequest {
-		t.Errorf("unknown dialect: status %d, want 400", code)
-	}
+	})
 }
 
 // TestAPIContract: the shapes of the command contract (issue 12) in the API: URLs as
@@ -906,21 +933,24 @@ func TestAPIContract(t *testing.T) {
 		// /caf%C3%A9/x: Google takes the longest match (Allow: /caf%C3%A9/x, line 9);
 		// the 1996 draft the first that matches (Disallow: /caf%C3%A9/, line 8).
 		for _, tt := range []struct {
+			name    string
 			dialect string
 			allowed bool
 			line    int
-		}{{"", true, 9}, {"google", true, 9}, {"legacy1996", false, 8}} {
-			var a checkAnswer
-			path := checkPath([]string{"OtherBot"}, o.URL+"/caf%C3%A9/x") + "&dialect=" + tt.dialect
-			if code := get(t, s, path, &a); code != 200 || deref(a.Allowed) != tt.allowed || a.Line != tt.line {
-				t.Errorf("dialect %q: status %d allowed %v line %d; want %v by line %d", tt.dialect, code, deref(a.Allowed), a.Line, tt.allowed, tt.line)
-			}
-			var ans batchAnswer
-			body := `{"agent":"OtherBot","dialect":"` + tt.dialect + `","urls":["` + o.URL + `/caf%C3%A9/x"]}`
-			if code := post(t, s, "/v1/check", body, &ans); code != 200 || len(ans.Results) != 1 ||
-				deref(ans.Results[0].Allowed) != tt.allowed || ans.Results[0].Line != tt.line {
-				t.Errorf("batch, dialect %q: status %d results %+v; want %v by line %d", tt.dialect, code, ans.Results, tt.allowed, tt.line)
-			}
+		}{{"default", "", true, 9}, {"google", "google", true, 9}, {"legacy1996", "legacy1996", false, 8}} {
+			t.Run(tt.name, func(t *testing.T) {
+				var a checkAnswer
+				path := checkPath([]string{"OtherBot"}, o.URL+"/caf%C3%A9/x") + "&dialect=" + tt.dialect
+				if code := get(t, s, path, &a); code != 200 || deref(a.Allowed) != tt.allowed || a.Line != tt.line {
+					t.Errorf("dialect %q: status %d allowed %v line %d; want %v by line %d", tt.dialect, code, deref(a.Allowed), a.Line, tt.allowed, tt.line)
+				}
+				var ans batchAnswer
+				body := `{"agent":"OtherBot","dialect":"` + tt.dialect + `","urls":["` + o.URL + `/caf%C3%A9/x"]}`
+				if code := post(t, s, "/v1/check", body, &ans); code != 200 || len(ans.Results) != 1 ||
+					deref(ans.Results[0].Allowed) != tt.allowed || ans.Results[0].Line != tt.line {
+					t.Errorf("batch, dialect %q: status %d results %+v; want %v by line %d", tt.dialect, code, ans.Results, tt.allowed, tt.line)
+				}
+			})
 		}
 	})
 
