@@ -135,12 +135,51 @@ func crawlDelay(fields []Field) (time.Duration, bool) {
 		if f.Name != "crawl-delay" {
 			continue
 		}
-		if d, err := ParseCrawlDelay(f.Value); err == nil {
+		if d, ok := delayValue(f.Value); ok {
 			return d, true
 		}
 	}
 	return 0, false
 }
+
+// delayValue is ParseCrawlDelay without the error, which costs an allocation:
+// decisions read crawl-delays on every call. A number written in decimal of at most
+// plainMax bytes (nearly every value in use: "10", "0.5") cannot fail to parse and
+// needs no error. A value holding a byte no number has ("10 seconds", "1,5") is
+// rejected at once; ParseCrawlDelay judges the rest.
+func delayValue(value string) (time.Duration, bool) {
+	v := strings.TrimSpace(value)
+	if v == "" {
+		return 0, false
+	}
+	digits, dots := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case '0' <= c && c <= '9':
+			digits++
+		case c == '.':
+			dots++
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '+', c == '-', c == '_':
+			// "1e3", "+5", "0x1p-2", "inf": ParseFloat reads these.
+		default:
+			return 0, false
+		}
+	}
+	if digits > 0 && dots <= 1 && digits+dots == len(v) && len(v) <= plainMax {
+		secs, _ := strconv.ParseFloat(v, 64) // cannot fail: see plainMax
+		if secs > maxDelaySeconds {
+			return 0, false
+		}
+		return time.Duration(secs * float64(time.Second)), true
+	}
+	d, err := ParseCrawlDelay(value)
+	return d, err == nil
+}
+
+// plainMax bounds the decimal numbers delayValue parses without ParseCrawlDelay: a
+// number of at most 300 digits is within float64's range, neither infinite nor a
+// non-zero value that rounds to zero, so ParseFloat returns no error for it.
+const plainMax = 300
 
 // maxDelaySeconds bounds a crawl-delay so that it fits a time.Duration (about 31 years).
 const maxDelaySeconds = 1e9
@@ -414,16 +453,48 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 }
 
 // CrawlDelay returns the crawl-delay that applies to a crawler with these product
-// tokens (the first valid one among its groups), and whether there is one.
+// tokens (the first valid one among its groups, in file order), and whether there
+// is one. It allocates nothing when the values are written as decimal numbers (see
+// ParseCrawlDelay), and sorts nothing: it keeps the earliest group holding a valid
+// value while it walks the groups that apply.
 func (r *Robots) CrawlDelay(agents ...string) (time.Duration, bool) {
-	gs, _ := r.GroupsFor(agents...)
-	for _, gi := range gs {
-		g := &r.groups[gi]
-		if d, ok := crawlDelay(r.fields[g.fieldLo:g.fieldHi]); ok {
-			return d, true
+	if r == nil {
+		return 0, false
+	}
+	if r.opts.dialect.legacy() {
+		if gi, _ := r.legacyGroup(agents); gi >= 0 {
+			return r.groupDelay(gi)
+		}
+		return 0, false
+	}
+	best, delay, named := len(r.groups), time.Duration(0), false
+	// earliest walks a set's groups, which may come in any order; the same group may
+	// be named by several agents.
+	earliest := func(gs []int32) {
+		for _, g := range gs {
+			if gi := int(g); gi < best {
+				if d, ok := r.groupDelay(gi); ok {
+					best, delay = gi, d
+				}
+			}
 		}
 	}
-	return 0, false
+	for _, a := range agents {
+		if set := r.lookup(a); set != nil && set.groupN > 0 {
+			named = true
+			earliest(r.groupsOf(set))
+		}
+	}
+	if !named && r.star.set >= 0 {
+		earliest(r.groupsOf(&r.star))
+	}
+	return delay, best < len(r.groups)
+}
+
+// groupDelay is the crawl-delay of group gi, as Group.CrawlDelay.
+func (r *Robots) groupDelay(gi int) (time.Duration, bool) {
+	g := &r.groups[gi]
+	return crawlDelay(r.fields[g.fieldLo:g.fieldHi])
 }
 
 // Size returns the size of the body given to Parse, before the size limit.
