@@ -51,6 +51,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("serve")
 	addr := fs.String("addr", serve.DefaultAddr, "`address` to listen on")
 	data := fs.String("data", "", "data `directory` of the embedded store (default: robots-serve in the user cache directory)")
+	dataMax := fs.Int64("data-max-bytes", boltstore.DefaultMaxBytes, "`bytes` of the embedded store's file: past 3/4 of it, expired then least recently used entries are evicted; past it, the file is compacted")
 	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server,\nredis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback, private and link-local addresses")
 	tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (one per line) for the API and the web tester's Fetch")
@@ -114,6 +115,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *data != "" && *redisURL != "" {
 		return fail(usagef("serve: -data and -redis are exclusive: give one store"))
 	}
+	if *dataMax < boltstore.MinMaxBytes {
+		return fail(usagef("serve: -data-max-bytes %d: want at least %d (4 MiB)", *dataMax, boltstore.MinMaxBytes))
+	}
 	var access *slog.Logger
 	if *accessLog {
 		access = slog.New(newHandler(slog.LevelInfo))
@@ -127,7 +131,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
-	store, storeName, closeStore, err := openStore(*data, *redisURL, log)
+	store, storeName, closeStore, err := openStore(*data, *dataMax, *redisURL, log)
 	if err != nil {
 		return fail(err)
 	}
@@ -195,7 +199,7 @@ func readTokens(path string) ([]string, error) {
 
 // openStore opens the cache store: Redis when redisURL is set, else a bbolt file in
 // dataDir (or the default data directory).
-func openStore(dataDir, redisURL string, log *slog.Logger) (fetch.Store, string, func(), error) {
+func openStore(dataDir string, dataMax int64, redisURL string, log *slog.Logger) (fetch.Store, string, func(), error) {
 	if redisURL != "" {
 		rdb, err := redisstore.NewClient(redisURL)
 		if err != nil {
@@ -227,7 +231,7 @@ func openStore(dataDir, redisURL string, log *slog.Logger) (fetch.Store, string,
 		return nil, "", nil, fmt.Errorf("serve: data directory: %w", err)
 	}
 	path := filepath.Join(dataDir, "cache.bolt")
-	st, err := boltstore.Open(path)
+	st, err := boltstore.Open(path, boltstore.WithMaxBytes(dataMax))
 	if errors.Is(err, boltstore.ErrLocked) {
 		return nil, "", nil, fmt.Errorf("serve: the store %s is in use by another process (another robots serve?): "+
 			"give this server its own store with -data DIR, or share one cache between servers with -redis URL", path)

@@ -2,6 +2,7 @@ package boltstore_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,5 +117,161 @@ func TestHealth(t *testing.T) {
 				t.Errorf("Health: %v; want ok %v", err, tc.ok)
 			}
 		})
+	}
+}
+
+// result returns a success of origin with a body of n bytes, expiring at expires.
+func result(origin string, n int, fetched, expires time.Time) *fetch.Result {
+	body := []byte(strings.Repeat("Disallow: /a\n", n/13+1)[:n])
+	return &fetch.Result{
+		Origin: origin, RobotsURL: origin + "/robots.txt", Outcome: fetch.Success, Effect: fetch.ObeyRules,
+		Status: 200, Body: body, BytesRead: int64(n), WireBytes: int64(n), Addrs: []string{"192.0.2.1:80"},
+		FetchedAt: fetched, ExpiresAt: expires, LastSuccess: fetched,
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+func has(t *testing.T, s *boltstore.Store, origin string) bool {
+	t.Helper()
+	r, err := s.Load(t.Context(), origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r != nil
+}
+
+// TestBound fills a store bounded at 4 MiB with 10 MiB of entries (24 KiB bodies,
+// stored as about 33 KiB of JSON) of 325 origins: the file never passes the bound
+// and the entries stay within their three quarters of it; expired entries are
+// evicted before any other, and origins used all along survive while the oldest
+// unused ones go.
+func TestBound(t *testing.T) {
+	const maxBytes = 4 << 20
+	path := filepath.Join(t.TempDir(), "cache.db")
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	s, err := boltstore.Open(path, boltstore.WithMaxBytes(maxBytes), boltstore.WithNow(func() time.Time { return now }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := t.Context()
+	save := func(r *fetch.Result) {
+		t.Helper()
+		if err := s.Save(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		if n := fileSize(t, path); n > maxBytes {
+			t.Fatalf("after saving %s: file of %d bytes, over the bound of %d", r.Origin, n, maxBytes)
+		}
+		if st := s.Stats(); st.Bytes > maxBytes*3/4 {
+			t.Fatalf("after saving %s: entries of %d bytes, over three quarters of the bound (%d)", r.Origin, st.Bytes, maxBytes*3/4)
+		}
+	}
+	origin := func(kind string, i int) string { return fmt.Sprintf("https://%s-%d.example", kind, i) }
+	const body = 24 << 10
+	for i := range 20 {
+		save(result(origin("expired", i), body, now, now.Add(time.Minute)))
+	}
+	for i := range 5 {
+		save(result(origin("hot", i), body, now, now.Add(24*time.Hour)))
+	}
+	now = now.Add(2 * time.Minute) // the first twenty have expired
+
+	firstEviction := true
+	for i := range 300 {
+		now = now.Add(time.Second)
+		save(result(origin("fill", i), body, now, now.Add(24*time.Hour)))
+		if i%5 == 0 {
+			for h := range 5 {
+				has(t, s, origin("hot", h)) // counts as a use
+			}
+		}
+		if st := s.Stats(); st.Evicted > 0 && firstEviction {
+			firstEviction = false
+			// The first eviction frees 10% of the entries' share (about ten entries):
+			// expired ones only, while there are some.
+			for j := range i + 1 {
+				if !has(t, s, origin("fill", j)) {
+					t.Errorf("first eviction (after fill-%d): fill-%d evicted while expired entries were held", i, j)
+				}
+			}
+			if int(st.Evicted) > 20 {
+				t.Errorf("first eviction: %d entries evicted; want at most the 20 expired", st.Evicted)
+			}
+		}
+	}
+	for i := range 20 {
+		if has(t, s, origin("expired", i)) {
+			t.Errorf("%s held after the fill; expired entries go first", origin("expired", i))
+		}
+	}
+	for h := range 5 {
+		if !has(t, s, origin("hot", h)) {
+			t.Errorf("%s evicted; it was used every five saves", origin("hot", h))
+		}
+	}
+	for _, i := range []int{0, 100, 200} {
+		if has(t, s, origin("fill", i)) {
+			t.Errorf("fill-%d held; older than the entries the bound leaves room for", i)
+		}
+	}
+	if !has(t, s, origin("fill", 299)) {
+		t.Error("the last entry saved was evicted")
+	}
+	st := s.Stats()
+	t.Logf("after 325 saves of 33 KiB: %+v", st)
+	// 4 MiB × 3/4 in 33 KiB entries, less what eviction frees below that: 86 to 95.
+	if st.Entries < 80 || st.Entries > 100 {
+		t.Errorf("%d entries held; want about 90 (three quarters of 4 MiB in 33 KiB entries)", st.Entries)
+	}
+	if st.Compactions > 325/4 {
+		t.Errorf("%d compactions in 325 saves; freed pages should be reused", st.Compactions)
+	}
+	fetchtest.TestStore(t, s) // the contract holds for a store that evicts
+}
+
+// TestOpenShrinks: a file over the bound given to Open (written with a larger one,
+// or by an earlier version without the meta bucket) is brought under it, keeping
+// the entries saved last.
+func TestOpenShrinks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache.db")
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	clock := boltstore.WithNow(func() time.Time { return now })
+	s, err := boltstore.Open(path, boltstore.WithMaxBytes(16<<20), clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 150 {
+		now = now.Add(time.Second)
+		if err := s.Save(t.Context(), result(fmt.Sprintf("https://o%d.example", i), 24<<10, now, now.Add(time.Hour))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	before := fileSize(t, path)
+	s, err = boltstore.Open(path, boltstore.WithMaxBytes(4<<20), clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st := s.Stats()
+	if after := fileSize(t, path); before <= 4<<20 || after > 4<<20 || st.FileBytes != after {
+		t.Errorf("file of %d bytes reopened with a bound of 4 MiB: %d bytes (stats %d); want under the bound", before, after, st.FileBytes)
+	}
+	if !has(t, s, "https://o149.example") || has(t, s, "https://o0.example") {
+		t.Error("after shrinking: want the last saved entry held and the first gone")
+	}
+	if st.Compactions != 1 {
+		t.Errorf("%d compactions; want 1", st.Compactions)
 	}
 }
