@@ -504,3 +504,22 @@ func (r *Robots) Size() int {
 	}
 	return r.size
 }
+
+// MemSize returns an estimate of the heap bytes r holds: what a cache of parsed files
+// counts against its bound. It counts what r keeps (its text, its tables), not the
+// body given to Parse, which r does not keep.
+func (r *Robots) MemSize() int {
+	if r == nil {
+		return 0
+	}
+	n := int(unsafe.Sizeof(*r)) + len(r.prog) +
+		cap(r.tokens)*int(unsafe.Sizeof(tokenSet{})) + cap(r.groups)*int(unsafe.Sizeof(group{})) +
+		cap(r.agents)*int(unsafe.Sizeof(Agent{})) + cap(r.fields)*int(unsafe.Sizeof(Field{})) +
+		cap(r.setGroup)*4 + cap(r.diags)*int(unsafe.Sizeof(diag{}))
+	if r.written != nil {
+		// A map's buckets hold eight keys and values with a byte of hash each; a
+		// map is about half full on average.
+		n += 48 + 2*len(r.written)*(int(unsafe.Sizeof(int32(0)))+int(unsafe.Sizeof(""))+1)
+	}
+	return n
+}
