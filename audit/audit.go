@@ -16,6 +16,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -167,6 +168,8 @@ type auditor struct {
 	queue        []*Sitemap
 	seen         map[string]bool
 	fetched      int
+	found        []*Sitemap // in the order found; those read or queued, and the first unread
+	leftOut      string     // "max-sitemaps" when sitemaps were left out
 	unread       int
 	lastProgress time.Time
 	stopped      string
@@ -247,8 +250,6 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 					return nil, parent.Err()
 				}
 				a.stopped = "timeout"
-			case a.fetched >= a.lim.Sitemaps:
-				a.stopped = "max-sitemaps"
 			case rep.Totals.URLs+rep.Totals.OffOriginURLs+rep.Totals.InvalidURLs >= a.lim.URLs:
 				a.stopped = "max-urls"
 			}
@@ -262,7 +263,7 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 			return nil, parent.Err()
 		}
 	}
-	rep.Stopped = a.stopped
+	rep.Stopped = cmp.Or(a.stopped, a.leftOut)
 	a.finish()
 	return rep, nil
 }
@@ -280,7 +281,8 @@ func limitFlag(stopped string) string {
 	return stopped
 }
 
-// enqueue adds a sitemap to read, once per URL, or reports it cross-host.
+// enqueue adds a sitemap to read, once per URL, or reports it: cross-host, not a
+// URL, too deep, or past -max-sitemaps.
 func (a *auditor) enqueue(sm *Sitemap) {
 	raw := sm.URL
 	u, err := weburl.Encode(raw)
@@ -289,45 +291,54 @@ func (a *auditor) enqueue(sm *Sitemap) {
 	}
 	if err != nil {
 		sm.Status, sm.Error = StatusInvalid, err.Error()
-		a.list(sm, false)
+		a.list(sm)
 		return
 	}
 	sm.URL = u
 	if a.seen[u] {
 		return
 	}
-	a.seen[u] = true
 	if o, err := fetch.Origin(u); err != nil || o != a.origin {
 		sm.Status = StatusCrossHost
 		sm.Error = fmt.Sprintf("on another origin than %s/robots.txt: its URLs are decided by that origin's robots.txt; not read", a.origin)
-		a.list(sm, false)
+		a.list(sm)
 		return
 	}
 	if sm.Depth > a.lim.Depth {
 		a.skip(sm, fmt.Sprintf("not read: nested deeper than -max-depth %d", a.lim.Depth))
 		return
 	}
+	if a.fetched+len(a.queue) >= a.lim.Sitemaps {
+		a.leftOut = "max-sitemaps"
+		a.skip(sm, "not read: past -max-sitemaps")
+		return
+	}
+	a.seen[u] = true
+	sm.queued = true
 	a.queue = append(a.queue, sm)
+	a.found = append(a.found, sm)
 }
 
-// list adds a sitemap to the report. Those read are all listed (at most
-// Limits.Sitemaps); of the others (cross-host, skipped, not a URL) the first
-// MaxUnreadListed, and Totals.SitemapsUnlisted counts the rest.
-func (a *auditor) list(sm *Sitemap, read bool) {
-	if !read {
-		a.unread++
-		if a.unread > MaxUnreadListed {
-			a.rep.Totals.SitemapsUnlisted++
-			return
-		}
+// list adds a sitemap that was not queued to the report: the first MaxUnreadListed
+// of those not read (cross-host, skipped, not a URL), and Totals.SitemapsUnlisted
+// counts the rest. A queued sitemap is listed in the order it was found; if it is
+// skipped rather than read, it counts among the unread.
+func (a *auditor) list(sm *Sitemap) {
+	a.unread++
+	if a.unread > MaxUnreadListed {
+		a.rep.Totals.SitemapsUnlisted++
+		sm.hidden = true
+		return
 	}
-	a.rep.Sitemaps = append(a.rep.Sitemaps, *sm)
+	if !sm.queued {
+		a.found = append(a.found, sm)
+	}
 }
 
 func (a *auditor) skip(sm *Sitemap, why string) {
 	a.rep.Totals.SitemapsSkipped++
 	sm.Status, sm.Error = StatusSkipped, why
-	a.list(sm, false)
+	a.list(sm)
 }
 
 // read fetches one sitemap and decides its URLs.
@@ -335,7 +346,6 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 	a.fetched++
 	a.rep.Totals.Sitemaps++
 	sm.Blocked = a.dec.sitemapBlocks(sm.URL)
-	defer func() { a.list(sm, true) }()
 	a.progress(sm.URL, true)
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, sm.URL, nil)
@@ -502,6 +512,11 @@ func (a *auditor) finish() {
 	rep.Totals.BlockedURLs = a.dec.perAgent(a.stats.blocked)
 	rep.Totals.BlockedAny = a.stats.any
 	rep.Blocked = a.stats.blocks()
+	for _, sm := range a.found {
+		if !sm.hidden {
+			rep.Sitemaps = append(rep.Sitemaps, *sm)
+		}
+	}
 	rep.Tree = a.tree.output()
 	rep.Rules = a.dec.ruleRefs()
 	rep.Seconds = time.Since(a.start).Seconds()

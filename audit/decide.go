@@ -229,8 +229,12 @@ func (s *stats) blocks() []Block {
 			Examples: append([]string{}, st.examples...),
 		})
 	}
+	first := map[string]int{} // agent → its place in the order asked
+	for i := len(s.d.agents) - 1; i >= 0; i-- {
+		first[s.d.agents[i]] = i
+	}
 	slices.SortFunc(out, func(a, b Block) int {
-		return cmp.Or(cmp.Compare(b.URLs, a.URLs), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Agents[0], b.Agents[0]))
+		return cmp.Or(cmp.Compare(b.URLs, a.URLs), cmp.Compare(a.Line, b.Line), cmp.Compare(first[a.Agents[0]], first[b.Agents[0]]))
 	})
 	return out
 }

@@ -117,6 +117,9 @@ type Sitemap struct {
 	// Blocked lists the crawlers asked about that may not fetch the sitemap itself,
 	// grouped by the deciding rule.
 	Blocked []SitemapBlock `json:"blocked"`
+
+	queued bool // in the auditor's queue (listed in the order found)
+	hidden bool // not listed: past MaxUnreadListed
 }
 
 // SitemapBlock says which crawlers may not fetch a sitemap, and by which rule.

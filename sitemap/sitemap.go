@@ -62,9 +62,11 @@ var (
 	// ErrNotSitemap: the root element is neither <urlset> nor <sitemapindex> (an HTML
 	// page, an RSS feed, a text file).
 	ErrNotSitemap = errors.New("not a sitemap (root element is not urlset or sitemapindex)")
-	// ErrLongLoc marks an entry longer than MaxLocBytes; Entry.Err holds it and
+	// ErrLongLoc marks an entry longer than MaxLocBytes (Loc is cut there); Entry.Err holds it and
 	// reading goes on.
 	ErrLongLoc = errors.New("longer than 2,048 characters")
+	// ErrNoLoc marks an entry without <loc>; Entry.Err holds it and reading goes on.
+	ErrNoLoc = errors.New("no <loc>")
 )
 
 // SyntaxError is where a file stops being well-formed XML (or a sitemap): the line
@@ -84,7 +86,9 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Entry is one <loc> of a file: a page's URL in a urlset, a sitemap's URL in an
 // index. Loc is the text with surrounding white space removed and XML entities
-// decoded; it is not checked to be a URL. Line is the line of its <loc>.
+// decoded; it is not checked to be a URL. Line is the line of its <loc> (of its
+// <url> or <sitemap> when it has none). An entry is returned once its <url> (or
+// <sitemap>) element closes.
 type Entry struct {
 	Loc  string
 	Line int
@@ -93,18 +97,19 @@ type Entry struct {
 
 // Reader reads the entries of one sitemap file. It is not safe for concurrent use.
 type Reader struct {
-	dec    *xml.Decoder
-	count  *countingReader
-	lim    Limits
-	kind   Kind
-	gzip   bool
-	n      int
-	depth  int    // element nesting; the root is 1
-	parent string // local name of the element at depth 2 ("url", "sitemap"), while inside it
-	inLoc  bool
-	loc    bytes.Buffer
-	locAt  int
-	err    error // sticky
+	dec     *xml.Decoder
+	count   *countingReader
+	lim     Limits
+	kind    Kind
+	gzip    bool
+	n       int
+	depth   int    // element nesting; the root is 1
+	parent  string // local name of the element at depth 2 ("url", "sitemap"), while inside it
+	inLoc   bool
+	haveLoc bool // the current entry's <loc> was read
+	loc     bytes.Buffer
+	locAt   int
+	err     error // sticky
 }
 
 // NewReader returns a Reader of r. It reads the first bytes to tell gzip from plain
@@ -193,6 +198,8 @@ func (r *Reader) next() (Entry, error) {
 				}
 			case 2:
 				r.parent = t.Name.Local
+				r.haveLoc = false
+				r.locAt, _ = r.dec.InputPos()
 			case 3:
 				if t.Name.Local == "loc" && (r.kind == URLSet && r.parent == "url" || r.kind == Index && r.parent == "sitemap") {
 					r.inLoc = true
@@ -209,12 +216,23 @@ func (r *Reader) next() (Entry, error) {
 		case xml.EndElement:
 			r.depth--
 			if r.inLoc && r.depth == 2 {
-				r.inLoc = false
+				r.inLoc, r.haveLoc = false, true
+				continue
+			}
+			if r.depth == 1 && (r.kind == URLSet && r.parent == "url" || r.kind == Index && r.parent == "sitemap") {
+				// An entry is a whole <url> (<sitemap>): one whose XML breaks before
+				// it closes is not returned.
 				if r.n >= r.lim.URLs {
 					return Entry{}, fmt.Errorf("%w (%d)", ErrTooManyURLs, r.lim.URLs)
 				}
 				r.n++
-				e := Entry{Loc: strings.TrimSpace(r.loc.String()), Line: r.locAt}
+				e := Entry{Line: r.locAt}
+				if r.haveLoc {
+					e.Loc = strings.TrimSpace(r.loc.String())
+				} else {
+					e.Err = ErrNoLoc
+				}
+				r.haveLoc = false
 				if len(e.Loc) > MaxLocBytes {
 					e.Loc = e.Loc[:MaxLocBytes]
 					e.Err = ErrLongLoc

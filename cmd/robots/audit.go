@@ -1,0 +1,380 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/audit"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/sitemap"
+)
+
+func init() {
+	register("audit", "check a live site's sitemap URLs against its robots.txt", auditUsage, runAudit)
+}
+
+const auditUsage = `Usage:
+	robots audit [-agent NAME]... [-dialect NAME] [-format text|json|sarif] [limits] URL
+
+Audits a live site: fetches the robots.txt of URL's origin (URL is the origin,
+https://example.com, or its robots.txt; any other URL stands for its origin) as a
+crawler would, reads the sitemaps its Sitemap lines list (or /sitemap.xml when it
+has none, and says so), sitemap indexes included, and decides every URL they list
+for every crawler. It reports:
+  - the sitemap URLs each crawler may not fetch, grouped by the rule that blocks
+    them ("line 12 Disallow: /search blocks 1,204 sitemap URLs for Googlebot,
+    bingbot"), with a few examples per rule;
+  - the crawlers that may not fetch a sitemap itself;
+  - sitemaps that are unreachable, not valid XML (with the line and byte where the
+    XML breaks), over the limits of sitemaps.org (50,000 URLs, 50 MiB
+    uncompressed per file), on another origin (reported, not read: another
+    robots.txt decides their URLs) or left unread at an overall limit;
+  - the lint findings of robots.txt.
+
+Each -agent is one crawler, by its product token ("Googlebot"); by default the
+major search, AI and SEO crawlers (package crawlers). -dialect picks the reading of
+the file and the status policy: google (the default), rfc9309, legacy1996,
+legacy1994. Sitemaps are read gzip-compressed or not, one at a time, and every URL
+is decided as it is read: memory stays flat however many URLs the sitemaps list.
+
+Formats: text (the default), json (the report of the service's POST /v1/audit:
+"blocked", "sitemaps", "totals", a tree of the URL space; every per-crawler count
+is an array in the order of "agents"), sarif (SARIF 2.1.0: a result at each
+robots.txt line that blocks sitemap URLs, each sitemap problem, and the lint
+findings). Progress is shown on standard error when it is a terminal.
+
+Exit status: 1 when a sitemap URL or a sitemap is blocked for a crawler asked
+about, or a sitemap is unreachable, invalid or over the limits (a missing
+/sitemap.xml tried in the absence of Sitemap lines is not a problem); 0 when none
+is; 2 on a usage error (URL not an http or https URL, a bad flag) or when the audit
+cannot run. A robots.txt that cannot be fetched is no error: the status policy
+decides ("disallow all" while the site is unreachable). Reaching a limit ends the
+audit early without failing: the report says which limit, and the sitemaps left.
+`
+
+func runAudit(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet("audit")
+	var agents agentList
+	fs.Var(&agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+	var dialect robots.Dialect
+	dialectFlag(fs, &dialect)
+	format := formatFlag(fs, formatText, formatJSON, formatSARIF)
+	jsonAlias(fs, format)
+	lim := audit.DefaultLimits()
+	fs.IntVar(&lim.Sitemaps, "max-sitemaps", lim.Sitemaps, "sitemap files read in all")
+	fs.IntVar(&lim.URLs, "max-urls", lim.URLs, "sitemap URLs read in all")
+	fs.IntVar(&lim.FileURLs, "max-file-urls", lim.FileURLs, "entries read per sitemap file (sitemaps.org's limit)")
+	fs.Int64Var(&lim.FileBytes, "max-file-bytes", lim.FileBytes, "bytes read per sitemap file, uncompressed (sitemaps.org's limit)")
+	fs.IntVar(&lim.Depth, "max-depth", lim.Depth, "nesting of sitemap indexes followed")
+	fs.DurationVar(&lim.Time, "timeout", lim.Time, "`duration` of the whole audit")
+	examples := fs.Int("examples", audit.DefaultExamples, "example URLs shown per blocking rule")
+	pos, err := parseArgs(fs, args, e.stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("audit: want one URL, the site's origin or robots.txt (see \"robots audit -h\")")
+	}
+	for _, v := range []struct {
+		name string
+		n    int64
+	}{{"max-sitemaps", int64(lim.Sitemaps)}, {"max-urls", int64(lim.URLs)}, {"max-file-urls", int64(lim.FileURLs)},
+		{"max-file-bytes", lim.FileBytes}, {"max-depth", int64(lim.Depth)}, {"timeout", int64(lim.Time)}, {"examples", int64(*examples)}} {
+		if v.n <= 0 {
+			return usagef("audit: -%s must be more than 0", v.name)
+		}
+	}
+	for _, a := range agents {
+		if msg := agentProblem(a); msg != "" {
+			fmt.Fprintf(e.stderr, "robots: audit: warning: %s\n", msg)
+		}
+	}
+	cfg := audit.Config{
+		Fetch:    fetch.NewClient(fetch.Config{Dialect: dialect, Timeout: min(fetch.DefaultTimeout, lim.Time)}),
+		Agents:   agents,
+		Dialect:  dialect,
+		Limits:   lim,
+		Examples: *examples,
+	}
+	prog := newAuditProgress(e)
+	if prog.on {
+		cfg.Progress = prog.show
+	}
+	rep, err := audit.Run(ctx, pos[0], cfg)
+	prog.finish()
+	if err != nil {
+		if errors.Is(err, audit.ErrTarget) {
+			return usagef("audit: %v", err)
+		}
+		return fmt.Errorf("audit: %w", err)
+	}
+	w := bufio.NewWriter(e.stdout)
+	switch *format {
+	case formatJSON:
+		writeIndented(w, rep)
+	case formatSARIF:
+		writeIndented(w, auditSARIF(rep))
+	default:
+		writeAuditText(w, rep)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if rep.Stopped != "" && *format != formatText {
+		fmt.Fprintf(e.stderr, "robots: audit: warning: the audit stopped at %s before reading every sitemap\n", stopFlag(rep.Stopped))
+	}
+	if rep.BlocksAny() || len(rep.Broken()) > 0 {
+		return exitError{1}
+	}
+	return nil
+}
+
+// stopFlag names the limit that stopped an audit by its flag.
+func stopFlag(stopped string) string {
+	if stopped == "timeout" {
+		return "-timeout"
+	}
+	return "-" + stopped
+}
+
+// auditProgress shows how far an audit is on standard error while it is a terminal.
+type auditProgress struct {
+	e  *env
+	on bool
+}
+
+func newAuditProgress(e *env) *auditProgress {
+	p := &auditProgress{e: e}
+	if f, ok := e.stderr.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.on = true
+		}
+	}
+	return p
+}
+
+func (p *auditProgress) show(pr audit.Progress) {
+	fmt.Fprintf(p.e.stderr, "\r\x1b[Kaudit: %d sitemaps read, %d waiting, %s URLs, %s (%s)",
+		pr.Sitemaps, pr.Queued, thousands(pr.URLs), pr.Elapsed.Round(time.Second), pr.Current)
+}
+
+func (p *auditProgress) finish() {
+	if p.on {
+		fmt.Fprint(p.e.stderr, "\r\x1b[K")
+	}
+}
+
+// thousands writes n with commas: 1,204.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// agentsShort lists crawlers, the first eight by name.
+func agentsShort(agents []string) string {
+	const shown = 8
+	if len(agents) <= shown {
+		return strings.Join(agents, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(agents[:shown], ", "), len(agents)-shown)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}
+
+// writeAuditText prints the report for people: what was read, then the findings.
+func writeAuditText(w io.Writer, rep *audit.Report) {
+	t := rep.Totals
+	r := rep.Robots
+	fmt.Fprintf(w, "robots.txt  %s: %s", r.RobotsURL, r.Outcome)
+	if r.Status != 0 {
+		fmt.Fprintf(w, " (HTTP %d)", r.Status)
+	}
+	switch r.Effect {
+	case fetch.AllowAll:
+		fmt.Fprint(w, ": every URL allowed")
+	case fetch.DisallowAll:
+		fmt.Fprint(w, ": every URL disallowed")
+	}
+	if r.Error != "" {
+		fmt.Fprintf(w, ": %s", r.Error)
+	}
+	fmt.Fprintln(w)
+	if rep.SitemapFallback {
+		fmt.Fprintln(w, "sitemaps    robots.txt has no Sitemap line: tried /sitemap.xml")
+	}
+	fmt.Fprintf(w, "read        %s, %s of the origin decided for %s (%s reading)\n",
+		plural(t.Sitemaps, "sitemap", "sitemaps"), plural(t.URLs, "URL", "URLs"), plural(len(rep.Agents), "crawler", "crawlers"), rep.Dialect)
+	if t.OffOriginURLs > 0 {
+		fmt.Fprintf(w, "            %s on other origins not decided (their own robots.txt decides them)\n", plural(t.OffOriginURLs, "URL", "URLs"))
+	}
+	if t.InvalidURLs > 0 {
+		fmt.Fprintf(w, "            %s not http(s) URLs or longer than %d bytes\n", plural(t.InvalidURLs, "<loc> is", "<loc> are"), sitemap.MaxLocBytes)
+	}
+	if rep.Stopped != "" {
+		fmt.Fprintf(w, "stopped     at %s: %s not read\n", stopFlag(rep.Stopped), plural(t.SitemapsSkipped, "sitemap", "sitemaps"))
+	}
+
+	fmt.Fprintln(w)
+	if len(rep.Blocked) == 0 {
+		fmt.Fprintf(w, "No sitemap URL is blocked for the %s.\n", plural(len(rep.Agents), "crawler", "crawlers"))
+	} else {
+		fmt.Fprintf(w, "Sitemap URLs blocked (%s blocked for at least one crawler):\n", plural(t.BlockedAny, "URL", "URLs"))
+		for _, b := range rep.Blocked {
+			if b.Rule == nil {
+				fmt.Fprintf(w, "  robots.txt's fetch (%s) blocks %s for %s\n", r.Outcome, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents))
+			} else {
+				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s\n", b.Line, *b.Rule, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents))
+			}
+			for _, x := range b.Examples {
+				fmt.Fprintf(w, "      %s\n", x)
+			}
+		}
+		fmt.Fprintln(w, "\nPer crawler:")
+		for i, a := range rep.Agents {
+			if n := t.BlockedURLs[i]; n > 0 {
+				fmt.Fprintf(w, "  %-24s %s of %s blocked\n", a, thousands(n), thousands(t.URLs))
+			}
+		}
+	}
+
+	var blockedMaps []audit.Sitemap
+	for _, s := range rep.Sitemaps {
+		if len(s.Blocked) > 0 {
+			blockedMaps = append(blockedMaps, s)
+		}
+	}
+	if len(blockedMaps) > 0 {
+		fmt.Fprintln(w, "\nCrawlers that may not fetch the sitemaps themselves:")
+		for _, s := range blockedMaps {
+			fmt.Fprintf(w, "  %s\n", s.URL)
+			for _, b := range s.Blocked {
+				why := "robots.txt's fetch"
+				if b.Rule != nil {
+					why = fmt.Sprintf("line %d  %s", b.Line, *b.Rule)
+				}
+				fmt.Fprintf(w, "      %s: %s\n", why, agentsShort(b.Agents))
+			}
+		}
+	}
+
+	fmt.Fprintln(w, "\nSitemaps:")
+	for _, s := range rep.Sitemaps {
+		from := "robots.txt line " + fmt.Sprint(s.Line)
+		switch s.Source {
+		case audit.SourceFallback:
+			from = "fallback"
+		case audit.SourceIndex:
+			from = fmt.Sprintf("%s line %d", s.Parent, s.Line)
+		}
+		fmt.Fprintf(w, "  %-11s %s", s.Status, s.URL)
+		if s.Status == audit.StatusOK || s.Status == audit.StatusOverLimit || s.Kind != "" {
+			what := plural(s.Entries, "URL", "URLs")
+			if s.Kind == string(sitemap.Index) {
+				what = "index of " + plural(s.Entries, "sitemap", "sitemaps")
+			}
+			if s.Gzip {
+				what += ", gzip"
+			}
+			fmt.Fprintf(w, " (%s)", what)
+		}
+		fmt.Fprintf(w, "  from %s\n", from)
+		if s.Error != "" {
+			msg := s.Error
+			if s.ErrorLine > 0 {
+				msg = fmt.Sprintf("line %d, byte %d: %s", s.ErrorLine, s.ErrorByte, s.Error)
+			}
+			fmt.Fprintf(w, "              %s\n", msg)
+		}
+	}
+	if n := t.SitemapsUnlisted; n > 0 {
+		fmt.Fprintf(w, "  and %s not read and not listed\n", plural(n, "sitemap", "sitemaps"))
+	}
+
+	if len(rep.Lint) > 0 {
+		fmt.Fprintf(w, "\nLint (robots lint):\n")
+		for _, f := range rep.Lint {
+			pos := fmt.Sprintf("line %d", f.Line)
+			if f.Col > 0 {
+				pos += fmt.Sprintf(":%d", f.Col)
+			}
+			fmt.Fprintf(w, "  %s: %s: %s [%s]\n", pos, f.Severity, f.Message, f.Code)
+		}
+	}
+}
+
+// The SARIF rules of an audit's own results, beside lint's codes.
+var auditSARIFRules = []struct {
+	id, summary, level string
+}{
+	{"blocks-sitemap-urls", "A rule disallows URLs that the site's sitemaps list", "error"},
+	{"blocks-sitemap", "A rule disallows fetching a sitemap", "error"},
+	{"sitemap-problem", "A sitemap is unreachable, invalid or over the limits of sitemaps.org", "error"},
+}
+
+// auditSARIF is the report in SARIF 2.1.0: lint's log of the file's findings, with
+// the audit's rules and results added. Results about rules point at robots.txt's
+// lines; those about sitemaps at the sitemap (and the line where its XML breaks).
+func auditSARIF(rep *audit.Report) sarifReport {
+	log := sarifLog(rep.Lint, nil)
+	run := &log.Runs[0]
+	run.Tool.Driver.Name = "robots audit"
+	robotsURL := rep.Robots.RobotsURL
+	for i := range run.Results {
+		run.Results[i].Locations[0].PhysicalLocation.ArtifactLocation.URI = robotsURL
+	}
+	index := map[string]int{}
+	for _, r := range auditSARIFRules {
+		index[r.id] = len(run.Tool.Driver.Rules)
+		sr := sarifRule{ID: r.id, ShortDescription: sarifText{r.summary}, FullDescription: sarifText{r.summary}}
+		sr.DefaultConfiguration.Level = r.level
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sr)
+	}
+	add := func(id, uri string, line int, msg string) {
+		var loc sarifLocation
+		loc.PhysicalLocation.ArtifactLocation.URI = uri
+		loc.PhysicalLocation.Region.StartLine = max(line, 1)
+		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: index[id], Level: "error", Message: sarifText{msg}, Locations: []sarifLocation{loc}})
+	}
+	for _, b := range rep.Blocked {
+		what := "robots.txt's fetch (" + rep.Robots.Outcome.String() + ")"
+		if b.Rule != nil {
+			what = *b.Rule
+		}
+		msg := fmt.Sprintf("%s blocks %s that the sitemaps list for %s", what, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents))
+		if len(b.Examples) > 0 {
+			msg += ", such as " + b.Examples[0]
+		}
+		add("blocks-sitemap-urls", robotsURL, b.Line, msg)
+	}
+	for _, s := range rep.Sitemaps {
+		for _, b := range s.Blocked {
+			what := "robots.txt's fetch"
+			if b.Rule != nil {
+				what = *b.Rule
+			}
+			add("blocks-sitemap", robotsURL, b.Line, fmt.Sprintf("%s blocks the sitemap %s for %s", what, s.URL, agentsShort(b.Agents)))
+		}
+	}
+	for _, s := range rep.Broken() {
+		add("sitemap-problem", s.URL, s.ErrorLine, fmt.Sprintf("sitemap %s: %s", s.Status, s.Error))
+	}
+	return log
+}
