@@ -109,6 +109,8 @@ type Reader struct {
 	haveLoc bool // the current entry's <loc> was read
 	loc     bytes.Buffer
 	locAt   int
+	tokLine int // where the token being read starts
+	tokOff  int64
 	err     error // sticky
 }
 
@@ -179,6 +181,8 @@ func (r *Reader) Next() (Entry, error) {
 
 func (r *Reader) next() (Entry, error) {
 	for {
+		r.tokLine, _ = r.dec.InputPos()
+		r.tokOff = r.dec.InputOffset()
 		tok, err := r.dec.Token()
 		if err != nil {
 			return Entry{}, r.fail(err)
@@ -208,6 +212,9 @@ func (r *Reader) next() (Entry, error) {
 				}
 			}
 		case xml.CharData:
+			if r.depth == 0 && len(bytes.TrimSpace(t)) > 0 {
+				return Entry{}, r.syntax(errors.New("text before the root element: not an XML file"))
+			}
 			if r.inLoc {
 				if r.loc.Len() <= MaxLocBytes+64 { // leading and trailing space may follow
 					r.loc.Write(t)
@@ -254,6 +261,8 @@ func (r *Reader) next() (Entry, error) {
 // trailer reads what follows the root element.
 func (r *Reader) trailer() error {
 	for {
+		r.tokLine, _ = r.dec.InputPos()
+		r.tokOff = r.dec.InputOffset()
 		tok, err := r.dec.Token()
 		if err == io.EOF {
 			return nil
@@ -279,10 +288,12 @@ func (r *Reader) fail(err error) error {
 		return fmt.Errorf("%w (%d bytes uncompressed)", ErrTooLarge, r.lim.Bytes)
 	}
 	if err == io.EOF {
+		line, _ := r.dec.InputPos()
+		msg := "unexpected end of file"
 		if r.kind == "" {
-			return r.syntax(errors.New("no XML element: empty file"))
+			msg = "no XML element: empty file"
 		}
-		return r.syntax(errors.New("unexpected end of file"))
+		return &SyntaxError{Line: line, Offset: r.dec.InputOffset(), Err: errors.New(msg)}
 	}
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
@@ -298,12 +309,16 @@ func (r *Reader) fail(err error) error {
 		line, _ := r.dec.InputPos()
 		return &SyntaxError{Line: line, Offset: r.dec.InputOffset(), Err: fmt.Errorf("gzip: %w", err)}
 	}
+	if strings.HasPrefix(err.Error(), "xml: ") { // the decoder's other errors: a charset it cannot read
+		line, _ := r.dec.InputPos()
+		return &SyntaxError{Line: line, Offset: r.dec.InputOffset(), Err: errors.New(strings.TrimPrefix(err.Error(), "xml: "))}
+	}
 	return err
 }
 
+// syntax returns err at the start of the token just read.
 func (r *Reader) syntax(err error) error {
-	line, _ := r.dec.InputPos()
-	return &SyntaxError{Line: line, Offset: r.dec.InputOffset(), Err: err}
+	return &SyntaxError{Line: r.tokLine, Offset: r.tokOff, Err: err}
 }
 
 // errLimit is what countingReader returns past the limit.
