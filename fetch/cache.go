@@ -208,11 +208,7 @@ func (c *Client) refresh(ctx context.Context, origin string, prev *Result, now t
 func (c *Client) remember(r *Result) *Result {
 	prev, _ := c.rules.get(r.Origin)
 	res := c.withRules(r, prev)
-	size := res.size()
-	if res.Robots != nil {
-		size += int64(res.Robots.Size())
-	}
-	c.rules.put(res.Origin, res, size)
+	c.rules.put(res.Origin, res, res.size()+int64(res.Robots.MemSize())+clockItemBytes)
 	return res
 }
 

@@ -47,8 +47,9 @@ const (
 	DefaultMaxQueued = 16 * DefaultMaxInFlight
 
 	// DefaultMemoryBytes bounds the default in-memory store and the parsed rules a
-	// client keeps: 64 MiB holds some thousands of typical files and a hundred of the
-	// largest (500 KiB) ones.
+	// client keeps, counted as the heap they hold (Robots.MemSize besides the body):
+	// 64 MiB holds about ten thousand typical files, or thirty of the largest (500
+	// KiB of rules, which parse into about 1.5 MiB of tables).
 	DefaultMemoryBytes = 64 << 20
 
 	// DefaultUserAgent is the User-Agent of robots.txt requests when Config.UserAgent

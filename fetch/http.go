@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -196,6 +197,11 @@ func readBody(body io.Reader, encoding string, limit int) (data []byte, decoded,
 	}
 	if err != nil {
 		return nil, int64(len(data)), cr.n, false, err
+	}
+	if cap(data)-len(data) > len(data)/8 {
+		// ReadAll's buffer grows by doubling: the body is kept (cached) for long,
+		// so it is kept at its size.
+		data = bytes.Clone(data)
 	}
 	return data, int64(len(data)), cr.n, truncated, nil
 }

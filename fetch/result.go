@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+	"unsafe"
 
 	"github.com/gorobots/robots"
 )
@@ -142,22 +143,26 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// size estimates the memory a result holds, parsed rules apart, for byte-bounded
-// caches and stores.
+// size estimates the heap a result holds, parsed rules apart, for caches and
+// stores bounded in bytes: the struct, its strings and slices (by capacity), its
+// error and its copy.
 func (r *Result) size() int64 {
-	const overhead = 256 // struct, time values, map and list bookkeeping
-	n := int64(overhead + len(r.Origin) + len(r.RobotsURL))
+	n := int64(unsafe.Sizeof(*r)) + int64(len(r.Origin)+len(r.RobotsURL)+len(r.Encoding))
 	if !r.Stale {
-		n += int64(len(r.Body)) // else the copy's, counted there
+		n += int64(cap(r.Body)) // else the copy's, counted there
 	}
 	if r.Err != nil {
-		n += int64(len(r.Err.Error()))
+		// The error's text, its struct and, in the process that fetched, the
+		// error it wraps (about as large again).
+		n += 2*int64(len(r.Err.Error())) + 64
 	}
+	n += int64(cap(r.Hops)) * int64(unsafe.Sizeof(Hop{}))
 	for _, h := range r.Hops {
-		n += int64(len(h.URL)) + 32
+		n += int64(len(h.URL))
 	}
+	n += int64(cap(r.Addrs)) * int64(unsafe.Sizeof(""))
 	for _, a := range r.Addrs {
-		n += int64(len(a)) + 16
+		n += int64(len(a))
 	}
 	if r.Copy != nil {
 		n += r.Copy.size()

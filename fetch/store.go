@@ -38,7 +38,7 @@ func (s *MemoryStore) Load(_ context.Context, origin string) (*Result, error) {
 // Save keeps r under r.Origin, dropping older results to stay within the bound. A
 // result larger than the whole bound is not kept.
 func (s *MemoryStore) Save(_ context.Context, r *Result) error {
-	s.entries.put(r.Origin, r, r.size())
+	s.entries.put(r.Origin, r, r.size()+clockItemBytes)
 	return nil
 }
 

@@ -1,0 +1,108 @@
+package fetch_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gorobots/robots/fetch"
+)
+
+// discard is a Store that keeps nothing, so that what a client holds is its rules
+// cache alone.
+type discard struct{}
+
+func (discard) Load(context.Context, string) (*fetch.Result, error) { return nil, nil }
+func (discard) Save(context.Context, *fetch.Result) error           { return nil }
+
+// memoryBody returns the robots.txt of origin i: kind picks its shape.
+func memoryBody(kind string, i int) string {
+	var b strings.Builder
+	switch kind {
+	case "rules": // 500 KiB of rules in groups of 50: the parse's largest form
+		for b.Len() < 500<<10 {
+			fmt.Fprintf(&b, "User-agent: bot%d\n", b.Len())
+			for j := range 50 {
+				fmt.Fprintf(&b, "Disallow: /p%d/*/q%d$\nAllow: /a%d/%d\n", j, i, j, i)
+			}
+		}
+	case "text": // 500 KiB of comments: a large body with little parsed
+		for b.Len() < 500<<10 {
+			b.WriteString("# a comment line of some length, as large files often have\n")
+		}
+	case "small": // a typical file
+		b.WriteString("User-agent: *\nDisallow: /admin/\nDisallow: /search?\nAllow: /search/about\n")
+		for j := range 20 {
+			fmt.Fprintf(&b, "User-agent: Bot%d\nDisallow: /x%d/\nCrawl-delay: 5\n", j, i)
+		}
+		b.WriteString("Sitemap: https://example.com/sitemap.xml\n")
+	}
+	return b.String()
+}
+
+// TestRulesMemory fills a client's rules cache, bounded at 16 MiB (8 MiB under the race
+// detector), with many
+// origins of each shape: the heap it holds once collected stays within 1.3 times
+// the bound. Its estimate counts the parsed rules' real size (Robots.MemSize)
+// besides the result's body and fields.
+func TestRulesMemory(t *testing.T) {
+	limit, scale := int64(16<<20), 1
+	if raceEnabled { // the race detector slows parsing tenfold: half the bound, half the origins
+		limit, scale = 8<<20, 2
+	}
+	for _, tc := range []struct {
+		kind    string
+		origins int
+	}{
+		{"rules", 20 / scale}, {"text", 60 / scale}, {"small", 4000 / scale},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			bodies := make([][]byte, tc.origins) // made before measuring: not the client's
+			for i := range bodies {
+				bodies[i] = []byte(memoryBody(tc.kind, i))
+			}
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				i, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSuffix(r.Host, ".test"), "o"))
+				if err != nil || i >= len(bodies) {
+					http.NotFound(w, r)
+					return
+				}
+				w.Write(bodies[i])
+			})
+			var d net.Dialer
+			dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return d.DialContext(ctx, network, srv.Listener.Addr().String())
+			}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			// No connection is kept between fetches: idle connections' buffers, in the
+			// client and in the test server, are not the rules cache's.
+			tr := &http.Transport{DialContext: dial, DisableKeepAlives: true}
+			defer tr.CloseIdleConnections()
+			c := newClient(t, fetch.Config{Store: discard{}, HTTP: tr, RulesMemory: limit})
+			for i := range tc.origins {
+				if _, err := c.Get(t.Context(), "http://o"+strconv.Itoa(i)+".test/"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runtime.GC()
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			st := c.Stats()
+			heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+			runtime.KeepAlive(c)
+			t.Logf("%d origins fetched, %d held, estimated %d bytes; heap %d bytes = %.2f× the bound",
+				tc.origins, st.Origins, st.Bytes, heap, float64(heap)/float64(limit))
+			if float64(heap) > 1.3*float64(limit) {
+				t.Errorf("heap of %d bytes holding %d origins = %.2f× the rules cache's bound of %d; want at most 1.3×",
+					heap, st.Origins, float64(heap)/float64(limit), limit)
+			}
+		})
+	}
+}
