@@ -2,8 +2,6 @@ package robots
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -41,142 +39,6 @@ func slowMatch(pat, path string) bool {
 		pos = next
 	}
 	return true
-}
-
-// slowLegacyAllowed decides as the 1994 standard (d == Legacy1994) or the 1996 draft
-// (d == Legacy1996) read a file, walking its lines again:
-//   - "records separated by one or more blank lines" (1994), "blank = *space CRLF"
-//     (1996): a blank line ends the record; a comment line does not;
-//   - a record starts with User-agent lines; a User-agent line after a rule line starts
-//     another record; a rule line outside a record is ignored;
-//   - fields are spelt exactly, with a colon; 1994 knows no Allow ("Unrecognised headers
-//     are ignored"); an empty value is no rule ("indicates that all URLs can be
-//     retrieved");
-//   - the first record naming the robot applies, else the first "*" record; 1994
-//     matches the name as a case-insensitive substring of the robot's, 1996 compares
-//     the names without version case-insensitively;
-//   - the record's rules are tried in order and the first match decides (1996 §3.2.2);
-//     a match is a prefix of the path, after %xx escapes other than %2F are decoded in
-//     both (1996) or octet for octet (1994); no rule matching, or no record, allows.
-func slowLegacyAllowed(body string, d Dialect, robot, url string) bool {
-	type rule struct {
-		allow bool
-		value string
-	}
-	type record struct {
-		agents []string
-		rules  []rule
-	}
-	var records []*record
-	var cur *record // nil between records
-	sawRule := false
-	for l := range Lines([]byte(body)) {
-		if l.Kind == KindBlank {
-			if !l.Comment {
-				cur = nil
-			}
-			continue
-		}
-		if l.Kind == KindInvalid || l.MissingColon {
-			continue
-		}
-		switch {
-		case lowerASCII(l.Key) == "user-agent":
-			if cur == nil || sawRule {
-				cur = &record{}
-				records = append(records, cur)
-				sawRule = false
-			}
-			cur.agents = append(cur.agents, l.Value)
-		case lowerASCII(l.Key) == "disallow", lowerASCII(l.Key) == "allow" && d == Legacy1996:
-			if cur == nil {
-				continue
-			}
-			sawRule = true
-			if l.Value != "" {
-				cur.rules = append(cur.rules, rule{lowerASCII(l.Key) == "allow", l.Value})
-			}
-		}
-	}
-	// The name of a robot or of a user-agent value, without version information.
-	name := func(v string) string {
-		if i := strings.IndexAny(v, "/ \t"); i >= 0 {
-			return v[:i]
-		}
-		return v
-	}
-	names := func(value string) bool {
-		n := name(value)
-		if n == "" || n == "*" {
-			return false
-		}
-		if d == Legacy1994 {
-			return strings.Contains(lowerASCII(robot), lowerASCII(n))
-		}
-		return lowerASCII(n) == lowerASCII(name(robot))
-	}
-	var applies *record
-	for _, rec := range records {
-		if applies == nil && slices.ContainsFunc(rec.agents, names) {
-			applies = rec
-		}
-	}
-	for _, rec := range records {
-		if applies == nil && slices.ContainsFunc(rec.agents, func(v string) bool { return name(v) == "*" }) {
-			applies = rec
-		}
-	}
-	if applies == nil {
-		return true
-	}
-	path := pathOf(url)
-	if d == Legacy1996 {
-		path = slowDecode1996(path)
-	}
-	for _, ru := range applies.rules {
-		v := ru.value
-		if d == Legacy1996 {
-			v = slowDecode1996(v)
-		}
-		if strings.HasPrefix(path, v) {
-			return ru.allow
-		}
-	}
-	return true
-}
-
-// lowerASCII lower-cases A-Z only: robots.txt names are compared ignoring ASCII case,
-// not Unicode's (which folds "ſ" to "s").
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-// slowDecode1996 decodes the %xx escapes of s except %2F, whose hex it upper-cases
-// ("If a %xx encoded octet is encountered it is unencoded prior to comparison, unless
-// it is the "/" character").
-func slowDecode1996(s string) string {
-	var out []byte
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
-				if v == '/' {
-					out = append(out, '%', '2', 'F')
-				} else {
-					out = append(out, byte(v))
-				}
-				i += 2
-				continue
-			}
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 func TestMatchTable(t *testing.T) {
@@ -268,6 +130,11 @@ func FuzzDecide(f *testing.F) {
 	f.Add("User-Agent: FOO BAR\nDisallow: /*.php$\n\nuser-agent:foo\nallow: /", "foo", "/a.php")
 	f.Add("User-agent: *\nDisallow: /private/\n\nUser-agent: googlebot\nAllow: /x\n# c\nDisallow: /%7e\n", "Googlebot", "/~a")
 	f.Add("User-agent: *\nDisallow: /\n", "x", "https://example.com/robots%2Etxt")
+	// Records of the legacy dialects: blank and comment lines, CR line ends, a rule
+	// outside any record, escapes the 1996 draft decodes, a robot name with a version.
+	f.Add("User-agent: *\nDisallow: /private/\n\nUser-agent: googlebot\nAllow: /x\n\nUser-agent: omgilibot\nDisallow: /\n", "Googlebot", "/a")
+	f.Add("User-agent: foobot\nCrawl-delay: 5\n\nUser-agent: barbot\nDisallow: /\n", "foobot", "/a")
+	f.Add("User-agent: a\n# c\nDisallow: /%7e\n  \nDisallow: /b\r\rUser-agent: *\nDisallow: /a%2fb\n", "a/1.0", "/~x")
 	f.Fuzz(func(t *testing.T, body, agent, url string) {
 		if len(body) > 2048 || len(url) > 256 {
 			return
@@ -280,25 +147,6 @@ func FuzzDecide(f *testing.F) {
 			if err := rf.check(agents, url); err != nil {
 				t.Fatalf("%v\nbody:\n%s", err, body)
 			}
-		}
-	})
-}
-
-// FuzzDecideLegacy checks the old dialects' decisions against slowLegacyAllowed.
-func FuzzDecideLegacy(f *testing.F) {
-	f.Add("User-agent: *\nDisallow: /private/\n\nUser-agent: googlebot\nAllow: /x\n\nUser-agent: omgilibot\nDisallow: /\n", "Googlebot", "/a", false)
-	f.Add("User-agent: foobot\nCrawl-delay: 5\n\nUser-agent: barbot\nDisallow: /\n", "foobot", "/a", true)
-	f.Add("User-agent: a\n# c\nDisallow: /%7e\n  \nDisallow: /b\r\rUser-agent: *\nDisallow: /a%2fb\n", "a/1.0", "/~x", true)
-	f.Fuzz(func(t *testing.T, body, robot, url string, in1994 bool) {
-		if len(body) > 2048 || len(url) > 256 {
-			return
-		}
-		d := Legacy1996
-		if in1994 {
-			d = Legacy1994
-		}
-		if got, want := Parse([]byte(body), WithDialect(d)).Allowed(robot, url), slowLegacyAllowed(body, d, robot, url); got != want {
-			t.Fatalf("%s: Allowed(%q, %q) = %v, slow = %v\nbody:\n%s", d, robot, url, got, want, body)
 		}
 	})
 }

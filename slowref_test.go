@@ -247,6 +247,12 @@ func refNames(d Dialect, value string, agents []string) (named, star bool) {
 	return named, false
 }
 
+// refAllowed is the reference's verdict on a file's text for one crawler; the
+// dialect tests check it against the documents' own examples.
+func refAllowed(body string, d Dialect, agent, url string) bool {
+	return refDecide(refParse([]byte(body), d), d, []string{agent}, url).Allowed
+}
+
 // refDecide decides url for a crawler answering to agents, as the documents say.
 //
 // Google and RFC 9309 (SPEC.md §4–5): the groups naming the crawler apply, merged; if
