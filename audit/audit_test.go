@@ -1,0 +1,353 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/testenv"
+)
+
+// site is a small site for table tests: path → body, "{A}" standing for its URL.
+// A body "STATUS 503" answers that status; "HANG" holds the request until the
+// client gives up (or 10 s pass).
+type site map[string]string
+
+func (s site) start(t *testing.T) string {
+	var base string
+	srv := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		body, ok := s[r.URL.RequestURI()]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		var code int
+		if _, err := fmt.Sscanf(body, "STATUS %d", &code); err == nil {
+			w.WriteHeader(code)
+			return
+		}
+		if body == "HANG" {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+			return
+		}
+		w.Write([]byte(strings.ReplaceAll(body, "{A}", base)))
+	})
+	base = srv.URL
+	return base
+}
+
+// set is a urlset of the given paths.
+func set(paths ...string) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")
+	for _, p := range paths {
+		if !strings.Contains(p, "://") {
+			p = "{A}" + p
+		}
+		fmt.Fprintf(&b, "<url><loc>%s</loc></url>\n", p)
+	}
+	b.WriteString("</urlset>\n")
+	return b.String()
+}
+
+// index is a sitemap index of the given paths.
+func index(paths ...string) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")
+	for _, p := range paths {
+		fmt.Fprintf(&b, "<sitemap><loc>{A}%s</loc></sitemap>\n", p)
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.String()
+}
+
+func seq(prefix string, n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf("%s%d", prefix, i))
+	}
+	return out
+}
+
+// state summarises a report for the table: each sitemap's path and status (with
+// the error's first words when it has one).
+func state(base string, rep *Report) []string {
+	var out []string
+	for _, s := range rep.Sitemaps {
+		v := strings.TrimPrefix(s.URL, base) + " " + s.Status
+		if s.Status == StatusSkipped {
+			v += ": " + s.Error
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestRun(t *testing.T) {
+	const disallowAll = "User-agent: *\nDisallow: /\n"
+	tests := []struct {
+		name    string
+		site    site
+		cfg     Config
+		check   func(t *testing.T, base string, rep *Report)
+		urls    int      // Totals.URLs (-1: see check)
+		blocked []int    // Totals.BlockedURLs
+		maps    []string // state(rep)
+		stopped string
+	}{
+		{
+			name: "max-depth",
+			site: site{"/robots.txt": "Sitemap: {A}/i0.xml\n", "/i0.xml": index("/i1.xml"), "/i1.xml": index("/i2.xml"),
+				"/i2.xml": index("/s.xml"), "/s.xml": set("/a")},
+			cfg:  Config{Limits: Limits{Depth: 1}},
+			maps: []string{"/i0.xml ok", "/i1.xml ok", "/i2.xml skipped: not read: nested deeper than -max-depth 1"},
+		},
+		{
+			name: "depth within the limit",
+			site: site{"/robots.txt": "Sitemap: {A}/i0.xml\n", "/i0.xml": index("/i1.xml"), "/i1.xml": index("/s.xml"), "/s.xml": set("/a", "/b")},
+			cfg:  Config{Limits: Limits{Depth: 2}},
+			urls: 2, maps: []string{"/i0.xml ok", "/i1.xml ok", "/s.xml ok"},
+		},
+		{
+			name: "max-sitemaps",
+			site: site{"/robots.txt": "Sitemap: {A}/i.xml\n", "/i.xml": index("/1.xml", "/2.xml", "/3.xml", "/4.xml"),
+				"/1.xml": set("/a"), "/2.xml": set("/b"), "/3.xml": set("/c"), "/4.xml": set("/d")},
+			cfg:  Config{Limits: Limits{Sitemaps: 3}},
+			urls: 2, stopped: "max-sitemaps",
+			maps: []string{"/i.xml ok", "/1.xml ok", "/2.xml ok", "/3.xml skipped: not read: past -max-sitemaps", "/4.xml skipped: not read: past -max-sitemaps"},
+		},
+		{
+			name: "max-urls",
+			site: site{"/robots.txt": "Sitemap: {A}/1.xml\nSitemap: {A}/2.xml\nSitemap: {A}/3.xml\n",
+				"/1.xml": set(seq("/a", 5)...), "/2.xml": set(seq("/b", 5)...), "/3.xml": set("/c")},
+			cfg:  Config{Limits: Limits{URLs: 7}},
+			urls: 7, stopped: "max-urls",
+			maps: []string{"/1.xml ok", "/2.xml ok", "/3.xml skipped: not read: the audit stopped at -max-urls"},
+			check: func(t *testing.T, base string, rep *Report) {
+				if s := rep.Sitemaps[1]; s.URLs != 2 || !strings.Contains(s.Error, "read in part") {
+					t.Errorf("2.xml: %d URLs, error %q; want 2, read in part", s.URLs, s.Error)
+				}
+			},
+		},
+		{
+			name: "max-file-urls",
+			site: site{"/robots.txt": "Sitemap: {A}/1.xml\n", "/1.xml": set(seq("/a", 5)...)},
+			cfg:  Config{Limits: Limits{FileURLs: 3}},
+			urls: 3, maps: []string{"/1.xml over-limit"},
+		},
+		{
+			name: "max-file-bytes",
+			site: site{"/robots.txt": "Sitemap: {A}/1.xml\n", "/1.xml": set(seq("/a", 50)...)},
+			cfg:  Config{Limits: Limits{FileBytes: 300}},
+			urls: -1, maps: []string{"/1.xml over-limit"},
+			check: func(t *testing.T, base string, rep *Report) {
+				// The entries whose </url> ends within the first 300 bytes.
+				body := strings.ReplaceAll(set(seq("/a", 50)...), "{A}", base)[:300]
+				want := strings.Count(body, "</url>")
+				if s := rep.Sitemaps[0]; s.URLs != want || rep.Totals.URLs != want || !strings.Contains(s.Error, "300 bytes") {
+					t.Errorf("1.xml: %d URLs, error %q; want %d and the limit named", s.URLs, s.Error, want)
+				}
+			},
+		},
+		{
+			name: "timeout",
+			site: site{"/robots.txt": "Sitemap: {A}/slow.xml\nSitemap: {A}/next.xml\n", "/slow.xml": "HANG", "/next.xml": set("/a")},
+			cfg:  Config{Limits: Limits{Time: 300 * time.Millisecond}},
+			stopped: "timeout",
+			maps:    []string{"/slow.xml unreachable", "/next.xml skipped: not read: the audit stopped at the time limit (-timeout)"},
+		},
+		{
+			name: "fallback",
+			site: site{"/robots.txt": "User-agent: *\nDisallow: /x\n", "/sitemap.xml": set("/a", "/x")},
+			cfg:  Config{Agents: []string{"FooBot"}},
+			urls: 2, blocked: []int{1}, maps: []string{"/sitemap.xml ok"},
+			check: func(t *testing.T, base string, rep *Report) {
+				if !rep.SitemapFallback || rep.Sitemaps[0].Source != SourceFallback {
+					t.Error("SitemapFallback not set")
+				}
+			},
+		},
+		{
+			name: "fallback missing is no problem",
+			site: site{"/robots.txt": "User-agent: *\nDisallow: /x\n"},
+			maps: []string{"/sitemap.xml unreachable"},
+			check: func(t *testing.T, base string, rep *Report) {
+				if len(rep.Broken()) != 0 || rep.BlocksAny() {
+					t.Errorf("Broken() = %v, BlocksAny() = %v; want none, false", rep.Broken(), rep.BlocksAny())
+				}
+			},
+		},
+		{
+			name: "robots.txt 503: everything disallowed, no rule",
+			site: site{"/robots.txt": "STATUS 503", "/sitemap.xml": set("/a", "/b")},
+			cfg:  Config{Agents: []string{"FooBot", "Googlebot"}},
+			urls: 2, blocked: []int{2, 2}, maps: []string{"/sitemap.xml ok"},
+			check: func(t *testing.T, base string, rep *Report) {
+				if rep.Robots.Effect != fetch.DisallowAll || len(rep.Blocked) != 1 || rep.Blocked[0].Rule != nil || rep.Blocked[0].Line != 0 ||
+					!slices.Equal(rep.Blocked[0].Agents, []string{"FooBot", "Googlebot"}) {
+					t.Errorf("effect %v, blocked %+v; want disallow-all, one block without a rule", rep.Robots.Effect, rep.Blocked)
+				}
+				if len(rep.Sitemaps[0].Blocked) != 1 || rep.Sitemaps[0].Blocked[0].Rule != nil {
+					t.Errorf("the sitemap's blocks %+v, want one without a rule", rep.Sitemaps[0].Blocked)
+				}
+			},
+		},
+		{
+			name: "robots.txt 404: everything allowed",
+			site: site{"/robots.txt": "STATUS 404", "/sitemap.xml": set("/a", "/b")},
+			cfg:  Config{Agents: []string{"FooBot"}},
+			urls: 2, blocked: []int{0}, maps: []string{"/sitemap.xml ok"},
+		},
+		{
+			name: "dialect legacy1996: the first matching rule",
+			site: site{"/robots.txt": "User-agent: *\nDisallow: /a\nAllow: /a/b\n\nSitemap: {A}/s.xml\n", "/s.xml": set("/a/b", "/a/c")},
+			cfg:  Config{Agents: []string{"FooBot"}, Dialect: robots.Legacy1996},
+			urls: 2, blocked: []int{2}, maps: []string{"/s.xml ok"},
+		},
+		{
+			name: "dialect google: the longest rule",
+			site: site{"/robots.txt": "User-agent: *\nDisallow: /a\nAllow: /a/b\n\nSitemap: {A}/s.xml\n", "/s.xml": set("/a/b", "/a/c")},
+			cfg:  Config{Agents: []string{"FooBot"}},
+			urls: 2, blocked: []int{1}, maps: []string{"/s.xml ok"},
+		},
+		{
+			name: "URLs on other origins and not URLs",
+			site: site{"/robots.txt": "Sitemap: {A}/s.xml\n", "/s.xml": set("/a", "https://example.com/b", "ftp://example.com/c", "mailto:x@example.com", "not a url")},
+			urls: 1, maps: []string{"/s.xml ok"},
+			check: func(t *testing.T, base string, rep *Report) {
+				if rep.Totals.OffOriginURLs != 2 || rep.Totals.InvalidURLs != 2 {
+					t.Errorf("%d off origin, %d invalid; want 2, 2", rep.Totals.OffOriginURLs, rep.Totals.InvalidURLs)
+				}
+			},
+		},
+		{
+			name: "URLs decided as a browser requests them",
+			site: site{"/robots.txt": "User-agent: *\nDisallow: /caf%C3%A9/\n\nSitemap: {A}/s.xml\n", "/s.xml": set("/café/menu", "/caf%C3%A9/carte", "/a/../café/x")},
+			cfg:  Config{Agents: []string{"FooBot"}},
+			urls: 3, blocked: []int{3}, maps: []string{"/s.xml ok"},
+			check: func(t *testing.T, base string, rep *Report) {
+				want := []string{base + "/caf%C3%A9/menu", base + "/caf%C3%A9/carte", base + "/caf%C3%A9/x"}
+				if !slices.Equal(rep.Blocked[0].Examples, want) {
+					t.Errorf("examples %v, want %v", rep.Blocked[0].Examples, want)
+				}
+			},
+		},
+		{
+			name: "a sitemap listed twice is read once",
+			site: site{"/robots.txt": "Sitemap: {A}/s.xml\nSitemap: {A}/s.xml\n", "/s.xml": set("/a")},
+			urls: 1, maps: []string{"/s.xml ok"},
+		},
+		{
+			name: "a Sitemap line that is not a URL",
+			site: site{"/robots.txt": "Sitemap: /s.xml\nSitemap: {A}/t.xml\n", "/t.xml": set("/a")},
+			urls: 1, maps: []string{"/s.xml invalid", "/t.xml ok"},
+		},
+		{
+			name: "default crawlers",
+			site: site{"/robots.txt": disallowAll + "Sitemap: {A}/s.xml\n", "/s.xml": set("/a")},
+			urls: 1, maps: []string{"/s.xml ok"},
+			check: func(t *testing.T, base string, rep *Report) {
+				if !slices.Equal(rep.Agents, crawlers.Names()) || rep.Blocked[0].URLs != 1 || len(rep.Blocked[0].Agents) != len(crawlers.Names()) {
+					t.Errorf("agents %v, blocked %+v; want every major crawler blocked", rep.Agents, rep.Blocked)
+				}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			base := tc.site.start(t)
+			rep, err := Run(context.Background(), base, tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := state(base, rep); !slices.Equal(got, tc.maps) {
+				t.Errorf("sitemaps:\n got %q\nwant %q", got, tc.maps)
+			}
+			if tc.urls >= 0 && rep.Totals.URLs != tc.urls {
+				t.Errorf("%d URLs, want %d", rep.Totals.URLs, tc.urls)
+			}
+			if tc.blocked != nil && !slices.Equal(rep.Totals.BlockedURLs, tc.blocked) {
+				t.Errorf("blocked %v, want %v", rep.Totals.BlockedURLs, tc.blocked)
+			}
+			if rep.Stopped != tc.stopped {
+				t.Errorf("stopped %q, want %q", rep.Stopped, tc.stopped)
+			}
+			if tc.check != nil {
+				tc.check(t, base, rep)
+			}
+		})
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	for _, target := range []string{"example.com", "mailto:x@example.com", "", "ftp://example.com/", "/robots.txt"} {
+		t.Run(target, func(t *testing.T) {
+			if _, err := Run(context.Background(), target, Config{}); !errors.Is(err, ErrTarget) {
+				t.Errorf("Run(%q) = %v, want ErrTarget", target, err)
+			}
+		})
+	}
+	t.Run("canceled", func(t *testing.T) {
+		base := site{"/robots.txt": "Sitemap: {A}/s.xml\n", "/s.xml": "HANG"}.start(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		if _, err := Run(ctx, base, Config{}); !errors.Is(err, context.Canceled) {
+			t.Errorf("Run = %v, want context.Canceled", err)
+		}
+	})
+}
+
+// TestClasses: deciding once per class of crawlers gives every crawler the verdict
+// and rule that deciding for it alone gives, under every dialect, for files whose
+// groups name crawlers alone, together, and by prefixes of one another.
+func TestClasses(t *testing.T) {
+	files := []string{
+		"User-agent: *\nDisallow: /a\n\nUser-agent: Googlebot\nDisallow: /b\n\nUser-agent: Googlebot-Image\nUser-agent: bingbot\nAllow: /a\nDisallow: /c\n",
+		"User-agent: googlebot\nDisallow: /x\nUser-agent: Google\nDisallow: /y\n\nUser-agent: *\nAllow: /\nDisallow: /*.pdf$\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: googlebot\nAllow: /x/ok\n",
+		"User-agent: Mediapartners-Google\nDisallow:\n\nUser-agent: bot\nDisallow: /bot\n\nUser-agent: MJ12bot\nDisallow: /m\n",
+	}
+	agents := append(crawlers.Names(), "FooBot", "google", "Bot")
+	urls := []string{"/", "/a", "/a/b", "/b", "/c", "/x", "/x/ok", "/y", "/f.pdf", "/bot", "/m", "/search?q=1"}
+	for _, d := range robots.Dialects() {
+		for fi, body := range files {
+			t.Run(fmt.Sprintf("%s/%d", d, fi), func(t *testing.T) {
+				rb := robots.Parse([]byte(body), robots.WithDialect(d))
+				dc := newDecider(rb, fetch.ObeyRules, agents)
+				if len(dc.rep) >= len(agents) {
+					t.Errorf("%d classes for %d crawlers", len(dc.rep), len(agents))
+				}
+				for _, u := range urls {
+					u = "https://example.com" + u
+					dc.decide(u)
+					for i, a := range agents {
+						got, want := dc.cur[dc.classOf[i]], rb.Check(a, u)
+						if got.Allowed != want.Allowed || got.Rule != want.Rule {
+							t.Errorf("%s %s: class of %s says %v %v, alone %v %v", a, u, dc.rep[dc.classOf[i]], got.Allowed, got.Rule, want.Allowed, want.Rule)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestDecideAllocs: deciding a URL for every crawler allocates nothing.
+func TestDecideAllocs(t *testing.T) {
+	rb := robots.Parse([]byte(strings.ReplaceAll(benchRobots, "{A}", "https://example.com")))
+	d := newDecider(rb, fetch.ObeyRules, benchAgents)
+	u := "https://example.com/products/12/item-3?sort=price"
+	if n := testing.AllocsPerRun(100, func() { d.decide(u) }); n != 0 {
+		t.Errorf("%v allocations per URL, want 0", n)
+	}
+}
