@@ -282,14 +282,7 @@ func TestSingleflight(t *testing.T) {
 // TestWaiterCancel: a caller whose context ends stops waiting, and the fetch goes on
 // for the others.
 func TestWaiterCancel(t *testing.T) {
-	release := make(chan struct{})
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-time.After(5 * time.Second):
-		}
-		w.Write([]byte(rulesBody))
-	})
+	srv, release := heldServer(t)
 	c := newClient(t, fetch.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -297,9 +290,7 @@ func TestWaiterCancel(t *testing.T) {
 		_, err := fetch.GetAt(c, ctx, srv.URL+"/", t0)
 		errc <- err
 	}()
-	for srv.Hits() == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testenv.WaitFor(t, func() bool { return srv.Hits() > 0 })
 	cancel()
 	if err := <-errc; err != context.Canceled {
 		t.Fatalf("cancelled caller: %v; want context.Canceled", err)

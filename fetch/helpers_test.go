@@ -36,6 +36,20 @@ func newClient(t testing.TB, cfg fetch.Config) *fetch.Client {
 
 func serve(t testing.TB, h http.HandlerFunc) *testenv.Server { return testenv.ServeFunc(t, h) }
 
+// heldServer serves rulesBody once release is closed (or after 5 s, so that a failing
+// test does not hang), for tests of what happens while a fetch is in flight.
+func heldServer(t testing.TB) (srv *testenv.Server, release chan struct{}) {
+	release = make(chan struct{})
+	srv = serve(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-time.After(5 * time.Second):
+		}
+		w.Write([]byte(rulesBody))
+	})
+	return srv, release
+}
+
 // answer serves status and body at every path, with header lines "Name: value".
 func answer(status int, body string, header ...string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestOutcomeTable runs every row of the outcome table of SPEC §2 against a real
@@ -445,21 +446,12 @@ func TestInternationalHost(t *testing.T) {
 
 // TestMaxInFlight: fetches beyond the bound wait for a free slot.
 func TestMaxInFlight(t *testing.T) {
-	release := make(chan struct{})
-	slow := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-time.After(5 * time.Second):
-		}
-		w.Write([]byte(rulesBody))
-	})
+	slow, release := heldServer(t)
 	quick := serve(t, answer(200, rulesBody))
 	c := newClient(t, fetch.Config{MaxInFlight: 1, Timeout: 10 * time.Second})
 	done := make(chan struct{})
 	go func() { mustGet(t, c, slow.URL+"/", t0); close(done) }()
-	for slow.Hits() == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testenv.WaitFor(t, func() bool { return slow.Hits() > 0 })
 	quickDone := make(chan struct{})
 	go func() { mustGet(t, c, quick.URL+"/", t0); close(quickDone) }()
 	select {

@@ -17,19 +17,33 @@ import (
 	"github.com/gorobots/robots/internal/testenv"
 )
 
-func TestTransport(t *testing.T) {
+// pageSite serves robotsTxt, a redirect from /jump to /private/secret, and "page
+// <path>" at every other path; served lists the paths of the pages it served.
+func pageSite(t *testing.T, robotsTxt string) (srv *testenv.Server, served func() []string) {
+	var mu sync.Mutex
 	var paths []string
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+	srv = serve(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
-			w.Write([]byte("User-agent: *\nDisallow: /private\n\nUser-agent: OtherBot\nDisallow: /\n"))
+			w.Write([]byte(robotsTxt))
 		case "/jump":
 			http.Redirect(w, r, "/private/secret", http.StatusFound)
 		default:
+			mu.Lock()
 			paths = append(paths, r.URL.Path)
+			mu.Unlock()
 			w.Write([]byte("page " + r.URL.Path))
 		}
 	})
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(paths)
+	}
+}
+
+func TestTransport(t *testing.T) {
+	srv, served := pageSite(t, "User-agent: *\nDisallow: /private\n\nUser-agent: OtherBot\nDisallow: /\n")
 	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t, fetch.Config{}), Agent: agent}}
 
 	resp, err := hc.Get(srv.URL + "/public")
@@ -58,7 +72,7 @@ func TestTransport(t *testing.T) {
 			}
 		})
 	}
-	if strings.Join(paths, " ") != "/public" {
+	if paths := served(); strings.Join(paths, " ") != "/public" {
 		t.Errorf("server saw %v; want only /public", paths)
 	}
 
@@ -116,11 +130,7 @@ func TestCrawlDelay(t *testing.T) {
 	}
 
 	// And for real, with a delay short enough for a test.
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			w.Write([]byte("User-agent: *\nCrawl-delay: 0.2\n"))
-		}
-	})
+	srv := delaySite(t, "0.2")
 	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t, fetch.Config{}), Agent: agent, CrawlDelay: true}}
 	start := time.Now()
 	for range 3 {
@@ -314,24 +324,14 @@ func TestTransportAgent(t *testing.T) {
 // TestRedirectRefused: a redirect to a disallowed URL fails with an error naming the
 // target, and the target is not fetched.
 func TestRedirectRefused(t *testing.T) {
-	var paths []string
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
-			w.Write([]byte("User-agent: *\nDisallow: /private\n"))
-		case "/jump":
-			http.Redirect(w, r, "/private/secret", http.StatusFound)
-		default:
-			paths = append(paths, r.URL.Path)
-		}
-	})
+	srv, served := pageSite(t, rulesBody)
 	hc := &http.Client{Transport: &fetch.Transport{Client: newClient(t, fetch.Config{}), Agent: agent}}
 	_, err := hc.Get(srv.URL + "/jump")
 	var de *fetch.DisallowedError
 	if !errors.As(err, &de) || de.URL != srv.URL+"/private/secret" || !strings.Contains(err.Error(), srv.URL+"/private/secret") {
 		t.Fatalf("%v; want a *DisallowedError naming %s/private/secret", err, srv.URL)
 	}
-	if len(paths) != 0 {
+	if paths := served(); len(paths) != 0 {
 		t.Errorf("the site served %v; want nothing but robots.txt and the redirect", paths)
 	}
 }

@@ -37,34 +37,29 @@ func TestDecodeBatch(t *testing.T) {
 		``,
 		`{"urls":["a"]} trailing`,
 	} {
-		t.Run(fmt.Sprintf("%q", body), func(t *testing.T) {
-			var want batchRequest
-			wantErr := json.Unmarshal([]byte(body), &want)
-			got, err := decodeBatch(body)
-			if (err != nil) != (wantErr != nil) {
-				t.Fatalf("decodeBatch(%q): error %v; encoding/json says %v", body, err, wantErr)
-			}
-			if err == nil && !reflect.DeepEqual(got, want) {
-				t.Errorf("decodeBatch(%q) = %#v; encoding/json reads %#v", body, got, want)
-			}
-		})
+		t.Run(fmt.Sprintf("%q", body), func(t *testing.T) { compareDecode(t, body) })
+	}
+}
+
+// compareDecode checks that decodeBatch reads body as encoding/json reads it into
+// batchRequest, or refuses it as encoding/json does.
+func compareDecode(t *testing.T, body string) {
+	t.Helper()
+	var want batchRequest
+	wantErr := json.Unmarshal([]byte(body), &want)
+	got, err := decodeBatch(body)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("decodeBatch(%q): error %v; encoding/json says %v", body, err, wantErr)
+	}
+	if err == nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("decodeBatch(%q) = %#v; encoding/json reads %#v", body, got, want)
 	}
 }
 
 func FuzzDecodeBatch(f *testing.F) {
 	f.Add(`{"agent":"Googlebot","urls":["https://example.com/a"]}`)
 	f.Add(`{"agents":["a\u00e9"],"x":[1,{"y":null}],"urls":null}`)
-	f.Fuzz(func(t *testing.T, body string) {
-		var want batchRequest
-		wantErr := json.Unmarshal([]byte(body), &want)
-		got, err := decodeBatch(body)
-		if (err != nil) != (wantErr != nil) {
-			t.Fatalf("decodeBatch(%q): error %v; encoding/json says %v", body, err, wantErr)
-		}
-		if err == nil && !reflect.DeepEqual(got, want) {
-			t.Fatalf("decodeBatch(%q) = %#v; encoding/json reads %#v", body, got, want)
-		}
-	})
+	f.Fuzz(compareDecode)
 }
 
 // TestDecodeBatchAllocations: what the comment at the top of batchjson.go says —
