@@ -255,22 +255,41 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 		}
 	}
 
-	var blockedMaps []audit.Sitemap
+	// Crawlers that may not fetch the sitemaps: one entry per rule and crawlers,
+	// with the sitemaps it blocks.
+	type mapBlock struct {
+		rule   string
+		agents []string
+		maps   []string
+	}
+	var mapBlocks []*mapBlock
+	byKey := map[string]*mapBlock{}
 	for _, s := range rep.Sitemaps {
-		if len(s.Blocked) > 0 {
-			blockedMaps = append(blockedMaps, s)
+		for _, b := range s.Blocked {
+			why := fmt.Sprintf("robots.txt's fetch (%s)", r.Outcome)
+			if b.Rule != nil {
+				why = fmt.Sprintf("line %d  %s", b.Line, *b.Rule)
+			}
+			key := why + "\x00" + strings.Join(b.Agents, ",")
+			mb := byKey[key]
+			if mb == nil {
+				mb = &mapBlock{rule: why, agents: b.Agents}
+				byKey[key] = mb
+				mapBlocks = append(mapBlocks, mb)
+			}
+			mb.maps = append(mb.maps, s.URL)
 		}
 	}
-	if len(blockedMaps) > 0 {
+	if len(mapBlocks) > 0 {
 		fmt.Fprintln(w, "\nCrawlers that may not fetch the sitemaps themselves:")
-		for _, s := range blockedMaps {
-			fmt.Fprintf(w, "  %s\n", s.URL)
-			for _, b := range s.Blocked {
-				why := "robots.txt's fetch"
-				if b.Rule != nil {
-					why = fmt.Sprintf("line %d  %s", b.Line, *b.Rule)
+		for _, mb := range mapBlocks {
+			fmt.Fprintf(w, "  %s  blocks %s for %s\n", mb.rule, plural(len(mb.maps), "sitemap", "sitemaps"), agentsShort(mb.agents))
+			for i, m := range mb.maps {
+				if i == 3 {
+					fmt.Fprintf(w, "      and %d more\n", len(mb.maps)-3)
+					break
 				}
-				fmt.Fprintf(w, "      %s: %s\n", why, agentsShort(b.Agents))
+				fmt.Fprintf(w, "      %s\n", m)
 			}
 		}
 	}
