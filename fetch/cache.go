@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/gorobots/robots"
@@ -32,6 +33,9 @@ func (c *Client) get(ctx context.Context, rawURL string, now time.Time) (*Result
 		c.observe(c.cfg.Observer.CacheHit, origin)
 		return held, nil
 	}
+	// From here the origin may be kept (in the result, as the cache's key): a copy, so
+	// that it does not keep alive what rawURL is part of (a whole request body, say).
+	origin = strings.Clone(origin)
 	// The store may hold a fresher result than this process: one written by another
 	// process sharing it, or one the rules cache dropped.
 	prev, _ := c.load(ctx, origin) // a failing store is reported and treated as empty

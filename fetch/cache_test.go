@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
@@ -454,5 +455,26 @@ func TestAddrCheck(t *testing.T) {
 	}
 	if !slices.Contains(dials, "old.test:80") {
 		t.Errorf("an entry without addresses was used; want it ignored (dials %v)", dials)
+	}
+}
+
+// TestOriginIsACopy: the result, kept in the cache, holds its own copy of the origin,
+// not a substring of the URL asked about: a server's URLs are substrings of whole
+// request bodies, which the cache would otherwise keep alive as long as the result.
+func TestOriginIsACopy(t *testing.T) {
+	srv := serve(t, answer(200, rulesBody))
+	c := newClient(t, fetch.Config{})
+	body := []byte(`{"urls":["` + srv.URL + `/a/b?c"]}`) // as a request body holds it
+	u := string(body[10 : 10+len(srv.URL)+6])
+	res := mustGet(t, c, u, t0)
+	if res.Origin != srv.URL {
+		t.Fatalf("origin %q; want %q", res.Origin, srv.URL)
+	}
+	start := uintptr(unsafe.Pointer(unsafe.StringData(u)))
+	if p := uintptr(unsafe.Pointer(unsafe.StringData(res.Origin))); p >= start && p < start+uintptr(len(u)) {
+		t.Errorf("the result's origin is a substring of the URL asked about")
+	}
+	if again := mustGet(t, c, u, t0); again != res {
+		t.Errorf("a second lookup gave another result")
 	}
 }

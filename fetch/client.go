@@ -57,8 +57,9 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Result, error) {
 
 // Peek returns the fresh result held in process for rawURL's origin, if there is
 // one, without fetching, waiting or asking the store: what Get returns at once on a
-// cache hit. It takes no lock and, for the common URL shape (http or https, a
-// lower-case host without user info), allocates nothing, so callers on a hot path
+// cache hit. It takes only a shared read lock (one of many) and, for the common URL
+// shape (http or https, a lower-case host without user info), allocates nothing, so
+// callers on a hot path
 // can try it before setting up what a fetch would need, and call Get when ok is
 // false. A hit is reported to the Observer as by Get.
 func (c *Client) Peek(rawURL string) (*Result, bool) { return c.peek(rawURL, c.cfg.Now()) }

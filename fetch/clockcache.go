@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"container/list"
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 )
@@ -10,20 +11,35 @@ import (
 // values not used recently are dropped. It is safe for concurrent use.
 //
 // Lookups are the hot path of every check, from every request goroutine at once, so
-// they take no lock and write nothing shared but a "used" bit, and only when it is
-// not yet set: a sync.Map holds the items, and eviction follows the CLOCK scheme (an
-// approximation of least-recently-used): a hand walks the items in insertion order,
-// clearing used bits, and drops the first item whose bit is already clear. Inserts
-// and evictions take the mutex.
+// they write nothing shared but a "used" bit, and only when it is not yet set: the
+// items are in clockShards maps, each behind a read-write lock that lookups take for
+// reading; eviction follows the CLOCK scheme (an approximation of least-recently-
+// used): a hand walks the items in insertion order, clearing used bits, and drops the
+// first item whose bit is already clear. Inserts and evictions take the mutex, then
+// the shard's lock for writing.
+//
+// Sharded maps rather than a sync.Map: in a batch of a new origin per URL every
+// lookup misses the CPU's caches, and a sync.Map's trie is a chain of nodes, each a
+// memory read of its own, where a map reads one group of slots.
 type clockCache[V any] struct {
-	max   int64
-	items sync.Map // string → *clockItem[V]; written only under mu
+	max    int64
+	seed   maphash.Seed
+	shards [clockShards]clockShard[V]
 
 	mu   sync.Mutex
 	used int64
 	ring *list.List    // of *clockItem[V], oldest first
 	hand *list.Element // the next item eviction looks at; nil means ring.Front()
 	n    int
+}
+
+// clockShards spreads the locks lookups take: a power of two, many more than cores.
+const clockShards = 64
+
+type clockShard[V any] struct {
+	mu    sync.RWMutex
+	items map[string]*clockItem[V] // written under the cache's mu and this lock
+	_     [64 - 24 - 8]byte        // a cache line each: lookups on other cores do not contend
 }
 
 type clockItem[V any] struct {
@@ -39,16 +55,26 @@ type clockItem[V any] struct {
 const clockItemBytes = 192
 
 func newClockCache[V any](maxBytes int64) *clockCache[V] {
-	return &clockCache[V]{max: maxBytes, ring: list.New()}
+	c := &clockCache[V]{max: maxBytes, seed: maphash.MakeSeed(), ring: list.New()}
+	for i := range c.shards {
+		c.shards[i].items = make(map[string]*clockItem[V])
+	}
+	return c
+}
+
+func (c *clockCache[V]) shard(key string) *clockShard[V] {
+	return &c.shards[maphash.String(c.seed, key)&(clockShards-1)]
 }
 
 func (c *clockCache[V]) get(key string) (V, bool) {
-	x, ok := c.items.Load(key)
+	sh := c.shard(key)
+	sh.mu.RLock()
+	it, ok := sh.items[key]
+	sh.mu.RUnlock()
 	if !ok {
 		var zero V
 		return zero, false
 	}
-	it := x.(*clockItem[V])
 	if !it.ref.Load() { // a read of a shared line is cheap; a write on every hit is not
 		it.ref.Store(true)
 	}
@@ -59,8 +85,9 @@ func (c *clockCache[V]) get(key string) (V, bool) {
 func (c *clockCache[V]) put(key string, v V, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if x, ok := c.items.Load(key); ok {
-		c.remove(x.(*clockItem[V]))
+	sh := c.shard(key)
+	if it, ok := sh.items[key]; ok { // read under c.mu, which every writer holds
+		c.remove(it)
 	}
 	if size > c.max {
 		return
@@ -85,7 +112,9 @@ func (c *clockCache[V]) put(key string, v V, size int64) {
 	} else {
 		it.el = c.ring.PushBack(it)
 	}
-	c.items.Store(key, it)
+	sh.mu.Lock()
+	sh.items[key] = it
+	sh.mu.Unlock()
 	c.used += size
 	c.n++
 }
@@ -96,7 +125,10 @@ func (c *clockCache[V]) remove(it *clockItem[V]) {
 		c.hand = it.el.Next()
 	}
 	c.ring.Remove(it.el)
-	c.items.Delete(it.key)
+	sh := c.shard(it.key)
+	sh.mu.Lock()
+	delete(sh.items, it.key)
+	sh.mu.Unlock()
 	c.used -= it.size
 	c.n--
 }

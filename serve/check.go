@@ -42,7 +42,7 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	b := make([]byte, 0, 448)
 	b = appendVerdict(b, u, input, c.names[0], d)
 	b = append(b, `,"robots":`...)
-	b = append(b, s.memos.get(res, c)...)
+	b = s.memos.append(b, res, c)
 	return append(b, '}'), nil
 }
 

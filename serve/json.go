@@ -1,12 +1,12 @@
 package serve
 
 import (
-	"hash/maphash"
-	"slices"
+	"encoding/binary"
 	"strconv"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
@@ -97,29 +97,54 @@ func appendTime(b []byte, t time.Time) []byte {
 	if t.IsZero() {
 		return append(b, "null"...)
 	}
-	// RFC 3339 in UTC, whole seconds, by hand: time.AppendFormat interprets its
-	// layout on every call, and this runs for every origin of every answer.
-	t = t.UTC()
-	y, mo, d := t.Date()
-	h, mi, sec := t.Clock()
-	if y < 0 || y > 9999 {
+	// RFC 3339 in UTC, whole seconds, by hand from the Unix time: time.AppendFormat
+	// interprets its layout on every call, and Date and Clock each work out the
+	// calendar again; this runs for every origin of every answer.
+	secs := t.Unix()
+	if secs < 0 || secs > maxRFC3339Unix {
 		b = append(b, '"')
-		b = t.AppendFormat(b, time.RFC3339)
+		b = t.UTC().AppendFormat(b, time.RFC3339)
 		return append(b, '"')
 	}
+	y, mo, d := civil(secs / 86400)
+	sod := int(secs % 86400)
 	b = append(b, '"')
 	b = append4(b, y)
 	b = append(b, '-')
-	b = append2(b, int(mo))
+	b = append2(b, mo)
 	b = append(b, '-')
 	b = append2(b, d)
 	b = append(b, 'T')
-	b = append2(b, h)
+	b = append2(b, sod/3600)
 	b = append(b, ':')
-	b = append2(b, mi)
+	b = append2(b, sod/60%60)
 	b = append(b, ':')
-	b = append2(b, sec)
+	b = append2(b, sod%60)
 	return append(b, 'Z', '"')
+}
+
+// maxRFC3339Unix is 9999-12-31T23:59:59Z: appendTime writes years of four digits.
+const maxRFC3339Unix = 253402300799
+
+// civil returns the proleptic Gregorian date of a day counted from 1970-01-01 (not
+// negative), by the usual arithmetic on 400-year eras starting on March 1.
+func civil(days int64) (year, month, day int) {
+	z := days + 719468 // days from 0000-03-01
+	era := z / 146097
+	doe := z - era*146097                                  // [0, 146096]
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365], from March 1
+	mp := (5*doy + 2) / 153                                // [0, 11], March is 0
+	day = int(doy - (153*mp+2)/5 + 1)
+	month = int(mp + 3)
+	if month > 12 {
+		month -= 12
+	}
+	year = int(yoe + era*400)
+	if month <= 2 {
+		year++
+	}
+	return year, month, day
 }
 
 // appendError appends the error body {"error": msg}.
@@ -241,45 +266,93 @@ func plainPrefix(s string) int {
 
 // originMemos keeps the encoded per-origin fields of recent answers (appendOrigin),
 // so that a request naming an origin other requests named lately does not encode
-// them again: in a batch whose URLs are all of different origins that encoding was a
-// quarter of the work. A fixed array of slots, indexed by a hash of the origin, bounds
-// the memory (originMemoSlots entries) without any eviction bookkeeping; a
-// slot holds no pointer to the result, so it keeps no parsed rules alive.
+// them again. A fixed array of slots bounds the memory (originMemoSlots entries)
+// without any eviction bookkeeping; a slot holds no pointer to the result, so it
+// keeps no parsed rules alive, nor anything of the request that stored it.
+//
+// A slot is chosen by the address of the result's Origin string, not by its bytes:
+// in a batch of a new origin per URL every result is cold in the CPU's caches, and
+// hashing the origin's bytes cost a memory read the comparison below then does not
+// need (equal string pointers compare equal without reading the bytes). The memo
+// keeps that string alive, so no other string can take its address while it is
+// there. A result for the same origin under another string (read back from the store,
+// say) takes another slot, and the old one is overwritten in time.
 type originMemos struct {
-	seed  maphash.Seed
 	slots [originMemoSlots]atomic.Pointer[originMemo]
 }
 
-// originMemoSlots is a power of two: the fields of some ten thousand origins, about
-// 15 MiB of heap once every slot is used (measured with serve/loadtest).
-const originMemoSlots = 16384
+// originMemoSlots is a power of two: the fields of some twenty thousand origins, at
+// about 450 bytes each (the object, the crawler key and the slot's record), 14 MiB
+// of heap once every slot is used.
+const originMemoSlots = 1 << 15
 
 type originMemo struct {
-	origin               string
+	origin               string // the result's own Origin (see originMemos)
 	fetchedAt, expiresAt time.Time
 	outcome              fetch.Outcome
 	effect               fetch.Effect
 	status               int
 	stale                bool
-	crawlers             []string
-	json                 []byte
+	n                    int    // the origin object is buf[:n]
+	buf                  []byte // the origin object, then the crawlers' key (appendCrawlerKey)
 }
 
-func newOriginMemos() *originMemos { return &originMemos{seed: maphash.MakeSeed()} }
+func newOriginMemos() *originMemos { return &originMemos{} }
 
-// get returns appendOrigin(nil, res, c), from the memo when it holds the same fetch
-// of the same origin for the same crawlers. The result is shared: do not modify.
-func (m *originMemos) get(res *fetch.Result, c crawlerSet) []byte {
-	slot := &m.slots[maphash.String(m.seed, res.Origin)&(originMemoSlots-1)]
+// slot returns the slot of an origin string: a multiplicative hash of its address.
+func (m *originMemos) slot(origin string) *atomic.Pointer[originMemo] {
+	const shift = 64 - 15 // log2(originMemoSlots)
+	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(origin)))) * 0x9E3779B97F4A7C15
+	return &m.slots[h>>shift]
+}
+
+// append appends appendOrigin(nil, res, c) to b, from the memo when it holds the
+// same fetch of the same origin for the same crawlers; otherwise it encodes it and
+// keeps a copy.
+func (m *originMemos) append(b []byte, res *fetch.Result, c crawlerSet) []byte {
+	slot := m.slot(res.Origin)
 	if p := slot.Load(); p != nil && p.origin == res.Origin && p.fetchedAt.Equal(res.FetchedAt) &&
 		p.expiresAt.Equal(res.ExpiresAt) && p.outcome == res.Outcome && p.effect == res.Effect &&
-		p.status == res.Status && p.stale == res.Stale && slices.Equal(p.crawlers, c.names) {
-		return p.json
+		p.status == res.Status && p.stale == res.Stale && crawlerKeyIs(string(p.buf[p.n:]), c.names) {
+		return append(b, p.buf[:p.n]...)
 	}
-	j := appendOrigin(nil, res, c)
+	start := len(b)
+	b = appendOrigin(b, res, c)
+	n := len(b) - start
+	buf := make([]byte, n, n+crawlerKeyLen(c.names))
+	copy(buf, b[start:])
 	slot.Store(&originMemo{
 		origin: res.Origin, fetchedAt: res.FetchedAt, expiresAt: res.ExpiresAt, outcome: res.Outcome,
-		effect: res.Effect, status: res.Status, stale: res.Stale, crawlers: slices.Clone(c.names), json: j,
+		effect: res.Effect, status: res.Status, stale: res.Stale, n: n, buf: appendCrawlerKey(buf, c.names),
 	})
-	return j
+	return b
+}
+
+// The crawlers' key is each name's length in four bytes, then the name: a copy, since
+// the names are substrings of the request.
+func crawlerKeyLen(names []string) int {
+	n := 0
+	for _, name := range names {
+		n += 4 + len(name)
+	}
+	return n
+}
+
+func appendCrawlerKey(b []byte, names []string) []byte {
+	for _, name := range names {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(name)))
+		b = append(b, name...)
+	}
+	return b
+}
+
+// crawlerKeyIs reports whether key is appendCrawlerKey of names.
+func crawlerKeyIs(key string, names []string) bool {
+	for _, name := range names {
+		if len(key) < 4+len(name) || int(key[0])<<24|int(key[1])<<16|int(key[2])<<8|int(key[3]) != len(name) || key[4:4+len(name)] != name {
+			return false
+		}
+		key = key[4+len(name):]
+	}
+	return key == ""
 }

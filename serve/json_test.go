@@ -39,12 +39,30 @@ func TestAppendTime(t *testing.T) {
 		{"zero", time.Time{}, "null"},
 		{"UTC, nanoseconds dropped", time.Date(2026, 11, 21, 9, 5, 7, 999, time.UTC), `"2026-11-21T09:05:07Z"`},
 		{"other zone, in UTC", time.Date(2026, 1, 2, 23, 59, 59, 0, time.FixedZone("x", 3600)), `"2026-01-02T22:59:59Z"`},
+		{"Unix epoch", time.Unix(0, 0), `"1970-01-01T00:00:00Z"`},
+		{"before the epoch", time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC), `"1969-12-31T23:59:59Z"`},
+		{"leap day", time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC), `"2024-02-29T12:00:00Z"`},
+		{"leap day of a 400th year", time.Date(2000, 2, 29, 0, 0, 0, 0, time.UTC), `"2000-02-29T00:00:00Z"`},
+		{"no leap day in 2100", time.Date(2100, 2, 28, 0, 0, 0, 0, time.UTC).Add(24 * time.Hour), `"2100-03-01T00:00:00Z"`},
+		{"last day of a year", time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC), `"2026-12-31T23:59:59Z"`},
+		{"last second of four-digit years", time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), `"9999-12-31T23:59:59Z"`},
+		{"year 10000", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), `"10000-01-01T00:00:00Z"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := string(appendTime(nil, tt.t)); got != tt.want {
 				t.Errorf("appendTime(%v) = %s, want %s", tt.t, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestAppendTimeDays compares appendTime with the standard library's RFC 3339 at a
+// time of every day from 1970 to 2500.
+func TestAppendTimeDays(t *testing.T) {
+	for d := time.Date(1970, 1, 1, 13, 14, 15, 0, time.UTC); d.Year() < 2500; d = d.Add(24 * time.Hour) {
+		if got, want := string(appendTime(nil, d)), `"`+d.Format(time.RFC3339)+`"`; got != want {
+			t.Fatalf("appendTime(%v) = %s, want %s", d, got, want)
+		}
 	}
 }
 
@@ -94,10 +112,16 @@ func TestOriginMemos(t *testing.T) {
 		{"refetched", &fetch.Result{Origin: res.Origin, RobotsURL: res.RobotsURL, Outcome: fetch.Unavailable,
 			Effect: fetch.AllowAll, Status: 404, FetchedAt: t0.Add(time.Hour), ExpiresAt: t0.Add(25 * time.Hour)},
 			[]string{"OtherBot"}, `"outcome":"unavailable","effect":"allow-all","status":404,"stale":false,"fetched_at":"2026-11-21T13:00:00Z","expires_at":"2026-11-22T13:00:00Z","crawl_delay":{"OtherBot":null}`},
+		{"two crawlers", res, []string{"slowbot", "xbot"}, `"crawl_delay":{"slowbot":7,"xbot":1}`},
+		{"names split otherwise", res, []string{"slowbotx", "bot"}, `"crawl_delay":{"slowbotx":1,"bot":1}`},
+		{"one of them", res, []string{"slowbot"}, `"crawl_delay":{"slowbot":7}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := crawlerSet{tokens: [][]string{tc.agents}, names: tc.agents}
-			got := string(m.get(tc.res, c))
+			c := crawlerSet{names: tc.agents}
+			for i := range tc.agents {
+				c.tokens = append(c.tokens, tc.agents[i:i+1])
+			}
+			got := string(m.append(nil, tc.res, c))
 			if direct := string(appendOrigin(nil, tc.res, c)); got != direct {
 				t.Errorf("memo %s; appendOrigin %s", got, direct)
 			}
