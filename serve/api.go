@@ -20,9 +20,10 @@ import (
 
 // httpError is an error with the status it should be answered with.
 type httpError struct {
-	code  int
-	msg   string
-	allow string // the Allow header of a 405
+	code       int
+	msg        string
+	allow      string // the Allow header of a 405
+	retryAfter int    // the Retry-After header of a 503, in seconds
 }
 
 func (e *httpError) Error() string { return e.msg }
@@ -83,6 +84,9 @@ func (s *Server) api(name string, h func(r *http.Request) ([]byte, error)) http.
 			var he *httpError
 			if errors.As(err, &he) && he.allow != "" {
 				w.Header().Set("Allow", he.allow)
+			}
+			if errors.As(err, &he) && he.retryAfter > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(he.retryAfter))
 			}
 			level := slogLevel(code)
 			s.log.Log(r.Context(), level, "request failed", "handler", name, "status", code, "error", err.Error())

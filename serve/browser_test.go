@@ -215,6 +215,7 @@ func TestBrowser(t *testing.T) {
 		{"phone", testPhone},
 		{"keyboard and labels", testKeyboard},
 		{"without javascript", testNoScript},
+		{"audit", testAudit},
 	} {
 		t.Run(st.name, func(t *testing.T) {
 			t.Parallel()

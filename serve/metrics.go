@@ -17,19 +17,20 @@ import (
 // metrics are the server's Prometheus series. Label values are resolved once where
 // they are known in advance, so that the hot path only adds to a counter.
 type metrics struct {
-	requests    *prometheus.CounterVec   // by handler and status code
-	duration    *prometheus.HistogramVec // by handler
-	allowed     prometheus.Counter
-	disallowed  prometheus.Counter
-	fetches     *prometheus.CounterVec // by outcome
-	fetchTime   prometheus.Histogram
-	hits        prometheus.Counter
-	misses      prometheus.Counter
-	waits       prometheus.Counter
-	storeErrors prometheus.Counter
-	fetchErrors *prometheus.CounterVec // by fetch.ErrorKind
-	rejected    prometheus.Counter     // batches answered 503: MaxBatches were in progress
-	page        *handlerMetrics
+	requests       *prometheus.CounterVec   // by handler and status code
+	duration       *prometheus.HistogramVec // by handler
+	allowed        prometheus.Counter
+	disallowed     prometheus.Counter
+	fetches        *prometheus.CounterVec // by outcome
+	fetchTime      prometheus.Histogram
+	hits           prometheus.Counter
+	misses         prometheus.Counter
+	waits          prometheus.Counter
+	storeErrors    prometheus.Counter
+	fetchErrors    *prometheus.CounterVec // by fetch.ErrorKind
+	rejected       prometheus.Counter     // batches answered 503: MaxBatches were in progress
+	auditsRejected prometheus.Counter     // audits answered 503: MaxAudits were running
+	page           *handlerMetrics
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -68,6 +69,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		rejected: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "robots_batches_rejected_total", Help: "Batch requests answered 503 because MaxBatches were being answered.",
 		}),
+		auditsRejected: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "robots_audits_rejected_total", Help: "Audits (API and tester) answered 503 because MaxAudits were running.",
+		}),
 		fetchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "robots_fetch_errors_total", Help: "robots.txt fetches that failed, by kind of failure (dns, timeout, connect, tls, ...).",
 		}, []string{"kind"}),
@@ -77,7 +81,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		Name: "robots_build_info", Help: "The build of the running server: always 1, with the module version, VCS revision and Go version as labels.",
 	}, []string{"version", "revision", "goversion"})
 	build.WithLabelValues(bi.Version, bi.Revision, bi.GoVersion).Set(1)
-	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, build} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, m.auditsRejected, build} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -92,7 +92,9 @@ func parsePage() (*template.Template, error) {
 			}
 			return fmt.Sprintf("%s %s", thousands(n), many)
 		},
-		"join": strings.Join,
+		"join":      strings.Join,
+		"thousands": thousands,
+		"half":      func(f float64) float64 { return round1(f / 2) },
 		// wbr lets a long URL wrap after its slashes and query separators rather than
 		// anywhere in a word.
 		"wbr": func(u string) template.HTML {
@@ -128,6 +130,8 @@ type pageForm struct {
 	Action    string // "fetch" or "test"
 	Fetched   string // digest of the file Fetch put in the editor, to tell edits from it
 	Token     string // never echoed
+	Audit     bool   // the "Audit a site" mode (auditpage.go)
+	AuditURL  string // the site to audit
 }
 
 type crawlerChoice struct {
@@ -157,6 +161,8 @@ type pageData struct {
 	TokenRequired bool
 	Error         string
 	Result        *pageResult
+	Audit         *auditView
+	AuditLimits   string // what an audit reads at most, in words
 }
 
 // pageResult is what a test found.
@@ -262,7 +268,7 @@ type sitemapChange struct {
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	hm := s.metrics.page
-	d := pageData{TokenRequired: len(s.cfg.Tokens) > 0, Presets: presets()}
+	d := pageData{TokenRequired: len(s.cfg.Tokens) > 0, Presets: presets(), AuditLimits: s.auditLimitsText()}
 	code := http.StatusOK
 	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
@@ -271,13 +277,20 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			err = fmt.Errorf("reading the form: %w", err)
 		} else {
 			d.Form = formOf(r)
-			d.Result, err = s.test(r, &d.Form)
+			if d.Form.Audit {
+				d.Audit, err = s.auditPage(r, &d.Form)
+			} else {
+				d.Result, err = s.test(r, &d.Form)
+			}
 		}
 		if err != nil {
 			code = statusOf(err)
 			d.Error = err.Error()
 			d.Result = nil
+			d.Audit = nil
 		}
+	} else if r.URL.Query().Get("mode") == "audit" {
+		d.Form.Audit = true
 	} else {
 		d.Form.URLs = "/\n/search?q=robots\n/private/file.html"
 		d.Form.Robots = "User-agent: *\nDisallow: /private/\nAllow: /private/public.html\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n"
@@ -288,6 +301,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	if errors.Is(err, errPageTooLarge) {
 		code = http.StatusRequestEntityTooLarge
 		d.Result = nil
+		d.Audit = nil
 		d.Error = fmt.Sprintf("the answer would be more than %s of HTML, the tester's limit: test fewer URLs or crawlers at once (POST /v1/check takes larger batches)", sizeText(int64(s.cfg.PageMaxBytes)))
 		buf = &limitedBuffer{max: s.cfg.PageMaxBytes}
 		err = s.page.Execute(buf, d)
@@ -350,6 +364,8 @@ func formOf(r *http.Request) pageForm {
 		Action:    r.PostForm.Get("action"),
 		Fetched:   r.PostForm.Get("fetched"),
 		Token:     r.PostForm.Get("token"),
+		Audit:     r.PostForm.Get("mode") == "audit",
+		AuditURL:  strings.TrimSpace(r.PostForm.Get("audit_url")),
 	}
 }
 
@@ -446,8 +462,9 @@ func originURL(in string) string {
 	return in
 }
 
-// test runs the tester on a posted form.
-func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
+// pageAgents returns the crawlers a form picks, in the picker's order, then the
+// others typed.
+func (s *Server) pageAgents(f *pageForm) ([]string, error) {
 	agents := slices.Clone(f.Agents)
 	for _, a := range strings.FieldsFunc(f.More, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\r' || r == '\t' }) {
 		if !slices.Contains(agents, a) {
@@ -461,6 +478,15 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		return nil, errorf(http.StatusRequestEntityTooLarge, "%d crawlers, more than the tester's limit of %d", len(agents), MaxPageAgents)
 	}
 	if err := s.agentsOf(agents); err != nil {
+		return nil, err
+	}
+	return agents, nil
+}
+
+// test runs the tester on a posted form.
+func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
+	agents, err := s.pageAgents(f)
+	if err != nil {
 		return nil, err
 	}
 	// URLs as people type them are tested as a browser requests them (weburl, as the

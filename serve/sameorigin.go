@@ -55,14 +55,14 @@ func crossSite(r *http.Request) bool {
 }
 
 // harmless reports whether r only reads what the server shows anyone: the tester's
-// empty page and assets, health and metrics. GET /v1/check and GET /v1/robots fetch,
+// empty page (in either mode) and assets, health and metrics. GET /v1/check and GET /v1/robots fetch,
 // so they are not.
 func harmless(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
 	p := r.URL.Path
-	return (p == "/" && r.URL.RawQuery == "") || strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" || p == "/metrics"
+	return (p == "/" && (r.URL.RawQuery == "" || r.URL.RawQuery == "mode=audit")) || strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" || p == "/metrics"
 }
 
 func isLoopbackAddr(a net.Addr) bool {

@@ -46,6 +46,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/netguard"
 )
@@ -133,6 +134,13 @@ type Config struct {
 	ShutdownTimeout time.Duration // DefaultShutdownTimeout
 	PageMaxCells    int           // DefaultPageMaxCells: URLs × crawlers of one tester form
 	PageMaxBytes    int           // DefaultPageMaxBytes: HTML of one tester page
+
+	// Audit holds the most one audit (POST /v1/audit, the tester's audit mode) may
+	// read and take; a request may ask for less. Zero fields take the defaults:
+	// DefaultAuditSitemaps, DefaultAuditURLs, sitemaps.org's 50,000 URLs and 50 MiB
+	// per file, audit.DefaultMaxDepth, DefaultAuditTime.
+	Audit     audit.Limits
+	MaxAudits int // DefaultMaxAudits: audits run at once
 }
 
 // Server is the HTTP service. Create it with New, start it with Open, stop it
@@ -145,6 +153,8 @@ type Server struct {
 	metrics *metrics
 	memos   *originMemos
 	batches chan struct{} // one per batch being answered (admit)
+	audits  chan struct{} // one per audit running (admitAudit)
+	sitemap *http.Client  // audits' sitemap requests
 	buffers bufferPool
 	page    *template.Template
 	handler http.Handler
@@ -188,12 +198,35 @@ func New(cfg Config) (*Server, error) {
 	if cfg.PageMaxBytes <= 0 {
 		cfg.PageMaxBytes = DefaultPageMaxBytes
 	}
+	if cfg.MaxAudits <= 0 {
+		cfg.MaxAudits = DefaultMaxAudits
+	}
+	def := defaultAuditLimits()
+	if cfg.Audit.Sitemaps <= 0 {
+		cfg.Audit.Sitemaps = def.Sitemaps
+	}
+	if cfg.Audit.URLs <= 0 {
+		cfg.Audit.URLs = def.URLs
+	}
+	if cfg.Audit.FileURLs <= 0 {
+		cfg.Audit.FileURLs = def.FileURLs
+	}
+	if cfg.Audit.FileBytes <= 0 {
+		cfg.Audit.FileBytes = def.FileBytes
+	}
+	if cfg.Audit.Depth <= 0 {
+		cfg.Audit.Depth = def.Depth
+	}
+	if cfg.Audit.Time <= 0 {
+		cfg.Audit.Time = def.Time
+	}
 	for _, t := range cfg.Tokens {
 		if t == "" {
 			return nil, errors.New("serve: empty bearer token")
 		}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, memos: newOriginMemos(), batches: make(chan struct{}, cfg.MaxBatches)}
+	s := &Server{cfg: cfg, log: cfg.Logger, memos: newOriginMemos(), batches: make(chan struct{}, cfg.MaxBatches),
+		audits: make(chan struct{}, cfg.MaxAudits)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -227,6 +260,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	fc.Observer = s.metrics.observer()
 	s.client = fetch.NewClient(*fc)
+	s.sitemap = newSitemapClient(s.cfg)
 	for _, c := range clientMetrics(s.client) {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("serve: metrics: %w", err)

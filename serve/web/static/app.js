@@ -5,17 +5,21 @@ document.addEventListener("DOMContentLoaded", function () {
   var $ = function (id) { return document.getElementById(id); };
 
   // Diff mode shows the second editor.
+  // (The audit mode has neither editors nor URLs: what belongs to them is skipped.)
   var diff = $("diff"), newFile = $("new_file"), label = $("robots_label");
   function showDiff() {
     newFile.classList.toggle("off", !diff.checked);
     newFile.parentElement.classList.toggle("both", diff.checked);
     label.textContent = diff.checked ? "Old robots.txt" : "robots.txt";
   }
-  diff.addEventListener("change", showDiff);
-  showDiff();
+  if (diff) {
+    diff.addEventListener("change", showDiff);
+    showDiff();
+  }
 
   // Line numbers beside the editors (they do not wrap lines, so one number a line).
   function gutter(ta) {
+    if (!ta) return null;
     var g = document.createElement("pre");
     g.className = "gutter";
     g.setAttribute("aria-hidden", "true");
@@ -104,23 +108,27 @@ document.addEventListener("DOMContentLoaded", function () {
   });
 
   // Enter in the fetch field fetches (elsewhere it tests).
-  $("fetch_url").addEventListener("keydown", function (e) {
-    if (e.key === "Enter") { e.preventDefault(); $("fetch").click(); }
-  });
-  $("fetch_url").addEventListener("keypress", function (e) {
-    if (e.key === "Enter") e.preventDefault();
-  });
+  if ($("fetch_url")) {
+    $("fetch_url").addEventListener("keydown", function (e) {
+      if (e.key === "Enter") { e.preventDefault(); $("fetch").click(); }
+    });
+    $("fetch_url").addEventListener("keypress", function (e) {
+      if (e.key === "Enter") e.preventDefault();
+    });
+  }
 
   // While the answer comes: what is happening, for how long, and a way out. A fetch
   // can take as long as the server's timeout when the site hangs.
   var progress = $("progress"), text = $("progress_text"), timer = null;
   form.addEventListener("submit", function (e) {
-    var fetching = e.submitter && e.submitter.value === "fetch";
-    var what = fetching ? "Fetching " + ($("fetch_url").value.trim() || "the site") + "/robots.txt" : "Testing";
+    var action = e.submitter ? e.submitter.value : ($("audit_url") ? "audit" : "test");
+    var fetching = action === "fetch" || action === "audit";
+    var what = action === "fetch" ? "Fetching " + ($("fetch_url").value.trim() || "the site") + "/robots.txt" :
+      action === "audit" ? "Auditing " + ($("audit_url").value.trim() || "the site") + ": robots.txt, then its sitemaps" : "Testing";
     var t0 = Date.now();
     function tick() {
       var s = Math.floor((Date.now() - t0) / 1000);
-      text.textContent = what + "…" + (s >= 1 ? " " + s + " s" : "") + (fetching && s >= 3 ? " (an unreachable site takes up to the server's timeout)" : "");
+      text.textContent = what + "…" + (s >= 1 ? " " + s + " s" : "") + (fetching && s >= 3 ? (action === "audit" ? " (a large site takes up to the server's audit time limit)" : " (an unreachable site takes up to the server's timeout)") : "");
     }
     tick();
     clearInterval(timer);
@@ -146,4 +154,152 @@ document.addEventListener("DOMContentLoaded", function () {
     ["mouseenter", "focus"].forEach(function (ev) { a.addEventListener(ev, function () { light(a.dataset.line, true); }); });
     ["mouseleave", "blur"].forEach(function (ev) { a.addEventListener(ev, function () { light(a.dataset.line, false); }); });
   });
+  // The audit's picture (serve/picture.go draws it): the crawler switch recolours the
+  // branches; clicking a branch, or Enter on it, shows its URLs' verdicts; the arrow
+  // keys move between branches (one of them is in the Tab order at a time).
+  var pic = $("picture"), dataEl = $("audit_data");
+  if (pic && dataEl) {
+    var data = JSON.parse(dataEl.textContent);
+    var sw = $("crawler_switch"), detail = $("branch_detail"), shownId = null;
+    var current = +pic.dataset.current || 0;
+    var nodes = Array.prototype.slice.call(pic.querySelectorAll("g.node"));
+    // The same steps as picture.go's stepOf and blockedText.
+    var stepOf = function (b, n) { return n <= 0 || b <= 0 ? 0 : b >= n ? 5 : 1 + Math.min(3, Math.floor(4 * b / n)); };
+    var blockedText = function (b, n) {
+      if (n <= 0 || b <= 0) return "none blocked";
+      if (b >= n) return "all blocked";
+      var p = Math.floor(100 * b / n);
+      return p === 0 ? "<1% blocked" : p + "% blocked";
+    };
+    var urlsText = function (n) { return n === 1 ? "1 URL" : n.toLocaleString("en-US") + " URLs"; };
+    var shorten = function (s, n) { return s.length <= n ? s : n < 2 ? "" : s.slice(0, n - 1) + "…"; };
+    var blockedOf = function (g, i) { return +(g.dataset.b.split(" ")[i] || 0); };
+    var el = function (tag, cls, text) {
+      var e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text !== undefined) e.textContent = text;
+      return e;
+    };
+
+    function colour(i) {
+      current = i;
+      var agent = data.agents[i];
+      nodes.forEach(function (g) {
+        var n = +g.dataset.n, b = blockedOf(g, i), step = stepOf(b, n);
+        g.setAttribute("class", g.getAttribute("class").replace(/\bs[0-5]\b/, "s" + step));
+        var aria = g.dataset.name + ": " + urlsText(n) + ", " + blockedText(b, n) + " for " + agent;
+        g.setAttribute("aria-label", aria);
+        g.querySelector("title").textContent = aria;
+        var fig = g.querySelector("text.fig");
+        if (fig) fig.textContent = shorten(urlsText(n) + " · " + blockedText(b, n), Math.floor((+g.querySelector("rect").getAttribute("width") - 10) / 7));
+      });
+      var cur = $("picture_current");
+      cur.textContent = "Colours for ";
+      cur.appendChild(el("strong", "", agent));
+      document.querySelectorAll("#branches [data-col]").forEach(function (c) { c.classList.toggle("cur", +c.dataset.col === i); });
+      if (shownId) show(shownId, false);
+    }
+
+    // show fills the detail panel with a branch's figures for every crawler and its
+    // sample URLs' verdicts for the chosen one, each with the line that decides it.
+    function show(id, focus) {
+      var d = data.branches[id];
+      if (!d) return;
+      shownId = id;
+      nodes.forEach(function (g) { g.classList.toggle("sel", g.id === id); });
+      var agent = data.agents[current];
+      detail.textContent = "";
+      var head = el("div", "detail-head");
+      head.appendChild(el("h3", "", d.path));
+      head.appendChild(el("span", "fig", urlsText(d.urls) + " · " + blockedText(d.blocked[current] || 0, d.urls) + " for " + agent));
+      var close = el("button", "link", "Close");
+      close.type = "button";
+      close.addEventListener("click", function () {
+        detail.hidden = true;
+        shownId = null;
+        nodes.forEach(function (g) { g.classList.remove("sel"); });
+        var g = $(id);
+        if (g) g.focus();
+      });
+      head.appendChild(close);
+      detail.appendChild(head);
+      var per = el("ul", "per-agent");
+      per.setAttribute("aria-label", "Share blocked for each crawler");
+      data.agents.forEach(function (a, i) {
+        var b = d.blocked[i] || 0, li = el("li", "s" + stepOf(b, d.urls) + (i === current ? " cur" : ""));
+        li.appendChild(el("b", "", a));
+        li.appendChild(document.createTextNode(" " + blockedText(b, d.urls)));
+        per.appendChild(li);
+      });
+      detail.appendChild(per);
+      if (d.samples && d.samples.length) {
+        var t = el("table", "samples");
+        t.id = "samples";
+        t.appendChild(el("caption", "", (d.samples.length === 1 ? "A URL" : d.samples.length + " of its URLs") + ", as " + agent + " may fetch them"));
+        var hr = el("tr");
+        ["URL", agent, "Deciding line"].forEach(function (h) { var th = el("th", "", h); th.scope = "col"; hr.appendChild(th); });
+        t.appendChild(el("thead")).appendChild(hr);
+        var tb = t.appendChild(el("tbody"));
+        d.samples.forEach(function (smp) {
+          var v = smp.verdicts[current] || { allowed: true };
+          var tr = el("tr");
+          var th = el("th", "url", smp.url);
+          th.scope = "row";
+          tr.appendChild(th);
+          var td = el("td");
+          var badge = el("span", "v " + (v.allowed ? "allowed" : "disallowed"));
+          badge.appendChild(el("span", "ic", v.allowed ? "✓" : "✕")).setAttribute("aria-hidden", "true");
+          badge.appendChild(document.createTextNode(v.allowed ? "allowed" : "disallowed"));
+          td.appendChild(badge);
+          tr.appendChild(td);
+          var rule = el("td", "rule");
+          if (v.line) {
+            rule.appendChild(el("span", "line", "line " + v.line));
+            rule.appendChild(document.createTextNode(" "));
+            rule.appendChild(el("code", "", v.rule));
+          } else {
+            rule.textContent = "no rule matches";
+          }
+          tr.appendChild(rule);
+          tb.appendChild(tr);
+        });
+        detail.appendChild(t);
+      } else {
+        detail.appendChild(el("p", "hint", "No sample URLs were kept for this branch."));
+      }
+      detail.hidden = false;
+      if (focus) detail.focus({ preventScroll: true });
+      detail.scrollIntoView({ block: "nearest" });
+    }
+
+    function move(from, to) {
+      if (!to) return;
+      from.setAttribute("tabindex", "-1");
+      to.setAttribute("tabindex", "0");
+      to.focus();
+    }
+    nodes.forEach(function (g, i) {
+      g.dataset.name = g.dataset.name || g.dataset.path;
+      g.addEventListener("click", function () { move(nodes.filter(function (n) { return n.getAttribute("tabindex") === "0"; })[0] || g, g); show(g.id, false); });
+      g.addEventListener("keydown", function (e) {
+        var depth = g.dataset.depth, to = null, j;
+        switch (e.key) {
+          case "Enter": case " ": e.preventDefault(); show(g.id, true); return;
+          case "ArrowRight": to = nodes.filter(function (n) { return n.dataset.parent === g.id; })[0]; break;
+          case "ArrowLeft": to = g.dataset.parent ? $(g.dataset.parent) : null; break;
+          case "ArrowDown": for (j = i + 1; j < nodes.length && !to; j++) if (nodes[j].dataset.depth === depth) to = nodes[j]; break;
+          case "ArrowUp": for (j = i - 1; j >= 0 && !to; j--) if (nodes[j].dataset.depth === depth) to = nodes[j]; break;
+          default: return;
+        }
+        e.preventDefault();
+        move(g, to);
+      });
+    });
+    if (sw) {
+      $("crawler_switch_wrap").hidden = false;
+      $("picture_current").hidden = true;
+      sw.addEventListener("change", function () { colour(+sw.value); });
+      if (+sw.value !== current) colour(+sw.value); // a value the browser kept from before
+    }
+  }
 });

@@ -1,0 +1,266 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/audit"
+	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/sitemap"
+)
+
+// POST /v1/audit: a site's sitemaps against its robots.txt (package audit, the
+// engine of "robots audit"), answered as the audit's Report. The tester's audit
+// mode (auditpage.go) runs the same audit through runAudit.
+//
+// An audit fetches far more than a check: up to Config.Audit.Sitemaps files of up
+// to FileBytes each, for up to Time. So audits have their own bounds: the server's
+// maxima (a request may ask for less, not more), MaxAudits at once (past it 503 at
+// once), the same guarded dialer as robots.txt fetches for every sitemap request
+// and redirect, and a write deadline that follows the audit's time limit.
+
+// Defaults of the audit limits of a server; each is a flag of "robots serve". They
+// are lower than the command's (package audit's defaults): the command audits the
+// user's own site on the user's machine, the server audits for whoever may call it.
+const (
+	// DefaultAuditSitemaps bounds the sitemap files one audit fetches: enough for a
+	// site whose index lists a hundred sitemaps.
+	DefaultAuditSitemaps = 100
+	// DefaultAuditURLs bounds the sitemap URLs one audit reads: at the sitemaps.org
+	// limit of 50,000 URLs per file, four full files.
+	DefaultAuditURLs = 200_000
+	// DefaultAuditTime bounds one audit, robots.txt and sitemaps; the answer is the
+	// report of what was read by then (Report.Stopped says "timeout").
+	DefaultAuditTime = 60 * time.Second
+	// DefaultMaxAudits bounds the audits run at once, by the API and the tester
+	// together; past it they are answered 503 with Retry-After.
+	DefaultMaxAudits = 4
+	// MaxAuditExamples bounds the example URLs per blocking rule a request may ask for.
+	MaxAuditExamples = 50
+	// auditRetryAfter is the Retry-After of an audit refused for MaxAudits: audits
+	// take seconds, not milliseconds.
+	auditRetryAfter = 10
+	// sitemapRedirects bounds the redirects of one sitemap request, as fetch does
+	// for robots.txt.
+	sitemapRedirects = 5
+)
+
+// defaultAuditLimits are a server's audit maxima when Config.Audit leaves them zero.
+func defaultAuditLimits() audit.Limits {
+	return audit.Limits{
+		Sitemaps:  DefaultAuditSitemaps,
+		URLs:      DefaultAuditURLs,
+		FileURLs:  sitemap.MaxURLs,
+		FileBytes: sitemap.MaxBytes,
+		Depth:     audit.DefaultMaxDepth,
+		Time:      DefaultAuditTime,
+	}
+}
+
+// auditRequest is the body of POST /v1/audit. Limits use the names of the report's
+// "limits" (seconds for the time); zero or absent fields take the server's maxima.
+type auditRequest struct {
+	URL      string   `json:"url"`
+	Agents   []string `json:"agents"`
+	Dialect  string   `json:"dialect"`
+	Examples int      `json:"examples"`
+	Limits   struct {
+		Sitemaps  int     `json:"sitemaps"`
+		URLs      int     `json:"urls"`
+		FileURLs  int     `json:"file_urls"`
+		FileBytes int64   `json:"file_bytes"`
+		Depth     int     `json:"depth"`
+		Seconds   float64 `json:"seconds"`
+	} `json:"limits"`
+}
+
+func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
+	var req auditRequest
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, err
+		}
+		return nil, errorf(http.StatusBadRequest, "reading the request: %v", err)
+	}
+	if req.URL == "" {
+		return nil, errorf(http.StatusBadRequest, "url is required: the site to audit (an origin or its robots.txt URL)")
+	}
+	dialect, err := dialectOf(req.Dialect)
+	if err != nil {
+		return nil, err
+	}
+	lim, err := s.auditLimitsOf(req)
+	if err != nil {
+		return nil, err
+	}
+	if req.Examples < 0 || req.Examples > MaxAuditExamples {
+		return nil, errorf(http.StatusBadRequest, "examples: %d, want 0 (the default, %d) to %d", req.Examples, audit.DefaultExamples, MaxAuditExamples)
+	}
+	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(rep)
+}
+
+// auditLimitsOf reads a request's limits: each at most the server's.
+func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
+	max := s.cfg.Audit
+	lim := max
+	q := req.Limits
+	for _, f := range []struct {
+		name      string
+		asked     int64
+		most      int64
+		set       func(int64)
+		sizeValue bool
+	}{
+		{"sitemaps", int64(q.Sitemaps), int64(max.Sitemaps), func(v int64) { lim.Sitemaps = int(v) }, false},
+		{"urls", int64(q.URLs), int64(max.URLs), func(v int64) { lim.URLs = int(v) }, false},
+		{"file_urls", int64(q.FileURLs), int64(max.FileURLs), func(v int64) { lim.FileURLs = int(v) }, false},
+		{"file_bytes", q.FileBytes, max.FileBytes, func(v int64) { lim.FileBytes = v }, true},
+		{"depth", int64(q.Depth), int64(max.Depth), func(v int64) { lim.Depth = int(v) }, false},
+	} {
+		switch {
+		case f.asked < 0:
+			return lim, errorf(http.StatusBadRequest, "limits.%s: %d is negative", f.name, f.asked)
+		case f.asked > f.most:
+			most := thousands(int(f.most))
+			if f.sizeValue {
+				most = sizeText(f.most)
+			}
+			return lim, errorf(http.StatusRequestEntityTooLarge, "limits.%s: %s, more than this server's limit of %s", f.name, thousands(int(f.asked)), most)
+		case f.asked > 0:
+			f.set(f.asked)
+		}
+	}
+	switch t := time.Duration(q.Seconds * float64(time.Second)); {
+	case q.Seconds < 0:
+		return lim, errorf(http.StatusBadRequest, "limits.seconds: %v is negative", q.Seconds)
+	case t > max.Time:
+		return lim, errorf(http.StatusRequestEntityTooLarge, "limits.seconds: %v, more than this server's limit of %v", q.Seconds, max.Time.Seconds())
+	case t > 0:
+		lim.Time = t
+	}
+	return lim, nil
+}
+
+// runAudit audits target for agents (the major crawlers when none) within lim. The
+// target's robots.txt is looked up first, as a check would: a refused address is
+// 403 and a target that is not a URL 400, before anything else is fetched. The
+// caller holds no admission: runAudit takes it.
+func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int) (*audit.Report, error) {
+	if len(agents) == 0 {
+		agents = crawlers.Names()
+	}
+	if err := s.agentsOf(agents); err != nil {
+		return nil, err
+	}
+	release, err := s.admitAudit()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	u, _, err := encodeURL(target)
+	if err != nil {
+		return nil, err
+	}
+	// The whole audit, its robots.txt included, within the limit; a little more for
+	// the report to be made from what was read by then.
+	ctx, cancel := context.WithTimeout(ctx, lim.Time+5*time.Second)
+	defer cancel()
+	lctx, lcancel := s.withCheckTimeout(ctx)
+	_, err = s.lookup(lctx, u)
+	lcancel()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := audit.Run(ctx, u, audit.Config{
+		Fetch:    s.client,
+		HTTP:     s.sitemap,
+		Agents:   agents,
+		Dialect:  dialect,
+		Limits:   lim,
+		Examples: examples,
+	})
+	switch {
+	case err == nil:
+		return rep, nil
+	case errors.Is(err, audit.ErrTarget):
+		return nil, errorf(http.StatusBadRequest, "%v", err)
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("audit of %s not done within %v: %w", u, lim.Time, context.DeadlineExceeded)
+	}
+	return nil, err
+}
+
+// admitAudit takes one of MaxAudits places, or answers 503 at once.
+func (s *Server) admitAudit() (release func(), err error) {
+	select {
+	case s.audits <- struct{}{}:
+		return func() { <-s.audits }, nil
+	default:
+		s.metrics.auditsRejected.Inc()
+		return nil, &httpError{code: http.StatusServiceUnavailable, retryAfter: auditRetryAfter,
+			msg: fmt.Sprintf("%d audits are running, the server's limit: retry in %d seconds", cap(s.audits), auditRetryAfter)}
+	}
+}
+
+// auditDeadlines lets an audit's answer be written after the audit's time limit: the
+// server's WriteTimeout is made for checks, which end sooner.
+func (s *Server) auditDeadlines(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// An error means the writer cannot set deadlines (a test recorder): nothing to lift.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.Audit.Time + s.cfg.CheckTimeout + 10*time.Second))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// newSitemapClient is the HTTP client of audits' sitemap requests: the fetch
+// client's dialer (netguard's unless Config.Fetch says otherwise, checking every
+// address dialled, redirects included), no proxy (the dialer must see the target),
+// and bounded redirects and waits.
+func newSitemapClient(cfg Config) *http.Client {
+	tr := &http.Transport{
+		DialContext:           cfg.Fetch.DialContext,
+		ForceAttemptHTTP2:     true,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: 30 * time.Second,
+		IdleConnTimeout:       30 * time.Second,
+		MaxIdleConnsPerHost:   2,
+	}
+	return &http.Client{
+		Transport: tr,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > sitemapRedirects {
+				return fmt.Errorf("more than %d redirects", sitemapRedirects)
+			}
+			return nil
+		},
+	}
+}
+
+// auditLimitsText says what an audit of this server reads at most, for the tester.
+func (s *Server) auditLimitsText() string {
+	l := s.cfg.Audit
+	return fmt.Sprintf("%s sitemap URLs in %s files (%s URLs and %s per file, indexes nested %d deep) in %s",
+		thousands(l.URLs), thousands(l.Sitemaps), thousands(l.FileURLs), sizeText(l.FileBytes), l.Depth, durationText(l.Time))
+}
+
+// durationText writes a duration for people: "60 s", "2 min".
+func durationText(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return strconv.Itoa(int(d/time.Minute)) + " min"
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(d.Seconds(), 'f', 1, 64), ".0") + " s"
+}

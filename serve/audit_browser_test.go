@@ -1,0 +1,159 @@
+package serve
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// testAudit: the audit mode against a loopback site (auditSite): the picture shows
+// /search and /tag/ blocked for Googlebot and /blog/ open; the crawler switch
+// recolours it; clicking a branch, or Enter on it, lists its URLs' verdicts with the
+// deciding lines; the table beside it says the same.
+func testAudit(t *testing.T, b *browser) {
+	site := auditSite(t)
+	s, _ := start(t, Config{AllowPrivate: true})
+	tb := b.tab(t, 1280, 800, false)
+	tb.do(chromedp.Navigate("http://"+s.Addr()+"/"), chromedp.WaitVisible(chromedp.CSS("#mode_audit")))
+	tb.do(chromedp.Click(chromedp.CSS("#mode_audit")), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
+	tb.pick("Googlebot", "bingbot", "GPTBot")
+	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), site.URL))
+	tb.shot("audit-01-form")
+	tb.submit("#audit_run")
+	tb.shot("audit-02-picture")
+	tb.dark(true)
+	tb.shot("audit-03-picture-dark")
+	tb.dark(false)
+
+	// colours returns the colour step of each branch named, as drawn now.
+	colours := func(paths ...string) []string {
+		t.Helper()
+		return eval[[]string](tb, fmt.Sprintf(`%s.map(p => { const g = document.querySelector('#picture g.node[data-path="' + p + '"]');
+			return g ? (g.getAttribute("class").match(/\bs[0-5]\b/) || ["no step"])[0] : "not drawn"; })`, jsArray(paths)))
+	}
+	sections := []string{"/blog/", "/tag/", "/search", "/private/"}
+	// Googlebot: its own group closes /search (line 7) and /tag/ (line 8) only.
+	if got, want := colours(sections...), []string{"s0", "s5", "s5", "s0"}; !slices.Equal(got, want) {
+		t.Errorf("Googlebot's colours of %q: %q, want %q (s0 none blocked, s5 all blocked)", sections, got, want)
+	}
+	if got := eval[string](tb, `document.querySelector('#picture g.node[data-path="/search"]').getAttribute("aria-label")`); got != "/search: 10 URLs, all blocked for Googlebot" {
+		t.Errorf("the /search branch is labelled %q", got)
+	}
+	if n := eval[int](tb, `document.querySelectorAll("ul.legend li").length`); n != 6 {
+		t.Errorf("legend of %d steps, want 6", n)
+	}
+	// The switch: bingbot gets the * group, which closes /private/ as well (line 4);
+	// GPTBot's group closes everything (line 11).
+	for _, c := range []struct {
+		agent string
+		want  []string
+	}{
+		{"bingbot", []string{"s0", "s5", "s5", "s5"}},
+		{"GPTBot", []string{"s5", "s5", "s5", "s5"}},
+		{"Googlebot", []string{"s0", "s5", "s5", "s0"}},
+	} {
+		tb.do(chromedp.SetValue(chromedp.CSS("#crawler_switch"), map[string]string{"Googlebot": "0", "bingbot": "1", "GPTBot": "2"}[c.agent]),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector("#crawler_switch").dispatchEvent(new Event("change"))`))
+		if got := colours(sections...); !slices.Equal(got, c.want) {
+			t.Errorf("%s's colours of %q: %q, want %q", c.agent, sections, got, c.want)
+		}
+		if c.agent == "GPTBot" {
+			tb.shot("audit-04-switched-gptbot")
+		}
+	}
+
+	// Clicking /search shows its URLs' verdicts for Googlebot with the deciding line.
+	tb.do(chromedp.Click(chromedp.CSS(`#picture g.node[data-path="/search"]`)), chromedp.WaitVisible(chromedp.CSS("#samples")))
+	tb.shot("audit-05-branch-search")
+	rows := func() []string {
+		return eval[[]string](tb, `Array.from(document.querySelectorAll("#samples tbody tr")).map(r => Array.from(r.children).map(c => c.textContent.trim()).join(" | "))`)
+	}
+	got := rows()
+	if len(got) == 0 {
+		t.Fatalf("no verdicts shown for /search")
+	}
+	for _, r := range got {
+		if !strings.HasSuffix(r, "| ✕disallowed | line 7 Disallow: /search") || !strings.Contains(r, site.URL+"/search?q=") {
+			t.Errorf("a /search verdict for Googlebot reads %q, want its URL, disallowed, line 7 Disallow: /search", r)
+		}
+	}
+	if h := eval[string](tb, `document.querySelector("#branch_detail h3").textContent`); h != "/search" {
+		t.Errorf("the branch shown is %q, want /search", h)
+	}
+	// Switching the crawler while it is shown: bingbot's deciding line is the * group's.
+	tb.do(chromedp.SetValue(chromedp.CSS("#crawler_switch"), "1"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#crawler_switch").dispatchEvent(new Event("change"))`))
+	for _, r := range rows() {
+		if !strings.HasSuffix(r, "| ✕disallowed | line 2 Disallow: /search") {
+			t.Errorf("a /search verdict for bingbot reads %q, want disallowed by line 2 Disallow: /search", r)
+		}
+	}
+	// /blog/ for bingbot: allowed, no rule matches.
+	tb.do(chromedp.Click(chromedp.CSS(`#picture g.node[data-path="/blog/"]`)))
+	for _, r := range rows() {
+		if !strings.HasSuffix(r, "| ✓allowed | no rule matches") {
+			t.Errorf("a /blog/ verdict for bingbot reads %q, want allowed, no rule matches", r)
+		}
+	}
+
+	// The keyboard: Tab reaches the picture (one branch of it), the arrows move
+	// between branches, Enter shows one.
+	tb.do(chromedp.SetValue(chromedp.CSS("#crawler_switch"), "0"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#crawler_switch").dispatchEvent(new Event("change"))`),
+		chromedp.Focus(chromedp.CSS("#crawler_switch")))
+	focused := func() string { return eval[string](tb, `document.activeElement.dataset.path || document.activeElement.id`) }
+	for i := 0; i < 3 && !strings.HasPrefix(eval[string](tb, `document.activeElement.getAttribute("class") || ""`), "node"); i++ {
+		tb.do(chromedp.KeyEvent("\t"))
+	}
+	if got := eval[string](tb, `document.activeElement.getAttribute("class") || document.activeElement.tagName`); !strings.HasPrefix(got, "node") {
+		t.Fatalf("Tab from the crawler switch reaches %q, not a branch of the picture", got)
+	}
+	tb.do(chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowRight))
+	if got := focused(); got != "/blog/" {
+		t.Errorf("ArrowRight from the site focuses %q, want /blog/ (the largest section)", got)
+	}
+	tb.do(chromedp.KeyEvent(kb.ArrowDown))
+	if got := focused(); got != "/tag/" {
+		t.Errorf("ArrowDown from /blog/ focuses %q, want /tag/", got)
+	}
+	tb.do(chromedp.KeyEvent("\r"))
+	if h := eval[string](tb, `document.querySelector("#branch_detail h3").textContent`); h != "/tag/" {
+		t.Errorf("Enter on /tag/ shows %q", h)
+	}
+	for _, r := range rows() {
+		if !strings.HasSuffix(r, "| ✕disallowed | line 8 Disallow: /tag/") {
+			t.Errorf("a /tag/ verdict for Googlebot reads %q, want disallowed by line 8 Disallow: /tag/", r)
+		}
+	}
+	tb.shot("audit-06-keyboard-tag")
+
+	// The table says the same as the picture, for every crawler.
+	table := eval[[]string](tb, `Array.from(document.querySelectorAll("#branches tbody tr")).filter(r => ["/blog/", "/tag/", "/search", "/private/"].includes(r.querySelector("th").textContent)).map(r => Array.from(r.children).map(c => c.textContent.trim()).join(" | "))`)
+	wantTable := []string{
+		"/blog/ | 40 | none blocked | none blocked | all blocked",
+		"/tag/ | 20 | all blocked | all blocked | all blocked",
+		"/search | 10 | all blocked | all blocked | all blocked",
+		"/private/ | 6 | none blocked | all blocked | all blocked",
+	}
+	if !slices.Equal(table, wantTable) {
+		t.Errorf("the table's rows:\n%q\nwant\n%q", table, wantTable)
+	}
+	// The report's other parts.
+	rules := eval[[]string](tb, `Array.from(document.querySelectorAll("#blocked_rules > li > p")).map(p => p.textContent.replace(/\s+/g, " ").trim())`)
+	if len(rules) == 0 || rules[0] != "line 11 Disallow: / blocks 78 sitemap URLs for GPTBot" {
+		t.Errorf("blocking rules %q, want first line 11 Disallow: / (78 URLs, GPTBot)", rules)
+	}
+	broken := eval[string](tb, `Array.from(document.querySelectorAll("#sitemaps tbody tr")).filter(r => r.textContent.includes("sitemap-broken.xml")).map(r => r.textContent)[0] || ""`)
+	if !strings.Contains(broken, "invalid") || !strings.Contains(broken, "line 4") {
+		t.Errorf("the broken sitemap's row %q, want invalid and the line where the XML breaks", broken)
+	}
+	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#rules_title")))
+	tb.shot("audit-07-report-lists")
+	if eval[bool](tb, `document.documentElement.scrollWidth > innerWidth`) {
+		t.Errorf("the audit page is wider than the window")
+	}
+}

@@ -1,0 +1,312 @@
+package serve
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/audit"
+	"github.com/gorobots/robots/fetch"
+)
+
+// The tester's "Audit a site" mode: the form names a site and the crawlers; the
+// answer is the audit's report (the same as POST /v1/audit's) drawn as a picture of
+// the site's URL space (picture.go), with the report's lists under it. Like the
+// tester's Fetch, an audit fetches, so with tokens it needs one in the form.
+
+// auditView is the audit's report as the page shows it.
+type auditView struct {
+	Target          string
+	Source          sourceView // how robots.txt was fetched
+	SitemapsRead    int
+	URLsRead        int
+	Stopped         []string // limits that stopped the audit before the end
+	Agents          []agentTotal
+	Picture         *picture
+	Data            template.JS // the branches' figures and samples, for app.js
+	Blocked         []blockedView
+	Sitemaps        []sitemapView
+	SitemapProblems int
+	Findings        []findingView
+}
+
+// agentTotal is one crawler asked about and the sitemap URLs it may not fetch.
+type agentTotal struct {
+	Name    string
+	Blocked int
+	Text    string // "1,204 URLs blocked" or "none blocked"
+}
+
+// blockedView is one rule line that blocks sitemap URLs.
+type blockedView struct {
+	Rule     string // as written: "Disallow: /search"
+	Line     int
+	Agents   []string
+	URLs     int
+	Examples []string
+}
+
+// sitemapView is one sitemap the audit saw.
+type sitemapView struct {
+	URL, Kind, From, Status, Error string
+	URLs                           int
+	Class                          string // "ok", "warn" or "bad", by status
+}
+
+// auditData is the JSON app.js reads from the page (#audit_data): the crawlers, and
+// what a click on each branch shows.
+type auditData struct {
+	Agents   []string              `json:"agents"`
+	Branches map[string]branchData `json:"branches"`
+}
+
+// pictureData encodes what app.js needs of a picture. encoding/json escapes <, >
+// and &, so the JSON is safe inside the page's script element.
+func pictureData(p *picture) (template.JS, error) {
+	b, err := json.Marshal(auditData{Agents: p.Agents, Branches: p.Branches})
+	if err != nil {
+		return "", err
+	}
+	return template.JS(b), nil
+}
+
+// agentTotals lists the crawlers with the URLs blocked for each, in the audit's order.
+func agentTotals(agents []string, blocked []int, urls int) []agentTotal {
+	out := make([]agentTotal, len(agents))
+	for i, a := range agents {
+		n := 0
+		if i < len(blocked) {
+			n = blocked[i]
+		}
+		t := "none blocked"
+		if n > 0 {
+			t = urlsText(n) + " blocked"
+			if n >= urls {
+				t = "all " + t
+			}
+		}
+		out[i] = agentTotal{Name: a, Blocked: n, Text: t}
+	}
+	return out
+}
+
+// auditTarget reads what the user typed in the audit field: a URL, or a bare host
+// name (https is assumed, as a browser's address bar does).
+func auditTarget(in string) (string, error) {
+	in = strings.TrimSpace(in)
+	if in == "" {
+		return "", errorf(http.StatusBadRequest, "enter the site to audit (such as example.com)")
+	}
+	return originURL(in), nil
+}
+
+// auditPage runs the audit a form asks for and returns the page's view of it.
+func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
+	agents, err := s.pageAgents(f)
+	if err != nil {
+		return nil, err
+	}
+	target, err := auditTarget(f.AuditURL)
+	if err != nil {
+		return nil, err
+	}
+	dialect, err := robots.ParseDialect(f.Dialect)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "%v", err)
+	}
+	if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
+		return nil, errorf(http.StatusUnauthorized, "this server audits only for holders of an API token (it was started with -token-file): enter yours")
+	}
+	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0)
+	if err != nil {
+		return nil, err
+	}
+	return auditViewOf(rep)
+}
+
+// auditViewOf is the page's view of a report.
+func auditViewOf(rep *audit.Report) (*auditView, error) {
+	v := &auditView{
+		Target:       rep.Origin,
+		Source:       auditSource(rep),
+		SitemapsRead: rep.Totals.Sitemaps,
+		URLsRead:     rep.Totals.URLs,
+		Agents:       agentTotals(rep.Agents, rep.Totals.BlockedURLs, rep.Totals.URLs),
+	}
+	v.Stopped = stoppedText(rep)
+	if rep.Tree != nil && rep.Tree.URLs > 0 {
+		rules := map[int]string{}
+		for _, r := range rep.Rules {
+			rules[r.Line] = r.Rule
+		}
+		root := branchOf(rep.Tree, rules)
+		root.Name = strings.TrimPrefix(strings.TrimPrefix(rep.Origin, "https://"), "http://")
+		v.Picture = layoutPicture(root, rep.Agents, 0)
+		var err error
+		if v.Data, err = pictureData(v.Picture); err != nil {
+			return nil, err
+		}
+	}
+	for _, b := range rep.Blocked {
+		bv := blockedView{Line: b.Line, Agents: b.Agents, URLs: b.URLs, Examples: b.Examples}
+		if b.Rule != nil {
+			bv.Rule = *b.Rule
+		}
+		v.Blocked = append(v.Blocked, bv)
+	}
+	broken := map[string]bool{}
+	for _, sm := range rep.Broken() {
+		broken[sm.URL] = true
+	}
+	for _, sm := range rep.Sitemaps {
+		sv := sitemapViewOf(sm, broken[sm.URL])
+		if sv.Class == "bad" {
+			v.SitemapProblems++
+		}
+		v.Sitemaps = append(v.Sitemaps, sv)
+	}
+	for _, f := range rep.Lint {
+		v.Findings = append(v.Findings, findingView{Line: f.Line, Severity: string(f.Severity), Code: string(f.Code), Message: f.Message})
+	}
+	slices.SortStableFunc(v.Findings, func(a, b findingView) int { return severityRank(a.Severity) - severityRank(b.Severity) })
+	return v, nil
+}
+
+// branchOf converts the report's tree for the picture; rules maps a line to its
+// rule as written.
+func branchOf(n *audit.Node, rules map[int]string) *branch {
+	b := &branch{Name: n.Name, Path: n.Path, URLs: n.URLs, Blocked: n.Blocked, Other: n.Other}
+	if b.Other {
+		b.Name = "others"
+	}
+	for _, smp := range n.Samples {
+		sv := sample{URL: smp.URL, Verdicts: make([]sampleVerdict, len(smp.Allowed))}
+		for i, ok := range smp.Allowed {
+			sv.Verdicts[i].Allowed = ok
+			if i < len(smp.Lines) && smp.Lines[i] > 0 {
+				sv.Verdicts[i].Line = smp.Lines[i]
+				sv.Verdicts[i].Rule = rules[smp.Lines[i]]
+			}
+		}
+		b.Samples = append(b.Samples, sv)
+	}
+	for _, c := range n.Children {
+		cb := branchOf(c, rules)
+		if cb.Other {
+			cb.Path = n.Path // the report's folded node has no path of its own
+		}
+		b.Children = append(b.Children, cb)
+	}
+	return b
+}
+
+// auditSource says how robots.txt was fetched and what that means for the verdicts.
+func auditSource(rep *audit.Report) sourceView {
+	fr := rep.Robots
+	src := sourceView{Title: "Audited " + rep.Origin, Effect: fr.Effect.String(), Class: "ok"}
+	status := "no answer"
+	if fr.Status != 0 {
+		status = fmt.Sprintf("status %d", fr.Status)
+	}
+	why := ""
+	if fr.Error != "" {
+		why = " (" + fr.Error + ")"
+	}
+	reading := ""
+	if rep.Dialect != "" && rep.Dialect != robots.Google.String() {
+		reading = ", read as " + rep.Dialect
+	}
+	switch fr.Effect {
+	case fetch.ObeyRules:
+		src.Detail = fmt.Sprintf("%s: %s, %s%s. Every sitemap URL is decided by its rules.", fr.RobotsURL, status, sizeText(fr.BytesRead), reading)
+		if fr.Stale {
+			src.Class = "warn"
+			src.Detail = fmt.Sprintf("%s is unreachable now (%s%s): crawlers keep using their last copy, which decides the verdicts.", fr.RobotsURL, status, why)
+		}
+	case fetch.AllowAll:
+		src.Class = "warn"
+		src.Detail = fmt.Sprintf("No robots.txt at %s: %s%s. Without one crawlers may fetch every URL, so nothing is blocked.", fr.RobotsURL, status, why)
+	case fetch.DisallowAll:
+		src.Class = "bad"
+		src.Detail = fmt.Sprintf("%s could not be fetched: %s%s. Until it can be, crawlers treat every URL of the site as disallowed (RFC 9309 §2.3.1.4).", fr.RobotsURL, status, why)
+	}
+	return src
+}
+
+// stoppedText says what the audit did not read, and why.
+func stoppedText(rep *audit.Report) []string {
+	var out []string
+	l := rep.Limits
+	switch rep.Stopped {
+	case "":
+	case "max-urls":
+		out = append(out, fmt.Sprintf("Stopped at the limit of %s URLs: the sitemaps' other URLs were not read.", thousands(l.URLs)))
+	case "max-sitemaps":
+		out = append(out, fmt.Sprintf("Stopped at the limit of %s sitemap files: the others were not read.", thousands(l.Sitemaps)))
+	case "timeout":
+		out = append(out, fmt.Sprintf("Stopped at the time limit (%s): what was read by then is shown.", durationText(l.Time)))
+	default:
+		out = append(out, "Stopped early ("+rep.Stopped+"): what was read by then is shown.")
+	}
+	if n := rep.Totals.SitemapsSkipped; n > 0 {
+		out = append(out, plural(n, "sitemap was", "sitemaps were")+" listed but not read.")
+	}
+	if n := rep.Totals.OffOriginURLs; n > 0 {
+		out = append(out, plural(n, "URL is", "URLs are")+" on another origin, which another robots.txt decides: counted, not decided.")
+	}
+	if n := rep.Totals.InvalidURLs; n > 0 {
+		out = append(out, plural(n, "<loc> is not a URL", "<loc> values are not URLs")+" (or longer than 2,048 bytes).")
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}
+
+// sitemapViewOf is one sitemap as the page lists it; broken says the report counts
+// it as broken (unreachable, invalid, over the limits).
+func sitemapViewOf(sm audit.Sitemap, broken bool) sitemapView {
+	v := sitemapView{URL: sm.URL, Kind: sm.Kind, URLs: sm.URLs, Status: sm.Status, Error: sm.Error, Class: "ok"}
+	switch sm.Source {
+	case audit.SourceRobots:
+		v.From = fmt.Sprintf("robots.txt line %d", sm.Line)
+	case audit.SourceFallback:
+		v.From = "/sitemap.xml, tried: robots.txt names no sitemap"
+	case audit.SourceIndex:
+		v.From = fmt.Sprintf("the index %s, line %d", sm.Parent, sm.Line)
+	default:
+		v.From = sm.Source
+	}
+	switch {
+	case broken:
+		v.Class = "bad"
+	case sm.Status != audit.StatusOK:
+		v.Class = "warn"
+	}
+	if sm.HTTPStatus != 0 && sm.Status == audit.StatusUnreachable {
+		v.Status = fmt.Sprintf("%s (status %d)", sm.Status, sm.HTTPStatus)
+	}
+	if sm.ErrorLine > 0 {
+		v.Error += fmt.Sprintf(" (line %d, byte %d)", sm.ErrorLine, sm.ErrorByte)
+	}
+	for _, b := range sm.Blocked {
+		v.Class = "bad"
+		how := "no robots.txt rule: the fetch status"
+		if b.Rule != nil {
+			how = fmt.Sprintf("line %d %s", b.Line, *b.Rule)
+		}
+		if v.Error != "" {
+			v.Error += "; "
+		}
+		v.Error += fmt.Sprintf("%s may not fetch this sitemap (%s)", strings.Join(b.Agents, ", "), how)
+	}
+	return v
+}
