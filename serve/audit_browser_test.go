@@ -105,7 +105,9 @@ func testAudit(t *testing.T, b *browser) {
 	tb.do(chromedp.SetValue(chromedp.CSS("#crawler_switch"), "0"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#crawler_switch").dispatchEvent(new Event("change"))`),
 		chromedp.Focus(chromedp.CSS("#crawler_switch")))
-	focused := func() string { return eval[string](tb, `document.activeElement.dataset.path || document.activeElement.id`) }
+	focused := func() string {
+		return eval[string](tb, `document.activeElement.dataset.path || document.activeElement.id`)
+	}
 	for i := 0; i < 3 && !strings.HasPrefix(eval[string](tb, `document.activeElement.getAttribute("class") || ""`), "node"); i++ {
 		tb.do(chromedp.KeyEvent("\t"))
 	}

@@ -3,13 +3,23 @@ package serve
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gorobots/robots/audit"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/netguard"
 	"github.com/gorobots/robots/internal/testenv"
 )
 
@@ -133,4 +143,318 @@ func auditBody(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// auditAnswer is the part of POST /v1/audit's answer (package audit's Report) the
+// tests read.
+type auditAnswer struct {
+	Origin string   `json:"origin"`
+	Agents []string `json:"agents"`
+	Limits struct {
+		Sitemaps  int     `json:"sitemaps"`
+		URLs      int     `json:"urls"`
+		FileURLs  int     `json:"file_urls"`
+		FileBytes int64   `json:"file_bytes"`
+		Depth     int     `json:"depth"`
+		Seconds   float64 `json:"seconds"`
+	} `json:"limits"`
+	Totals struct {
+		Sitemaps    int   `json:"sitemaps"`
+		URLs        int   `json:"urls"`
+		BlockedURLs []int `json:"blocked_urls"`
+	} `json:"totals"`
+	Stopped string `json:"stopped"`
+	Blocked []struct {
+		Rule   *string  `json:"rule"`
+		Line   int      `json:"line"`
+		Agents []string `json:"agents"`
+		URLs   int      `json:"urls"`
+	} `json:"blocked"`
+	Sitemaps []struct {
+		URL       string `json:"url"`
+		Status    string `json:"status"`
+		Error     string `json:"error"`
+		URLs      int    `json:"urls"`
+		ErrorLine int    `json:"error_line"`
+	} `json:"sitemaps"`
+	Tree *struct {
+		URLs    int   `json:"urls"`
+		Blocked []int `json:"blocked"`
+	} `json:"tree"`
+	Error string `json:"error"`
+}
+
+func decodeAudit(t *testing.T, body []byte) auditAnswer {
+	t.Helper()
+	var a auditAnswer
+	if err := json.Unmarshal(body, &a); err != nil {
+		t.Fatalf("answer %.300s: %v", body, err)
+	}
+	return a
+}
+
+// TestAudit: POST /v1/audit of a loopback site answers the audit's report: the
+// sitemap URLs each crawler may not fetch, by the rule that blocks them (as the
+// site's robots.txt says: see auditSiteRobots), and each sitemap's status.
+func TestAudit(t *testing.T) {
+	site := auditSite(t)
+	s, _ := start(t, Config{AllowPrivate: true})
+	code, _, body := postAudit(t, s, auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot", "bingbot", "GPTBot"}}), nil)
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, body)
+	}
+	a := decodeAudit(t, body)
+	// The broken sitemap's one URL before the XML breaks is read as well.
+	const urls = siteURLs + 1
+	if a.Origin != site.URL || a.Totals.URLs != urls || a.Stopped != "" {
+		t.Errorf("origin %q, %d URLs, stopped %q; want %q, %d, complete", a.Origin, a.Totals.URLs, a.Stopped, site.URL, urls)
+	}
+	// Googlebot: its own group closes /search and /tag/; bingbot: the * group closes
+	// /private/ as well; GPTBot: everything.
+	wantBlocked := []int{siteTags + siteSearch, siteTags + siteSearch + sitePrivate, urls}
+	if !slices.Equal(a.Totals.BlockedURLs, wantBlocked) {
+		t.Errorf("blocked URLs per crawler %v, want %v", a.Totals.BlockedURLs, wantBlocked)
+	}
+	type block struct {
+		rule   string
+		line   int
+		agents string
+		urls   int
+	}
+	var got []block
+	for i, b := range a.Blocked {
+		if i > 0 && b.URLs > a.Blocked[i-1].URLs {
+			t.Errorf("blocked rules not sorted by URLs, most first: %d after %d", b.URLs, a.Blocked[i-1].URLs)
+		}
+		got = append(got, block{deref(b.Rule), b.Line, strings.Join(b.Agents, ","), b.URLs})
+	}
+	slices.SortFunc(got, func(x, y block) int { return x.line - y.line })
+	want := []block{
+		{"Disallow: /search", 2, "bingbot", siteSearch},
+		{"Disallow: /tag/", 3, "bingbot", siteTags},
+		{"Disallow: /private/", 4, "bingbot", sitePrivate},
+		{"Disallow: /search", 7, "Googlebot", siteSearch},
+		{"Disallow: /tag/", 8, "Googlebot", siteTags},
+		{"Disallow: /", 11, "GPTBot", urls},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("blocking rules by line:\n%v\nwant\n%v", got, want)
+	}
+	status := map[string]string{}
+	for _, sm := range a.Sitemaps {
+		status[strings.TrimPrefix(sm.URL, site.URL)] = sm.Status
+		if strings.HasSuffix(sm.URL, "/sitemap-broken.xml") && sm.ErrorLine != 4 {
+			t.Errorf("the broken sitemap's error %q at line %d, want line 4 (the unclosed <loc>)", sm.Error, sm.ErrorLine)
+		}
+	}
+	wantStatus := map[string]string{
+		"/sitemap_index.xml": "ok", "/sitemap-blog.xml": "ok", "/sitemap-more.xml.gz": "ok",
+		"/sitemap-broken.xml": "invalid", "https://cdn.example.net/sitemap.xml": "cross-host",
+	}
+	if !maps.Equal(status, wantStatus) {
+		t.Errorf("sitemap statuses %v, want %v", status, wantStatus)
+	}
+	if a.Tree == nil || a.Tree.URLs != urls || !slices.Equal(a.Tree.Blocked, wantBlocked) {
+		t.Errorf("tree root %+v, want %d URLs, blocked %v", a.Tree, urls, wantBlocked)
+	}
+	// The server's limits apply when the request sets none.
+	def := defaultAuditLimits()
+	if a.Limits.URLs != def.URLs || a.Limits.Sitemaps != def.Sitemaps || a.Limits.Seconds != def.Time.Seconds() {
+		t.Errorf("limits %+v, want the server's: %+v", a.Limits, def)
+	}
+}
+
+// TestAuditRequests: what a request may ask is bounded by the server's limits; bad
+// requests are 400 naming the field, requests past a limit 413 naming it.
+func TestAuditRequests(t *testing.T) {
+	site := auditSite(t)
+	s, _ := start(t, Config{AllowPrivate: true, Audit: audit.Limits{URLs: 1000, Sitemaps: 10, FileBytes: 1 << 20, Time: 20 * time.Second}})
+	many := make([]string, DefaultMaxAgents+1)
+	for i := range many {
+		many[i] = fmt.Sprintf("Bot%d", i)
+	}
+	for _, tt := range []struct {
+		name string
+		body string
+		code int
+		want string // in the answer
+	}{
+		{"lower limits", auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}, "limits": map[string]any{"urls": 50, "sitemaps": 3, "depth": 1, "seconds": 5}}), 200, `"limits":{"sitemaps":3,"urls":50,"file_urls":50000,"file_bytes":1048576,"depth":1,"seconds":5}`},
+		{"urls past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"urls": 1001}}), 413, "limits.urls: 1,001, more than this server's limit of 1,000"},
+		{"sitemaps past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"sitemaps": 11}}), 413, "limits.sitemaps: 11, more than this server's limit of 10"},
+		{"file bytes past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"file_bytes": 2 << 20}}), 413, "limits.file_bytes: 2,097,152, more than this server's limit of 1 MiB"},
+		{"time past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"seconds": 21}}), 413, "limits.seconds: 21, more than this server's limit of 20"},
+		{"negative", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"depth": -1}}), 400, "limits.depth: -1 is negative"},
+		{"examples", auditBody(t, map[string]any{"url": site.URL, "examples": MaxAuditExamples + 1}), 400, "examples: 51"},
+		{"no url", `{"agents":["Googlebot"]}`, 400, "url is required"},
+		{"not a URL", `{"url":"ftp://example.com/"}`, 400, "http or https"},
+		{"unknown field", `{"url":"` + site.URL + `","agent":"Googlebot"}`, 400, `unknown field \"agent\"`},
+		{"bad JSON", `{"url":`, 400, "reading the request"},
+		{"bad dialect", auditBody(t, map[string]any{"url": site.URL, "dialect": "klingon"}), 400, "dialect"},
+		{"too many agents", auditBody(t, map[string]any{"url": site.URL, "agents": many}), 413, "101 agents"},
+		{"body past the limit", `{"url":"` + site.URL + `","agents":["` + strings.Repeat("a", DefaultMaxBodyBytes) + `"]}`, 413, "too large"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, body := postAudit(t, s, tt.body, nil)
+			if code != tt.code || !strings.Contains(string(body), tt.want) {
+				t.Errorf("status %d, want %d with %q in: %.400s", code, tt.code, tt.want, body)
+			}
+		})
+	}
+}
+
+// TestAuditToken: with tokens, an audit needs one, in the API as in the tester.
+func TestAuditToken(t *testing.T) {
+	site := auditSite(t)
+	s, _ := start(t, Config{AllowPrivate: true, Tokens: []string{"s3cret"}})
+	req := auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}})
+	if code, h, _ := postAudit(t, s, req, nil); code != 401 || h.Get("WWW-Authenticate") == "" {
+		t.Errorf("without a token: %d, want 401 with WWW-Authenticate", code)
+	}
+	if code, _, _ := postAudit(t, s, req, http.Header{"Authorization": {"Bearer wrong"}}); code != 401 {
+		t.Errorf("with a wrong token: %d, want 401", code)
+	}
+	if code, _, body := postAudit(t, s, req, http.Header{"Authorization": {"Bearer s3cret"}}); code != 200 {
+		t.Errorf("with the token: %d, want 200: %.300s", code, body)
+	}
+	form := url.Values{"mode": {"audit"}, "audit_url": {site.URL}, "agent": {"Googlebot"}}
+	if code, page := postPage(t, s, form); code != 401 || !strings.Contains(page, "audits only for holders of an API token") {
+		t.Errorf("tester audit without a token: %d, want 401 saying a token is needed", code)
+	}
+	form.Set("token", "s3cret")
+	if code, page := postPage(t, s, form); code != 200 || !strings.Contains(page, `id="picture"`) {
+		t.Errorf("tester audit with the token: %d, want 200 with the picture", code)
+	}
+}
+
+// TestAuditGuard: the SSRF rules apply to every sitemap request, redirects
+// included: a sitemap of an allowed site that redirects to a refused address is
+// reported unreachable, and nothing is fetched from that address. A target at a
+// refused address is 403 before anything is fetched.
+func TestAuditGuard(t *testing.T) {
+	inner := testenv.Serve(t, 200, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://inner/x</loc></url></urlset>`)
+	var site *testenv.Server
+	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /private/\nSitemap: %s/sitemap.xml\n", site.URL)
+		case "/sitemap.xml":
+			http.Redirect(w, r, inner.URL+"/sitemap.xml", http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	// The guard as in production, except for the one site this test trusts.
+	siteAddr := strings.TrimPrefix(site.URL, "http://")
+	guard := netguard.Dialer(false)
+	open := &net.Dialer{}
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if addr == siteAddr {
+			return open.DialContext(ctx, network, addr)
+		}
+		return guard.DialContext(ctx, network, addr)
+	}
+	s, _ := start(t, Config{Fetch: fetch.Config{DialContext: dial, AddrCheck: func(ap netip.AddrPort) error {
+		if ap.String() == siteAddr {
+			return nil
+		}
+		return netguard.Check(ap.Addr())
+	}}})
+	code, _, body := postAudit(t, s, auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}}), nil)
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, body)
+	}
+	a := decodeAudit(t, body)
+	if len(a.Sitemaps) != 1 || a.Sitemaps[0].Status != "unreachable" || !strings.Contains(a.Sitemaps[0].Error, "refusing to connect to 127.0.0.1") {
+		t.Errorf("sitemaps %+v, want the one sitemap unreachable: its redirect to loopback refused", a.Sitemaps)
+	}
+	if inner.Hits() != 0 {
+		t.Errorf("the refused address was fetched %d times", inner.Hits())
+	}
+	// A target the guard refuses.
+	code, _, body = postAudit(t, s, auditBody(t, map[string]any{"url": inner.URL}), nil)
+	if code != 403 || !strings.Contains(string(body), "refus") {
+		t.Errorf("audit of a loopback target: %d %s, want 403", code, body)
+	}
+}
+
+// TestAuditAdmission: MaxAudits audits run at once, the API's and the tester's
+// together; past it an audit is answered 503 at once with Retry-After.
+func TestAuditAdmission(t *testing.T) {
+	release := make(chan struct{})
+	var slow *testenv.Server
+	slow = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /x\nSitemap: %s/sitemap.xml\n", slow.URL)
+		case "/sitemap.xml":
+			select { // hold the audit until the test is done with it
+			case <-release:
+			case <-r.Context().Done():
+			}
+			io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)
+		}
+	})
+	s, reg := start(t, Config{AllowPrivate: true, MaxAudits: 1})
+	done := make(chan int)
+	go func() {
+		code, _, _ := postAudit(t, s, auditBody(t, map[string]any{"url": slow.URL, "agents": []string{"a"}}), nil)
+		done <- code
+	}()
+	testenv.WaitFor(t, func() bool { return slow.Hits() >= 2 }) // robots.txt, then the sitemap: the audit runs
+	code, h, body := postAudit(t, s, auditBody(t, map[string]any{"url": slow.URL, "agents": []string{"a"}}), nil)
+	if code != 503 || h.Get("Retry-After") != "10" || !strings.Contains(string(body), "1 audits are running") {
+		t.Errorf("second audit: %d Retry-After %q %s, want 503, Retry-After 10", code, h.Get("Retry-After"), body)
+	}
+	if code, page := postPage(t, s, url.Values{"mode": {"audit"}, "audit_url": {slow.URL}, "agent": {"a"}}); code != 503 || !strings.Contains(page, "audits are running") {
+		t.Errorf("tester audit while the API's runs: %d, want 503", code)
+	}
+	close(release)
+	if code := <-done; code != 200 {
+		t.Errorf("the first audit: %d, want 200", code)
+	}
+	if n := counter(t, reg, "robots_audits_rejected_total"); n != 2 {
+		t.Errorf("robots_audits_rejected_total = %v, want 2", n)
+	}
+	if code, _, _ := postAudit(t, s, auditBody(t, map[string]any{"url": slow.URL, "agents": []string{"a"}}), nil); code != 200 {
+		t.Errorf("an audit after the first ended: %d, want 200", code)
+	}
+}
+
+// TestAuditTimeLimit: an audit ends at its time limit with the report of what was
+// read by then, saying so.
+func TestAuditTimeLimit(t *testing.T) {
+	var site *testenv.Server
+	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /x\nSitemap: %[1]s/a.xml\nSitemap: %[1]s/hang.xml\n", site.URL)
+		case "/a.xml":
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/x/1</loc></url><url><loc>%[1]s/y</loc></url></urlset>`, site.URL)
+		case "/hang.xml":
+			<-r.Context().Done()
+		}
+	})
+	const limit = 2 * time.Second
+	s, _ := start(t, Config{AllowPrivate: true, Audit: audit.Limits{Time: limit}})
+	t0 := time.Now()
+	code, _, body := postAudit(t, s, auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}}), nil)
+	took := time.Since(t0)
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, body)
+	}
+	// Within the limit and the margin runAudit gives the report (5 s): not the fetch
+	// client's 30 s wait for the hanging sitemap.
+	if took > limit+5*time.Second {
+		t.Errorf("the answer took %v, more than the limit of %v and its margin", took, limit)
+	}
+	a := decodeAudit(t, body)
+	if a.Totals.URLs != 2 || !slices.Equal(a.Totals.BlockedURLs, []int{1}) {
+		t.Errorf("%d URLs (blocked %v), want the 2 URLs of a.xml, 1 blocked", a.Totals.URLs, a.Totals.BlockedURLs)
+	}
+	for _, sm := range a.Sitemaps {
+		if strings.HasSuffix(sm.URL, "/hang.xml") && (sm.Status == "ok" || sm.Error == "") {
+			t.Errorf("the sitemap cut by the time limit is reported %q %q, want it not read, saying why", sm.Status, sm.Error)
+		}
+	}
 }

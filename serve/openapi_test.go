@@ -22,6 +22,7 @@ import (
 // statuses), validate against it.
 func TestOpenAPI(t *testing.T) {
 	ok := newOrigin(t, 200, specFile)
+	site := auditSite(t)
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "cache.bolt"))
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +80,13 @@ func TestOpenAPI(t *testing.T) {
 		{"robots no url", s, "GET", "/v1/robots", "", "", nil, 400},
 		{"lint", s, "POST", "/v1/lint?name=site.txt", "text/plain", "User-agent: *\nDisalow: /x\nfoo bar\n", nil, 200},
 		{"lint clean", s, "POST", "/v1/lint", "text/plain", "User-agent: *\nDisallow: /x\n", nil, 200},
+		{"audit", s, "POST", "/v1/audit", "application/json",
+			`{"url":"` + site.URL + `","agents":["Googlebot","GPTBot"],"dialect":"rfc9309","examples":2,"limits":{"urls":1000,"seconds":20}}`, nil, 200},
+		{"audit of a site without robots.txt", s, "POST", "/v1/audit", "application/json", `{"url":"` + ok.URL + `"}`, nil, 200},
+		{"audit no url", s, "POST", "/v1/audit", "application/json", `{"agents":["Googlebot"]}`, nil, 400},
+		{"audit refused", guarded, "POST", "/v1/audit", "application/json", `{"url":"http://127.0.0.1/"}`, nil, 403},
+		{"audit without token", tokens, "POST", "/v1/audit", "application/json", `{"url":"https://example.com/"}`, nil, 401},
+		{"audit past a limit", s, "POST", "/v1/audit", "application/json", `{"url":"` + site.URL + `","limits":{"urls":100000000}}`, nil, 413},
 		{"healthz", s, "GET", "/healthz", "", "", nil, 200},
 		{"readyz", s, "GET", "/readyz", "", "", nil, 200},
 		{"metrics", s, "GET", "/metrics", "", "", nil, 200},

@@ -12,10 +12,12 @@
 //	POST /v1/check                      {"agent": "...", "urls": [...]}: decisions in request order
 //	GET  /v1/robots?url=URL             the origin's fetch outcome, groups, sitemaps and fields
 //	POST /v1/lint                       a robots.txt body: the lint findings
+//	POST /v1/audit                      {"url": ..., "agents": [...]}: a site's sitemap URLs decided (package audit)
 //	GET  /healthz, GET /readyz          liveness; readiness (503 while the cache store is unreachable)
 //	GET  /metrics                       Prometheus metrics
 //	GET  /openapi.json                  this API in OpenAPI 3.1 (openapi.json)
-//	GET  /, POST /                      the web tester (see page.go: Fetch and Test, its bounds)
+//	GET  /, POST /                      the web tester (see page.go: Fetch and Test, its bounds;
+//	                                    auditpage.go: "Audit a site", its picture)
 //
 // Decisions follow the access method of package [fetch]: the origin's robots.txt is
 // fetched once, cached (in process, and in the client's store: a bbolt file or a
@@ -29,8 +31,10 @@
 // actually dialled, for every redirect hop. Request bodies, batch sizes and every
 // connection's time are bounded by the Config limits; so are the web tester's
 // answers (MaxPageAgents crawlers, PageMaxCells verdicts, PageMaxFileBytes of
-// pasted file, PageMaxBytes of HTML: past them, 413). With Tokens, the tester's
-// Fetch needs a token as the API does; its Test, which fetches nothing, does not.
+// pasted file, PageMaxBytes of HTML: past them, 413). An audit reads at most the
+// Config.Audit limits (a request may ask for less), MaxAudits run at once, and its
+// sitemap requests dial through the same guard. With Tokens, the tester's Fetch and
+// audit need a token as the API does; its Test, which fetches nothing, does not.
 package serve
 
 import (

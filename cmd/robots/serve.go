@@ -14,10 +14,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/boltstore"
 	"github.com/gorobots/robots/fetch/redisstore"
 	"github.com/gorobots/robots/serve"
+	"github.com/gorobots/robots/sitemap"
 )
 
 func init() {
@@ -38,6 +40,8 @@ API:
 	POST /v1/check  {"agent": "NAME", "urls": ["https://...", ...]}
 	GET  /v1/robots?url=URL
 	POST /v1/lint   (body: a robots.txt file)
+	POST /v1/audit  {"url": "https://example.com", "agents": [...]}: the sitemaps' URLs
+	                decided for each crawler (robots audit -format json), within -audit-*
 	GET  /healthz (liveness), GET /readyz (503 while the store is unreachable)
 	GET  /metrics, GET /openapi.json (the API in OpenAPI 3.1)
 
@@ -65,6 +69,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
 	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
 	maxBatches := fs.Int("max-batches", serve.DefaultMaxBatches, "batch requests answered at once; past it, 503 with Retry-After")
+	maxAudits := fs.Int("max-audits", serve.DefaultMaxAudits, "audits (POST /v1/audit and the tester's) run at once; past it, 503 with Retry-After")
+	auditSitemaps := fs.Int("audit-max-sitemaps", serve.DefaultAuditSitemaps, "sitemap files one audit fetches, at most")
+	auditURLs := fs.Int("audit-max-urls", serve.DefaultAuditURLs, "sitemap URLs one audit reads, at most")
+	auditFileURLs := fs.Int("audit-max-file-urls", sitemap.MaxURLs, "URLs read of one sitemap file (sitemaps.org's limit)")
+	auditFileBytes := fs.Int64("audit-max-file-bytes", sitemap.MaxBytes, "`bytes` read of one sitemap file, uncompressed (sitemaps.org's limit)")
+	auditDepth := fs.Int("audit-max-depth", audit.DefaultMaxDepth, "nesting of sitemap indexes one audit follows")
+	auditTimeout := fs.Duration("audit-timeout", serve.DefaultAuditTime, "`time` of one audit; the answer reports what was read by then")
 	logFormat := fs.String("log", "text", "log `format`: text or json (then every line the server prints is a JSON object)")
 	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
 	accessLog := fs.Bool("access-log", false, "log one line per request (method, path, status, bytes, duration, client)")
@@ -140,6 +151,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	srv, err := serve.New(serve.Config{
 		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
+		MaxAudits: *maxAudits,
+		Audit: audit.Limits{
+			Sitemaps: *auditSitemaps, URLs: *auditURLs, FileURLs: *auditFileURLs, FileBytes: *auditFileBytes,
+			Depth: *auditDepth, Time: *auditTimeout,
+		},
 		CheckTimeout: *timeout + 5*time.Second,
 		Fetch: fetch.Config{
 			Store:          store,
