@@ -252,8 +252,8 @@ func stoppedText(rep *audit.Report) []string {
 	default:
 		out = append(out, "Stopped early ("+rep.Stopped+"): what was read by then is shown.")
 	}
-	if n := rep.Totals.SitemapsSkipped; n > 0 {
-		out = append(out, plural(n, "sitemap was", "sitemaps were")+" listed but not read.")
+	if n := rep.Totals.SitemapsSkipped + rep.Totals.SitemapsUnlisted; n > 0 {
+		out = append(out, plural(n, "sitemap was", "sitemaps were")+" found but not read.")
 	}
 	if n := rep.Totals.OffOriginURLs; n > 0 {
 		out = append(out, plural(n, "URL is", "URLs are")+" on another origin, which another robots.txt decides: counted, not decided.")
