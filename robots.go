@@ -211,7 +211,7 @@ func ParseCrawlDelay(value string) (time.Duration, error) {
 // Diagnostic reports a line that Parse skipped or read in a doubtful way.
 type Diagnostic struct {
 	Line    int  // 1-based
-	Code    Code // stable: one of the codes below
+	Code    Code // stable: one of the Code constants
 	Message string
 }
 
@@ -276,8 +276,10 @@ type Decision struct {
 }
 
 // Allowed reports whether the crawler whose product token is agent may fetch url.
-// agent is compared case-insensitively with the product tokens of the user-agent lines;
-// pass a token such as "Googlebot", not a whole User-Agent header (see ProductToken).
+// agent is compared case-insensitively with the product tokens of the user-agent lines
+// (the legacy dialects compare names as their documents say: see Legacy1996 and
+// Legacy1994); pass a token such as "Googlebot", not a whole User-Agent header (see
+// ProductToken).
 // url may be absolute ("https://example.com/a?b") or a path ("/a?b").
 func (r *Robots) Allowed(agent, url string) bool {
 	if r == nil || r.dialect != Google {

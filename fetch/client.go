@@ -49,8 +49,9 @@ func (c *Client) Stats() Stats {
 
 // Get returns what is known about the robots.txt of rawURL's origin, fetching it
 // when the cache has no fresh result. The error is for URLs that have no robots.txt
-// (not absolute, unsupported scheme, invalid host) and for ctx ending while waiting;
-// a failed fetch is a Result with Outcome Unreachable.
+// (not absolute, unsupported scheme, invalid host), for ctx ending while waiting, and
+// ErrBusy when Config.MaxQueued fetches already wait for a slot; a failed fetch is a
+// Result with Outcome Unreachable, not an error.
 func (c *Client) Get(ctx context.Context, rawURL string) (*Result, error) {
 	return c.get(ctx, rawURL, c.cfg.Now())
 }
@@ -78,7 +79,8 @@ type Decision struct {
 }
 
 // Check decides rawURL for the crawler with product token agent, fetching its
-// origin's robots.txt if needed, and says why.
+// origin's robots.txt if needed, and says why. Its errors are Get's; with one, the
+// Decision is the zero Decision (not allowed, no Result).
 func (c *Client) Check(ctx context.Context, agent, rawURL string) (Decision, error) {
 	return c.CheckAgents(ctx, []string{agent}, rawURL)
 }

@@ -23,9 +23,10 @@
 //	4xx except 429, >5 redirects Unavailable  allow everything
 //	429, 5xx, network failure    Unreachable  disallow everything, retry with backoff
 //
-// While an origin is unreachable, the last copy that was not keeps applying
-// ([Result].Stale); with none, everything is disallowed until the origin has been
-// unreachable for [Policy].MaxUnreachable (30 days), then everything is allowed.
+// While an origin is unreachable, what its last fetch that was not Unreachable found
+// keeps applying ([Result].Copy, [Result].Stale); with no such fetch, everything is
+// disallowed until the origin has been unreachable for [Policy].MaxUnreachable (30
+// days), then everything is allowed.
 //
 // [Legacy1996Policy] reads responses as the 1996 draft did: 401 and 403 disallow
 // everything, and results live 7 days without cache headers (Expires counts too).

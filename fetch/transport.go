@@ -72,8 +72,8 @@ const DefaultMaxCrawlDelay = time.Minute
 // at once instead, saying when it may be sent. A request that stops waiting (its
 // context ends) holds no place: the next one waits only for the last request sent.
 //
-// The zero values of all fields but Agent are usable. A Transport is safe for
-// concurrent use.
+// Every field may be left zero; Agent may be empty only when each request carries a
+// User-Agent header naming the crawler. A Transport is safe for concurrent use.
 type Transport struct {
 	Client *Client // fetches and caches robots.txt; nil means NewClient(Config{})
 	// Agent names the crawler: its product token ("ExampleBot") or its whole
