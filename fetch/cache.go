@@ -212,7 +212,7 @@ func (c *Client) refresh(ctx context.Context, origin string, prev *Result, now t
 func (c *Client) remember(r *Result) *Result {
 	prev, _ := c.rules.get(r.Origin)
 	res := c.withRules(r, prev)
-	c.rules.put(res.Origin, res, res.size()+int64(res.Robots.MemSize())+clockItemBytes)
+	c.rules.put(res.Origin, res, res.MemSize()+clockItemBytes)
 	return res
 }
 

@@ -143,6 +143,10 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MemSize estimates the heap bytes r holds, its parsed rules included: what the
+// client's rules cache counts against Config.RulesMemory.
+func (r *Result) MemSize() int64 { return r.size() + int64(r.Robots.MemSize()) }
+
 // size estimates the heap a result holds, parsed rules apart, for caches and
 // stores bounded in bytes: the struct, its strings and slices (by capacity), its
 // error and its copy.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -246,9 +247,12 @@ func putBatchScratch(sc *batchScratch) {
 }
 
 // lookupAll looks up every origin of a batch with at most BatchFetches workers:
-// a warm cache answers at once, and a slow origin holds up one worker only.
+// a warm cache answers at once, and a slow origin holds up one worker only. Once
+// the results looked up hold BatchMaxBytes, the origins left are not looked up
+// (errBatchBudget): each worker may finish the lookup it has begun, so the results
+// held pass the budget by at most BatchFetches files.
 func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawlerSet) {
-	var next atomic.Int64
+	var next, held atomic.Int64
 	work := func() {
 		for {
 			i := int(next.Add(1)) - 1
@@ -262,7 +266,17 @@ func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawle
 				o.err = context.Cause(ctx)
 				continue
 			}
+			if held.Load() >= s.cfg.BatchMaxBytes {
+				o.err = &httpError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(
+					"robots.txt not looked up: this batch holds %d bytes of robots.txt files already, its limit (-batch-max-bytes %d); ask for this URL in another batch",
+					held.Load(), s.cfg.BatchMaxBytes)}
+				s.metrics.budgetRefused.Inc()
+				continue
+			}
 			o.res, o.err = s.lookup(ctx, o.url)
+			if o.err == nil {
+				held.Add(o.res.MemSize())
+			}
 		}
 	}
 	workers := min(s.cfg.BatchFetches, len(origins))

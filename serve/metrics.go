@@ -30,7 +30,9 @@ type metrics struct {
 	fetchErrors    *prometheus.CounterVec // by fetch.ErrorKind
 	rejected       prometheus.Counter     // batches answered 503: MaxBatches were in progress
 	auditsRejected prometheus.Counter     // audits answered 503: MaxAudits were running
-	page           *handlerMetrics
+	// budgetRefused counts origins of batches not looked up: BatchMaxBytes were held
+	budgetRefused prometheus.Counter
+	page          *handlerMetrics
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -72,6 +74,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		auditsRejected: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "robots_audits_rejected_total", Help: "Audits (API and tester) answered 503 because MaxAudits were running.",
 		}),
+		budgetRefused: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "robots_batch_origins_over_budget_total", Help: "Origins of batch requests not looked up because the batch held -batch-max-bytes of robots.txt files.",
+		}),
 		fetchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "robots_fetch_errors_total", Help: "robots.txt fetches that failed, by kind of failure (dns, timeout, connect, tls, ...).",
 		}, []string{"kind"}),
@@ -81,7 +86,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		Name: "robots_build_info", Help: "The build of the running server: always 1, with the module version, VCS revision and Go version as labels.",
 	}, []string{"version", "revision", "goversion"})
 	build.WithLabelValues(bi.Version, bi.Revision, bi.GoVersion).Set(1)
-	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, m.auditsRejected, build} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, m.auditsRejected, m.budgetRefused, build} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

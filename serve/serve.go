@@ -29,9 +29,10 @@
 // loopback, private, link-local and other special addresses (see
 // [github.com/gorobots/robots/internal/netguard]): the check runs on the address
 // actually dialled, for every redirect hop. Request bodies, batch sizes and every
-// connection's time are bounded by the Config limits; so are the web tester's
-// answers (MaxPageAgents crawlers, PageMaxCells verdicts, PageMaxFileBytes of
-// pasted file, PageMaxBytes of HTML: past them, 413). An audit reads at most the
+// connection's time are bounded by the Config limits; so are the robots.txt files
+// one batch holds (BatchMaxBytes: past it, the batch's other URLs answer 413) and
+// the web tester's answers (MaxPageAgents crawlers, PageMaxCells verdicts,
+// PageMaxFileBytes of pasted file, PageMaxBytes of HTML: past them, 413). An audit reads at most the
 // Config.Audit limits (a request may ask for less), MaxAudits run at once, and its
 // sitemap requests dial through the same guard. With Tokens, the tester's Fetch and
 // audit need a token as the API does; its Test, which fetches nothing, does not.
@@ -77,6 +78,17 @@ const (
 	// DefaultBatchFetches bounds the origins one batch request fetches at once; the
 	// fetch client bounds fetches across all requests as well.
 	DefaultBatchFetches = 16
+
+	// DefaultBatchMaxBytes bounds the robots.txt files one batch request holds while
+	// it is answered: the results it looked up (fetched, or loaded from the store),
+	// counted as the heap they hold (fetch.Result.MemSize). Files the fetch client
+	// holds already when the batch starts are not counted: its -memory bounds them.
+	// Past the budget the batch looks up no more origins: their URLs answer with an
+	// error of status 413. 64 MiB holds some ten thousand typical files but only
+	// forty of the largest (500 KiB of rules, 1.5 MiB parsed); a batch of 10,000 new
+	// origins serving 500 KiB each held 5.19 GB without it. With DefaultMaxBatches,
+	// batches hold at most 4 GiB at once.
+	DefaultBatchMaxBytes = 64 << 20
 
 	// DefaultMaxBatches bounds the batch requests (POST /v1/check) being answered at
 	// once, from reading the body to the last byte written. With the default body and
@@ -132,6 +144,7 @@ type Config struct {
 	MaxURLs         int           // DefaultMaxURLs
 	MaxAgents       int           // DefaultMaxAgents
 	BatchFetches    int           // DefaultBatchFetches
+	BatchMaxBytes   int64         // DefaultBatchMaxBytes: robots.txt files one batch holds
 	MaxBatches      int           // DefaultMaxBatches: batch requests answered at once
 	CheckTimeout    time.Duration // DefaultCheckTimeout
 	WriteTimeout    time.Duration // CheckTimeout plus ten seconds
@@ -183,6 +196,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.BatchFetches <= 0 {
 		cfg.BatchFetches = DefaultBatchFetches
+	}
+	if cfg.BatchMaxBytes <= 0 {
+		cfg.BatchMaxBytes = DefaultBatchMaxBytes
 	}
 	if cfg.CheckTimeout <= 0 {
 		cfg.CheckTimeout = DefaultCheckTimeout

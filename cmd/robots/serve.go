@@ -68,6 +68,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxURLs := fs.Int("max-urls", serve.DefaultMaxURLs, "URLs of one batch request")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
 	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
+	batchMaxBytes := fs.Int64("batch-max-bytes", serve.DefaultBatchMaxBytes, "`bytes` of robots.txt files one batch request holds; past it, its other origins answer 413")
 	maxBatches := fs.Int("max-batches", serve.DefaultMaxBatches, "batch requests answered at once; past it, 503 with Retry-After")
 	maxAudits := fs.Int("max-audits", serve.DefaultMaxAudits, "audits (POST /v1/audit and the tester's) run at once; past it, 503 with Retry-After")
 	auditSitemaps := fs.Int("audit-max-sitemaps", serve.DefaultAuditSitemaps, "sitemap files one audit fetches, at most")
@@ -151,7 +152,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	srv, err := serve.New(serve.Config{
 		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
-		MaxAudits: *maxAudits,
+		BatchMaxBytes: *batchMaxBytes,
+		MaxAudits:     *maxAudits,
 		Audit: audit.Limits{
 			Sitemaps: *auditSitemaps, URLs: *auditURLs, FileURLs: *auditFileURLs, FileBytes: *auditFileBytes,
 			Depth: *auditDepth, Time: *auditTimeout,
