@@ -2,12 +2,16 @@ package serve
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // testAudit: the audit mode against a loopback site (auditSite): the picture shows
@@ -157,5 +161,75 @@ func testAudit(t *testing.T, b *browser) {
 	tb.shot("audit-07-report-lists")
 	if eval[bool](tb, `document.documentElement.scrollWidth > innerWidth`) {
 		t.Errorf("the audit page is wider than the window")
+	}
+}
+
+// bigSite serves a shop-like site of a few thousand URLs in sections and
+// subsections, for the picture of a site with many branches.
+func bigSite(t *testing.T) string {
+	t.Helper()
+	var site *testenv.Server
+	var locs []string
+	add := func(format string, n int, args ...any) {
+		for i := range n {
+			locs = append(locs, fmt.Sprintf(format, append(args, i)...))
+		}
+	}
+	cats := []string{"shoes", "shirts", "trousers", "jackets", "hats", "bags", "socks", "belts", "scarves", "gloves", "watches", "glasses"}
+	for i, c := range cats {
+		add("/products/%s/item-%d", 400/(i+1)+5, c)
+	}
+	for m := 1; m <= 12; m++ {
+		add("/blog/2025/%02d/post-%d", 60+10*m, m)
+	}
+	add("/search?q=%d", 300)
+	add("/tag/t%d/", 250)
+	add("/help/article-%d", 120)
+	add("/account/orders/%d", 40)
+	add("/api/docs/v%d", 30)
+	locs = append(locs, "/cart", "/about", "/contact")
+	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /search\nDisallow: /tag/\nDisallow: /account/\nDisallow: /cart\n\nUser-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /blog/\nDisallow: /search\nDisallow: /tag/\nDisallow: /account/\n\nUser-agent: CCBot\nDisallow: /\n\nSitemap: %s/sitemap.xml\n", site.URL)
+		case "/sitemap.xml":
+			io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
+			for _, l := range locs {
+				fmt.Fprintf(w, "<url><loc>%s%s</loc></url>\n", site.URL, l)
+			}
+			io.WriteString(w, "</urlset>\n")
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	return site.URL
+}
+
+// testAuditBigSite: a site of 3,700 URLs in many sections: the picture stays
+// readable (sections named, pages drawn together) and the page never scrolls sideways,
+// on a laptop and on a phone.
+func testAuditBigSite(t *testing.T, b *browser) {
+	site := bigSite(t)
+	s, _ := start(t, Config{AllowPrivate: true})
+	for _, size := range []struct {
+		name          string
+		width, height int64
+	}{{"laptop", 1280, 800}, {"phone", 390, 844}} {
+		tb := b.tab(t, size.width, size.height, false)
+		tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
+		tb.pick("Googlebot", "bingbot", "GPTBot", "ClaudeBot", "CCBot")
+		tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), site))
+		tb.submit("#audit_run")
+		tb.do(chromedp.ScrollIntoView(chromedp.CSS("#picture_title")))
+		tb.shot("audit-08-big-site-" + size.name)
+		if eval[bool](tb, `document.documentElement.scrollWidth > innerWidth`) {
+			t.Errorf("%s: the audit page is wider than the window", size.name)
+		}
+		labels := eval[[]string](tb, `Array.from(document.querySelectorAll('#picture g.node[data-depth="1"] text:not(.fig)')).map(e => e.textContent)`)
+		for _, want := range []string{"/products", "/blog", "/search", "/tag"} {
+			if !slices.Contains(labels, want) {
+				t.Errorf("%s: the first-level labels %q lack %s", size.name, labels, want)
+			}
+		}
 	}
 }

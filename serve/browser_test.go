@@ -216,6 +216,7 @@ func TestBrowser(t *testing.T) {
 		{"keyboard and labels", testKeyboard},
 		{"without javascript", testNoScript},
 		{"audit", testAudit},
+		{"audit of a big site", testAuditBigSite},
 	} {
 		t.Run(st.name, func(t *testing.T) {
 			t.Parallel()

@@ -46,11 +46,12 @@ const (
 	pictureWidth     = 680
 	pictureRootWidth = 120 // the site's column: room for a host name
 	pictureMinHeight = 300 // a small site's picture
-	pictureMaxHeight = 600
-	pictureRowHeight = 20 // per first-level branch, between the two bounds
+	pictureMaxHeight = 520
+	pictureRowHeight = 18 // per branch of the fullest column, between the two bounds
 	pictureMaxDepth  = 4  // columns after the site's; deeper branches are in the table
 	labelMinHeight   = 15 // a name fits
-	subMinHeight     = 31 // and a second line of figures
+	urlsMinHeight    = 30 // and a line with the URL count
+	shareMinHeight   = 44 // and one with the share blocked
 	charWidth        = 7  // of the 12-unit label font, on average, to shorten names that do not fit
 	minDrawnHeight   = 1  // thinner branches are not drawn (they are in the table)
 	maxLeaves        = 3  // pages of a branch drawn one by one; more are drawn as one
@@ -125,7 +126,8 @@ type pictureNode struct {
 	X, Y, W, H float64
 	Name       string // "/search", the site for the root
 	Label      string // the name, shortened to fit; "" when it does not
-	Sub        string // "1,204 URLs · all blocked", when two lines fit
+	URLsText   string // "1,204 URLs", when two lines fit
+	Share      string // "all blocked", when three lines fit
 	Path       string
 	URLs       int
 	Blocked    string // blocked counts per crawler, space-separated, for app.js
@@ -160,8 +162,8 @@ func layoutPicture(root *branch, agents []string, current int) *picture {
 	for _, s := range blockedSteps {
 		p.Steps = append(p.Steps, legendStep(s))
 	}
-	p.Height = min(pictureMaxHeight, max(pictureMinHeight, pictureRowHeight*len(root.Children)))
 	depth := min(pictureMaxDepth, treeDepth(root))
+	p.Height = min(pictureMaxHeight, max(pictureMinHeight, pictureRowHeight*fullestColumn(root, depth)))
 	colWidth := float64(pictureWidth - pictureRootWidth)
 	if depth > 0 {
 		colWidth /= float64(depth)
@@ -250,6 +252,21 @@ func isPage(c *branch) bool {
 	return len(c.Children) == 0 && !c.Other && c.Pages == 0 && c.URLs <= 1
 }
 
+// fullestColumn is the most branches one column of the picture has, down to depth.
+func fullestColumn(root *branch, depth int) int {
+	most := 1
+	level := []*branch{root}
+	for d := 1; d <= depth && len(level) > 0; d++ {
+		var next []*branch
+		for _, b := range level {
+			next = append(next, b.Children...)
+		}
+		most = max(most, len(next))
+		level = next
+	}
+	return most
+}
+
 func treeDepth(b *branch) int {
 	d := 0
 	for _, c := range b.Children {
@@ -272,8 +289,11 @@ func (p *picture) node(id string, b *branch, depth int, x, y, w, h float64) pict
 	if h >= labelMinHeight {
 		n.Label = shorten(name, int(w-10)/charWidth)
 	}
-	if h >= subMinHeight {
-		n.Sub = shorten(subText(b.URLs, blocked), int(w-10)/charWidth)
+	if h >= urlsMinHeight {
+		n.URLsText = shorten(urlsText(b.URLs), int(w-10)/charWidth)
+	}
+	if h >= shareMinHeight {
+		n.Share = shorten(blockedText(blocked, b.URLs), int(w-10)/charWidth)
 	}
 	agent := ""
 	if p.Current < len(p.Agents) {
@@ -326,10 +346,6 @@ func branchTitle(b *branch, depth int) string {
 		return b.Path + " · smaller branches, together"
 	}
 	return b.Path
-}
-
-func subText(urls, blocked int) string {
-	return urlsText(urls) + " · " + blockedText(blocked, urls)
 }
 
 func urlsText(n int) string {

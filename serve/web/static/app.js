@@ -190,8 +190,8 @@ document.addEventListener("DOMContentLoaded", function () {
         var aria = g.dataset.name + ": " + urlsText(n) + ", " + blockedText(b, n) + " for " + agent;
         g.setAttribute("aria-label", aria);
         g.querySelector("title").textContent = aria;
-        var fig = g.querySelector("text.fig");
-        if (fig) fig.textContent = shorten(urlsText(n) + " · " + blockedText(b, n), Math.floor((+g.querySelector("rect").getAttribute("width") - 10) / 7));
+        var share = g.querySelector("text.share");
+        if (share) share.textContent = shorten(blockedText(b, n), Math.floor((+g.querySelector("rect").getAttribute("width") - 10) / 7));
       });
       var cur = $("picture_current");
       cur.textContent = "Colours for ";
