@@ -86,26 +86,39 @@ Sitemap: {A}/sitemap_index.xml
 `
 
 // benchPath is the path of URL i of the benchmark's site.
-func benchPath(i int) string {
+func benchPath(i int) string { return string(appendBenchPath(nil, i)) }
+
+// appendBenchPath appends the path of URL i, with "&" written "&amp;" when amp is
+// set (as in XML).
+func appendBenchPath(b []byte, i int, amp ...bool) []byte {
+	n := func(b []byte, v int) []byte { return strconv.AppendInt(b, int64(v), 10) }
 	switch i % 16 {
 	case 0, 1, 2, 3, 4, 5:
-		return "/products/" + strconv.Itoa(i/16) + "/item-" + strconv.Itoa(i)
+		b = n(append(b, "/products/"...), i/16)
+		return n(append(b, "/item-"...), i)
 	case 6, 7, 8:
-		return "/blog/" + strconv.Itoa(2000+i%25) + "/post-" + strconv.Itoa(i)
+		b = n(append(b, "/blog/"...), 2000+i%25)
+		return n(append(b, "/post-"...), i)
 	case 9:
-		return "/search?q=" + strconv.Itoa(i)
+		return n(append(b, "/search?q="...), i)
 	case 10:
-		return "/products/" + strconv.Itoa(i/16) + "?sort=price&page=" + strconv.Itoa(i%7)
+		b = n(append(b, "/products/"...), i/16)
+		if len(amp) > 0 && amp[0] {
+			return n(append(b, "?sort=price&amp;page="...), i%7)
+		}
+		return n(append(b, "?sort=price&page="...), i%7)
 	case 11:
-		return "/tag/t" + strconv.Itoa(i%500)
+		return n(append(b, "/tag/t"...), i%500)
 	case 12:
-		return "/tag/featured/t" + strconv.Itoa(i%300)
+		return n(append(b, "/tag/featured/t"...), i%300)
 	case 13:
-		return "/docs/manual-" + strconv.Itoa(i) + ".pdf"
+		b = n(append(b, "/docs/manual-"...), i)
+		return append(b, ".pdf"...)
 	case 14:
-		return "/news/" + strconv.Itoa(i) + "/amp/"
+		b = n(append(b, "/news/"...), i)
+		return append(b, "/amp/"...)
 	}
-	return "/about/page-" + strconv.Itoa(i)
+	return n(append(b, "/about/page-"...), i)
 }
 
 // serveBenchSite serves the benchmark's site, writing each sitemap as it is asked
@@ -132,11 +145,13 @@ func serveBenchSite(tb testing.TB) string {
 			}
 			bw := bufio.NewWriterSize(w, 64<<10)
 			bw.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+			var line []byte
 			for i := f * benchPerFile; i < (f+1)*benchPerFile; i++ {
-				bw.WriteString("  <url>\n    <loc>")
-				bw.WriteString(base)
-				bw.WriteString(strings.ReplaceAll(benchPath(i), "&", "&amp;"))
-				bw.WriteString("</loc>\n    <lastmod>2026-11-01</lastmod>\n  </url>\n")
+				line = append(line[:0], "  <url>\n    <loc>"...)
+				line = append(line, base...)
+				line = appendBenchPath(line, i, true)
+				line = append(line, "</loc>\n    <lastmod>2026-11-01</lastmod>\n  </url>\n"...)
+				bw.Write(line)
 			}
 			bw.WriteString("</urlset>\n")
 			bw.Flush()

@@ -83,7 +83,7 @@ func (t *tree) add(u string) {
 		seg, tail, dir := strings.Cut(rest, "/")
 		key := seg
 		if dir {
-			key += "/"
+			key = rest[:len(seg)+1] // "seg/", without allocating
 		}
 		child := n.children[key]
 		if child == nil {

@@ -31,10 +31,32 @@ func urls(n int) string {
 	return b.String()
 }
 
-// readAll reads every entry of in and returns the locs, the kind and the error
-// that ended the reading (nil at io.EOF).
+// entryReader is what Reader and the reference slowReader have in common.
+type entryReader interface {
+	Next() (Entry, error)
+	Kind() Kind
+	Gzip() bool
+}
+
+// The two readers: the scanner of the package, and encoding/xml's decoder.
+var readers = []struct {
+	name string
+	open func(io.Reader, Limits) (entryReader, error)
+}{
+	{"scanner", func(r io.Reader, lim Limits) (entryReader, error) { return NewReader(r, lim) }},
+	{"encoding-xml", func(r io.Reader, lim Limits) (entryReader, error) { return newSlowReader(r, lim) }},
+}
+
+// readAll reads every entry of in with the package's Reader.
 func readAll(in string, lim Limits) (locs []string, kind Kind, gzipped bool, err error) {
-	r, err := NewReader(strings.NewReader(in), lim)
+	return readWith(readers[0].open, in, lim)
+}
+
+// readWith reads every entry of in and returns the locs (an entry with an error as
+// "!" and the error), the kind and the error that ended the reading (nil at
+// io.EOF).
+func readWith(open func(io.Reader, Limits) (entryReader, error), in string, lim Limits) (locs []string, kind Kind, gzipped bool, err error) {
+	r, err := open(strings.NewReader(in), lim)
 	if err != nil {
 		return nil, "", false, err
 	}
@@ -117,57 +139,59 @@ func TestReader(t *testing.T) {
 		{name: "truncated gzip", in: gz(urls(1000))[:30], gzip: true, err: errSyntax, line: 1},
 		{name: "bad gzip header", in: "\x1f\x8b\x00garbage", err: errSyntax, line: 1},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			locs, kind, gzipped, err := readAll(tc.in, tc.lim)
-			if !slices.Equal(locs, tc.locs) {
-				if len(locs) > 5 || len(tc.locs) > 5 {
-					t.Errorf("got %d entries, want %d", len(locs), len(tc.locs))
-				} else {
-					t.Errorf("entries %q, want %q", locs, tc.locs)
+	for _, rd := range readers {
+		for _, tc := range tests {
+			t.Run(rd.name+"/"+tc.name, func(t *testing.T) {
+				locs, kind, gzipped, err := readWith(rd.open, tc.in, tc.lim)
+				if !slices.Equal(locs, tc.locs) {
+					if len(locs) > 5 || len(tc.locs) > 5 {
+						t.Errorf("got %d entries, want %d", len(locs), len(tc.locs))
+					} else {
+						t.Errorf("entries %q, want %q", locs, tc.locs)
+					}
 				}
-			}
-			if kind != tc.kind || gzipped != tc.gzip {
-				t.Errorf("kind %q gzip %v, want %q %v", kind, gzipped, tc.kind, tc.gzip)
-			}
-			switch {
-			case tc.err == nil:
-				if err != nil {
-					t.Errorf("error %v, want none", err)
+				if kind != tc.kind || gzipped != tc.gzip {
+					t.Errorf("kind %q gzip %v, want %q %v", kind, gzipped, tc.kind, tc.gzip)
 				}
-				return
-			case tc.err == errSyntax:
+				switch {
+				case tc.err == nil:
+					if err != nil {
+						t.Errorf("error %v, want none", err)
+					}
+					return
+				case tc.err == errSyntax:
+					var se *SyntaxError
+					if !errors.As(err, &se) {
+						t.Fatalf("error %v, want a *SyntaxError", err)
+					}
+				case !errors.Is(err, tc.err):
+					t.Fatalf("error %v, want %v", err, tc.err)
+				}
 				var se *SyntaxError
-				if !errors.As(err, &se) {
-					t.Fatalf("error %v, want a *SyntaxError", err)
+				if tc.line == 0 {
+					return
 				}
-			case !errors.Is(err, tc.err):
-				t.Fatalf("error %v, want %v", err, tc.err)
-			}
-			var se *SyntaxError
-			if tc.line == 0 {
-				return
-			}
-			if !errors.As(err, &se) {
-				t.Fatalf("error %v is not a *SyntaxError", err)
-			}
-			if se.Line != tc.line {
-				t.Errorf("error at line %d, want %d: %v", se.Line, tc.line, err)
-			}
-			// The byte offset is on the line it names, at or past the token that breaks.
-			lines := strings.SplitAfter(tc.in, "\n")
-			start := int64(len(strings.Join(lines[:tc.line-1], "")))
-			end := start + int64(len(lines[tc.line-1]))
-			if tc.atTok != "" {
-				start += int64(strings.Index(lines[tc.line-1], tc.atTok))
-			}
-			if se.Offset < start || se.Offset > end {
-				t.Errorf("error at byte %d, want within [%d, %d]: %v", se.Offset, start, end, err)
-			}
-			if !strings.Contains(err.Error(), fmt.Sprintf("line %d, byte %d", se.Line, se.Offset)) {
-				t.Errorf("error %q does not say where", err)
-			}
-		})
+				if !errors.As(err, &se) {
+					t.Fatalf("error %v is not a *SyntaxError", err)
+				}
+				if se.Line != tc.line {
+					t.Errorf("error at line %d, want %d: %v", se.Line, tc.line, err)
+				}
+				// The byte offset is on the line it names, at or past the token that breaks.
+				lines := strings.SplitAfter(tc.in, "\n")
+				start := int64(len(strings.Join(lines[:tc.line-1], "")))
+				end := start + int64(len(lines[tc.line-1]))
+				if tc.atTok != "" {
+					start += int64(strings.Index(lines[tc.line-1], tc.atTok))
+				}
+				if se.Offset < start || se.Offset > end {
+					t.Errorf("error at byte %d, want within [%d, %d]: %v", se.Offset, start, end, err)
+				}
+				if !strings.Contains(err.Error(), fmt.Sprintf("line %d, byte %d", se.Line, se.Offset)) {
+					t.Errorf("error %q does not say where", err)
+				}
+			})
+		}
 	}
 }
 
@@ -227,16 +251,73 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
+// FuzzFastSlow: the package's scanner and encoding/xml's decoder read the same
+// entries from every input and fail on the same inputs, with the same kind of
+// error (a syntax error, a limit).
+func FuzzFastSlow(f *testing.F) {
+	for _, s := range []string{
+		urls(3), head + `<sitemapindex><sitemap><loc>https://example.com/a.xml</loc></sitemap></sitemapindex>`,
+		"<urlset><url><loc>x</loc></urll></urlset>", "<urlset><url><loc><![CDATA[a]]]>&amp;&#x41;&#66;</loc></url></urlset>",
+		"<!DOCTYPE urlset [<!ENTITY a 'b'> <!-- c -->]>\n<urlset a='1' b=\"2\"/>", "<?xml version='1.1'?><urlset/>",
+		"<urlset><!-- a -- b --></urlset>", "<urlset><url><loc>\r\n a\rb </loc></url></urlset>",
+		"\xef\xbb\xbf<urlset><url><image:loc>x</image:loc><loc>y</loc></url></urlset>", "<urlset>]]></urlset>",
+		"<a:urlset xmlns:a='u'><a:url><a:loc>z</a:loc></a:url></a:urlset>", "<urlset><url><loc>\x01</loc></url></urlset>",
+		"<urlset>\n<url><loc>&#0;</loc></url></urlset>", "<urlset><url a=b></url></urlset>", "<?xml encoding=\"latin1\"?><urlset/>",
+		"<urlset><ürl><loc>a</loc></ürl></urlset>", "<urlset><url><loc>a</loc></url><\u00b7x/></urlset>",
+		"<urlset><url><loc>a&#xD800;&#xFFFE;</loc></url></urlset>", "<urlset><url><loc>a\u0085</loc></url></urlset>\u0085",
+		"<urlset><url><loc/><loc>b</loc></url></urlset>", "<!><urlset/>>", "<!DOCTYPE a [<!ELEMENT a ANY><!-- -> -->]><urlset/>",
+		"<urlset ><url  ><loc\n>a</loc ></url\t></urlset >", "<urlset a='<'/>", "<urlset a='x'b='y'/>",
+		"<?xml?><urlset/>", "<?xml version=\"1.0\"encoding='ascii'?><urlset/>", "<?1?><urlset/>",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lim := Limits{URLs: 20, Bytes: 4096}
+		fast, kf, _, ef := readWith(readers[0].open, string(data), lim)
+		slow, ks, _, es := readWith(readers[1].open, string(data), lim)
+		if !slices.Equal(fast, slow) {
+			t.Fatalf("entries differ:\nscanner      %q\nencoding/xml %q\n(errors %v / %v)", fast, slow, ef, es)
+		}
+		if kf != ks {
+			t.Fatalf("kind %q, encoding/xml %q", kf, ks)
+		}
+		class := func(err error) string {
+			var se *SyntaxError
+			switch {
+			case err == nil:
+				return "none"
+			case errors.Is(err, ErrTooManyURLs):
+				return "urls"
+			case errors.Is(err, ErrTooLarge):
+				return "bytes"
+			case errors.As(err, &se):
+				return "syntax"
+			}
+			return "other: " + err.Error()
+		}
+		if class(ef) != class(es) {
+			t.Fatalf("error %v, encoding/xml %v", ef, es)
+		}
+	})
+}
+
+// BenchmarkReader reads a file of 50,000 URLs with the package's scanner and with
+// encoding/xml's decoder.
 func BenchmarkReader(b *testing.B) {
 	in := urls(MaxURLs)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r, _ := NewReader(strings.NewReader(in), Limits{})
-		for {
-			if _, err := r.Next(); err != nil {
-				break
+	for _, rd := range readers {
+		b.Run(rd.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r, _ := rd.open(strings.NewReader(in), Limits{})
+				for {
+					if _, err := r.Next(); err != nil {
+						break
+					}
+				}
 			}
-		}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*MaxURLs), "ns/url")
+		})
 	}
 }
