@@ -73,17 +73,18 @@ func TestLayoutPicture(t *testing.T) {
 		{"/a-section-with-a-very-long-name-indeed/ /a-section-with-a-very-long-name-indeed", pictureRootWidth, h * 250 / 300, colWidth, h * 48 / 300, "/a-section-with-a-very-long-name-inde…", "s0"}, // (280-10)/7 = 38 characters,
 		{"/blog/ 150 pages", pictureRootWidth + colWidth, 0, colWidth, h * 150 / 300, "150 pages", "s0"},
 	} {
-		n, ok := byPath[tt.key]
-		if !ok {
-			t.Errorf("%s not drawn; drawn: %v", tt.key, keys(byPath))
-			continue
-		}
-		if n.X != round1(tt.x) || n.Y != round1(tt.y) || n.W != round1(tt.w) || n.H != round1(tt.hh) {
-			t.Errorf("%s at (%v,%v) %v×%v, want (%v,%v) %v×%v", tt.key, n.X, n.Y, n.W, n.H, round1(tt.x), round1(tt.y), round1(tt.w), round1(tt.hh))
-		}
-		if n.Label != tt.label || n.Class != tt.cls {
-			t.Errorf("%s labelled %q in %s, want %q in %s", tt.key, n.Label, n.Class, tt.label, tt.cls)
-		}
+		t.Run(tt.key, func(t *testing.T) {
+			n, ok := byPath[tt.key]
+			if !ok {
+				t.Fatalf("%s not drawn; drawn: %v", tt.key, keys(byPath))
+			}
+			if n.X != round1(tt.x) || n.Y != round1(tt.y) || n.W != round1(tt.w) || n.H != round1(tt.hh) {
+				t.Errorf("%s at (%v,%v) %v×%v, want (%v,%v) %v×%v", tt.key, n.X, n.Y, n.W, n.H, round1(tt.x), round1(tt.y), round1(tt.w), round1(tt.hh))
+			}
+			if n.Label != tt.label || n.Class != tt.cls {
+				t.Errorf("%s labelled %q in %s, want %q in %s", tt.key, n.Label, n.Class, tt.label, tt.cls)
+			}
+		})
 	}
 	// /about and /contact are two pages of the site (not more than maxLeaves): drawn
 	// one by one, too thin for a name.
@@ -126,12 +127,14 @@ func TestAuditPage(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("status %d: %.2000s", code, page)
 	}
-	for path, cls := range map[string]string{"/blog/": "s0", "/tag/": "s5", "/search": "s5", "/private/": "s0"} {
-		re := regexp.MustCompile(`<g class="node (s[0-5])" id="n\d+" data-name="[^"]*" data-path="` + regexp.QuoteMeta(path) + `"`)
-		m := re.FindStringSubmatch(page)
-		if m == nil || m[1] != cls {
-			t.Errorf("%s drawn as %v, want class %s (for Googlebot)", path, m, cls)
-		}
+	for _, tc := range []struct{ path, cls string }{{"/blog/", "s0"}, {"/tag/", "s5"}, {"/search", "s5"}, {"/private/", "s0"}} {
+		t.Run("drawn "+tc.path, func(t *testing.T) {
+			re := regexp.MustCompile(`<g class="node (s[0-5])" id="n\d+" data-name="[^"]*" data-path="` + regexp.QuoteMeta(tc.path) + `"`)
+			m := re.FindStringSubmatch(page)
+			if m == nil || m[1] != tc.cls {
+				t.Errorf("%s drawn as %v, want class %s (for Googlebot)", tc.path, m, tc.cls)
+			}
+		})
 	}
 	m := regexp.MustCompile(`(?s)<script type="application/json" id="audit_data">(.*?)</script>`).FindStringSubmatch(page)
 	if m == nil {
