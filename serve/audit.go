@@ -220,10 +220,16 @@ func (s *Server) admitAudit() (release func(), err error) {
 // server's WriteTimeout is made for checks, which end sooner.
 func (s *Server) auditDeadlines(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// An error means the writer cannot set deadlines (a test recorder): nothing to lift.
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.Audit.Time + s.cfg.CheckTimeout + 10*time.Second))
+		s.liftWriteDeadline(w)
 		h.ServeHTTP(w, r)
 	})
+}
+
+// liftWriteDeadline gives the answer to an audit the time the audit may take, its
+// robots.txt lookup and the writing.
+func (s *Server) liftWriteDeadline(w http.ResponseWriter) {
+	// An error means the writer cannot set deadlines (a test recorder): nothing to lift.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.Audit.Time + s.cfg.CheckTimeout + 10*time.Second))
 }
 
 // newSitemapClient is the HTTP client of audits' sitemap requests: the fetch

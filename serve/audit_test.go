@@ -458,3 +458,25 @@ func TestAuditTimeLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditWriteDeadline: an audit's answer is written after the server's
+// WriteTimeout, which is made for checks, when the audit takes longer: in the API
+// and in the tester.
+func TestAuditWriteDeadline(t *testing.T) {
+	var site *testenv.Server
+	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /x\nSitemap: %s/hang.xml\n", site.URL)
+		case "/hang.xml":
+			<-r.Context().Done()
+		}
+	})
+	s, _ := start(t, Config{AllowPrivate: true, WriteTimeout: time.Second, Audit: audit.Limits{Time: 2 * time.Second}})
+	if code, _, body := postAudit(t, s, auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}}), nil); code != 200 {
+		t.Errorf("API: %d %s, want the report", code, body)
+	}
+	if code, page := postPage(t, s, url.Values{"mode": {"audit"}, "audit_url": {site.URL}, "agent": {"Googlebot"}}); code != 200 || !strings.Contains(page, `id="audit_totals"`) {
+		t.Errorf("tester: %d, want the audit's page", code)
+	}
+}

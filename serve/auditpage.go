@@ -61,13 +61,14 @@ type sitemapView struct {
 // what a click on each branch shows.
 type auditData struct {
 	Agents   []string              `json:"agents"`
+	Effect   string                `json:"effect"` // of the robots.txt fetch: "rules", "allow-all" or "disallow-all"
 	Branches map[string]branchData `json:"branches"`
 }
 
 // pictureData encodes what app.js needs of a picture. encoding/json escapes <, >
 // and &, so the JSON is safe inside the page's script element.
-func pictureData(p *picture) (template.JS, error) {
-	b, err := json.Marshal(auditData{Agents: p.Agents, Branches: p.Branches})
+func pictureData(p *picture, effect fetch.Effect) (template.JS, error) {
+	b, err := json.Marshal(auditData{Agents: p.Agents, Effect: effect.String(), Branches: p.Branches})
 	if err != nil {
 		return "", err
 	}
@@ -147,7 +148,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 		root.Name = strings.TrimPrefix(strings.TrimPrefix(rep.Origin, "https://"), "http://")
 		v.Picture = layoutPicture(root, rep.Agents, 0)
 		var err error
-		if v.Data, err = pictureData(v.Picture); err != nil {
+		if v.Data, err = pictureData(v.Picture, rep.Robots.Effect); err != nil {
 			return nil, err
 		}
 	}

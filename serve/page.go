@@ -278,6 +278,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		} else {
 			d.Form = formOf(r)
 			if d.Form.Audit {
+				s.liftWriteDeadline(w)
 				d.Audit, err = s.auditPage(r, &d.Form)
 			} else {
 				d.Result, err = s.test(r, &d.Form)

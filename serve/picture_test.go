@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 func TestStepOf(t *testing.T) {
@@ -202,4 +204,35 @@ func getPage(t *testing.T, s *Server, path string) (int, string) {
 		t.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+// TestAuditPageUnreachable: while robots.txt answers 503 every sitemap URL is
+// disallowed by the fetch status, not by a line: the page says so, and gives app.js
+// the fetch's effect to say it beside each sample.
+func TestAuditPageUnreachable(t *testing.T) {
+	var site *testenv.Server
+	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		case "/sitemap.xml":
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/a</loc></url><url><loc>%[1]s/b/c</loc></url></urlset>`, site.URL)
+		}
+	})
+	s, _ := start(t, Config{AllowPrivate: true})
+	code, page := postPage(t, s, url.Values{"mode": {"audit"}, "audit_url": {site.URL}, "agent": {"Googlebot"}})
+	if code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	for _, want := range []string{
+		`<div class="source bad" id="source">`,
+		"status 503",
+		"crawlers treat every URL of the site as disallowed",
+		`"effect":"disallow-all"`,
+		`robots.txt could not be fetched, which blocks <strong>2 sitemap URLs</strong> for Googlebot`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
 }

@@ -258,7 +258,9 @@ document.addEventListener("DOMContentLoaded", function () {
             rule.appendChild(document.createTextNode(" "));
             rule.appendChild(el("code", "", v.rule));
           } else {
-            rule.textContent = "no rule matches";
+            // No line decides: no rule matches, unless the fetch status decided.
+            rule.textContent = data.effect === "disallow-all" ? "no line: robots.txt could not be fetched" :
+              data.effect === "allow-all" ? "no line: the site has no robots.txt" : "no rule matches";
           }
           tr.appendChild(rule);
           tb.appendChild(tr);
