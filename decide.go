@@ -3,15 +3,14 @@ package robots
 import (
 	"math/bits"
 	"strings"
-	"unsafe"
 
 	"github.com/gorobots/robots/internal/precedence"
 )
 
-// setRef is what applies to one product token: the rule set in r.prog holding the
-// rules of all groups naming it, bucketed (see prog.go), and those groups.
+// setRef is what applies to one product token: the groups naming it and the rule set
+// of all their rules, bucketed (see prog.go), compiled on first use.
 type setRef struct {
-	set             int32 // offset of the set in r.prog
+	prog            lazyProg
 	groupLo, groupN int32 // the groups naming the token are r.setGroup[groupLo:groupLo+groupN]
 }
 
@@ -39,47 +38,41 @@ func (r *Robots) groupsOf(s *setRef) []int32 {
 	return r.setGroup[s.groupLo : s.groupLo+s.groupN]
 }
 
-// A set is read from its header, at so in hdr (prog, or for the star set the copy in
-// the Robots), and from prog, where its generic part starts at recs.
-
-func (r *Robots) setAt(so int32) (hdr string, at, recs int) {
-	_, _, recs = setLayout(r.prog, int(so))
-	return r.prog, int(so), recs
-}
-
-// starSet returns where to read the "*" set: from the copy of its header kept in the
-// Robots when there is one. Most decisions use that set, and its header then costs no
-// memory read of its own, often a cache miss.
-func (r *Robots) starSet() (hdr string, so, recs int) {
-	if r.headOK {
-		return unsafe.String(&r.head[0], headMax), 0, int(r.starRecs)
+// setProg returns the rule set of ref, compiling it on first use.
+func (r *Robots) setProg(ref *setRef) string {
+	if prog := ref.prog.load(); prog != "" {
+		return prog
 	}
-	return r.setAt(r.star.set)
+	return ref.prog.store(r.compileSet(r.groupsOf(ref)))
 }
 
 // noMatch is the best entry before any: every rule beats it.
 var noMatch = entry{n: -1, text: -1}
 
-// matchSet updates best with the rule of a set that decides the path, if one beats it:
-// the best of the path's bucket and of the generic part.
-func matchSet(prog, hdr string, so, recs int, p *pathView, best *entry) {
-	// The generic part's header is read first, so that its cache miss, if any,
-	// overlaps the bucket's.
-	gen := u64(prog, recs)
-	if c, ok := p.second(); ok && c < setKeyLimit && hdr[so+setKeys]&setLongForm != 0 { // a set with buckets
-		// The bucket of key c is the j-th, j being the number of smaller keys.
-		bit := uint64(1) << (c & 63)
-		keys, j := u64(hdr, so+setKeys)&^setLongForm, 0
-		if c >= 64 {
-			keys, j = u64(hdr, so+setKeysHi), bits.OnesCount64(keys)
-		}
-		if keys&bit != 0 {
-			j += bits.OnesCount64(keys & (bit - 1))
-			po := int(u32(hdr, so+setBounds+boundSize*j))
-			matchPart(prog, po, u64(prog, po), p, best)
+// matchSet updates best with the rule of the set in prog that decides the path, if one
+// beats it: the best of the path's bucket and of the generic part.
+func matchSet(prog string, p *pathView, best *entry) {
+	const so = progHead
+	recs := so + setShortHeader
+	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 { // a set with buckets
+		hi := u64(prog, so+setKeysHi)
+		lo &^= setLongForm
+		recs = so + setHeader(bits.OnesCount64(lo)+bits.OnesCount64(hi))
+		if c, ok := p.second(); ok && c < setKeyLimit {
+			// The bucket of key c is the j-th, j being the number of smaller keys.
+			bit := uint64(1) << (c & 63)
+			keys, j := lo, 0
+			if c >= 64 {
+				keys, j = hi, bits.OnesCount64(lo)
+			}
+			if keys&bit != 0 {
+				j += bits.OnesCount64(keys & (bit - 1))
+				po := int(u32(prog, so+setBounds+boundSize*j))
+				matchPart(prog, po, u64(prog, po), p, best)
+			}
 		}
 	}
-	matchPart(prog, recs, gen, p, best)
+	matchPart(prog, recs, u64(prog, recs), p, best)
 }
 
 // pathView is the path a decision matches, as splitPath gives it, with its byte and
@@ -193,6 +186,14 @@ func (en entry) beats(prog string, b *entry) bool {
 		return c > 0
 	}
 	return en.line(prog) < b.line(prog)
+}
+
+// beatsIn is beats for entries of two sets: en of prog, b of bprog.
+func (en entry) beatsIn(prog string, b *entry, bprog string) bool {
+	if c := precedence.Compare(en.n, en.allow(), b.n, b.allow()); c != 0 {
+		return c > 0
+	}
+	return en.line(prog) < b.line(bprog)
 }
 
 // matchPart updates best with the best entry of the part at po, whose header is h,
@@ -339,14 +340,24 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 			return r.decideLegacy(path, agents)
 		}
 	}
-	best := noMatch
+	// The best rule of each set that applies: for several agents, several sets, whose
+	// entries are compared by what they hold rather than where they are.
+	var best entry
+	var bestProg string
+	offer := func(ref *setRef) {
+		prog := r.setProg(ref)
+		en := noMatch
+		matchSet(prog, pv, &en)
+		if en.n >= 0 && (bestProg == "" || en.beatsIn(prog, &best, bestProg)) {
+			best, bestProg = en, prog
+		}
+	}
 	found := false
 	if agents == nil {
 		if ref := r.lookup(agent); ref != nil {
 			found = true
 			d.Group = int(r.setGroup[ref.groupLo])
-			hdr, so, recs := r.setAt(ref.set)
-			matchSet(r.prog, hdr, so, recs, pv, &best)
+			offer(ref)
 		}
 	} else {
 		for _, a := range agents {
@@ -357,19 +368,17 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 					found = true
 					d.Group = g
 				}
-				hdr, so, recs := r.setAt(ref.set)
-				matchSet(r.prog, hdr, so, recs, pv, &best)
+				offer(ref)
 			}
 		}
 	}
-	if !found && r.star.set >= 0 {
+	if !found && r.star.groupN > 0 {
 		d.Global = true
 		d.Group = int(r.setGroup[r.star.groupLo])
-		hdr, so, recs := r.starSet()
-		matchSet(r.prog, hdr, so, recs, pv, &best)
+		offer(&r.star)
 	}
-	if best.n >= 0 {
-		d.Rule = r.ruleAt(best)
+	if bestProg != "" {
+		d.Rule = r.ruleAt(bestProg, best)
 		d.Allowed = d.Rule.Allow
 		d.Group = r.groupOf(int32(d.Rule.Line))
 	}
@@ -392,10 +401,14 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 		return d
 	}
 	d.Group, d.Global = gi, global
-	_, _, recs := setLayout(r.prog, int(r.groups[gi].set))
-	for en := range partAt(r.prog, recs).entries(r.prog) {
-		if matches(en.shape(), en.pat(r.prog), path) {
-			d.Rule = r.ruleAt(en)
+	lp := &r.groups[gi].prog
+	prog := lp.load()
+	if prog == "" {
+		prog = lp.store(r.compileSet([]int32{int32(gi)}))
+	}
+	for en := range partAt(prog, progHead+setShortHeader).entries(prog) {
+		if matches(en.shape(), en.pat(prog), path) {
+			d.Rule = r.ruleAt(prog, en)
 			d.Allowed = d.Rule.Allow
 			break
 		}

@@ -289,15 +289,16 @@ func (d Dialect) legacyAgentMatches(value, robot string) bool {
 // legacyGroup finds the record that applies in the old dialects: the first naming the
 // robot (any of its names), else the first "*" record.
 func (r *Robots) legacyGroup(agents []string) (int, bool) {
-	for gi, g := range r.groups {
-		for _, a := range r.agents[g.agentLo:g.agentHi] {
+	d := r.details()
+	for gi, sp := range d.spans {
+		for _, a := range d.agents[sp.agentLo:sp.agentHi] {
 			if slices.ContainsFunc(agents, func(robot string) bool { return r.opts.dialect.legacyAgentMatches(a.Name, robot) }) {
 				return gi, false
 			}
 		}
 	}
-	for gi, g := range r.groups {
-		if slices.ContainsFunc(r.agents[g.agentLo:g.agentHi], func(a Agent) bool { return legacyName(a.Name) == "*" }) {
+	for gi, sp := range d.spans {
+		if slices.ContainsFunc(d.agents[sp.agentLo:sp.agentHi], func(a Agent) bool { return legacyName(a.Name) == "*" }) {
 			return gi, true
 		}
 	}

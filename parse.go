@@ -2,8 +2,8 @@ package robots
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -21,17 +21,18 @@ func Parse(body []byte, opts ...Option) *Robots {
 	}
 	r.dialect = r.opts.dialect
 	if len(body) > r.opts.maxBytes {
-		body = body[:r.opts.maxBytes] // parse reports FileTooLarge on the line where the cut falls
+		body = body[:r.opts.maxBytes] // details reports FileTooLarge on the line where the cut falls
 	}
-	r.parse(view(body))
+	// r keeps a copy of what it parses: every string it reports is part of it, and
+	// rule sets are compiled from it on first use.
+	r.body = string(body)
+	r.parse(r.body)
 	return r
 }
 
-// view returns body as a string without copying it. It is used only while Parse or
-// CheckOnce runs: every string they keep is copied out of it first (keepText, and
-// strings.Clone in CheckOnce), so nothing they return refers to the caller's bytes.
-// Copying the whole body instead costs a second pass over it and as much memory again
-// for the garbage collector to take back.
+// view returns body as a string without copying it. It is used only while CheckOnce
+// runs: every string it keeps is copied out of it first (strings.Clone), so nothing it
+// returns refers to the caller's bytes.
 func view(body []byte) string {
 	return unsafe.String(unsafe.SliceData(body), len(body))
 }
@@ -120,28 +121,30 @@ func isGlobal(v string) bool {
 	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || isSpace(v[1]))
 }
 
-// builder holds the slices a parse appends to. Builders are pooled, so parsing
-// allocates only the exact-size slices the result keeps.
+// builder holds the scratch slices of a parse or of a rule set's compilation. Builders
+// are pooled, so parsing allocates only the exact-size slices the result keeps.
 type builder struct {
 	groups   []group
-	agents   []Agent
-	rules    []rule
-	fields   []Field
-	pats     []string // the pattern of each rule (rule.off), until the sets are written
-	merged   []rule
-	diags    []diag
 	names    []named
+	stars    []int32
 	tokens   []tokenSet
-	tokAgent []int32 // for each token, the agent whose name starts with it
-	prog     []byte
 	setGroup []int32
+	rules    []rule
+	pats     []string // the pattern of each rule (rule.off), until the set is written
+	prog     []byte
 	sets     setWriter
+	// A detailed reading (readDetails):
+	agents []Agent
+	fields []Field
+	ruleLs []Rule
+	spans  []span
+	diags  []diag
 }
 
 type named struct {
-	key          uint64 // foldKey(token)
-	token        string
-	group, agent int32
+	key   uint64 // foldKey(token)
+	token string
+	group int32
 }
 
 var builders = sync.Pool{New: func() any { return new(builder) }}
@@ -157,16 +160,16 @@ func clone[T any](s []T) []T {
 // release clears what the builder refers to (so the pool keeps no body alive) and
 // returns it to the pool.
 func (b *builder) release() {
-	clear(b.agents)
-	clear(b.fields)
+	clear(b.names)
 	clear(b.tokens)
 	clear(b.pats)
+	clear(b.agents)
+	clear(b.fields)
+	clear(b.ruleLs)
 	clear(b.diags)
-	clear(b.names)
-	b.groups, b.agents, b.rules = b.groups[:0], b.agents[:0], b.rules[:0]
-	b.fields, b.diags, b.names, b.tokens = b.fields[:0], b.diags[:0], b.names[:0], b.tokens[:0]
-	b.prog, b.setGroup, b.pats, b.tokAgent = b.prog[:0], b.setGroup[:0], b.pats[:0], b.tokAgent[:0]
-	b.merged = b.merged[:0]
+	b.groups, b.names, b.stars, b.tokens, b.setGroup = b.groups[:0], b.names[:0], b.stars[:0], b.tokens[:0], b.setGroup[:0]
+	b.rules, b.pats, b.prog = b.rules[:0], b.pats[:0], b.prog[:0]
+	b.agents, b.fields, b.ruleLs, b.spans, b.diags = b.agents[:0], b.fields[:0], b.ruleLs[:0], b.spans[:0], b.diags[:0]
 	builders.Put(b)
 }
 
@@ -174,268 +177,113 @@ func (b *builder) diag(line int, code Code, arg1, arg2 string) {
 	b.diags = append(b.diags, diag{line: int32(line), code: code, arg1: arg1, arg2: arg2})
 }
 
-// parse reads the lines into groups. Groups, agents, rules and fields are appended to
-// shared slices: a group's lines always follow the previous group's, so each group is
-// a span of them.
+// readAs turns the kind of a line, as Google's parser reads it, into the dialect's:
+// the old documents know no misspellings and require the colon.
+func readAs(dialect Dialect, l *Line) {
+	if dialect.legacy() && l.Kind != KindBlank && l.Kind != KindInvalid {
+		l.Typo = false
+		if l.MissingColon {
+			l.Kind, l.MissingColon = KindInvalid, false
+		} else {
+			l.Kind = legacyKind(dialect, l.Key)
+		}
+	}
+}
+
+// passOver marks the bytes that, first on a line, make it neither a user-agent nor a
+// rule line nor a blank line in any dialect: every field name Google reads as one of
+// these starts with u, a or d in either case (fieldKind, legacyKind), and a line
+// starting with '#' is a comment. White space and NUL are not marked: the line may
+// still be any of them.
+var passOver = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = !spaces[c] && c != 0 && c|0x20 != 'u' && c|0x20 != 'a' && c|0x20 != 'd'
+	}
+	return t
+}()
+
+// parse finds the groups of body (a copy of the caller's, which r keeps) and indexes
+// them by product token. That is all a decision needs before it reads a group's rules:
+// rule sets are compiled on the first decision that needs each (compileSet), and the
+// agents, fields and diagnostics are read when first asked for (details). Only the
+// lines that can start or end a group are classified; most are passed over by their
+// first byte or, for "Disallow:" and "Allow:" lines, their first word.
+//
+// The groups are the same as the detailed reading's (readDetails): a user-agent line
+// starts a group unless it follows another in the same group, a rule line ends the
+// group's user-agent lines, and in the legacy dialects a blank line ends the record.
 func (r *Robots) parse(body string) {
 	b := builders.Get().(*builder)
 	defer b.release()
-	dialect := r.opts.dialect
-	legacy := dialect.legacy()
-	inRules := false // a rule has been seen since the current group's user-agent lines
-	closed := false  // a blank line has ended a record (legacy dialects)
-	var cur *group
-	// A loop rather than scanLines' callback: the Line stays on the stack.
+	legacy := r.dialect.legacy()
 	var sc scanner
 	sc.init(body)
-	var line Line
-	l := &line
-	for sc.next(l) {
-		if legacy && l.Kind != KindBlank && l.Kind != KindInvalid {
-			// The old documents know no misspellings and require the colon.
-			l.Typo = false
-			if l.MissingColon {
-				l.Kind, l.MissingColon = KindInvalid, false
-			} else {
-				l.Kind = legacyKind(dialect, l.Key)
+	r.noNUL = sc.noNUL
+	cur := -1        // the group being read, -1 when none
+	inRules := false // a rule has been seen since the current group's user-agent lines
+	var l Line
+	for {
+		start, end, ok := sc.line()
+		if !ok {
+			break
+		}
+		kind, comment := KindBlank, false
+		if start < end {
+			c := body[start]
+			if passOver[c] {
+				continue
+			}
+			kind = KindInvalid // not known yet
+			if !legacy && c|0x20 != 'u' {
+				// "Disallow: /x" and "Allow: /x", the shape of most lines.
+				if k, n := knownKey(body[start:end]); n > 0 {
+					kind = k
+				}
+			}
+			if kind == KindInvalid {
+				classify(&l, sc.num, body[start:end], sc.noNUL, sc.hash(start, end))
+				readAs(r.dialect, &l)
+				kind, comment = l.Kind, l.Comment
 			}
 		}
-		if l.TooLong {
-			b.diag(l.Num, LineTooLong, "", "")
-		}
-		// Most lines are fields spelled out with a colon: one test each.
-		if KindUserAgent <= l.Kind && l.Kind <= KindOther &&
-			(l.Typo || l.MissingColon || l.Kind != KindOther && len(l.Key) != len(kindNames[l.Kind])) {
-			b.nameDiags(l)
-		}
-		switch l.Kind {
+		switch kind {
 		case KindBlank:
-			if legacy && !l.Comment {
-				// A blank line ends the record in the old documents (1994: "records
-				// separated by one or more blank lines"; 1996: blank = *space CRLF);
-				// a comment line does not.
-				cur, inRules = nil, false
-				closed = true
-			}
-		case KindInvalid:
-			if !showsNothing(l.Text) {
-				b.diag(l.Num, InvalidLine, "", "")
+			if legacy && !comment && cur >= 0 { // the record ends (see readDetails)
+				b.groups[cur].end = int32(start)
+				cur, inRules = -1, false
 			}
 		case KindUserAgent:
-			if cur == nil || inRules {
-				n := int32(len(b.agents))
-				b.groups = append(b.groups, group{line: int32(l.Num), agentLo: n, agentHi: n,
-					ruleLo: int32(len(b.rules)), ruleHi: int32(len(b.rules)),
-					fieldLo: int32(len(b.fields)), fieldHi: int32(len(b.fields))})
-				cur = &b.groups[len(b.groups)-1]
-				inRules = false
+			if cur < 0 || inRules {
+				if cur >= 0 {
+					b.groups[cur].end = int32(start)
+				}
+				cur, inRules = len(b.groups), false
+				b.groups = append(b.groups, group{line: int32(sc.num), start: int32(start), end: int32(len(body))})
 			}
-			b.agents = append(b.agents, Agent{Name: l.Value, Line: l.Num})
-			cur.agentHi++
-			if l.Value == "" {
-				b.diag(l.Num, EmptyUserAgent, "", "")
+			if isGlobal(l.Value) {
+				if n := len(b.stars); n == 0 || b.stars[n-1] != int32(cur) {
+					b.stars = append(b.stars, int32(cur))
+				}
+			} else {
+				tok := leadingToken(l.Value)
+				b.names = append(b.names, named{foldKey(tok), tok, int32(cur)})
 			}
 		case KindAllow, KindDisallow:
-			if cur == nil {
-				where := beforeAgents
-				if closed {
-					where = afterBlank
-				}
-				b.diag(l.Num, RuleOutsideGroup, l.Kind.String(), where)
-				continue
-			}
-			inRules = true
-			if l.Value == "" {
-				continue // an empty value restricts nothing, but still ends the agent lines
-			}
-			allow := l.Kind == KindAllow
-			pat, shape := dialect.compilePattern(l.Value)
-			if pat != l.Value {
-				r.setWritten(l.Num, l.Value)
-			}
-			b.addRule(pat, l.Num, allow, shape)
-			cur.ruleHi++
-			if allow && !legacy {
-				if p, ok := indexDir(pat); ok {
-					r.setWritten(l.Num, l.Value)
-					b.addRule(p, l.Num, true, shapeOf(p))
-					cur.ruleHi++
-				}
-			}
-		case KindSitemap:
-			b.fields = append(b.fields, Field{Name: "sitemap", Value: l.Value, Line: l.Num})
-			if cur != nil {
-				cur.fieldHi++
-			}
-		case KindOther, KindUnknown:
-			name := l.Key
-			if l.Kind == KindOther {
-				name = canonicalField(name)
-			} else {
-				b.diag(l.Num, UnknownField, l.Key, "")
-				b.diags[len(b.diags)-1].noColon = l.MissingColon
-			}
-			b.fields = append(b.fields, Field{Name: name, Value: l.Value, Line: l.Num})
-			if cur != nil {
-				cur.fieldHi++
-			}
+			inRules = cur >= 0
 		}
 	}
-	if r.size > len(body) {
-		b.diag(sc.num, FileTooLarge, "", "")
-	}
-	r.compile(b)
-	r.keepText(b)
-	r.groups, r.agents = clone(b.groups), clone(b.agents)
-	r.fields, r.diags = clone(b.fields), clone(b.diags)
+	r.index(b)
+	r.groups = clone(b.groups)
 	r.tokens, r.setGroup = clone(b.tokens), clone(b.setGroup)
-	for i := range r.tokens {
-		t := &r.tokens[i]
-		t.token = r.agents[b.tokAgent[i]].Name[:len(t.token)]
-	}
 }
 
-// indexDir is the extra allow pattern Google derives from an allow pattern whose
-// last segment starts with "index.htm": the directory itself, ".../$".
-func indexDir(pat string) (string, bool) {
-	slash := strings.LastIndexByte(pat, '/')
-	if slash < 0 || !strings.HasPrefix(pat[slash:], "/index.htm") {
-		return "", false
-	}
-	return pat[:slash+1] + "$", true
-}
-
-func (b *builder) addRule(pat string, line int, allow bool, shape uint8) {
-	// What the rule's entry holds (prog.go) is worked out once, though a rule may be
-	// written in several sets.
-	flags := shape
-	if allow {
-		flags |= flagAllow
-	}
-	var word, pairs byteSet
-	if shape == shapeWild {
-		word, pairs = wildSets(pat)
-	} else {
-		lit := pat
-		if shape == shapeExact {
-			lit = pat[:len(pat)-1]
-		}
-		lit = lit[:min(len(lit), 8)]
-		word = byteSet(u64pad(lit))
-		flags |= uint8(len(lit)) << cmpShift
-	}
-	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line), shape: shape, flags: flags,
-		key: bucketKey(pat), word: word, pairs: pairs})
-	b.pats = append(b.pats, pat)
-}
-
-// keepText makes r.prog: the rule sets written so far in b.prog, then every other
-// string the result keeps, to which it points the agents, fields, diagnostics and
-// written values. The parsed body is then garbage: comments, field names and white
-// space cost no memory.
-func (r *Robots) keepText(b *builder) {
-	out := b.prog
-	text := len(out)
-	for _, a := range b.agents {
-		out = append(out, a.Name...)
-	}
-	for _, f := range b.fields {
-		out = append(out, f.Name...)
-		out = append(out, f.Value...)
-	}
-	for _, d := range b.diags {
-		out = append(out, d.arg1...)
-		out = append(out, d.arg2...)
-	}
-	written := slices.Sorted(maps.Keys(r.written)) // one order for both loops
-	for _, k := range written {
-		out = append(out, r.written[k]...)
-	}
-	out = append(out, make([]byte, progPad)...)
-	b.prog = out
-	r.prog = string(out)
-	o := text
-	take := func(s string) string {
-		t := r.prog[o : o+len(s)]
-		o += len(s)
-		return t
-	}
-	for i := range b.agents {
-		b.agents[i].Name = take(b.agents[i].Name)
-	}
-	for i := range b.fields {
-		b.fields[i].Name = take(b.fields[i].Name)
-		b.fields[i].Value = take(b.fields[i].Value)
-	}
-	for i := range b.diags {
-		b.diags[i].arg1 = take(b.diags[i].arg1)
-		b.diags[i].arg2 = take(b.diags[i].arg2)
-	}
-	for _, k := range written {
-		r.written[k] = take(r.written[k])
-	}
-}
-
-// canonicalField returns the lower-case spelling of a known field without allocating.
-func canonicalField(key string) string {
-	for _, f := range otherFields {
-		if equalFold(key, f) {
-			return f
-		}
-	}
-	return strings.ToLower(key)
-}
-
-func (r *Robots) setWritten(line int, v string) {
-	if r.written == nil {
-		r.written = make(map[int32]string)
-	}
-	r.written[int32(line)] = v
-}
-
-// bucketKey is the byte after the leading '/' that every path matching pat must have,
-// or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…") or that
-// byte is not ASCII (escaped patterns have none) or is NUL (bit 0 of a set's keys marks
-// its long header; the scanner ends a line at a NUL, so only a decoded escape has one).
-func bucketKey(pat string) int16 {
-	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && 0 < pat[1] && pat[1] < 0x80 && !(pat[1] == '$' && len(pat) == 2) {
-		return int16(pat[1])
-	}
-	return -1
-}
-
-// compile writes the rule set of each group into b.prog and indexes the groups by
-// product token.
-func (r *Robots) compile(b *builder) {
-	legacy := r.dialect.legacy()
-	r.star.set = -1
-	for gi := range b.groups {
-		g := &b.groups[gi]
-		g.set = int32(len(b.prog))
-		// The old dialects have no buckets: they try rules in file order.
-		b.prog = b.sets.appendSet(b.prog, b.rules[g.ruleLo:g.ruleHi], b.pats, !legacy)
-	}
-	if len(b.groups) == 0 || legacy {
+// index indexes the groups by product token; "*" groups go to the fallback set. The
+// legacy dialects find their record by walking the groups (legacyGroup).
+func (r *Robots) index(b *builder) {
+	if r.dialect.legacy() {
 		return
 	}
-	// Index the groups by product token; "*" groups go to the fallback set.
 	names := b.names
-	var stars []int32
-	for gi := range b.groups {
-		g := &b.groups[gi]
-		for ai := g.agentLo; ai < g.agentHi; ai++ {
-			name := b.agents[ai].Name
-			if isGlobal(name) {
-				if len(stars) == 0 || stars[len(stars)-1] != int32(gi) {
-					stars = append(stars, int32(gi))
-				}
-				continue
-			}
-			tok := leadingToken(name)
-			names = append(names, named{foldKey(tok), tok, int32(gi), ai})
-		}
-	}
-	b.names = names
 	slices.SortFunc(names, func(a, b named) int {
 		if a.key != b.key { // most tokens differ in their first eight bytes
 			return cmp.Compare(a.key, b.key)
@@ -460,45 +308,241 @@ func (r *Robots) compile(b *builder) {
 			}
 		}
 		tok := names[i].token
-		b.tokens = append(b.tokens, tokenSet{key: names[i].key, token: tok, ref: b.merge(lo)})
-		b.tokAgent = append(b.tokAgent, names[i].agent)
+		b.tokens = append(b.tokens, tokenSet{key: names[i].key, token: tok,
+			ref: setRef{groupLo: int32(lo), groupN: int32(len(b.setGroup) - lo)}})
 		if tok != "" {
 			r.initials |= initial(tok)
 		}
 		i = j
 	}
-	if len(stars) > 0 {
+	if len(b.stars) > 0 {
 		lo := len(b.setGroup)
-		b.setGroup = append(b.setGroup, stars...)
-		r.star = b.merge(lo)
-		so := int(r.star.set)
-		var h [16]byte // the set may be shorter than a long header
-		copy(h[:], b.prog[so:])
-		if _, _, n := setLayout(unsafe.String(&h[0], len(h)), 0); n <= headMax {
-			copy(r.head[:], b.prog[so:so+n])
-			r.headOK, r.starRecs = true, int32(so+n)
-		}
+		b.setGroup = append(b.setGroup, b.stars...)
+		r.star.groupLo, r.star.groupN = int32(lo), int32(len(b.stars))
 	}
 }
 
-// merge returns the rule set of the groups b.setGroup[lo:]: a group's own set when
-// there is one group, otherwise a new set of all their rules, bucketed.
-func (b *builder) merge(lo int) setRef {
-	gs := b.setGroup[lo:]
-	ref := setRef{groupLo: int32(lo), groupN: int32(len(gs))}
-	if len(gs) == 1 {
-		ref.set = b.groups[gs[0]].set
-		return ref
+// details is what Parse found that decisions do not need: read from the body again
+// the first time it is asked for (Robots.details), with the same groups as parse's.
+type details struct {
+	agents []Agent // the user-agent lines of all groups, group by group
+	rules  []Rule  // the rules of all groups, group by group, in file order
+	fields []Field // every non-rule field (sitemaps too) in file order; groups hold spans
+	spans  []span  // per group, in file order
+	diags  []diag
+}
+
+// span is where a group's agents, rules and fields are in details.
+type span struct{ agentLo, agentHi, ruleLo, ruleHi, fieldLo, fieldHi int32 }
+
+// details returns the detailed reading of the body, reading it on first use. Two
+// goroutines may both read it; one reading is kept.
+func (r *Robots) details() *details {
+	if d := r.detail.Load(); d != nil {
+		return d
 	}
-	rules := b.merged[:0]
+	d := r.readDetails()
+	if r.detail.CompareAndSwap(nil, d) {
+		return d
+	}
+	return r.detail.Load()
+}
+
+// readDetails reads every line of the body as Google's parser (or the dialect's
+// documents) would, for Groups, Fields, Diagnostics and the legacy dialects' records.
+func (r *Robots) readDetails() *details {
+	b := builders.Get().(*builder)
+	defer b.release()
+	body := r.body
+	dialect := r.dialect
+	legacy := dialect.legacy()
+	inRules := false // a rule has been seen since the current group's user-agent lines
+	closed := false  // a blank line has ended a record (legacy dialects)
+	var cur *span
+	// A loop rather than scanLines' callback: the Line stays on the stack.
+	var sc scanner
+	sc.init(body)
+	var line Line
+	l := &line
+	for sc.next(l) {
+		readAs(dialect, l)
+		if l.TooLong {
+			b.diag(l.Num, LineTooLong, "", "")
+		}
+		// Most lines are fields spelled out with a colon: one test each.
+		if KindUserAgent <= l.Kind && l.Kind <= KindOther &&
+			(l.Typo || l.MissingColon || l.Kind != KindOther && len(l.Key) != len(kindNames[l.Kind])) {
+			b.nameDiags(l)
+		}
+		switch l.Kind {
+		case KindBlank:
+			if legacy && !l.Comment {
+				// A blank line ends the record in the old documents (1994: "records
+				// separated by one or more blank lines"; 1996: blank = *space CRLF);
+				// a comment line does not.
+				cur, inRules = nil, false
+				closed = true
+			}
+		case KindInvalid:
+			if !showsNothing(l.Text) {
+				b.diag(l.Num, InvalidLine, "", "")
+			}
+		case KindUserAgent:
+			if cur == nil || inRules {
+				n, nr, nf := int32(len(b.agents)), int32(len(b.ruleLs)), int32(len(b.fields))
+				b.spans = append(b.spans, span{n, n, nr, nr, nf, nf})
+				cur = &b.spans[len(b.spans)-1]
+				inRules = false
+			}
+			b.agents = append(b.agents, Agent{Name: l.Value, Line: l.Num})
+			cur.agentHi++
+			if l.Value == "" {
+				b.diag(l.Num, EmptyUserAgent, "", "")
+			}
+		case KindAllow, KindDisallow:
+			if cur == nil {
+				where := beforeAgents
+				if closed {
+					where = afterBlank
+				}
+				b.diag(l.Num, RuleOutsideGroup, l.Kind.String(), where)
+				continue
+			}
+			inRules = true
+			if l.Value == "" {
+				continue // an empty value restricts nothing, but still ends the agent lines
+			}
+			b.ruleLs = append(b.ruleLs, Rule{Allow: l.Kind == KindAllow, Value: l.Value, Line: l.Num})
+			cur.ruleHi++
+		case KindSitemap:
+			b.fields = append(b.fields, Field{Name: "sitemap", Value: l.Value, Line: l.Num})
+			if cur != nil {
+				cur.fieldHi++
+			}
+		case KindOther, KindUnknown:
+			name := l.Key
+			if l.Kind == KindOther {
+				name = canonicalField(name)
+			} else {
+				b.diag(l.Num, UnknownField, l.Key, "")
+				b.diags[len(b.diags)-1].noColon = l.MissingColon
+			}
+			b.fields = append(b.fields, Field{Name: name, Value: l.Value, Line: l.Num})
+			if cur != nil {
+				cur.fieldHi++
+			}
+		}
+	}
+	if r.size > len(body) {
+		b.diag(sc.num, FileTooLarge, "", "")
+	}
+	return &details{agents: clone(b.agents), rules: clone(b.ruleLs), fields: clone(b.fields),
+		spans: clone(b.spans), diags: clone(b.diags)}
+}
+
+// indexDir is the extra allow pattern Google derives from an allow pattern whose
+// last segment starts with "index.htm": the directory itself, ".../$".
+func indexDir(pat string) (string, bool) {
+	slash := strings.LastIndexByte(pat, '/')
+	if slash < 0 || !strings.HasPrefix(pat[slash:], "/index.htm") {
+		return "", false
+	}
+	return pat[:slash+1] + "$", true
+}
+
+// addRule adds a rule of pattern pat, whose value as written is in the body at src.
+func (b *builder) addRule(pat string, line int, src, srcLen int, allow bool, shape uint8) {
+	// What the rule's entry holds (prog.go) is worked out once, though a rule may be
+	// written twice (indexDir).
+	flags := shape
+	if allow {
+		flags |= flagAllow
+	}
+	var word, pairs byteSet
+	if shape == shapeWild {
+		word, pairs = wildSets(pat)
+	} else {
+		lit := pat
+		if shape == shapeExact {
+			lit = pat[:len(pat)-1]
+		}
+		lit = lit[:min(len(lit), 8)]
+		word = byteSet(u64pad(lit))
+		flags |= uint8(len(lit)) << cmpShift
+	}
+	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line),
+		src: uint32(src), srcLen: uint16(srcLen), shape: shape, flags: flags,
+		key: bucketKey(pat), word: word, pairs: pairs})
+	b.pats = append(b.pats, pat)
+}
+
+// canonicalField returns the lower-case spelling of a known field without allocating.
+func canonicalField(key string) string {
+	for _, f := range otherFields {
+		if equalFold(key, f) {
+			return f
+		}
+	}
+	return strings.ToLower(key)
+}
+
+// bucketKey is the byte after the leading '/' that every path matching pat must have,
+// or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…") or that
+// byte is not ASCII (escaped patterns have none) or is NUL (bit 0 of a set's keys marks
+// its long header; the scanner ends a line at a NUL, so only a decoded escape has one).
+func bucketKey(pat string) int16 {
+	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && 0 < pat[1] && pat[1] < 0x80 && !(pat[1] == '$' && len(pat) == 2) {
+		return int16(pat[1])
+	}
+	return -1
+}
+
+// compileSet compiles the rule set of the groups gs (prog.go): it reads their lines
+// again from the body, from where parse found each group to where it ends, and writes
+// their rules, bucketed unless the dialect is a legacy one. The result is a new
+// allocation of exactly its size.
+func (r *Robots) compileSet(gs []int32) []byte {
+	b := builders.Get().(*builder)
+	defer b.release()
+	dialect := r.dialect
+	legacy := dialect.legacy()
+	var sc scanner
+	var l Line
 	for _, gi := range gs {
-		g := &b.groups[gi]
-		rules = append(rules, b.rules[g.ruleLo:g.ruleHi]...)
+		g := &r.groups[gi]
+		sc.initAt(r.body, int(g.start), int(g.line)-1, r.noNUL)
+		for {
+			start, end, ok := sc.line()
+			if !ok || start >= int(g.end) {
+				break
+			}
+			if start == end || passOver[r.body[start]] {
+				continue
+			}
+			classify(&l, sc.num, r.body[start:end], sc.noNUL, sc.hash(start, end))
+			readAs(dialect, &l)
+			if l.Kind != KindAllow && l.Kind != KindDisallow || l.Value == "" {
+				continue // an empty value restricts nothing
+			}
+			allow := l.Kind == KindAllow
+			src := start + l.ValueCol - 1
+			pat, shape := dialect.compilePattern(l.Value)
+			b.addRule(pat, l.Num, src, len(l.Value), allow, shape)
+			if allow && !legacy {
+				if p, ok := indexDir(pat); ok {
+					b.addRule(p, l.Num, src, len(l.Value), true, shapeOf(p))
+				}
+			}
+		}
 	}
-	b.merged = rules
-	ref.set = int32(len(b.prog))
-	b.prog = b.sets.appendSet(b.prog, rules, b.pats, true)
-	return ref
+	// The old dialects have no buckets: they try rules in file order.
+	out := b.sets.appendSet(append(b.prog[:0], make([]byte, progHead)...), b.rules, b.pats, !legacy)
+	out = append(out, make([]byte, progPad)...)
+	b.prog = out
+	prog := make([]byte, len(out))
+	copy(prog, out)
+	binary.LittleEndian.PutUint32(prog[progLen:], uint32(len(prog)))
+	return prog
 }
 
 // compareFold compares ASCII strings as if both were lower case.

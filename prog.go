@@ -5,13 +5,24 @@ import (
 	"iter"
 	"math/bits"
 	"slices"
+	"sync/atomic"
+	"unsafe"
 )
 
-// The rules of a parsed file are kept in one string, r.prog, as rule sets laid out
-// for decisions: what a decision reads is small and sits together, since a decision on
-// a file nobody has looked at lately waits on memory reads that miss the cache.
+// A rule set is kept in a string, its prog, laid out for decisions: what a decision
+// reads is small and sits together, since a decision on a file nobody has looked at
+// lately waits on memory reads that miss the cache. Parse compiles no set: a set is
+// compiled from the body on the first decision that needs it (Robots.compileSet) and
+// published through a lazyProg, which holds a pointer to the prog's first byte; the
+// prog starts with its own length, so that a decision finds a set in one memory read.
 // Integers are little-endian. The constants below name every offset and width; the
 // code reads the layout only through them.
+//
+// A prog:
+//
+//	+0  u32  its length in bytes, progPad included                 progLen
+//	+4       the set                                               progHead
+//	then     progPad zero bytes
 //
 // A set (at offset so in prog):
 //
@@ -54,8 +65,11 @@ import (
 // A text:
 //
 //	+0  u32  the rule's line                                    textLine
-//	+4  u64  for a wildcard pattern only: its pairSet            textPairs
-//	+4       (+12 for a wildcard pattern) the n bytes of the     textPat, textPatWild
+//	+4  u32  where the rule's value as written starts in the    textSrc
+//	         body (Robots.body), which a Rule reports
+//	+8  u16  the value's length                                 textSrcLen
+//	+10 u64  for a wildcard pattern only: its pairSet            textPairs
+//	+10      (+18 for a wildcard pattern) the n bytes of the    textPat, textPatWild
 //	         pattern
 //
 // w holds the first bytes of the pattern (at most eight, and never the final '$' of an exact
@@ -68,7 +82,7 @@ import (
 // wildcard entry, in file order: there the first match decides.
 //
 // Invariants, and the tests that guard them:
-//   - prog ends with progPad zero bytes, so that a part's header, or an entry and the byte
+//   - A prog's first word is its length; prog ends with progPad zero bytes, so that a part's header, or an entry and the byte
 //     after it, can be read as whole words wherever they are (TestProgLayout).
 //   - A key is ASCII and not NUL, so the key set fits 128 bits and bit 0 is free
 //     (TestProgLayout; bucketKey).
@@ -76,16 +90,19 @@ import (
 //     at most triples it (the assertion below; TestLongPatternOrder).
 //   - A count in the short form is below countMax (TestLongPart writes both forms).
 //   - A set's parts follow its header, the generic part first and then the buckets' in key
-//     order, each starting where the one before ends; the copy of the star set's header in
-//     the Robots equals the header in prog (TestProgLayout).
+//     order, each starting where the one before ends (TestProgLayout).
 //   - Texts follow the entries in entry order, and each list keeps the file's order
 //     (TestProgLayout; the legacy dialects' first match in TestLegacy1996FirstMatch).
 //   - A wildcard entry's w is the needMask of its pattern and its textPairs the pairs of
 //     its literal pieces; a literal entry's w and cmp count are its first bytes
 //     (TestProgLayout; FuzzCompilePattern).
 
-// progPad is the number of zero bytes that end prog.
-const progPad = 8
+// Progs.
+const (
+	progLen  = 0 // u32: the prog's length
+	progHead = 4 // the set starts here
+	progPad  = 8 // the number of zero bytes that end a prog
+)
 
 // Rule sets.
 const (
@@ -127,12 +144,17 @@ const (
 // Texts.
 const (
 	textLine    = 0 // u32
-	lineSize    = 4
-	textPairs   = lineSize // u64, wildcard patterns only
+	textSrc     = 4 // u32
+	textSrcLen  = 8 // u16
+	textHead    = 10
+	textPairs   = textHead // u64, wildcard patterns only
 	pairsSize   = 8
-	textPat     = lineSize             // the pattern of a prefix or exact entry
-	textPatWild = lineSize + pairsSize // the pattern of a wildcard entry
+	textPat     = textHead             // the pattern of a prefix or exact entry
+	textPatWild = textHead + pairsSize // the pattern of a wildcard entry
 )
+
+// A value's length must fit textSrcLen's u16: a value is part of a line.
+const _ uint16 = MaxLineBytes
 
 // A pattern's length must fit entryLen's u16: a line is at most MaxLineBytes, and
 // escaping turns each byte into at most three. The conversion fails to compile otherwise.
@@ -235,6 +257,11 @@ func (en entry) shape() uint8           { return en.flags & shapeMask }
 func (en entry) allow() bool            { return en.flags&flagAllow != 0 }
 func (en entry) line(prog string) int32 { return int32(u32(prog, en.text+textLine)) }
 
+// src returns where the rule's value as written is in the body, and its length.
+func (en entry) src(prog string) (int, int) {
+	return int(u32(prog, en.text+textSrc)), u16(prog, en.text+textSrcLen)
+}
+
 // patStart is where the pattern starts: after the line and, for a wildcard pattern,
 // its pairs.
 func (en entry) patStart() int {
@@ -284,6 +311,28 @@ func setParts(prog string, so int) []int {
 		parts = append(parts, int(u32(prog, bounds+boundSize*j)))
 	}
 	return parts
+}
+
+// lazyProg is a rule set compiled on first use. Decisions on one Robots may run at once:
+// the first to need the set compiles it and publishes it with a compare-and-swap; a
+// goroutine that loses the race drops its own copy (the same bytes) and uses the one
+// published. A published prog never changes.
+type lazyProg struct{ p atomic.Pointer[byte] }
+
+// load returns the prog, or "" when it is not compiled yet.
+func (lp *lazyProg) load() string {
+	p := lp.p.Load()
+	if p == nil {
+		return ""
+	}
+	return unsafe.String(p, int(u32(unsafe.String(p, progHead), progLen)))
+}
+
+// store publishes prog, which starts with its length, unless another goroutine
+// published its set first, and returns the set published.
+func (lp *lazyProg) store(prog []byte) string {
+	lp.p.CompareAndSwap(nil, &prog[0])
+	return lp.load()
 }
 
 // setWriter writes rule sets. Its arrays are indexed by bucket key + 1 (the generic
@@ -383,6 +432,8 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		binary.LittleEndian.PutUint16(out[e+entryLen:], uint16(ru.n))
 		out[e+entryFlags] = ru.flags
 		binary.LittleEndian.PutUint32(out[t+textLine:], uint32(ru.line))
+		binary.LittleEndian.PutUint32(out[t+textSrc:], ru.src)
+		binary.LittleEndian.PutUint16(out[t+textSrcLen:], ru.srcLen)
 		pat := t + textPat
 		if ru.shape == shapeWild {
 			binary.LittleEndian.PutUint64(out[t+textPairs:], uint64(ru.pairs))

@@ -11,50 +11,49 @@ import (
 // the sets through the layout's own names but checking each field against what it must
 // hold: the pattern it was compiled from, its shape, key and sets.
 func checkProg(r *Robots) error {
-	prog := r.prog
-	if len(prog) < progPad || strings.Trim(prog[len(prog)-progPad:], "\x00") != "" {
-		return fmt.Errorf("prog does not end with %d zero bytes", progPad)
-	}
 	bucketed := !r.dialect.legacy()
-	seen := map[int32]bool{}
-	sets := []int32{}
-	add := func(so int32) {
-		if so >= 0 && !seen[so] {
-			seen[so] = true
-			sets = append(sets, so)
+	var progs []string
+	if bucketed {
+		for i := range r.tokens {
+			progs = append(progs, r.setProg(&r.tokens[i].ref))
+		}
+		if r.star.groupN > 0 {
+			progs = append(progs, r.setProg(&r.star))
+		}
+	} else {
+		for gi := range r.groups {
+			progs = append(progs, string(r.compileSet([]int32{int32(gi)})))
 		}
 	}
-	for _, g := range r.groups {
-		add(g.set)
-	}
-	for _, t := range r.tokens {
-		add(t.ref.set)
-	}
-	add(r.star.set)
-	if r.headOK {
-		_, _, recs := setLayout(prog, int(r.star.set))
-		if n := recs - int(r.star.set); int(r.starRecs) != recs || string(r.head[:n]) != prog[r.star.set:recs] {
-			return fmt.Errorf("the star set's header copy differs from the set at %d", r.star.set)
+	for i, prog := range progs {
+		if len(prog) < progHead+progPad || strings.Trim(prog[len(prog)-progPad:], "\x00") != "" {
+			return fmt.Errorf("set %d: prog does not end with %d zero bytes", i, progPad)
 		}
-	}
-	for _, so := range sets {
-		if err := checkSet(prog, int(so), bucketed); err != nil {
-			return fmt.Errorf("set at %d: %w", so, err)
+		if n := int(u32(prog, progLen)); n != len(prog) {
+			return fmt.Errorf("set %d: prog of %d bytes says %d", i, len(prog), n)
+		}
+		end, err := checkSet(r, prog, progHead, bucketed)
+		if err != nil {
+			return fmt.Errorf("set %d: %w", i, err)
+		}
+		if end != len(prog)-progPad {
+			return fmt.Errorf("set %d: its last part ends at %d, the padding starts at %d", i, end, len(prog)-progPad)
 		}
 	}
 	return nil
 }
 
-func checkSet(prog string, so int, bucketed bool) error {
+// checkSet checks the set at so and returns where its last part ends.
+func checkSet(r *Robots, prog string, so int, bucketed bool) (int, error) {
 	nk, bounds, recs := setLayout(prog, so)
 	keys := []int16{-1} // the generic part's
 	if prog[so+setKeys]&setLongForm != 0 {
 		if !bucketed {
-			return fmt.Errorf("a legacy set has buckets")
+			return 0, fmt.Errorf("a legacy set has buckets")
 		}
 		lo, hi := u64(prog, so+setKeys)&^setLongForm, u64(prog, so+setKeysHi)
 		if nk != bits.OnesCount64(lo)+bits.OnesCount64(hi) || nk == 0 {
-			return fmt.Errorf("nk = %d for key bits %x %x", nk, lo, hi)
+			return 0, fmt.Errorf("nk = %d for key bits %x %x", nk, lo, hi)
 		}
 		for k := range int16(setKeyLimit) {
 			if [2]uint64{lo, hi}[k>>6]&(1<<(k&63)) != 0 {
@@ -62,30 +61,30 @@ func checkSet(prog string, so int, bucketed bool) error {
 			}
 		}
 	} else if prog[so] != 0 {
-		return fmt.Errorf("short header byte %#x, want 0", prog[so])
+		return 0, fmt.Errorf("short header byte %#x, want 0", prog[so])
 	}
 	if recs != so+setHeader(nk) {
-		return fmt.Errorf("generic part at %d, want %d", recs, so+setHeader(nk))
+		return 0, fmt.Errorf("generic part at %d, want %d", recs, so+setHeader(nk))
 	}
 	po := recs
 	for j, k := range keys {
 		if j > 0 {
 			if b := int(u32(prog, bounds+boundSize*(j-1))); b != po {
-				return fmt.Errorf("bucket of key %d starts at %d, want %d (right after the part before)", k, b, po)
+				return 0, fmt.Errorf("bucket of key %d starts at %d, want %d (right after the part before)", k, b, po)
 			}
 		}
-		next, err := checkPart(prog, po, k, bucketed)
+		next, err := checkPart(r, prog, po, k, bucketed)
 		if err != nil {
-			return fmt.Errorf("part of key %d at %d: %w", k, po, err)
+			return 0, fmt.Errorf("part of key %d at %d: %w", k, po, err)
 		}
 		po = next
 	}
-	return nil
+	return po, nil
 }
 
 // checkPart checks the part at po, of bucket key k (-1 for the generic part), and returns
 // where its last text ends.
-func checkPart(prog string, po int, k int16, bucketed bool) (int, error) {
+func checkPart(r *Robots, prog string, po int, k int16, bucketed bool) (int, error) {
 	h := u64(prog, po)
 	ent, np, nw := partCounts(prog, po, h)
 	short := np < countMax && nw < countMax
@@ -110,6 +109,17 @@ func checkPart(prog string, po int, k int16, bucketed bool) (int, error) {
 			return 0, fmt.Errorf("entry %d: line %d after line %d: the file's order is lost", i, line, lastLine[b2i(wildList)])
 		}
 		lastLine[b2i(wildList)] = line
+		// The value as written, in the body, compiles to the pattern (or, for the
+		// directory Google derives from an index.htm page, to the page's pattern).
+		src, n := en.src(prog)
+		if src+n > len(r.body) {
+			return 0, fmt.Errorf("entry %d: value at %d+%d, past the body's %d bytes", i, src, n, len(r.body))
+		}
+		if p, _ := r.dialect.compilePattern(r.body[src : src+n]); p != pat {
+			if dir, ok := indexDir(p); !ok || dir != pat || !en.allow() {
+				return 0, fmt.Errorf("entry %d: value %q compiles to %q, the entry's pattern is %q", i, r.body[src:src+n], p, pat)
+			}
+		}
 		if bucketed {
 			if want := shapeOf(pat); en.shape() != want || wildList != (want == shapeWild) {
 				return 0, fmt.Errorf("entry %d (%q): shape %d in the %v list", i, pat, en.shape(), wildList)

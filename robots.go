@@ -6,58 +6,55 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
 
-// Robots is a parsed robots.txt file. It is immutable and safe for concurrent use.
-// The zero value, like an empty file, allows everything.
+// Robots is a parsed robots.txt file. It is immutable in what it reports and safe for
+// concurrent use; the rule set of a crawler is compiled on the first decision that
+// needs it, and the agents, fields and diagnostics are read when first asked for, by
+// whichever goroutine comes first (see lazyProg). The zero value, like an empty file,
+// allows everything.
 type Robots struct {
 	// What a decision reads comes first, so that it shares the struct's first cache line.
-	// Most decisions use the star set: the copy of its header follows at once.
-	prog     string // the rule sets (see prog.go), then every other string kept
+	// Most decisions use the star set.
+	star     setRef // the "*" groups (groupN 0 when there are none) and their rule set
 	initials uint64 // the initial bit of each token
-	star     setRef // the "*" groups; star.set is -1 when there are none
+	tokens   []tokenSet // sorted by token, compared case-insensitively
 	dialect  Dialect
-	headOK   bool          // head holds the star set's header
-	starRecs int32         // the star set's generic part starts here in prog, when headOK
-	head     [headMax]byte // a copy of the star set's header, when headOK
-	tokens   []tokenSet    // sorted by token, compared case-insensitively
+	noNUL    bool   // body has no NUL byte
+	body     string // the body parsed (a copy): every string reported is part of it
 
 	groups   []group // in file order
-	agents   []Agent // the user-agent lines of all groups, group by group
-	fields   []Field // every non-rule field (sitemaps too) in file order; groups hold spans
 	setGroup []int32 // the groups of all rule sets
-	diags    []diag
-	written  map[int32]string // the value as written, for lines whose pattern differs from it
-	size     int              // bytes of the body before the size limit
+	detail   atomic.Pointer[details]
+	size     int // bytes of the body before the size limit
 	opts     options
 }
 
-// headMax is the room for the star set's header in the Robots: 96 bytes hold 20
-// buckets.
-const headMax = 96
-
-// group is a span of the shared slices.
+// group is where a group's lines are in the body: from its first user-agent line to
+// the start of the next group's (in the legacy dialects, of the blank line that ends
+// the record), or the end of the body.
 type group struct {
-	line             int32
-	agentLo, agentHi int32
-	ruleLo, ruleHi   int32 // while parsing: the group's rules in the builder
-	fieldLo, fieldHi int32
-	set              int32 // the offset in prog of the set of the group's own rules
+	line       int32 // of its first user-agent line
+	start, end int32 // in body
+	prog       lazyProg // the legacy dialects' rule set of the group alone, in file order
 }
 
-// rule is a compiled allow or disallow line while parsing; the result keeps it as a
-// record of a rule set (see prog.go).
+// rule is a compiled allow or disallow line while its set is written; the set keeps it
+// as an entry and a text (see prog.go).
 type rule struct {
-	off   uint32 // the index of its pattern in the builder's pats
-	n     uint32 // the pattern's length, which is the rule's priority
-	line  int32
-	shape uint8
-	flags uint8   // its entry's flags (prog.go)
-	key   int16   // bucketKey(pattern)
-	word  byteSet // its entry's word: for a wildcard pattern, needMask(pattern)
-	pairs byteSet // the pairs of a wildcard pattern (wildSets)
+	off    uint32 // the index of its pattern in the builder's pats
+	n      uint32 // the pattern's length, which is the rule's priority
+	line   int32
+	src    uint32 // where its value as written starts in the body
+	srcLen uint16 // and its length
+	shape  uint8
+	flags  uint8   // its entry's flags (prog.go)
+	key    int16   // bucketKey(pattern)
+	word   byteSet // its entry's word: for a wildcard pattern, needMask(pattern)
+	pairs  byteSet // the pairs of a wildcard pattern (wildSets)
 }
 
 // groupOf returns the group a rule line belongs to: the last group starting before it.
@@ -288,30 +285,23 @@ func (r *Robots) Allowed(agent, url string) bool {
 		return r.decide(&pv, agent, nil).Allowed
 	}
 	// Only the verdict is wanted: the deciding rule's value and group, which Check
-	// reports, cost memory reads of their own. The set's header is read before the
-	// URL, so that the two reads, often cache misses both, overlap.
-	// lookup and starSet are written out, their common cases first: most agents are
-	// named by no group, and most files' star set header is in the Robots.
-	var hdr string
-	var so, recs int
+	// reports, cost memory reads of their own. lookup is written out, its common case
+	// first: most agents are named by no group.
 	var ref *setRef
 	if agent == "" || r.initials&initial(agent) != 0 {
 		ref = r.search(agent)
 	}
-	switch {
-	case ref != nil:
-		hdr, so, recs = r.setAt(ref.set)
-	case r.headOK:
-		hdr, so, recs = unsafe.String(&r.head[0], headMax), 0, int(r.starRecs)
-	case r.star.set >= 0:
-		hdr, so, recs = r.setAt(r.star.set)
-	default:
-		return true
+	if ref == nil {
+		if r.star.groupN == 0 {
+			return true
+		}
+		ref = &r.star
 	}
+	prog := r.setProg(ref)
 	var pv pathView
 	pv.ofURL(url)
-	best := entry{n: -1, text: -1} // noMatch
-	matchSet(r.prog, hdr, so, recs, &pv, &best)
+	best := noMatch
+	matchSet(prog, &pv, &best)
 	return best.n < 0 || best.allow()
 }
 
@@ -336,14 +326,10 @@ func (r *Robots) CheckAgents(agents []string, url string) Decision {
 	return r.decide(&pv, "", agents)
 }
 
-// ruleAt returns the rule of an entry.
-func (r *Robots) ruleAt(en entry) Rule {
-	line := en.line(r.prog)
-	v := en.pat(r.prog)
-	if w, ok := r.written[line]; ok {
-		v = w
-	}
-	return Rule{Allow: en.allow(), Value: v, Line: int(line)}
+// ruleAt returns the rule of an entry of prog: its value as written is in the body.
+func (r *Robots) ruleAt(prog string, en entry) Rule {
+	src, n := en.src(prog)
+	return Rule{Allow: en.allow(), Value: r.body[src : src+n], Line: int(en.line(prog))}
 }
 
 // Groups returns the groups of the file in file order. It builds them on each call:
@@ -352,34 +338,26 @@ func (r *Robots) Groups() []Group {
 	if r == nil {
 		return nil
 	}
+	d := r.details()
 	out := make([]Group, len(r.groups))
 	for gi := range r.groups {
-		out[gi] = r.group(gi)
+		out[gi] = r.group(d, gi)
 	}
 	return out
 }
 
-func (r *Robots) group(gi int) Group {
-	g := &r.groups[gi]
-	var rules []Rule
-	for _, po := range setParts(r.prog, int(g.set)) {
-		for en := range partAt(r.prog, po).entries(r.prog) {
-			rules = append(rules, r.ruleAt(en))
-		}
-	}
-	slices.SortFunc(rules, func(a, b Rule) int { return a.Line - b.Line })
-	// The derived index.htm rule shares its line with the rule it comes from.
-	rules = slices.CompactFunc(rules, func(a, b Rule) bool { return a.Line == b.Line })
+func (r *Robots) group(d *details, gi int) Group {
+	sp := &d.spans[gi]
 	var fields []Field
-	for _, f := range r.fields[g.fieldLo:g.fieldHi] {
+	for _, f := range d.fields[sp.fieldLo:sp.fieldHi] {
 		if f.Name != "sitemap" { // sitemaps stand outside groups
 			fields = append(fields, f)
 		}
 	}
 	return Group{
-		Line:   int(g.line),
-		Agents: slices.Clone(r.agents[g.agentLo:g.agentHi]),
-		Rules:  rules,
+		Line:   int(r.groups[gi].line),
+		Agents: slices.Clone(d.agents[sp.agentLo:sp.agentHi]),
+		Rules:  clone(d.rules[sp.ruleLo:sp.ruleHi]),
 		Fields: fields,
 	}
 }
@@ -390,7 +368,7 @@ func (r *Robots) Sitemaps() []string {
 		return nil
 	}
 	var out []string
-	for _, f := range r.fields {
+	for _, f := range r.details().fields {
 		if f.Name == "sitemap" {
 			out = append(out, f.Value)
 		}
@@ -404,7 +382,7 @@ func (r *Robots) Fields() []Field {
 	if r == nil {
 		return nil
 	}
-	return slices.Clone(r.fields)
+	return slices.Clone(r.details().fields)
 }
 
 // Diagnostics returns what Parse skipped or read in a doubtful way, by line.
@@ -412,8 +390,9 @@ func (r *Robots) Diagnostics() []Diagnostic {
 	if r == nil {
 		return nil
 	}
-	out := make([]Diagnostic, len(r.diags))
-	for i, d := range r.diags {
+	diags := r.details().diags
+	out := make([]Diagnostic, len(diags))
+	for i, d := range diags {
 		out[i] = d.diagnostic(r)
 	}
 	return out
@@ -444,7 +423,7 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 	// search per group, so that a file of many groups costs linear time).
 	slices.Sort(groups)
 	groups = slices.Compact(groups)
-	if len(groups) == 0 && r.star.set >= 0 {
+	if len(groups) == 0 && r.star.groupN > 0 {
 		global = true
 		for _, g := range r.groupsOf(&r.star) {
 			groups = append(groups, int(g))
@@ -487,7 +466,7 @@ func (r *Robots) CrawlDelay(agents ...string) (time.Duration, bool) {
 			earliest(r.groupsOf(set))
 		}
 	}
-	if !named && r.star.set >= 0 {
+	if !named && r.star.groupN > 0 {
 		earliest(r.groupsOf(&r.star))
 	}
 	return delay, best < len(r.groups)
@@ -495,8 +474,9 @@ func (r *Robots) CrawlDelay(agents ...string) (time.Duration, bool) {
 
 // groupDelay is the crawl-delay of group gi, as Group.CrawlDelay.
 func (r *Robots) groupDelay(gi int) (time.Duration, bool) {
-	g := &r.groups[gi]
-	return crawlDelay(r.fields[g.fieldLo:g.fieldHi])
+	d := r.details()
+	sp := &d.spans[gi]
+	return crawlDelay(d.fields[sp.fieldLo:sp.fieldHi])
 }
 
 // Size returns the size of the body given to Parse, before the size limit.
@@ -508,20 +488,27 @@ func (r *Robots) Size() int {
 }
 
 // MemSize returns an estimate of the heap bytes r holds: what a cache of parsed files
-// counts against its bound. It counts what r keeps (its text, its tables), not the
-// body given to Parse, which r does not keep.
+// counts against its bound. It counts what r keeps (its copy of the body, its tables)
+// and what it has built on first use so far (the rule sets compiled, the detailed
+// reading of the file); it may grow while decisions are made.
 func (r *Robots) MemSize() int {
 	if r == nil {
 		return 0
 	}
-	n := int(unsafe.Sizeof(*r)) + len(r.prog) +
+	n := int(unsafe.Sizeof(*r)) + len(r.body) +
 		cap(r.tokens)*int(unsafe.Sizeof(tokenSet{})) + cap(r.groups)*int(unsafe.Sizeof(group{})) +
-		cap(r.agents)*int(unsafe.Sizeof(Agent{})) + cap(r.fields)*int(unsafe.Sizeof(Field{})) +
-		cap(r.setGroup)*4 + cap(r.diags)*int(unsafe.Sizeof(diag{}))
-	if r.written != nil {
-		// A map's buckets hold eight keys and values with a byte of hash each; a
-		// map is about half full on average.
-		n += 48 + 2*len(r.written)*(int(unsafe.Sizeof(int32(0)))+int(unsafe.Sizeof(""))+1)
+		cap(r.setGroup)*4
+	n += len(r.star.prog.load())
+	for i := range r.tokens {
+		n += len(r.tokens[i].ref.prog.load())
+	}
+	for i := range r.groups {
+		n += len(r.groups[i].prog.load())
+	}
+	if d := r.detail.Load(); d != nil {
+		n += int(unsafe.Sizeof(*d)) + cap(d.agents)*int(unsafe.Sizeof(Agent{})) +
+			cap(d.rules)*int(unsafe.Sizeof(Rule{})) + cap(d.fields)*int(unsafe.Sizeof(Field{})) +
+			cap(d.spans)*int(unsafe.Sizeof(span{})) + cap(d.diags)*int(unsafe.Sizeof(diag{}))
 	}
 	return n
 }

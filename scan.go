@@ -99,8 +99,15 @@ type scanner struct {
 }
 
 func (sc *scanner) init(s string) {
-	s = skipBOM(s)
-	*sc = scanner{s: s, noNUL: strings.IndexByte(s, 0) < 0, nextLF: -1, nextCR: -1, nextH: -1}
+	sc.initAt(s, len(s)-len(skipBOM(s)), 0, strings.IndexByte(s, 0) < 0)
+}
+
+// initAt sets sc to read s from pos, a line start after which num lines have been read
+// (skipping the byte order mark is init's). noNUL says s has no NUL byte. Offsets, as
+// line returns them, are in s: a rule set compiled later (compileSet) reads its
+// groups' lines again from where Parse found them.
+func (sc *scanner) initAt(s string, pos, num int, noNUL bool) {
+	*sc = scanner{s: s, pos: pos, num: num, noNUL: noNUL, nextLF: -1, nextCR: -1, nextH: -1}
 }
 
 // indexFrom is the index of the first c in s at or after from, or len(s).
