@@ -19,8 +19,8 @@ import (
 type Robots struct {
 	// What a decision reads comes first, so that it shares the struct's first cache line.
 	// Most decisions use the star set.
-	star     setRef // the "*" groups (groupN 0 when there are none) and their rule set
-	initials uint64 // the initial bit of each token
+	star     setRef     // the "*" groups (groupN 0 when there are none) and their rule set
+	initials uint64     // the initial bit of each token
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	dialect  Dialect
 	noNUL    bool   // body has no NUL byte
@@ -37,8 +37,8 @@ type Robots struct {
 // the start of the next group's (in the legacy dialects, of the blank line that ends
 // the record), or the end of the body.
 type group struct {
-	line       int32 // of its first user-agent line
-	start, end int32 // in body
+	line       int32    // of its first user-agent line
+	start, end int32    // in body
 	prog       lazyProg // the legacy dialects' rule set of the group alone, in file order
 }
 
