@@ -9,9 +9,11 @@ import (
 	"github.com/gorobots/robots/internal/testenv"
 )
 
-// The issue asks that the parsed form of the whole corpus take at most twice the
-// corpus's raw size in memory. The raw size counted is what Parse reads (each file
-// up to DefaultMaxBytes), the stricter of the two possible readings.
+// Issue 18 asks that the parsed form of the whole corpus take at most 1.5 times the
+// corpus's raw size in memory (issue 2 asked for twice). The raw size counted is what
+// Parse reads (each file up to DefaultMaxBytes), the stricter of the two possible
+// readings. The parsed form is what Parse returns: rule sets compiled by later
+// decisions (Robots.compileSet) are not part of it.
 func TestParsedCorpusMemory(t *testing.T) {
 	c := testenv.Corpus(t)
 	raw := c.Bytes(robots.DefaultMaxBytes)
@@ -32,13 +34,15 @@ func TestParsedCorpusMemory(t *testing.T) {
 	ratio := float64(heap) / float64(raw)
 	t.Logf("%d files, %d bytes read (%d on disk); parsed form %d bytes on the heap: %.2f× the bytes read",
 		len(c.Files), raw, c.Bytes(0), heap, ratio)
-	if ratio > 2 {
-		t.Errorf("parsed corpus takes %d bytes = %.2f× its %d raw bytes; want at most 2×", heap, ratio, raw)
+	if ratio > 1.5 {
+		t.Errorf("parsed corpus takes %d bytes = %.2f× its %d raw bytes; want at most 1.5×", heap, ratio, raw)
 	}
 }
 
-// The issue asks that a decision on an ASCII URL allocate nothing. Every URL of
-// urls.txt is ASCII (see SOURCES.md), so every real case must run without allocating.
+// The issue asks that a decision on an ASCII URL allocate nothing, once the first
+// decision for its crawler has compiled the rule set that applies (issue 18): every URL
+// of urls.txt is ASCII (see SOURCES.md), so every real case must run without allocating
+// after the first. AllocsPerRun makes that first decision in its warm-up run.
 func TestDecisionAllocs(t *testing.T) {
 	ds := decisions(t)
 	for _, tt := range []struct {

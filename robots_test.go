@@ -96,6 +96,69 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 }
 
+// TestConcurrentFirstDecisions decides on a fresh Robots from many goroutines at once,
+// each for its own crawler, so that the first decisions for several rule sets, and the
+// first reading of the groups and diagnostics, race with each other; run with -race.
+// The expected verdicts follow from the file by the rules of RFC 9309: the group naming
+// the crawler applies, else the "*" group; the longest matching rule decides.
+func TestConcurrentFirstDecisions(t *testing.T) {
+	body := []byte("User-agent: a\nDisallow: /a\nAllow: /a/open\n\n" +
+		"User-agent: b\nUser-agent: c\nDisallow: /b*x$\n\n" +
+		"User-agent: a\nDisallow: /more\n\n" + // a second group for a: merged with the first
+		"User-agent: *\nDisallow: /\nAllow: /public/\nCrawl-delay: 2\nnot a field line\n")
+	tests := []struct {
+		agent, url string
+		allowed    bool
+		line       int // of the deciding rule, 0 when none
+	}{
+		{"a", "/a/secret", false, 2},
+		{"A", "/a/open/x", true, 3},
+		{"a", "/more/x", false, 10},
+		{"a", "/public/x", true, 0},
+		{"b", "/b/1x", false, 7},
+		{"c", "/b/1xy", true, 0},
+		{"d", "/x", false, 13},
+		{"googlebot", "/public/y", true, 14},
+	}
+	const rounds, copies = 50, 4
+	for range rounds {
+		r := Parse(body)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for range copies {
+			for _, tt := range tests {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					if got := r.Allowed(tt.agent, tt.url); got != tt.allowed {
+						t.Errorf("Allowed(%q, %q) = %v, want %v", tt.agent, tt.url, got, tt.allowed)
+					}
+					if d := r.Check(tt.agent, tt.url); d.Allowed != tt.allowed || d.Rule.Line != tt.line {
+						t.Errorf("Check(%q, %q) = %+v, want allowed %v by line %d", tt.agent, tt.url, d, tt.allowed, tt.line)
+					}
+				}()
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				if gs := r.Groups(); len(gs) != 4 || len(gs[3].Rules) != 2 || gs[3].Fields[0].Name != "crawl-delay" {
+					t.Errorf("Groups = %+v, want 4 groups, the last with 2 rules and a crawl-delay", gs)
+				}
+				if ds := r.Diagnostics(); len(ds) != 1 || ds[0].Line != 16 || ds[0].Code != InvalidLine {
+					t.Errorf("Diagnostics = %v, want one invalid-line on line 16 (no colon, four words)", ds)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if t.Failed() {
+			return
+		}
+	}
+}
+
 // TestFieldsAndGroups checks the accessors for non-rule fields, with their lines.
 func TestFieldsAndGroups(t *testing.T) {
 	body := "Host: example.com\nSitemap: https://example.com/s.xml\nUser-agent: Yandex\nClean-param: ref /a\nCrawl-delay: 2\nVisit-time: 0600-0845\nRequest-rate: 1/5\nDisallow: /tmp\nX-Custom: 1\n"

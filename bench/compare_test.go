@@ -206,3 +206,48 @@ func BenchmarkParseAndDecide(b *testing.B) {
 		m.Decisions(n)
 	})
 }
+
+// crawlDecisions is how many decisions BenchmarkCrawl makes on each file after the
+// first: a crawler that fetches a site's robots.txt decides on the URLs it finds there.
+const crawlDecisions = 100
+
+// BenchmarkCrawl is what a crawler does with a new file: parse it, decide for one
+// agent (the first decision, which may compile the agent's rules), then decide
+// crawlDecisions more URLs for that agent. It runs over the same sample of cases as
+// BenchmarkParseAndDecide; the further URLs are the paths of the cases that follow,
+// which are other hosts' (a path decides the same whatever its host).
+func BenchmarkCrawl(b *testing.B) {
+	d := load(b)
+	n := (len(d.cases) + sampleEvery - 1) / sampleEvery
+	b.Run("lib=robots", func(b *testing.B) {
+		m := testenv.StartMeter(b)
+		for range b.N {
+			for j := 0; j < len(d.cases); j += sampleEvery {
+				cs := &d.cases[j]
+				r := robots.Parse(d.bodies[cs.File])
+				r.Allowed(cs.Agent, cs.URL)
+				for k := 1; k <= crawlDecisions; k++ {
+					r.Allowed(cs.Agent, d.cases[(j+k)%len(d.cases)].URL)
+				}
+			}
+		}
+		m.Decisions(n * (1 + crawlDecisions))
+	})
+	b.Run("lib=temoto", func(b *testing.B) {
+		m := testenv.StartMeter(b)
+		for range b.N {
+			for j := 0; j < len(d.cases); j += sampleEvery {
+				cs := &d.cases[j]
+				t, err := robotstxt.FromBytes(d.bodies[cs.File])
+				if err != nil {
+					t, _ = robotstxt.FromBytes(nil)
+				}
+				t.TestAgent(d.paths[j], cs.Agent)
+				for k := 1; k <= crawlDecisions; k++ {
+					t.TestAgent(d.paths[(j+k)%len(d.cases)], cs.Agent)
+				}
+			}
+		}
+		m.Decisions(n * (1 + crawlDecisions))
+	})
+}
