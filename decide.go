@@ -401,7 +401,7 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 		return d
 	}
 	d.Group, d.Global = gi, global
-	lp := &r.groups[gi].prog
+	lp := &r.legacyProgs[gi]
 	prog := lp.load()
 	if prog == "" {
 		prog = lp.store(r.compileSet([]int32{int32(gi)}))

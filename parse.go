@@ -215,66 +215,146 @@ var passOver = func() (t [256]bool) {
 func (r *Robots) parse(body string) {
 	b := builders.Get().(*builder)
 	defer b.release()
-	legacy := r.dialect.legacy()
-	var sc scanner
-	sc.init(body)
-	r.noNUL = sc.noNUL
-	cur := -1        // the group being read, -1 when none
-	inRules := false // a rule has been seen since the current group's user-agent lines
-	var l Line
-	for {
-		start, end, ok := sc.line()
-		if !ok {
-			break
-		}
-		kind, comment := KindBlank, false
-		if start < end {
-			c := body[start]
-			if passOver[c] {
-				continue
-			}
-			kind = KindInvalid // not known yet
-			if !legacy && c|0x20 != 'u' {
-				// "Disallow: /x" and "Allow: /x", the shape of most lines.
-				if k, n := knownKey(body[start:end]); n > 0 {
-					kind = k
-				}
-			}
-			if kind == KindInvalid {
-				classify(&l, sc.num, body[start:end], sc.noNUL, sc.hash(start, end))
-				readAs(r.dialect, &l)
-				kind, comment = l.Kind, l.Comment
-			}
-		}
-		switch kind {
-		case KindBlank:
-			if legacy && !comment && cur >= 0 { // the record ends (see readDetails)
-				b.groups[cur].end = int32(start)
-				cur, inRules = -1, false
-			}
-		case KindUserAgent:
-			if cur < 0 || inRules {
-				if cur >= 0 {
-					b.groups[cur].end = int32(start)
-				}
-				cur, inRules = len(b.groups), false
-				b.groups = append(b.groups, group{line: int32(sc.num), start: int32(start), end: int32(len(body))})
-			}
-			if isGlobal(l.Value) {
-				if n := len(b.stars); n == 0 || b.stars[n-1] != int32(cur) {
-					b.stars = append(b.stars, int32(cur))
-				}
-			} else {
-				tok := leadingToken(l.Value)
-				b.names = append(b.names, named{foldKey(tok), tok, int32(cur)})
-			}
-		case KindAllow, KindDisallow:
-			inRules = cur >= 0
-		}
+	from := len(body) - len(skipBOM(body))
+	r.noNUL = strings.IndexByte(body, 0) < 0
+	gr := grouper{b: b, body: body, dialect: r.dialect, noNUL: r.noNUL, cur: -1}
+	if !gr.skimLF(from) {
+		// A CR ends a line by itself somewhere: read again with the scanner, which
+		// knows every line end.
+		b.groups, b.names, b.stars = b.groups[:0], b.names[:0], b.stars[:0]
+		gr = grouper{b: b, body: body, dialect: r.dialect, noNUL: r.noNUL, cur: -1}
+		gr.skim(from)
 	}
 	r.index(b)
 	r.groups = clone(b.groups)
 	r.tokens, r.setGroup = clone(b.tokens), clone(b.setGroup)
+	if r.dialect.legacy() {
+		r.legacyProgs = make([]lazyProg, len(r.groups))
+	}
+}
+
+// grouper finds the groups of a body for parse: where each starts and ends, and the
+// product tokens that name it.
+type grouper struct {
+	b       *builder
+	body    string
+	dialect Dialect
+	noNUL   bool
+	cur     int  // the group being read, -1 when none
+	inRules bool // a rule has been seen since the current group's user-agent lines
+	l       Line
+}
+
+// skimLF reads the lines from pos, a line start, when they end in LF or CR LF, as most
+// bodies' do: each line end costs one search. It reports false when some CR ends a
+// line by itself, which it cannot tell from a CR inside a line: it counts the CRs it
+// cut before an LF and compares the count with the body's.
+func (g *grouper) skimLF(pos int) bool {
+	body := g.body
+	crs := strings.Count(body, "\r")
+	num := 0
+	for pos <= len(body) {
+		num++
+		start, end := pos, len(body)
+		if i := strings.IndexByte(body[pos:], '\n'); i >= 0 {
+			end = pos + i
+			if end > start && body[end-1] == '\r' {
+				end--
+				crs--
+			}
+			pos += i + 1
+		} else {
+			pos = len(body) + 1
+		}
+		g.line(start, end, num, -2)
+	}
+	return crs == 0
+}
+
+// skim reads the lines from pos with the scanner, which ends a line at CR, LF or CR LF.
+func (g *grouper) skim(pos int) {
+	var sc scanner
+	sc.initAt(g.body, pos, 0, g.noNUL)
+	for {
+		start, end, ok := sc.line()
+		if !ok {
+			return
+		}
+		hash := -2 // not searched
+		if start < end && !passOver[g.body[start]] {
+			hash = sc.hash(start, end)
+		}
+		g.line(start, end, sc.num, hash)
+	}
+}
+
+// line reads line num, body[start:end]. hash is where its first '#' is (see
+// scanner.hash), or -2 when the line has not been searched for one.
+func (g *grouper) line(start, end, num, hash int) {
+	body := g.body
+	kind, comment := KindBlank, false
+	if start < end {
+		c := body[start]
+		if passOver[c] {
+			return
+		}
+		kind = KindInvalid // not known yet
+		if c|0x20 != 'u' && !g.dialect.legacy() && isRuleKey(body[start:end]) {
+			kind = KindDisallow // or KindAllow: the same to groups
+		} else {
+			if hash == -2 {
+				hash = strings.IndexByte(body[start:end], '#')
+			}
+			l := &g.l
+			classify(l, num, body[start:end], g.noNUL, hash)
+			readAs(g.dialect, l)
+			kind, comment = l.Kind, l.Comment
+		}
+	}
+	b := g.b
+	switch kind {
+	case KindBlank:
+		if g.dialect.legacy() && !comment && g.cur >= 0 { // the record ends (see readDetails)
+			b.groups[g.cur].end = int32(start)
+			g.cur, g.inRules = -1, false
+		}
+	case KindUserAgent:
+		if g.cur < 0 || g.inRules {
+			if g.cur >= 0 {
+				b.groups[g.cur].end = int32(start)
+			}
+			g.cur, g.inRules = len(b.groups), false
+			b.groups = append(b.groups, group{line: int32(num), start: int32(start), end: int32(len(body))})
+		}
+		if v := g.l.Value; isGlobal(v) {
+			if n := len(b.stars); n == 0 || b.stars[n-1] != int32(g.cur) {
+				b.stars = append(b.stars, int32(g.cur))
+			}
+		} else {
+			tok := leadingToken(v)
+			b.names = append(b.names, named{foldKey(tok), tok, int32(g.cur)})
+		}
+	case KindAllow, KindDisallow:
+		g.inRules = g.cur >= 0
+	}
+}
+
+// The word of "allow:", a rule line's common first bytes (see knownKey), with the two
+// bytes after it cleared.
+const (
+	wordAllowColon = 0x00003a776f6c6c61 // "allow:"
+	foldAllowColon = 0x0000002020202020 // not the colon: SUB|0x20 is ':'
+	keepAllowColon = 0x0000ffffffffffff
+)
+
+// isRuleKey reports whether s starts with "disallow:" or "allow:" in any case: a rule
+// line as most are written.
+func isRuleKey(s string) bool {
+	if len(s) < 9 {
+		return false // short lines are classified
+	}
+	w := u64(s, 0)
+	return w|foldDisallow == wordDisallow && s[8] == ':' || w&keepAllowColon|foldAllowColon == wordAllowColon
 }
 
 // index indexes the groups by product token; "*" groups go to the fallback set. The

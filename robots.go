@@ -26,11 +26,12 @@ type Robots struct {
 	noNUL    bool   // body has no NUL byte
 	body     string // the body parsed (a copy): every string reported is part of it
 
-	groups   []group // in file order
-	setGroup []int32 // the groups of all rule sets
-	detail   atomic.Pointer[details]
-	size     int // bytes of the body before the size limit
-	opts     options
+	groups      []group    // in file order
+	setGroup    []int32    // the groups of all rule sets
+	legacyProgs []lazyProg // the legacy dialects' rule set of each group alone, in file order
+	detail      atomic.Pointer[details]
+	size        int // bytes of the body before the size limit
+	opts        options
 }
 
 // group is where a group's lines are in the body: from its first user-agent line to
@@ -502,8 +503,9 @@ func (r *Robots) MemSize() int {
 	for i := range r.tokens {
 		n += len(r.tokens[i].ref.prog.load())
 	}
-	for i := range r.groups {
-		n += len(r.groups[i].prog.load())
+	n += cap(r.legacyProgs) * int(unsafe.Sizeof(lazyProg{}))
+	for i := range r.legacyProgs {
+		n += len(r.legacyProgs[i].load())
 	}
 	if d := r.detail.Load(); d != nil {
 		n += int(unsafe.Sizeof(*d)) + cap(d.agents)*int(unsafe.Sizeof(Agent{})) +
