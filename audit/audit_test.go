@@ -161,9 +161,9 @@ func TestRun(t *testing.T) {
 			},
 		},
 		{
-			name: "timeout",
-			site: site{"/robots.txt": "Sitemap: {A}/slow.xml\nSitemap: {A}/next.xml\n", "/slow.xml": "HANG", "/next.xml": set("/a")},
-			cfg:  Config{Limits: Limits{Time: 300 * time.Millisecond}},
+			name:    "timeout",
+			site:    site{"/robots.txt": "Sitemap: {A}/slow.xml\nSitemap: {A}/next.xml\n", "/slow.xml": "HANG", "/next.xml": set("/a")},
+			cfg:     Config{Limits: Limits{Time: 300 * time.Millisecond}},
 			stopped: "timeout",
 			maps:    []string{"/slow.xml unreachable", "/next.xml skipped: not read: the audit stopped at the time limit (-timeout)"},
 		},

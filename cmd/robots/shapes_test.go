@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gorobots/robots/internal/testenv"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -15,7 +19,8 @@ import (
 // description of the shapes, the service's OpenAPI document (serve/openapi.json):
 // every verdict that check, check -jsonl and explain print is a valid Decision, and
 // the fetch that robots check prints under "robots" a valid RobotsState, as the API's
-// are (serve's TestOpenAPI).
+// are (serve's TestOpenAPI); the report of robots audit -format json is a valid
+// AuditReport, the answer of POST /v1/audit.
 func TestShapesMatchTheAPI(t *testing.T) {
 	doc, err := openapi3.NewLoader().LoadFromFile(filepath.Join("..", "..", "serve", "openapi.json"))
 	if err != nil {
@@ -101,5 +106,31 @@ func TestShapesMatchTheAPI(t *testing.T) {
 	}
 	if count < 8 {
 		t.Errorf("checked %d verdicts, want every one printed (8)", count)
+	}
+
+	// audit -format json: the report of POST /v1/audit (AuditReport), for a site with
+	// blocked URLs, a broken and a cross-host sitemap, lint findings and a tree.
+	other := testenv.Serve(t, 404, "")
+	var base string
+	site := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /search\nDisallow /x\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: %s/s.xml\nSitemap: %s/broken.xml\nSitemap: %s/s.xml\n", base, base, other.URL)
+		case "/s.xml":
+			fmt.Fprintf(w, "<urlset><url><loc>%s/search?q=1</loc></url><url><loc>%s/blog/a</loc></url><url><loc>%s/café</loc></url></urlset>", base, base, base)
+		case "/broken.xml":
+			fmt.Fprintf(w, "<urlset><url><loc>%s/a</loc></urll></urlset>", base)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	base = site.URL
+	var report map[string]any
+	if err := json.Unmarshal(runJSON("", "audit", "-format", "json", "-agent", "Googlebot", "-agent", "GPTBot", base), &report); err != nil {
+		t.Fatal(err)
+	}
+	validate("audit -format json", schema("AuditReport"), report)
+	if len(report["blocked"].([]any)) == 0 || len(report["lint"].([]any)) == 0 {
+		t.Errorf("the audit report checked has no blocked rules or no lint findings: %v", report)
 	}
 }
