@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
@@ -188,8 +189,9 @@ func peakHeap(stop <-chan struct{}) <-chan uint64 {
 
 // BenchmarkAudit audits 1,000,000 sitemap URLs (an index of 20 files of 50,000, on
 // loopback) for 20 crawlers. It reports the time per audit, per URL and per
-// decision (URLs × crawlers), and the peak heap (the largest sample, taken every
-// 5 ms, of the live and not yet swept heap objects, the server's included).
+// decision (URLs × crawlers), the peak heap (the largest sample, taken every 5 ms,
+// of the live and not yet swept heap objects, the server's included) and the
+// process's peak resident set.
 //
 //	go test -run '^$' -bench Audit -benchtime 3x ./audit
 func BenchmarkAudit(b *testing.B) {
@@ -216,27 +218,69 @@ func BenchmarkAudit(b *testing.B) {
 	b.ReportMetric(perAudit/float64(urls), "ns/url")
 	b.ReportMetric(perAudit/float64(urls*len(benchAgents)), "ns/decision")
 	b.ReportMetric(float64(<-peak)/(1<<20), "peak-heap-MiB")
+	if rss, ok := peakRSS(); ok {
+		b.ReportMetric(rss/(1<<20), "peak-rss-MiB")
+	}
+}
+
+// peakRSS returns the process's peak resident set (VmHWM, Linux), the test binary
+// and the site's server included.
+func peakRSS() (float64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb float64
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%g kB", &kb); err == nil {
+				return kb * 1024, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // BenchmarkDecide is the decisions alone: every URL of the benchmark's site for the
-// twenty crawlers, the file parsed once. It allocates nothing per URL.
+// twenty crawlers, the file parsed once, once per class of crawlers the same groups
+// apply to (what the audit does: 5 classes here) and, for comparison, once per
+// crawler. Neither allocates.
 func BenchmarkDecide(b *testing.B) {
 	rb := robots.Parse([]byte(strings.ReplaceAll(benchRobots, "{A}", "https://example.com")))
-	d := newDecider(rb, fetch.ObeyRules, benchAgents)
 	const n = 1 << 16
 	urls := make([]string, n)
 	for i := range urls {
 		urls[i] = "https://example.com" + benchPath(i)
 	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		d.decide(urls[i&(n-1)])
-		i++
+	report := func(b *testing.B, i int) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i), "ns/url")
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i*len(benchAgents)), "ns/decision")
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i), "ns/url")
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i*len(benchAgents)), "ns/decision")
-	b.ReportMetric(float64(len(d.rep)), "classes")
+	b.Run("classes", func(b *testing.B) {
+		d := newDecider(rb, fetch.ObeyRules, benchAgents)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			d.decide(urls[i&(n-1)])
+			i++
+		}
+		report(b, i)
+		b.ReportMetric(float64(len(d.rep)), "classes")
+	})
+	b.Run("per-crawler", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		var sink int
+		for b.Loop() {
+			u := urls[i&(n-1)]
+			for _, a := range benchAgents {
+				sink += rb.Check(a, u).Rule.Line
+			}
+			i++
+		}
+		report(b, i)
+		_ = sink
+	})
 }
 
 // TestBenchSite checks the benchmark's site once, small: its URLs are what
