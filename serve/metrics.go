@@ -169,6 +169,8 @@ func clientMetrics(c *fetch.Client) []prometheus.Collector {
 			func(s fetch.Stats) float64 { return float64(s.Bytes) }),
 		gauge("robots_fetches_in_flight", "robots.txt fetches in progress (bounded by -max-inflight).",
 			func(s fetch.Stats) float64 { return float64(s.InFlight) }),
+		gauge("robots_fetches_queued", "robots.txt fetches waiting for a slot (bounded by fetch.DefaultMaxQueued, and only while someone waits for them).",
+			func(s fetch.Stats) float64 { return float64(s.Queued) }),
 	}
 }
 
