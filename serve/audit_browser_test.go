@@ -1,13 +1,17 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -231,5 +235,75 @@ func testAuditBigSite(t *testing.T, b *browser) {
 				t.Errorf("%s: the first-level labels %q lack %s", size.name, labels, want)
 			}
 		}
+	}
+}
+
+// testAuditNoScript: with JavaScript off the audit's picture is in the page as sent,
+// coloured for the first crawler, with the table.
+func testAuditNoScript(t *testing.T, b *browser) {
+	site := auditSite(t)
+	s, _ := start(t, Config{AllowPrivate: true})
+	tb := b.tab(t, 1280, 800, false)
+	tb.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	}))
+	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
+	tb.pick("Googlebot", "GPTBot") // (pick sets the boxes through the protocol, not the page's script)
+	tb.do(
+		chromedp.SetValue(chromedp.CSS("#audit_url"), site.URL),
+		chromedp.Click(chromedp.CSS("#audit_run")),
+		chromedp.WaitVisible(chromedp.CSS("#picture")),
+	)
+	tb.shot("audit-09-no-javascript")
+	if got := eval[string](tb, `document.querySelector('#picture g.node[data-path="/search"]').getAttribute("class")`); got != "node s5" {
+		t.Errorf("without JavaScript /search is drawn %q, want node s5 (all blocked for Googlebot)", got)
+	}
+	if got := eval[string](tb, `document.querySelector("#picture_current").innerText`); got != "Colours for Googlebot" {
+		t.Errorf("without JavaScript the picture says %q, want which crawler it is coloured for", got)
+	}
+	if eval[bool](tb, `document.querySelector("#crawler_switch_wrap").offsetParent !== null || document.querySelector("#picture_hint").offsetParent !== null`) {
+		t.Errorf("the crawler switch or the hint to click branches, which need JavaScript, are shown without it")
+	}
+}
+
+// testAuditProgress: while an audit runs, the page says what it waits for.
+func testAuditProgress(t *testing.T, b *browser) {
+	release := make(chan struct{})
+	var site *testenv.Server
+	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /x\nSitemap: %s/sitemap.xml\n", site.URL)
+		case "/sitemap.xml":
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/x/1</loc></url></urlset>`, site.URL)
+		}
+	})
+	s, _ := start(t, Config{AllowPrivate: true})
+	tb := b.tab(t, 1280, 800, false)
+	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
+	tb.pick("Googlebot")
+	tb.do(
+		chromedp.SetValue(chromedp.CSS("#audit_url"), site.URL),
+		chromedp.Evaluate[chromedp.Void](`window.__before = 1`),
+		chromedp.Click(chromedp.CSS("#audit_run")),
+	)
+	shown := false
+	for deadline := time.Now().Add(20 * time.Second); !shown && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		shown, _ = chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`!!window.__before && !document.querySelector("#progress").hidden &&
+			/^Auditing /.test(document.querySelector("#progress_text").textContent)`))
+	}
+	if !shown {
+		t.Fatal("no progress line naming the audit while it runs")
+	}
+	tb.shot("audit-10-in-progress")
+	close(release)
+	tb.waitLoaded()
+	if got := eval[string](tb, `document.querySelector("#audit_totals").textContent`); !strings.HasPrefix(got, "1 sitemap read, 1 URL in them") {
+		t.Errorf("after the audit: %q", got)
 	}
 }

@@ -217,6 +217,8 @@ func TestBrowser(t *testing.T) {
 		{"without javascript", testNoScript},
 		{"audit", testAudit},
 		{"audit of a big site", testAuditBigSite},
+		{"audit without javascript", testAuditNoScript},
+		{"audit in progress", testAuditProgress},
 	} {
 		t.Run(st.name, func(t *testing.T) {
 			t.Parallel()

@@ -297,6 +297,7 @@ document.addEventListener("DOMContentLoaded", function () {
         move(g, to);
       });
     });
+    $("picture_hint").hidden = false; // what the branches do, which needs this script
     if (sw) {
       $("crawler_switch_wrap").hidden = false;
       $("picture_current").hidden = true;
