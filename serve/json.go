@@ -297,6 +297,14 @@ type originMemo struct {
 	buf                  []byte // the origin object, then the crawlers' key (appendCrawlerKey)
 }
 
+// key returns the crawlers' key, without a copy: buf is never written once stored.
+func (p *originMemo) key() string {
+	if p.n == len(p.buf) {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(p.buf[p.n:]), len(p.buf)-p.n)
+}
+
 func newOriginMemos() *originMemos { return &originMemos{} }
 
 // slot returns the slot of an origin string: a multiplicative hash of its address.
@@ -313,7 +321,7 @@ func (m *originMemos) append(b []byte, res *fetch.Result, c crawlerSet) []byte {
 	slot := m.slot(res.Origin)
 	if p := slot.Load(); p != nil && p.origin == res.Origin && p.fetchedAt.Equal(res.FetchedAt) &&
 		p.expiresAt.Equal(res.ExpiresAt) && p.outcome == res.Outcome && p.effect == res.Effect &&
-		p.status == res.Status && p.stale == res.Stale && crawlerKeyIs(string(p.buf[p.n:]), c.names) {
+		p.status == res.Status && p.stale == res.Stale && crawlerKeyIs(p.key(), c.names) {
 		return append(b, p.buf[:p.n]...)
 	}
 	start := len(b)

@@ -128,6 +128,11 @@ func TestOriginMemos(t *testing.T) {
 			if !strings.Contains(got, tc.want) {
 				t.Errorf("%s; want it to contain %s", got, tc.want)
 			}
+			// Found again, it is copied out of the memo without allocating.
+			b := make([]byte, 0, 1024)
+			if n := testing.AllocsPerRun(10, func() { m.append(b[:0], tc.res, c) }); n != 0 {
+				t.Errorf("a memo hit allocates %v times; want 0", n)
+			}
 		})
 	}
 }
