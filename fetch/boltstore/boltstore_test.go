@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -273,5 +274,45 @@ func TestOpenShrinks(t *testing.T) {
 	}
 	if st.Compactions != 1 {
 		t.Errorf("%d compactions; want 1", st.Compactions)
+	}
+}
+
+// TestConcurrentCompaction: loads and saves from several goroutines while the
+// store evicts and compacts (run with -race): every load returns nil or the
+// origin's own entry, the file stays under the bound, and nothing fails.
+func TestConcurrentCompaction(t *testing.T) {
+	const maxBytes = 4 << 20
+	path := filepath.Join(t.TempDir(), "cache.db")
+	s, err := boltstore.Open(path, boltstore.WithMaxBytes(maxBytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Now()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 60 {
+				origin := fmt.Sprintf("https://w%d-%d.example", w, i)
+				if err := s.Save(t.Context(), result(origin, 24<<10, now, now.Add(time.Hour))); err != nil {
+					t.Error(err)
+					return
+				}
+				for j := max(0, i-5); j <= i; j++ {
+					o := fmt.Sprintf("https://w%d-%d.example", (w+1)%4, j)
+					r, err := s.Load(t.Context(), o)
+					if err != nil || (r != nil && r.Origin != o) {
+						t.Errorf("Load(%s) = %v, %v", o, r, err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st := s.Stats()
+	t.Logf("%+v", st)
+	if n := fileSize(t, path); n > maxBytes || st.Compactions == 0 {
+		t.Errorf("file of %d bytes after 240 saves of 33 KiB, %d compactions; want under %d, with compactions", n, st.Compactions, maxBytes)
 	}
 }
