@@ -31,7 +31,18 @@ type clockCache[V any] struct {
 	ring *list.List    // of *clockItem[V], oldest first
 	hand *list.Element // the next item eviction looks at; nil means ring.Front()
 	n    int
+
+	// measure, when set, gives a value's size again: values that grow after they
+	// are put (parsed files build parts on first use) are measured again when the
+	// hand passes them and, for the remeasureRecent items put last, at each put,
+	// since a value is mostly used (and grows) soon after it is put.
+	measure func(V) int64
+	recent  [remeasureRecent]*clockItem[V]
+	next    int // where the next put goes in recent
 }
+
+// remeasureRecent is how many of the items put last each put measures again.
+const remeasureRecent = 32
 
 // clockShards spreads the locks lookups take: a power of two, many more than cores.
 const clockShards = 64
@@ -51,7 +62,7 @@ type clockItem[V any] struct {
 }
 
 // clockItemBytes is what a clockCache spends on an item besides its value: the
-// item, its list element and its sync.Map entry (measured: TestRulesMemory).
+// item, its list element and its map entry (measured: TestRulesMemory).
 const clockItemBytes = 192
 
 func newClockCache[V any](maxBytes int64) *clockCache[V] {
@@ -92,12 +103,22 @@ func (c *clockCache[V]) put(key string, v V, size int64) {
 	if size > c.max {
 		return
 	}
+	if c.measure != nil {
+		for _, it := range c.recent {
+			if it != nil {
+				c.remeasure(it)
+			}
+		}
+	}
 	for c.used+size > c.max && c.n > 0 {
 		el := c.hand
 		if el == nil {
 			el = c.ring.Front()
 		}
 		it := el.Value.(*clockItem[V])
+		if c.measure != nil {
+			c.remeasure(it)
+		}
 		if it.ref.Load() {
 			it.ref.Store(false)
 			c.hand = el.Next()
@@ -117,6 +138,15 @@ func (c *clockCache[V]) put(key string, v V, size int64) {
 	sh.mu.Unlock()
 	c.used += size
 	c.n++
+	c.recent[c.next] = it
+	c.next = (c.next + 1) % remeasureRecent
+}
+
+// remeasure brings it's size up to date; c.mu is held.
+func (c *clockCache[V]) remeasure(it *clockItem[V]) {
+	size := c.measure(it.v)
+	c.used += size - it.size
+	it.size = size
 }
 
 // remove drops it; c.mu is held.
@@ -125,6 +155,11 @@ func (c *clockCache[V]) remove(it *clockItem[V]) {
 		c.hand = it.el.Next()
 	}
 	c.ring.Remove(it.el)
+	for i, r := range c.recent {
+		if r == it {
+			c.recent[i] = nil // so that a value gone is not kept alive
+		}
+	}
 	sh := c.shard(it.key)
 	sh.mu.Lock()
 	delete(sh.items, it.key)

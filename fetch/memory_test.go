@@ -87,8 +87,17 @@ func TestRulesMemory(t *testing.T) {
 			defer tr.CloseIdleConnections()
 			c := newClient(t, fetch.Config{Store: discard{}, HTTP: tr, RulesMemory: limit})
 			for i := range tc.origins {
-				if _, err := c.Get(t.Context(), "http://o"+strconv.Itoa(i)+".test/"); err != nil {
+				res, err := c.Get(t.Context(), "http://o"+strconv.Itoa(i)+".test/")
+				if err != nil {
 					t.Fatal(err)
+				}
+				// As a server does: decisions and the crawl-delay, which build the
+				// parts of the parsed file made on first use, after it was cached.
+				res.Check("bot3", "http://o1.test/p1/x/q1")
+				res.Check("Bot3", "http://o1.test/x1/")
+				res.Check("Other", "http://o1.test/admin/")
+				if res.Robots != nil {
+					res.Robots.CrawlDelay("Bot3")
 				}
 			}
 			runtime.GC()
