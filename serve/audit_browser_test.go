@@ -32,6 +32,7 @@ func testAudit(t *testing.T, b *browser) {
 	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), site.URL))
 	tb.shot("audit-01-form")
 	tb.submit("#audit_run")
+	tb.do(chromedp.WaitVisible(chromedp.CSS("#crawler_switch_wrap"))) // app.js has run
 	tb.shot("audit-02-picture")
 	tb.dark(true)
 	tb.shot("audit-03-picture-dark")
@@ -285,7 +286,8 @@ func testAuditProgress(t *testing.T, b *browser) {
 	})
 	s, _ := start(t, Config{AllowPrivate: true})
 	tb := b.tab(t, 1280, 800, false)
-	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
+	// #picker_tools shows once app.js has run, which shows the progress.
+	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#picker_tools")))
 	tb.pick("Googlebot")
 	tb.do(
 		chromedp.SetValue(chromedp.CSS("#audit_url"), site.URL),

@@ -380,7 +380,9 @@ func testHanging(t *testing.T, b *browser) {
 	t.Cleanup(func() { close(release) })
 	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Timeout: 5 * time.Second}})
 	tb := b.tab(t, 1280, 800, false)
-	tb.do(chromedp.Navigate("http://"+s.Addr()+"/"), chromedp.WaitVisible(chromedp.CSS("#robots")))
+	// #picker_tools shows once app.js has run: only then does a submit show progress
+	// (under load the script may run after the form is visible).
+	tb.do(chromedp.Navigate("http://"+s.Addr()+"/"), chromedp.WaitVisible(chromedp.CSS("#robots")), chromedp.WaitVisible(chromedp.CSS("#picker_tools")))
 	tb.pick("Googlebot")
 	tb.do(
 		chromedp.SetValue(chromedp.CSS("#fetch_url"), hang.URL),
