@@ -52,6 +52,10 @@ const (
 	// (cross-host, skipped, not a URL): an index may list 50,000 of them. The report
 	// counts the others (Totals.SitemapsUnlisted).
 	MaxUnreadListed = 100
+	// MaxPrefetch is how many sitemaps of the queue are requested ahead of the one
+	// being read, so that the servers' latency overlaps the reading: the sitemaps
+	// of a site are read four or five at a time, as a polite crawler would.
+	MaxPrefetch = 4
 	// UserAgent is the User-Agent of sitemap requests.
 	UserAgent = "robots-audit/1 (+https://github.com/gorobots/robots)"
 )
@@ -171,6 +175,7 @@ type auditor struct {
 	found        []*Sitemap // in the order found; those read or queued, and the first unread
 	leftOut      string     // "max-sitemaps" when sitemaps were left out
 	unread       int
+	inflight     map[*Sitemap]*pending // prefetched requests
 	lastProgress time.Time
 	stopped      string
 }
@@ -189,7 +194,7 @@ func newAuditor(origin string, cfg Config) *auditor {
 	now := time.Now()
 	return &auditor{
 		cfg: cfg, lim: cfg.Limits.withDefaults(), origin: origin, hc: hc, start: now,
-		seen: map[string]bool{},
+		seen: map[string]bool{}, inflight: map[*Sitemap]*pending{},
 		rep: &Report{
 			Origin: origin, Agents: append([]string(nil), cfg.Agents...), Dialect: cfg.Dialect.String(),
 			Lint: []lint.Finding{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{},
@@ -200,7 +205,10 @@ func newAuditor(origin string, cfg Config) *auditor {
 
 func (a *auditor) run(parent context.Context) (*Report, error) {
 	ctx, cancel := context.WithTimeout(parent, a.lim.Time)
-	defer cancel()
+	defer func() {
+		cancel() // first, so that prefetched requests still waiting end at once
+		a.drop()
+	}()
 	rep := a.rep
 	rep.Limits = a.lim
 
@@ -348,13 +356,8 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 	sm.Blocked = a.dec.sitemapBlocks(sm.URL)
 	a.progress(sm.URL, true)
 
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, sm.URL, nil)
-	if err != nil {
-		sm.Status, sm.Error = StatusUnreachable, err.Error()
-		return
-	}
-	req.Header.Set("User-Agent", UserAgent)
-	resp, err := a.hc.Do(req)
+	a.prefetch(ctx)
+	resp, err := a.response(ctx, sm)
 	if err != nil {
 		sm.Status, sm.Error = StatusUnreachable, err.Error()
 		return
@@ -416,6 +419,61 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 			}
 			a.progress(sm.URL, false)
 		}
+	}
+}
+
+// response is the answer to a request for sitemap sm, prefetched or not.
+func (a *auditor) response(ctx context.Context, sm *Sitemap) (*http.Response, error) {
+	p, ok := a.inflight[sm]
+	if !ok {
+		return a.get(ctx, sm.URL)
+	}
+	delete(a.inflight, sm)
+	<-p.done
+	return p.resp, p.err
+}
+
+func (a *auditor) get(ctx context.Context, u string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	return a.hc.Do(req)
+}
+
+// prefetch requests the first MaxPrefetch sitemaps of the queue that are not
+// requested yet, so that their servers' latency overlaps the reading of the current
+// one. Each answer is read, in the queue's order, by read.
+func (a *auditor) prefetch(ctx context.Context) {
+	for _, sm := range a.queue[:min(len(a.queue), MaxPrefetch)] {
+		if _, ok := a.inflight[sm]; ok {
+			continue
+		}
+		p := &pending{done: make(chan struct{})}
+		a.inflight[sm] = p
+		go func() {
+			p.resp, p.err = a.get(ctx, sm.URL)
+			close(p.done)
+		}()
+	}
+}
+
+// pending is a prefetched request.
+type pending struct {
+	done chan struct{}
+	resp *http.Response
+	err  error
+}
+
+// drop closes the answers prefetched for sitemaps that will not be read.
+func (a *auditor) drop() {
+	for sm, p := range a.inflight {
+		<-p.done
+		if p.resp != nil {
+			p.resp.Body.Close()
+		}
+		delete(a.inflight, sm)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -306,6 +307,54 @@ func TestRunErrors(t *testing.T) {
 			t.Errorf("Run = %v, want context.Canceled", err)
 		}
 	})
+}
+
+// TestPrefetch: the sitemaps of the queue are requested ahead of the one being
+// read, at most MaxPrefetch ahead, and every answer is read in the queue's order.
+func TestPrefetch(t *testing.T) {
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	second := make(chan struct{})
+	var once sync.Once
+	var base string
+	srv := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			for i := range 8 {
+				fmt.Fprintf(w, "Sitemap: %s/s%d.xml\n", base, i)
+			}
+			return
+		}
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		if inFlight == 2 {
+			once.Do(func() { close(second) })
+		}
+		mu.Unlock()
+		if r.URL.Path == "/s0.xml" {
+			// The first sitemap answers once a second request is in flight (or after
+			// 5 s, when nothing is requested ahead).
+			select {
+			case <-second:
+			case <-time.After(5 * time.Second):
+			}
+		}
+		fmt.Fprint(w, strings.ReplaceAll(set(r.URL.Path+"/a"), "{A}", base))
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+	})
+	base = srv.URL
+	rep, err := Run(context.Background(), base, Config{Agents: []string{"FooBot"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.URLs != 8 || rep.Sitemaps[0].URL != base+"/s0.xml" || rep.Sitemaps[7].URL != base+"/s7.xml" {
+		t.Errorf("%d URLs, sitemaps %q; want 8, in order", rep.Totals.URLs, state(base, rep))
+	}
+	if most < 2 || most > MaxPrefetch+1 {
+		t.Errorf("at most %d requests at once, want 2 to %d", most, MaxPrefetch+1)
+	}
 }
 
 // TestClasses: deciding once per class of crawlers gives every crawler the verdict

@@ -41,8 +41,9 @@ for every crawler. It reports:
 Each -agent is one crawler, by its product token ("Googlebot"); by default the
 major search, AI and SEO crawlers (package crawlers). -dialect picks the reading of
 the file and the status policy: google (the default), rfc9309, legacy1996,
-legacy1994. Sitemaps are read gzip-compressed or not, one at a time, and every URL
-is decided as it is read: memory stays flat however many URLs the sitemaps list.
+legacy1994. Sitemaps are read gzip-compressed or not, in the order found (the next
+four requested while one is read), and every URL is decided as it is read: memory
+stays flat however many URLs the sitemaps list.
 
 Formats: text (the default), json (the report of the service's POST /v1/audit:
 "blocked", "sitemaps", "totals", a tree of the URL space; every per-crawler count
