@@ -34,15 +34,17 @@ type clockCache[V any] struct {
 
 	// measure, when set, gives a value's size again: values that grow after they
 	// are put (parsed files build parts on first use) are measured again when the
-	// hand passes them and, for the remeasureRecent items put last, at each put,
-	// since a value is mostly used (and grows) soon after it is put.
+	// eviction hand passes them, and by a second hand that walks the ring
+	// remeasureSteps items at each put, so that every item is measured again
+	// within len/remeasureSteps puts.
 	measure func(V) int64
-	recent  [remeasureRecent]*clockItem[V]
-	next    int // where the next put goes in recent
+	mhand   *list.Element // the next item the measuring hand looks at; nil means ring.Front()
 }
 
-// remeasureRecent is how many of the items put last each put measures again.
-const remeasureRecent = 32
+// remeasureSteps is how many items each put measures again: with 15,000 parsed
+// files held, each is measured again every 470 puts (fetches), at the cost of 32
+// MemSize calls per fetch.
+const remeasureSteps = 32
 
 // clockShards spreads the locks lookups take: a power of two, many more than cores.
 const clockShards = 64
@@ -104,10 +106,12 @@ func (c *clockCache[V]) put(key string, v V, size int64) {
 		return
 	}
 	if c.measure != nil {
-		for _, it := range c.recent {
-			if it != nil {
-				c.remeasure(it)
+		for range min(remeasureSteps, c.n) {
+			if c.mhand == nil {
+				c.mhand = c.ring.Front()
 			}
+			c.remeasure(c.mhand.Value.(*clockItem[V]))
+			c.mhand = c.mhand.Next()
 		}
 	}
 	for c.used+size > c.max && c.n > 0 {
@@ -138,8 +142,6 @@ func (c *clockCache[V]) put(key string, v V, size int64) {
 	sh.mu.Unlock()
 	c.used += size
 	c.n++
-	c.recent[c.next] = it
-	c.next = (c.next + 1) % remeasureRecent
 }
 
 // remeasure brings it's size up to date; c.mu is held.
@@ -155,10 +157,8 @@ func (c *clockCache[V]) remove(it *clockItem[V]) {
 		c.hand = it.el.Next()
 	}
 	c.ring.Remove(it.el)
-	for i, r := range c.recent {
-		if r == it {
-			c.recent[i] = nil // so that a value gone is not kept alive
-		}
+	if c.mhand == it.el {
+		c.mhand = it.el.Next()
 	}
 	sh := c.shard(it.key)
 	sh.mu.Lock()
