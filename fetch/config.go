@@ -48,8 +48,8 @@ const (
 
 	// DefaultMemoryBytes bounds the default in-memory store and the parsed rules a
 	// client keeps, counted as the heap they hold (Robots.MemSize besides the body):
-	// 64 MiB holds about ten thousand typical files, or thirty of the largest (500
-	// KiB of rules, which parse into about 1.5 MiB of tables).
+	// 64 MiB holds about ten thousand typical files, or some tens of the largest
+	// (500 KiB, kept as fetched and in the parsed form, with the rule sets built).
 	DefaultMemoryBytes = 64 << 20
 
 	// DefaultUserAgent is the User-Agent of robots.txt requests when Config.UserAgent

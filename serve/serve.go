@@ -85,8 +85,8 @@ const (
 	// holds already when the batch starts are not counted: its -memory bounds them.
 	// Past the budget the batch looks up no more origins: their URLs answer with an
 	// error of status 413. 64 MiB holds some ten thousand typical files but only
-	// forty of the largest (500 KiB of rules, 1.5 MiB parsed); a batch of 10,000 new
-	// origins serving 500 KiB each held 5.19 GB without it. With DefaultMaxBatches,
+	// some tens of the largest (500 KiB, kept as fetched and as parsed); a batch of
+	// 10,000 new origins serving 500 KiB each held 5.19 GB without it. With DefaultMaxBatches,
 	// batches hold at most 4 GiB at once.
 	DefaultBatchMaxBytes = 64 << 20
 
