@@ -571,6 +571,10 @@ func (a *auditor) finish() {
 	rep.Totals.BlockedAny = a.stats.any
 	rep.Blocked = a.stats.blocks()
 	for _, sm := range a.found {
+		if sm.Source == SourceFallback && sm.Status == StatusUnreachable {
+			// A /sitemap.xml that is not there is no sitemap crawlers are kept from.
+			sm.Blocked = []SitemapBlock{}
+		}
 		if !sm.hidden {
 			rep.Sitemaps = append(rep.Sitemaps, *sm)
 		}

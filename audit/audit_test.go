@@ -205,6 +205,18 @@ func TestRun(t *testing.T) {
 			},
 		},
 		{
+			name: "site down: robots.txt 503 and no /sitemap.xml",
+			site: site{"/robots.txt": "STATUS 503", "/sitemap.xml": "STATUS 503"},
+			cfg:  Config{Agents: []string{"FooBot"}},
+			maps: []string{"/sitemap.xml unreachable"},
+			check: func(t *testing.T, base string, rep *Report) {
+				// The missing fallback is not a sitemap crawlers are kept from.
+				if len(rep.Sitemaps[0].Blocked) != 0 || rep.BlocksAny() || rep.Robots.Effect != fetch.DisallowAll {
+					t.Errorf("blocked %+v, BlocksAny %v, effect %v; want none, false, disallow-all", rep.Sitemaps[0].Blocked, rep.BlocksAny(), rep.Robots.Effect)
+				}
+			},
+		},
+		{
 			name: "robots.txt 404: everything allowed",
 			site: site{"/robots.txt": "STATUS 404", "/sitemap.xml": set("/a", "/b")},
 			cfg:  Config{Agents: []string{"FooBot"}},

@@ -52,11 +52,11 @@ robots.txt line that blocks sitemap URLs, each sitemap problem, and the lint
 findings). Progress is shown on standard error when it is a terminal.
 
 Exit status: 1 when a sitemap URL or a sitemap is blocked for a crawler asked
-about, or a sitemap is unreachable, invalid or over the limits (a missing
-/sitemap.xml tried in the absence of Sitemap lines is not a problem); 0 when none
-is; 2 on a usage error (URL not an http or https URL, a bad flag) or when the audit
-cannot run. A robots.txt that cannot be fetched is no error: the status policy
-decides ("disallow all" while the site is unreachable). Reaching a limit ends the
+about, a sitemap is unreachable, invalid or over the limits (a missing
+/sitemap.xml tried in the absence of Sitemap lines is not a problem), or
+robots.txt cannot be fetched (a 5xx, 429 or network failure: crawlers take every
+URL as disallowed); 0 when none is; 2 on a usage error (URL not an http or https
+URL, a bad flag) or when the audit cannot run at all. Reaching a limit ends the
 audit early without failing: the report says which limit, and the sitemaps left.
 `
 
@@ -131,7 +131,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	if rep.Stopped != "" && *format != formatText {
 		fmt.Fprintf(e.stderr, "robots: audit: warning: the audit stopped at %s before reading every sitemap\n", stopFlag(rep.Stopped))
 	}
-	if rep.BlocksAny() || len(rep.Broken()) > 0 {
+	if rep.BlocksAny() || len(rep.Broken()) > 0 || rep.Robots.Effect == fetch.DisallowAll {
 		return exitError{1}
 	}
 	return nil
@@ -219,7 +219,11 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 	}
 	fmt.Fprintln(w)
 	if rep.SitemapFallback {
-		fmt.Fprintln(w, "sitemaps    robots.txt has no Sitemap line: tried /sitemap.xml")
+		if r.Effect == fetch.ObeyRules {
+			fmt.Fprintln(w, "sitemaps    robots.txt has no Sitemap line: tried /sitemap.xml")
+		} else {
+			fmt.Fprintln(w, "sitemaps    no robots.txt read: tried /sitemap.xml")
+		}
 	}
 	fmt.Fprintf(w, "read        %s, %s of the origin decided for %s (%s reading)\n",
 		plural(t.Sitemaps, "sitemap", "sitemaps"), plural(t.URLs, "URL", "URLs"), plural(len(rep.Agents), "crawler", "crawlers"), rep.Dialect)
