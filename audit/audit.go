@@ -370,7 +370,7 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 	}
 	sr, err := sitemap.NewReader(resp.Body, sitemap.Limits{URLs: a.lim.FileURLs, Bytes: a.lim.FileBytes})
 	if err != nil {
-		a.readError(sm, nil, err)
+		a.readError(sm, err)
 		return
 	}
 	sm.Gzip = sr.Gzip()
@@ -382,7 +382,7 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 				sm.Status = StatusOK
 				return
 			}
-			a.readError(sm, sr, err)
+			a.readError(sm, err)
 			return
 		}
 		if sr.Kind() == sitemap.Index {
@@ -411,7 +411,7 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 		default:
 			t.OffOriginURLs++
 		}
-		if t.URLs&1023 == 0 {
+		if sr.Count()&1023 == 0 {
 			if ctx.Err() != nil {
 				sm.Kind, sm.Bytes, sm.Entries = string(sr.Kind()), sr.Bytes(), sr.Count()
 				sm.Status, sm.Error = StatusOK, "read in part: the audit stopped at the time limit (-timeout)"
@@ -478,7 +478,7 @@ func (a *auditor) drop() {
 }
 
 // readError records why a file could not be read to its end.
-func (a *auditor) readError(sm *Sitemap, sr *sitemap.Reader, err error) {
+func (a *auditor) readError(sm *Sitemap, err error) {
 	var se *sitemap.SyntaxError
 	switch {
 	case errors.As(err, &se):
