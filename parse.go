@@ -252,19 +252,33 @@ type grouper struct {
 func (g *grouper) skimLF(pos int) bool {
 	body := g.body
 	crs := strings.Count(body, "\r")
-	num := 0
-	for pos <= len(body) {
-		num++
-		start, end := pos, len(body)
+	bucketed := !g.dialect.legacy() // the old documents' field names are read otherwise
+	for num := 1; pos <= len(body); num++ {
+		start, end, found := pos, len(body), false
 		if i := strings.IndexByte(body[pos:], '\n'); i >= 0 {
-			end = pos + i
-			if end > start && body[end-1] == '\r' {
-				end--
-				crs--
+			end, found = pos+i, true
+		}
+		pos = end + 1
+		if found && end > start && body[end-1] == '\r' {
+			end--
+			crs--
+		}
+		// Most lines are passed over here, by their first byte or as rule lines.
+		if end > start {
+			c := body[start]
+			if passOver[c] {
+				continue
 			}
-			pos += i + 1
-		} else {
-			pos = len(body) + 1
+			if bucketed && end-start >= 9 {
+				w := u64(body, start)
+				if w|foldDisallow == wordDisallow && body[start+8] == ':' ||
+					w&keepAllowColon|foldAllowColon == wordAllowColon {
+					if g.cur >= 0 {
+						g.inRules = true
+					}
+					continue
+				}
+			}
 		}
 		g.line(start, end, num, -2)
 	}
@@ -298,18 +312,13 @@ func (g *grouper) line(start, end, num, hash int) {
 		if passOver[c] {
 			return
 		}
-		kind = KindInvalid // not known yet
-		if c|0x20 != 'u' && !g.dialect.legacy() && isRuleKey(body[start:end]) {
-			kind = KindDisallow // or KindAllow: the same to groups
-		} else {
-			if hash == -2 {
-				hash = strings.IndexByte(body[start:end], '#')
-			}
-			l := &g.l
-			classify(l, num, body[start:end], g.noNUL, hash)
-			readAs(g.dialect, l)
-			kind, comment = l.Kind, l.Comment
+		if hash == -2 {
+			hash = strings.IndexByte(body[start:end], '#')
 		}
+		l := &g.l
+		classify(l, num, body[start:end], g.noNUL, hash)
+		readAs(g.dialect, l)
+		kind, comment = l.Kind, l.Comment
 	}
 	b := g.b
 	switch kind {
@@ -340,22 +349,12 @@ func (g *grouper) line(start, end, num, hash int) {
 }
 
 // The word of "allow:", a rule line's common first bytes (see knownKey), with the two
-// bytes after it cleared.
+// bytes after it cleared. skimLF compares it, and "disallow", with a line's first word.
 const (
 	wordAllowColon = 0x00003a776f6c6c61 // "allow:"
 	foldAllowColon = 0x0000002020202020 // not the colon: SUB|0x20 is ':'
 	keepAllowColon = 0x0000ffffffffffff
 )
-
-// isRuleKey reports whether s starts with "disallow:" or "allow:" in any case: a rule
-// line as most are written.
-func isRuleKey(s string) bool {
-	if len(s) < 9 {
-		return false // short lines are classified
-	}
-	w := u64(s, 0)
-	return w|foldDisallow == wordDisallow && s[8] == ':' || w&keepAllowColon|foldAllowColon == wordAllowColon
-}
 
 // index indexes the groups by product token; "*" groups go to the fallback set. The
 // legacy dialects find their record by walking the groups (legacyGroup).

@@ -38,9 +38,8 @@ type Robots struct {
 // the start of the next group's (in the legacy dialects, of the blank line that ends
 // the record), or the end of the body.
 type group struct {
-	line       int32    // of its first user-agent line
-	start, end int32    // in body
-	prog       lazyProg // the legacy dialects' rule set of the group alone, in file order
+	line       int32 // of its first user-agent line
+	start, end int32 // in body
 }
 
 // rule is a compiled allow or disallow line while its set is written; the set keeps it
