@@ -67,6 +67,20 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("group without agents: %+v", g)
 			}
 		}
+		// Parse finds the groups by its own pass over the lines (grouper); the detailed
+		// reading behind Groups must find the same ones, under every dialect.
+		for _, dl := range Dialects() {
+			r := Parse(body, WithDialect(dl))
+			gs := r.Groups()
+			if len(gs) != len(r.groups) {
+				t.Fatalf("%s: Parse found %d groups, Groups %d", dl, len(r.groups), len(gs))
+			}
+			for gi, g := range gs {
+				if g.Line != int(r.groups[gi].line) || g.Agents[0].Line != g.Line {
+					t.Fatalf("%s: group %d at line %d, Groups says %d (first agent on %d)", dl, gi, r.groups[gi].line, g.Line, g.Agents[0].Line)
+				}
+			}
+		}
 	})
 }
 

@@ -1,7 +1,6 @@
 package robots
 
 import (
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -126,6 +125,7 @@ func isGlobal(v string) bool {
 type builder struct {
 	groups   []group
 	names    []named
+	sortTmp  []named // sortNames' scratch
 	stars    []int32
 	tokens   []tokenSet
 	setGroup []int32
@@ -252,6 +252,7 @@ type grouper struct {
 func (g *grouper) skimLF(pos int) bool {
 	body := g.body
 	crs := strings.Count(body, "\r")
+	hasCR := crs > 0
 	bucketed := !g.dialect.legacy() // the old documents' field names are read otherwise
 	for num := 1; pos <= len(body); num++ {
 		start, end, found := pos, len(body), false
@@ -259,7 +260,7 @@ func (g *grouper) skimLF(pos int) bool {
 			end, found = pos+i, true
 		}
 		pos = end + 1
-		if found && end > start && body[end-1] == '\r' {
+		if hasCR && found && end > start && body[end-1] == '\r' {
 			end--
 			crs--
 		}
@@ -276,6 +277,11 @@ func (g *grouper) skimLF(pos int) bool {
 					if g.cur >= 0 {
 						g.inRules = true
 					}
+					continue
+				}
+				if end-start >= 11 && w|foldUserAge == wordUserAge && body[start+8]|0x20 == 'n' && body[start+9]|0x20 == 't' && body[start+10] == ':' {
+					tok, global := userAgentValue(body[start:end], 11)
+					g.userAgent(start, num, tok, global)
 					continue
 				}
 			}
@@ -328,24 +334,50 @@ func (g *grouper) line(start, end, num, hash int) {
 			g.cur, g.inRules = -1, false
 		}
 	case KindUserAgent:
-		if g.cur < 0 || g.inRules {
-			if g.cur >= 0 {
-				b.groups[g.cur].end = int32(start)
-			}
-			g.cur, g.inRules = len(b.groups), false
-			b.groups = append(b.groups, group{line: int32(num), start: int32(start), end: int32(len(body))})
-		}
-		if v := g.l.Value; isGlobal(v) {
-			if n := len(b.stars); n == 0 || b.stars[n-1] != int32(g.cur) {
-				b.stars = append(b.stars, int32(g.cur))
-			}
-		} else {
-			tok := leadingToken(v)
-			b.names = append(b.names, named{foldKey(tok), tok, int32(g.cur)})
-		}
+		v := g.l.Value
+		g.userAgent(start, num, leadingToken(v), isGlobal(v))
 	case KindAllow, KindDisallow:
 		g.inRules = g.cur >= 0
 	}
+}
+
+// userAgent reads the user-agent line num, which starts at start in the body and names
+// the product token tok, or "*" when global.
+func (g *grouper) userAgent(start, num int, tok string, global bool) {
+	b := g.b
+	if g.cur < 0 || g.inRules {
+		if g.cur >= 0 {
+			b.groups[g.cur].end = int32(start)
+		}
+		g.cur, g.inRules = len(b.groups), false
+		b.groups = append(b.groups, group{line: int32(num), start: int32(start), end: int32(len(g.body))})
+	}
+	if global {
+		if n := len(b.stars); n == 0 || b.stars[n-1] != int32(g.cur) {
+			b.stars = append(b.stars, int32(g.cur))
+		}
+	} else {
+		b.names = append(b.names, named{foldKey(tok), tok, int32(g.cur)})
+	}
+}
+
+// userAgentValue returns the product token of a line that starts with "user-agent:" in
+// any case (text[n:] follows the colon), and whether its value is "*", as classify,
+// leadingToken and isGlobal would find them: the value's first bytes tell, since a
+// token ends at any byte that cuts or ends the value ('#', NUL, white space).
+func userAgentValue(text string, n int) (tok string, global bool) {
+	if len(text) > MaxLineBytes {
+		text = text[:MaxLineBytes] // as classify cuts it
+	}
+	for n < len(text) && spaces[text[n]] {
+		n++
+	}
+	v := text[n:]
+	if len(v) > 0 && v[0] == '*' {
+		// "*" alone, or followed by white space or by what ends the value.
+		return "", len(v) == 1 || spaces[v[1]] || v[1] == '#' || v[1] == 0
+	}
+	return leadingToken(v), false
 }
 
 // The word of "allow:", a rule line's common first bytes (see knownKey), with the two
@@ -356,6 +388,56 @@ const (
 	keepAllowColon = 0x0000ffffffffffff
 )
 
+// tokenLess orders names by token, compared case-insensitively.
+func tokenLess(a, b *named) bool {
+	// Most tokens differ in their first eight bytes.
+	return a.key < b.key || a.key == b.key && compareFold(a.token, b.token) < 0
+}
+
+// sortNames sorts names by token, keeping the file order of the names of one token: a
+// merge sort (stable) of insertion-sorted runs, with tmp as scratch. Its comparisons are
+// written out rather than called through a function value, which cost most of the
+// index of a file naming many crawlers.
+func sortNames(names []named, tmp []named) []named {
+	const run = 8
+	n := len(names)
+	for lo := 0; lo < n; lo += run {
+		hi := min(lo+run, n)
+		for i := lo + 1; i < hi; i++ {
+			for j := i; j > lo && tokenLess(&names[j], &names[j-1]); j-- {
+				names[j], names[j-1] = names[j-1], names[j]
+			}
+		}
+	}
+	if n <= run {
+		return tmp
+	}
+	tmp = slices.Grow(tmp[:0], n)[:n]
+	src, dst := names, tmp
+	for width := run; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if tokenLess(&src[j], &src[i]) {
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+				k++
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	copy(names, src) // a no-op when src is names
+	clear(tmp)
+	return tmp
+}
+
 // index indexes the groups by product token; "*" groups go to the fallback set. The
 // legacy dialects find their record by walking the groups (legacyGroup).
 func (r *Robots) index(b *builder) {
@@ -363,15 +445,7 @@ func (r *Robots) index(b *builder) {
 		return
 	}
 	names := b.names
-	slices.SortFunc(names, func(a, b named) int {
-		if a.key != b.key { // most tokens differ in their first eight bytes
-			return cmp.Compare(a.key, b.key)
-		}
-		if c := compareFold(a.token, b.token); c != 0 {
-			return c
-		}
-		return int(a.group - b.group) // file order within a token
-	})
+	b.sortTmp = sortNames(names, b.sortTmp)
 	for i := 0; i < len(names); {
 		j := i + 1
 		for j < len(names) && names[j].key == names[i].key && compareFold(names[j].token, names[i].token) == 0 {
