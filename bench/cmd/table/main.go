@@ -1,6 +1,6 @@
 // Command table reads `go test -bench` output of the bench module (several runs of
 // each benchmark) and prints, as Markdown, the median of each measurement and the
-// ratios that issue 2 sets as targets.
+// ratios that issues 2 and 18 set as targets.
 //
 // On a shared machine the load changes from minute to minute, so a ratio is taken
 // between results of the same round (the k-th result of each benchmark; run.sh runs
@@ -40,9 +40,9 @@ type target struct {
 }
 
 var targets = []target{
-	{"parse, MB/s", "Parse/lib=robots", "Parse/lib=grobotstxt", "B/s", "B/cpu-s", 10},
+	{"parse, MB/s", "Parse/lib=robots", "Parse/lib=grobotstxt", "B/s", "B/cpu-s", 7}, // issue 18 (issue 2 asked 10)
 	{"pre-parsed decisions/s", "Decide/lib=robots", "Decide/lib=temoto", "decisions/s", "decisions/cpu-s", 30},
-	{"parse and decide once (CheckOnce), decisions/s", "ParseAndDecide/lib=robots-once", "ParseAndDecide/lib=grobotstxt", "decisions/s", "decisions/cpu-s", 10},
+	{"parse and decide once (CheckOnce), decisions/s", "ParseAndDecide/lib=robots-once", "ParseAndDecide/lib=grobotstxt", "decisions/s", "decisions/cpu-s", 20}, // issue 18
 	{"parse and decide once (Parse, then Allowed), decisions/s", "ParseAndDecide/lib=robots", "ParseAndDecide/lib=grobotstxt", "decisions/s", "decisions/cpu-s", 10},
 }
 
