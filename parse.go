@@ -274,9 +274,7 @@ func (g *grouper) skimLF(pos int) bool {
 				w := u64(body, start)
 				if w|foldDisallow == wordDisallow && body[start+8] == ':' ||
 					w&keepAllowColon|foldAllowColon == wordAllowColon {
-					if g.cur >= 0 {
-						g.inRules = true
-					}
+					g.inRules = true // before any group too: the next user-agent line starts one anyway
 					continue
 				}
 				if end-start >= 11 && w|foldUserAge == wordUserAge && body[start+8]|0x20 == 'n' && body[start+9]|0x20 == 't' && body[start+10] == ':' {
@@ -337,7 +335,7 @@ func (g *grouper) line(start, end, num, hash int) {
 		v := g.l.Value
 		g.userAgent(start, num, leadingToken(v), isGlobal(v))
 	case KindAllow, KindDisallow:
-		g.inRules = g.cur >= 0
+		g.inRules = true
 	}
 }
 
