@@ -187,10 +187,7 @@ func newAuditor(origin string, cfg Config) *auditor {
 	if cfg.Examples <= 0 {
 		cfg.Examples = DefaultExamples
 	}
-	hc := cfg.HTTP
-	if hc == nil {
-		hc = &http.Client{}
-	}
+	hc := sameOrigin(cfg.HTTP, origin)
 	now := time.Now()
 	return &auditor{
 		cfg: cfg, lim: cfg.Limits.withDefaults(), origin: origin, hc: hc, start: now,
@@ -359,6 +356,12 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 	a.prefetch(ctx)
 	resp, err := a.response(ctx, sm)
 	if err != nil {
+		var away *offOrigin
+		if errors.As(err, &away) {
+			sm.Status = StatusCrossHost
+			sm.Error = fmt.Sprintf("redirects to %s, on another origin than %s/robots.txt: its URLs are decided by that origin's robots.txt; not read", away.to, a.origin)
+			return
+		}
 		sm.Status, sm.Error = StatusUnreachable, err.Error()
 		return
 	}
@@ -582,4 +585,34 @@ func (a *auditor) finish() {
 	rep.Tree = a.tree.output()
 	rep.Rules = a.dec.ruleRefs()
 	rep.Seconds = time.Since(a.start).Seconds()
+}
+
+// offOrigin is the error of a sitemap request redirected to another origin.
+type offOrigin struct{ to string }
+
+func (e *offOrigin) Error() string { return "redirected to another origin: " + e.to }
+
+// sameOrigin returns a copy of hc (a plain client when nil) that does not follow
+// redirects off origin: a sitemap that redirects to another host is reported as
+// cross-host, as one listed there is, instead of being read silently. Redirects
+// within the origin follow hc's own policy (net/http's ten hops when it has none).
+func sameOrigin(hc *http.Client, origin string) *http.Client {
+	c := http.Client{}
+	if hc != nil {
+		c = *hc
+	}
+	next := c.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if o, err := fetch.Origin(req.URL.String()); err != nil || o != origin {
+			return &offOrigin{to: req.URL.String()}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
 }

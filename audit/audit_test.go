@@ -412,3 +412,51 @@ func TestDecideAllocs(t *testing.T) {
 		t.Errorf("%v allocations per URL, want 0", n)
 	}
 }
+
+// TestRedirectOffOrigin: a sitemap that redirects to another origin is reported as
+// cross-host, as a sitemap listed there is, and the other origin is never asked for
+// it; a redirect within the origin is followed.
+func TestRedirectOffOrigin(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	other := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, r.URL.Path)
+		mu.Unlock()
+		w.Write([]byte(strings.ReplaceAll(set("/x"), "{A}", "http://"+r.Host)))
+	})
+	var base string
+	srv := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "Sitemap: %s/moved.xml\nSitemap: %s/inside.xml\n", base, base)
+		case "/moved.xml":
+			http.Redirect(w, r, other.URL+"/s.xml", http.StatusMovedPermanently)
+		case "/inside.xml":
+			http.Redirect(w, r, "/s.xml", http.StatusFound)
+		case "/s.xml":
+			w.Write([]byte(strings.ReplaceAll(set("/a", "/b"), "{A}", base)))
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	base = srv.URL
+	rep, err := Run(context.Background(), base, Config{Agents: []string{"Googlebot"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := state(base, rep), []string{"/moved.xml cross-host", "/inside.xml ok"}; !slices.Equal(got, want) {
+		t.Errorf("sitemaps:\n got %q\nwant %q", got, want)
+	}
+	if e := rep.Sitemaps[0].Error; !strings.Contains(e, other.URL+"/s.xml") {
+		t.Errorf("moved.xml: error %q does not name where it redirects (%s/s.xml)", e, other.URL)
+	}
+	if rep.Totals.URLs != 2 {
+		t.Errorf("%d URLs, want 2 (inside.xml's, through its redirect)", rep.Totals.URLs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 0 {
+		t.Errorf("the other origin was asked for %q: a sitemap redirected off origin must not be read", asked)
+	}
+}

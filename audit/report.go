@@ -86,7 +86,7 @@ const (
 	StatusUnreachable = "unreachable" // no answer, or an HTTP status other than 2xx (see HTTPStatus)
 	StatusInvalid     = "invalid"     // not XML, not a sitemap, or the XML breaks (see ErrorLine, ErrorByte)
 	StatusOverLimit   = "over-limit"  // more URLs or bytes than a file may have: the entries before the limit were read
-	StatusCrossHost   = "cross-host"  // on another origin than robots.txt: reported, not read
+	StatusCrossHost   = "cross-host"  // on (or redirected to) another origin than robots.txt: reported, not read
 	StatusSkipped     = "skipped"     // not read: past an overall limit (Error says which)
 )
 
