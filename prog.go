@@ -82,8 +82,13 @@ import (
 // wildcard entry, in file order: there the first match decides.
 //
 // Invariants, and the tests that guard them:
-//   - A prog's first word is its length; prog ends with progPad zero bytes, so that a part's header, or an entry and the byte
-//     after it, can be read as whole words wherever they are (TestProgLayout).
+//   - A prog's first word is its length; it ends with progPad zero bytes, so that a part's
+//     header, or an entry and the byte after it, can be read as whole words wherever they
+//     are (TestProgLayout).
+//   - A text's value as written, in the body, compiles to its pattern, or for the
+//     directory Google derives from an index.htm page, to that page's (TestProgLayout).
+//   - A published prog never changes: decisions read it without a lock (lazyProg;
+//     TestConcurrentFirstDecisions under -race).
 //   - A key is ASCII and not NUL, so the key set fits 128 bits and bit 0 is free
 //     (TestProgLayout; bucketKey).
 //   - A pattern's length fits entryLen's u16: a line is at most MaxLineBytes and escaping
