@@ -363,6 +363,12 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 			return
 		}
 		sm.Status, sm.Error = StatusUnreachable, err.Error()
+		if ctx.Err() == context.DeadlineExceeded {
+			// The audit's own time limit ended the wait, not the server: the report
+			// says the audit stopped there, even when this was the last sitemap.
+			a.stopped = "timeout"
+			sm.Error = "no answer before the audit stopped at " + limitFlag("timeout")
+		}
 		return
 	}
 	defer resp.Body.Close()

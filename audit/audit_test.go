@@ -169,6 +169,19 @@ func TestRun(t *testing.T) {
 			maps:    []string{"/slow.xml unreachable", "/next.xml skipped: not read: the audit stopped at the time limit (-timeout)"},
 		},
 		{
+			name:    "timeout while the last sitemap is asked for",
+			site:    site{"/robots.txt": "Sitemap: {A}/s.xml\nSitemap: {A}/slow.xml\n", "/s.xml": set("/a"), "/slow.xml": "HANG"},
+			cfg:     Config{Limits: Limits{Time: 300 * time.Millisecond}},
+			urls:    1,
+			stopped: "timeout",
+			maps:    []string{"/s.xml ok", "/slow.xml unreachable"},
+			check: func(t *testing.T, base string, rep *Report) {
+				if e := rep.Sitemaps[1].Error; e != "no answer before the audit stopped at the time limit (-timeout)" {
+					t.Errorf("slow.xml: error %q, want the time limit named", e)
+				}
+			},
+		},
+		{
 			name: "fallback",
 			site: site{"/robots.txt": "User-agent: *\nDisallow: /x\n", "/sitemap.xml": set("/a", "/x")},
 			cfg:  Config{Agents: []string{"FooBot"}},
