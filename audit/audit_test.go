@@ -356,13 +356,12 @@ func TestPrefetch(t *testing.T) {
 			once.Do(func() { close(second) })
 		}
 		mu.Unlock()
-		if r.URL.Path == "/s0.xml" {
-			// The first sitemap answers once a second request is in flight (or after
-			// 5 s, when nothing is requested ahead).
-			select {
-			case <-second:
-			case <-time.After(5 * time.Second):
-			}
+		// Every sitemap answers once two requests have been in flight at once (or
+		// after 5 s, when nothing is requested ahead): whichever arrives first, the
+		// one being read or one requested ahead of it, waits for the other.
+		select {
+		case <-second:
+		case <-time.After(5 * time.Second):
 		}
 		fmt.Fprint(w, strings.ReplaceAll(set(r.URL.Path+"/a"), "{A}", base))
 		mu.Lock()
