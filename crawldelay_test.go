@@ -192,3 +192,51 @@ func TestCrawlDelayAllocs(t *testing.T) {
 		t.Logf("%d calls allocate: %q", len(allocating), allocating)
 	})
 }
+
+func TestContainsFold(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"crawl-delay", true},
+		{"Crawl-Delay: 5", true},
+		{"user-agent: *\nCRAWL-DELAY: 5\n", true},
+		{"# crawl-delay in a comment", true},
+		{"xcrawl-delayx", true},
+		{"-crawl-delay", true},
+		{"a-b-c crawl-delay", true},
+		{"crawl--delay", false},
+		{"crawl-dela", false},
+		{"rawl-delay", false},
+		{"crawl_delay: 5", false},
+		{"crawldelay: 5", false},
+		{"crawl delay: 5", false},
+		{"", false},
+		{"-", false},
+		{"user-agent: *\ndisallow: /a-b\n", false},
+	} {
+		t.Run(tt.s, func(t *testing.T) {
+			if got := containsFold(tt.s, "crawl-delay"); got != tt.want {
+				t.Errorf("containsFold(%q) = %v, want %v", tt.s, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCrawlDelayWithoutDetails: a file that names no crawl-delay answers CrawlDelay
+// without reading its fields (details), in every dialect; one that does reads them.
+func TestCrawlDelayWithoutDetails(t *testing.T) {
+	for _, d := range Dialects() {
+		r := Parse([]byte("user-agent: *\ndisallow: /a\n\nuser-agent: b\nallow: /\n"), WithDialect(d))
+		if _, ok := r.CrawlDelay("b"); ok {
+			t.Errorf("%s: a crawl-delay in a file without one", d)
+		}
+		if r.detail.Load() != nil {
+			t.Errorf("%s: CrawlDelay read the fields of a file that names no crawl-delay", d)
+		}
+		r = Parse([]byte("user-agent: *\ndisallow: /a\nCrawl-Delay: 3\n"), WithDialect(d))
+		if got, ok := r.CrawlDelay("b"); !ok || got != 3*time.Second {
+			t.Errorf("%s: CrawlDelay = %v, %v; want 3s", d, got, ok)
+		}
+	}
+}

@@ -30,7 +30,8 @@ type Robots struct {
 	setGroup    []int32    // the groups of all rule sets
 	legacyProgs []lazyProg // the legacy dialects' rule set of each group alone, in file order
 	detail      atomic.Pointer[details]
-	size        int // bytes of the body before the size limit
+	delays      atomic.Uint32 // whether the body names crawl-delay: delaysUnknown, delaysNone or delaysSome
+	size        int           // bytes of the body before the size limit
 	opts        options
 }
 
@@ -439,7 +440,7 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 // ParseCrawlDelay), and sorts nothing: it keeps the earliest group holding a valid
 // value while it walks the groups that apply.
 func (r *Robots) CrawlDelay(agents ...string) (time.Duration, bool) {
-	if r == nil {
+	if r == nil || !r.namesDelay() {
 		return 0, false
 	}
 	if r.opts.dialect.legacy() {
@@ -470,6 +471,53 @@ func (r *Robots) CrawlDelay(agents ...string) (time.Duration, bool) {
 		earliest(r.groupsOf(&r.star))
 	}
 	return delay, best < len(r.groups)
+}
+
+// What Robots.delays holds.
+const (
+	delaysUnknown = iota // not looked for yet
+	delaysNone           // no line of the body can be a crawl-delay
+	delaysSome
+)
+
+// namesDelay reports whether "crawl-delay" is written somewhere in the body, in any
+// case: a field is one only when its name is spelled out so. Most files have none,
+// and then CrawlDelay answers without reading the body's fields (details), which a
+// server asking every new origin's crawl-delay would otherwise pay for once per file.
+// The answer is looked for once; concurrent first calls may both look, and agree.
+func (r *Robots) namesDelay() bool {
+	switch r.delays.Load() {
+	case delaysNone:
+		return false
+	case delaysSome:
+		return true
+	}
+	some := containsFold(r.body, "crawl-delay")
+	if some {
+		r.delays.Store(delaysSome)
+	} else {
+		r.delays.Store(delaysNone)
+	}
+	return some
+}
+
+// containsFold reports whether s contains lower, a lower-case ASCII word holding a '-'
+// past its first byte, compared case-insensitively in ASCII. It searches for the
+// hyphen, which is rarer in robots.txt bodies than letters.
+func containsFold(s, lower string) bool {
+	h := strings.IndexByte(lower, '-')
+	for i := h; i < len(s); {
+		j := strings.IndexByte(s[i:], '-')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if start := i - h; start >= 0 && hasPrefixFold(s[start:], lower) {
+			return true
+		}
+		i++
+	}
+	return false
 }
 
 // groupDelay is the crawl-delay of group gi, as Group.CrawlDelay.
