@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 	"time"
 
 	"github.com/gorobots/robots/fetch"
@@ -156,16 +158,39 @@ type Sample struct {
 	Lines   []int  `json:"lines"`
 }
 
+// limitsJSON is Limits as JSON: snake_case names and the time in seconds.
+type limitsJSON struct {
+	Sitemaps  int     `json:"sitemaps"`
+	URLs      int     `json:"urls"`
+	FileURLs  int     `json:"file_urls"`
+	FileBytes int64   `json:"file_bytes"`
+	Depth     int     `json:"depth"`
+	Seconds   float64 `json:"seconds"`
+}
+
 // MarshalJSON writes the limits with snake_case names and the time in seconds.
 func (l Limits) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Sitemaps  int     `json:"sitemaps"`
-		URLs      int     `json:"urls"`
-		FileURLs  int     `json:"file_urls"`
-		FileBytes int64   `json:"file_bytes"`
-		Depth     int     `json:"depth"`
-		Seconds   float64 `json:"seconds"`
-	}{l.Sitemaps, l.URLs, l.FileURLs, l.FileBytes, l.Depth, l.Time.Seconds()})
+	return json.Marshal(limitsJSON{l.Sitemaps, l.URLs, l.FileURLs, l.FileBytes, l.Depth, l.Time.Seconds()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (as POST /v1/audit's "limits"); a
+// name it does not know is an error.
+func (l *Limits) UnmarshalJSON(b []byte) error {
+	var j limitsJSON
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return err
+	}
+	t := time.Duration(math.MaxInt64) // seconds past a Duration's range read as the longest one
+	switch ns := j.Seconds * float64(time.Second); {
+	case ns < math.MinInt64:
+		t = math.MinInt64
+	case ns < math.MaxInt64:
+		t = time.Duration(ns)
+	}
+	*l = Limits{j.Sitemaps, j.URLs, j.FileURLs, j.FileBytes, j.Depth, t}
+	return nil
 }
 
 // BlocksAny reports whether some sitemap URL, or some sitemap, is blocked for a

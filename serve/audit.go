@@ -67,18 +67,11 @@ func defaultAuditLimits() audit.Limits {
 // auditRequest is the body of POST /v1/audit. Limits use the names of the report's
 // "limits" (seconds for the time); zero or absent fields take the server's maxima.
 type auditRequest struct {
-	URL      string   `json:"url"`
-	Agents   []string `json:"agents"`
-	Dialect  string   `json:"dialect"`
-	Examples int      `json:"examples"`
-	Limits   struct {
-		Sitemaps  int     `json:"sitemaps"`
-		URLs      int     `json:"urls"`
-		FileURLs  int     `json:"file_urls"`
-		FileBytes int64   `json:"file_bytes"`
-		Depth     int     `json:"depth"`
-		Seconds   float64 `json:"seconds"`
-	} `json:"limits"`
+	URL      string       `json:"url"`
+	Agents   []string     `json:"agents"`
+	Dialect  string       `json:"dialect"`
+	Examples int          `json:"examples"`
+	Limits   audit.Limits `json:"limits"`
 }
 
 func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
@@ -144,11 +137,11 @@ func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
 			f.set(f.asked)
 		}
 	}
-	switch t := time.Duration(q.Seconds * float64(time.Second)); {
-	case q.Seconds < 0:
-		return lim, errorf(http.StatusBadRequest, "limits.seconds: %v is negative", q.Seconds)
+	switch t := q.Time; {
+	case t < 0:
+		return lim, errorf(http.StatusBadRequest, "limits.seconds: %v is negative", t.Seconds())
 	case t > max.Time:
-		return lim, errorf(http.StatusRequestEntityTooLarge, "limits.seconds: %v, more than this server's limit of %v", q.Seconds, max.Time.Seconds())
+		return lim, errorf(http.StatusRequestEntityTooLarge, "limits.seconds: %v, more than this server's limit of %v", t.Seconds(), max.Time.Seconds())
 	case t > 0:
 		lim.Time = t
 	}
