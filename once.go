@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/gorobots/robots/internal/precedence"
@@ -41,104 +42,278 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	if len(body) > o.maxBytes {
 		body = body[:o.maxBytes]
 	}
+	s := view(body)
+	rd := onceReader{s: s, agents: agents, noNUL: strings.IndexByte(s, 0) < 0}
 	p, slash := splitPath(url)
-	pv := newPathView(p, slash)
-	var named, star candidate
-	group, firstNamed, firstStar := -1, -1, -1
-	inRules, curNamed, curStar := false, false, false
-	var sc scanner
-	sc.init(view(body))
-	s := sc.s
-	var l Line
-	for {
-		start, end, ok := sc.line()
-		if !ok {
-			break
+	rd.pv = newPathView(p, slash)
+	from := len(s) - len(skipBOM(s))
+	if !rd.readLF(from) {
+		// A CR ends a line by itself somewhere: read again with the scanner, which
+		// knows every line end.
+		rd = onceReader{s: s, agents: agents, noNUL: rd.noNUL, pv: rd.pv}
+		rd.read(from)
+	}
+	return rd.decision()
+}
+
+// onceReader is CheckOnce's reading of a body: which group it is in, whether that
+// group applies to the agent, and the best rule seen so far on each side.
+//
+// Only user-agent, allow and disallow lines count, and of these only user-agent lines
+// while the rules read belong to no group or to a group that does not apply. Their
+// field names start with u, a or d (misspellings too), in either case, after optional
+// white space: every other line is passed over by its first byte (passOver).
+type onceReader struct {
+	s      string // the body, the caller's bytes (see view)
+	agents []string
+	pv     pathView
+	noNUL  bool // s has no NUL byte
+
+	named, star candidate
+	group       int  // the group being read, -1 before the first
+	firstNamed  int  // the first group naming an agent, -1 when none
+	firstStar   int  // the first "*" group, -1 when none
+	inRules     bool // a rule has been read since the group's user-agent lines
+	curNamed    bool // the group names an agent
+	curStar     bool // the group is for "*"
+	l           Line
+}
+
+// applies reports whether the rules of the group being read count: it names the agent,
+// or it is for "*" and no group has named the agent yet (once one has, the "*" groups
+// no longer count).
+func (rd *onceReader) applies() bool {
+	return rd.curNamed || rd.curStar && rd.firstNamed < 0
+}
+
+// skip reports whether a line whose first byte is c can be passed over unread: it is
+// not a user-agent, rule or blank line, or it is a rule line that can change nothing
+// (the group's user-agent lines have ended, and its rules do not count).
+func (rd *onceReader) skip(c byte) bool {
+	if passOver[c] {
+		return true
+	}
+	return (c|0x20 == 'a' || c|0x20 == 'd') && (rd.group < 0 || rd.inRules && !rd.applies())
+}
+
+// readLF reads the lines from pos, a line start, when they end in LF or CR LF, as most
+// bodies' do: each line end costs one search (as grouper.skimLF). It reports false when
+// some CR ends a line by itself; rd is then to be read again with read.
+func (rd *onceReader) readLF(pos int) bool {
+	s := rd.s
+	crs := strings.Count(s, "\r")
+	hasCR := crs > 0
+	rd.group, rd.firstNamed, rd.firstStar = -1, -1, -1
+	for num := 1; pos <= len(s); num++ {
+		start, end, found := pos, len(s), false
+		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
+			end, found = pos+i, true
 		}
-		// Only user-agent, allow and disallow lines count, and of these only user-agent
-		// lines while the rules read belong to no group or to a group that does not
-		// apply. Their field names start with u, a or d (misspellings too), in either
-		// case, after optional white space: every other line is passed over unread.
-		if start == end {
+		pos = end + 1
+		if hasCR && found && end > start && s[end-1] == '\r' {
+			end--
+			crs--
+		}
+		if end == start {
 			continue
 		}
 		c := s[start]
-		rules := group >= 0 && (!inRules || curNamed || curStar && firstNamed < 0)
-		if c|0x20 != 'u' && !spaces[c] && !(rules && (c|0x20 == 'a' || c|0x20 == 'd')) {
+		if passOver[c] {
 			continue
 		}
-		if rules && c|0x20 != 'u' && !spaces[c] {
-			// Most allow and disallow lines are written "Disallow: /value": such a line
-			// is recognised, and its value compared with the path, before the line is cut
-			// at its comment and classified, which most of them then need not be.
-			text := s[start:end]
-			if kind, n := knownKey(text); n > 0 {
-				applies := curNamed || curStar && firstNamed < 0
-				if !applies || cannotMatch(trimLeft(text[n+1:]), kind == KindAllow, pv) {
-					inRules = true
+		if c|0x20 == 'a' || c|0x20 == 'd' {
+			if rd.group < 0 {
+				continue
+			}
+			if !rd.applies() {
+				if rd.inRules {
+					continue
+				}
+			} else if end-start >= 9 && end-start <= MaxLineBytes {
+				// Most rule lines of the groups that apply are "Disallow: /value" or
+				// "Allow: /value" whose value differs from the path in its first bytes.
+				if v, allow := ruleValueAt(s, start, end); v >= 0 && rd.pv.differs(s, v, allow) {
+					rd.inRules = true
 					continue
 				}
 			}
 		}
-		classify(&l, sc.num, s[start:end], sc.noNUL, sc.hash(start, end))
-		switch l.Kind {
-		case KindUserAgent:
-			if group < 0 || inRules {
-				group++
-				inRules, curNamed, curStar = false, false, false
-			}
-			if isGlobal(l.Value) {
-				curStar = true
-				if firstStar < 0 {
-					firstStar = group
-				}
-				continue
-			}
-			tok := leadingToken(l.Value)
-			for _, a := range agents {
-				if compareFold(tok, a) == 0 {
-					curNamed = true
-					if firstNamed < 0 {
-						firstNamed = group
-					}
-					break
-				}
-			}
-		case KindAllow, KindDisallow:
-			if group < 0 {
-				continue
-			}
-			inRules = true
-			// Once a group names the agent, the "*" groups no longer count.
-			if l.Value == "" || !curNamed && (!curStar || firstNamed >= 0) {
-				continue
-			}
-			if cannotMatch(l.Value, l.Kind == KindAllow, pv) {
-				continue
-			}
-			side := &star
-			if curNamed { // a group naming the agent and "*" counts as naming it
-				side = &named
-			}
-			allow := l.Kind == KindAllow
-			pat, shape := Google.compilePattern(l.Value)
-			if (shape != shapeWild || needMask(pat)&^pv.mask == 0) && pv.matches(shape, pat) {
-				side.offer(len(pat), allow, l.Num, l.Value, group)
-			}
-			if allow {
-				if dir, ok := indexDir(pat); ok && pv.matches(shapeOf(dir), dir) {
-					side.offer(len(dir), true, l.Num, l.Value, group)
-				}
-			}
+		rd.line(start, end, num, -2)
+	}
+	return crs == 0
+}
+
+// ruleValueAt returns where the value of the line s[start:end] starts when the line
+// starts with "disallow:" or "allow:" in any case (the white space after the colon
+// passed over), and whether it is an allow line; v is -1 for any other line. The line
+// has at least 9 bytes.
+func ruleValueAt(s string, start, end int) (v int, allow bool) {
+	w := u64(s, start)
+	switch {
+	case w|foldDisallow == wordDisallow && s[start+8] == ':':
+		v = start + 9
+	case w&keepAllowColon|foldAllowColon == wordAllowColon:
+		v, allow = start+6, true
+	default:
+		return -1, false
+	}
+	for v < end && (s[v] == ' ' || s[v] == '\t') {
+		v++
+	}
+	return v, allow
+}
+
+// differs reports that the rule value written at s[v:] (up to its line's end, not cut
+// at its comment) cannot match the path, from the first eight bytes of each: they
+// differ at some byte, and the value's bytes up to that one stand for themselves
+// (plain). Where that cannot be told so, it reports false and the line is read in full.
+// As in cannotMatch, an allow value naming an index.htm page is left to the matcher.
+func (p *pathView) differs(s string, v int, allow bool) bool {
+	if v+8 > len(s) {
+		return false
+	}
+	x := u64(s, v) ^ p.w0
+	if x == 0 {
+		return false
+	}
+	i := bits.TrailingZeros64(x) / 8
+	// No byte that ends a line or a value is plain: a value shorter than i+1 bytes
+	// fails here.
+	for j := v; j <= v+i; j++ {
+		if !plain[s[j]] {
+			return false
 		}
 	}
+	if allow {
+		end := v + strings.IndexByte(s[v:], '\n')
+		if end < v {
+			end = len(s)
+		}
+		return !strings.Contains(s[v:end], "/index.htm")
+	}
+	return true
+}
+
+// plain marks the bytes for which plainByte is true.
+var plain = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = plainByte(byte(c))
+	}
+	return t
+}()
+
+// read reads the lines from pos with the scanner, which ends a line at CR, LF or CR LF.
+func (rd *onceReader) read(pos int) {
+	var sc scanner
+	sc.initAt(rd.s, pos, 0, rd.noNUL)
+	rd.group, rd.firstNamed, rd.firstStar = -1, -1, -1
+	for {
+		start, end, ok := sc.line()
+		if !ok {
+			return
+		}
+		if end > start && !rd.skip(rd.s[start]) {
+			rd.line(start, end, sc.num, sc.hash(start, end))
+		}
+	}
+}
+
+// line reads line num, s[start:end], which skip did not pass over. hash is where its
+// first '#' is (see scanner.hash), or -2 when the line has not been searched for one.
+func (rd *onceReader) line(start, end, num, hash int) {
+	s := rd.s
+	if end-start > MaxLineBytes {
+		end = start + MaxLineBytes // as classify cuts it, before the value is compared below
+	}
+	text := s[start:end]
+	if w := s[start] | 0x20; w == 'a' || w == 'd' {
+		// Most allow and disallow lines are written "Disallow: /value": such a line is
+		// recognised, and its value compared with the path, before the line is cut at
+		// its comment and classified, which most of them then need not be.
+		if kind, n := knownKey(text); n > 0 {
+			if !rd.applies() || cannotMatch(trimLeft(text[n+1:]), kind == KindAllow, rd.pv) {
+				rd.inRules = true
+				return
+			}
+		}
+	} else if end-start >= 11 && u64(s, start)|foldUserAge == wordUserAge && s[start+8]|0x20 == 'n' &&
+		s[start+9]|0x20 == 't' && s[start+10] == ':' {
+		tok, global := userAgentValue(text, 11)
+		rd.userAgent(tok, global)
+		return
+	}
+	if hash == -2 {
+		hash = strings.IndexByte(text, '#')
+	}
+	l := &rd.l
+	classify(l, num, text, rd.noNUL, hash)
+	switch l.Kind {
+	case KindUserAgent:
+		rd.userAgent(leadingToken(l.Value), isGlobal(l.Value))
+	case KindAllow, KindDisallow:
+		if rd.group < 0 {
+			return
+		}
+		rd.inRules = true
+		if l.Value == "" || !rd.applies() || cannotMatch(l.Value, l.Kind == KindAllow, rd.pv) {
+			return
+		}
+		rd.rule(l.Kind == KindAllow, l.Value, l.Num)
+	}
+}
+
+// userAgent reads a user-agent line naming the product token tok, or "*" when global.
+func (rd *onceReader) userAgent(tok string, global bool) {
+	if rd.group < 0 || rd.inRules {
+		rd.group++
+		rd.inRules, rd.curNamed, rd.curStar = false, false, false
+	}
+	if global {
+		rd.curStar = true
+		if rd.firstStar < 0 {
+			rd.firstStar = rd.group
+		}
+		return
+	}
+	for _, a := range rd.agents {
+		if compareFold(tok, a) == 0 {
+			rd.curNamed = true
+			if rd.firstNamed < 0 {
+				rd.firstNamed = rd.group
+			}
+			return
+		}
+	}
+}
+
+// rule offers the rule on line num, of the group being read (which applies), to its
+// side when it matches the path.
+func (rd *onceReader) rule(allow bool, value string, num int) {
+	side := &rd.star
+	if rd.curNamed { // a group naming the agent and "*" counts as naming it
+		side = &rd.named
+	}
+	pv := &rd.pv
+	pat, shape := Google.compilePattern(value)
+	if (shape != shapeWild || needMask(pat)&^pv.mask == 0) && pv.matches(shape, pat) {
+		side.offer(len(pat), allow, num, value, rd.group)
+	}
+	if allow {
+		if dir, ok := indexDir(pat); ok && pv.matches(shapeOf(dir), dir) {
+			side.offer(len(dir), true, num, value, rd.group)
+		}
+	}
+}
+
+// decision is the decision of the body read.
+func (rd *onceReader) decision() Decision {
 	d := Decision{Allowed: true, Group: -1}
-	best := &named
+	best := &rd.named
 	switch {
-	case firstNamed >= 0:
-		d.Group = firstNamed
-	case firstStar >= 0:
-		d.Group, d.Global, best = firstStar, true, &star
+	case rd.firstNamed >= 0:
+		d.Group = rd.firstNamed
+	case rd.firstStar >= 0:
+		d.Group, d.Global, best = rd.firstStar, true, &rd.star
 	default:
 		return d
 	}

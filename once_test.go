@@ -2,6 +2,7 @@ package robots_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gorobots/robots"
@@ -68,6 +69,11 @@ func TestCheckOnceRuleValues(t *testing.T) {
 		{"longest match wins", star + "Disallow: /a\nAllow: /a/b\nDisallow: /a/c", "/a/b", allow("/a/b", 3)},
 		{"misspelt key", star + "Dissallow: /a", "/a", disallow("/a", 2)},
 		{"key with white space before the colon", star + "Disallow : /a", "/a", disallow("/a", 2)},
+		// A line is cut at MaxLineBytes before it is read: the rule is its first bytes.
+		{"line longer than the limit", star + "Disallow: /" + strings.Repeat("a", robots.MaxLineBytes) + "b",
+			"/" + strings.Repeat("a", robots.MaxLineBytes) + "c", disallow("/"+strings.Repeat("a", robots.MaxLineBytes-len("Disallow: /")), 2)},
+		{"lone CR ends a line", "User-agent: *\rDisallow: /a\r\nAllow: /a/b", "/a/b", allow("/a/b", 3)},
+		{"CR LF line ends", "User-agent: *\r\nDisallow: /a\r\nAllow: /a/b", "/a/c", disallow("/a", 2)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body := []byte(tt.body)
