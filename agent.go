@@ -2,8 +2,18 @@ package robots
 
 import "strings"
 
+// tokenBytes marks the bytes of a product token: [A-Za-z_-]. A table rather than
+// comparisons: a user-agent line's token is read on every parse, and its end is where
+// a chain of comparisons would be mispredicted.
+var tokenBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
+	}
+	return t
+}()
+
 func isTokenByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
+	return tokenBytes[c]
 }
 
 // leadingToken returns the leading run of [A-Za-z_-] in s: the part of a user-agent

@@ -132,7 +132,7 @@ func (rd *onceReader) readLF(pos int) bool {
 			} else if end-start >= 9 && end-start <= MaxLineBytes {
 				// Most rule lines of the groups that apply are "Disallow: /value" or
 				// "Allow: /value" whose value differs from the path in its first bytes.
-				if v, allow := ruleValueAt(s, start, end); v >= 0 && rd.pv.differs(s, v, allow) {
+				if v, allow := ruleValueAt(s, start, end); v >= 0 && rd.pv.differs(s, v, end, allow) {
 					rd.inRules = true
 					continue
 				}
@@ -163,44 +163,41 @@ func ruleValueAt(s string, start, end int) (v int, allow bool) {
 	return v, allow
 }
 
-// differs reports that the rule value written at s[v:] (up to its line's end, not cut
+// differs reports that the rule value written at s[v:end] (its line's rest, not cut
 // at its comment) cannot match the path, from the first eight bytes of each: they
 // differ at some byte, and the value's bytes up to that one stand for themselves
-// (plain). Where that cannot be told so, it reports false and the line is read in full.
-// As in cannotMatch, an allow value naming an index.htm page is left to the matcher.
-func (p *pathView) differs(s string, v int, allow bool) bool {
+// (plainByte). Where that cannot be told so, it reports false and the line is read in
+// full. As in cannotMatch, an allow value naming an index.htm page is left to the
+// matcher. It reads eight bytes from v, which may run past end but not past s.
+func (p *pathView) differs(s string, v, end int, allow bool) bool {
 	if v+8 > len(s) {
 		return false
 	}
-	x := u64(s, v) ^ p.w0
-	if x == 0 {
+	x := u64(s, v)
+	// The first byte that differs from the path, and the first that is not plain, as
+	// byte offsets (8: none): no byte that ends a line or a value is plain, so a value
+	// shorter than the path's first differing byte fails the comparison too. Computed
+	// without branches, whose outcome would depend on each line's bytes.
+	i := bits.TrailingZeros64(x^p.w0) / 8
+	j := bits.TrailingZeros64(notPlain(x)) / 8
+	if i >= j {
 		return false
 	}
-	i := bits.TrailingZeros64(x) / 8
-	// No byte that ends a line or a value is plain: a value shorter than i+1 bytes
-	// fails here.
-	for j := v; j <= v+i; j++ {
-		if !plain[s[j]] {
-			return false
-		}
-	}
-	if allow {
-		end := v + strings.IndexByte(s[v:], '\n')
-		if end < v {
-			end = len(s)
-		}
-		return !strings.Contains(s[v:end], "/index.htm")
-	}
-	return true
+	return !allow || !strings.Contains(s[v:end], "/index.htm")
 }
 
-// plain marks the bytes for which plainByte is true.
-var plain = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = plainByte(byte(c))
-	}
-	return t
-}()
+// notPlain returns a word whose lowest set bit is the high bit of the first byte of x
+// (little-endian) that may not be plain (see plainByte), or 0 when all are plain. To
+// take fewer steps it counts '!' and '"' as not plain too, with every byte below them
+// and '#', '$', '%' just above: such a value is merely read in full. Bits above the
+// lowest may be set wrongly (a borrow or carry from that byte): only it is to be read.
+func notPlain(x uint64) uint64 {
+	below := (x - '&'*ones) & ^x & highs // < '&': controls, white space, '!' to '%'
+	above := ((x + ones) | x) & highs    // >= 0x7f: DEL, non-ASCII
+	y := x ^ '*'*ones
+	star := (y - ones) & ^y & highs
+	return below | above | star
+}
 
 // read reads the lines from pos with the scanner, which ends a line at CR, LF or CR LF.
 func (rd *onceReader) read(pos int) {
