@@ -43,14 +43,16 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 		body = body[:o.maxBytes]
 	}
 	s := view(body)
-	rd := onceReader{s: s, agents: agents, noNUL: strings.IndexByte(s, 0) < 0}
+	// Whether the body has a NUL byte is not looked for: only the few lines classified
+	// need to know, and classify searches them (a search of the whole body cost more).
+	rd := onceReader{s: s, agents: agents}
 	p, slash := splitPath(url)
-	rd.pv = newPathView(p, slash)
+	rd.pv.set(p, slash, true) // its byte set is computed if a wildcard rule needs it
 	from := len(s) - len(skipBOM(s))
 	if !rd.readLF(from) {
 		// A CR ends a line by itself somewhere: read again with the scanner, which
 		// knows every line end.
-		rd = onceReader{s: s, agents: agents, noNUL: rd.noNUL, pv: rd.pv}
+		rd = onceReader{s: s, agents: agents, pv: rd.pv}
 		rd.read(from)
 	}
 	return rd.decision()
@@ -67,16 +69,37 @@ type onceReader struct {
 	s      string // the body, the caller's bytes (see view)
 	agents []string
 	pv     pathView
-	noNUL  bool // s has no NUL byte
 
 	named, star candidate
-	group       int  // the group being read, -1 before the first
-	firstNamed  int  // the first group naming an agent, -1 when none
-	firstStar   int  // the first "*" group, -1 when none
-	inRules     bool // a rule has been read since the group's user-agent lines
-	curNamed    bool // the group names an agent
-	curStar     bool // the group is for "*"
+	group       int   // the group being read, -1 before the first
+	firstNamed  int   // the first group naming an agent, -1 when none
+	firstStar   int   // the first "*" group, -1 when none
+	inRules     bool  // a rule has been read since the group's user-agent lines
+	curNamed    bool  // the group names an agent
+	curStar     bool  // the group is for "*"
+	rules       uint8 // what a line starting with a or d is to the reading (see ruleMode)
 	l           Line
+}
+
+// What a line that starts with a or d, most likely an allow or disallow line, is to the
+// reading: onceReader.rules, kept up to date by line, the only method that changes it.
+const (
+	rulesPass = iota // nothing: there is no group yet, or its user-agent lines have ended and its rules do not count
+	rulesEnd         // the end of the group's user-agent lines, which is read
+	rulesRead        // a rule of the group, which counts and is read
+)
+
+// ruleMode returns what rd.rules should be.
+func (rd *onceReader) ruleMode() uint8 {
+	switch {
+	case rd.group < 0:
+		return rulesPass
+	case rd.applies():
+		return rulesRead
+	case !rd.inRules:
+		return rulesEnd
+	}
+	return rulesPass
 }
 
 // applies reports whether the rules of the group being read count: it names the agent,
@@ -87,13 +110,9 @@ func (rd *onceReader) applies() bool {
 }
 
 // skip reports whether a line whose first byte is c can be passed over unread: it is
-// not a user-agent, rule or blank line, or it is a rule line that can change nothing
-// (the group's user-agent lines have ended, and its rules do not count).
+// not a user-agent, rule or blank line, or it is a rule line that can change nothing.
 func (rd *onceReader) skip(c byte) bool {
-	if passOver[c] {
-		return true
-	}
-	return (c|0x20 == 'a' || c|0x20 == 'd') && (rd.group < 0 || rd.inRules && !rd.applies())
+	return passOver[c] || (c|0x20 == 'a' || c|0x20 == 'd') && rd.rules == rulesPass
 }
 
 // readLF reads the lines from pos, a line start, when they end in LF or CR LF, as most
@@ -103,7 +122,7 @@ func (rd *onceReader) readLF(pos int) bool {
 	s := rd.s
 	crs := strings.Count(s, "\r")
 	hasCR := crs > 0
-	rd.group, rd.firstNamed, rd.firstStar = -1, -1, -1
+	rd.group, rd.firstNamed, rd.firstStar, rd.rules = -1, -1, -1, rulesPass
 	for num := 1; pos <= len(s); num++ {
 		start, end, found := pos, len(s), false
 		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
@@ -122,17 +141,13 @@ func (rd *onceReader) readLF(pos int) bool {
 			continue
 		}
 		if c|0x20 == 'a' || c|0x20 == 'd' {
-			if rd.group < 0 {
+			switch rd.rules {
+			case rulesPass:
 				continue
-			}
-			if !rd.applies() {
-				if rd.inRules {
-					continue
-				}
-			} else if end-start >= 9 && end-start <= MaxLineBytes {
+			case rulesRead:
 				// Most rule lines of the groups that apply are "Disallow: /value" or
 				// "Allow: /value" whose value differs from the path in its first bytes.
-				if v, allow := ruleValueAt(s, start, end); v >= 0 && rd.pv.differs(s, v, end, allow) {
+				if n := end - start; n >= 9 && n <= MaxLineBytes && rd.differs(start, end) {
 					rd.inRules = true
 					continue
 				}
@@ -143,42 +158,38 @@ func (rd *onceReader) readLF(pos int) bool {
 	return crs == 0
 }
 
-// ruleValueAt returns where the value of the line s[start:end] starts when the line
-// starts with "disallow:" or "allow:" in any case (the white space after the colon
-// passed over), and whether it is an allow line; v is -1 for any other line. The line
-// has at least 9 bytes.
-func ruleValueAt(s string, start, end int) (v int, allow bool) {
+// differs reports that the line s[start:end], of at least 9 bytes, is a rule that
+// cannot match the path: it starts with "disallow:" or "allow:" in any case, and the
+// first eight bytes of its value (after the white space that follows the colon) differ
+// from the path's at some byte, the value's bytes up to that one standing for
+// themselves (plainByte). Where that cannot be told so, it reports false and the line
+// is read in full. The value is the rest of the line, not cut at its comment: no byte
+// that ends a line or a value is plain, so a value shorter than the path's first
+// differing byte fails the comparison too. As in cannotMatch, an allow value naming an
+// index.htm page is left to the matcher.
+func (rd *onceReader) differs(start, end int) bool {
+	s := rd.s
 	w := u64(s, start)
+	v, allow := 0, false
 	switch {
 	case w|foldDisallow == wordDisallow && s[start+8] == ':':
 		v = start + 9
 	case w&keepAllowColon|foldAllowColon == wordAllowColon:
 		v, allow = start+6, true
 	default:
-		return -1, false
+		return false
 	}
 	for v < end && (s[v] == ' ' || s[v] == '\t') {
 		v++
 	}
-	return v, allow
-}
-
-// differs reports that the rule value written at s[v:end] (its line's rest, not cut
-// at its comment) cannot match the path, from the first eight bytes of each: they
-// differ at some byte, and the value's bytes up to that one stand for themselves
-// (plainByte). Where that cannot be told so, it reports false and the line is read in
-// full. As in cannotMatch, an allow value naming an index.htm page is left to the
-// matcher. It reads eight bytes from v, which may run past end but not past s.
-func (p *pathView) differs(s string, v, end int, allow bool) bool {
-	if v+8 > len(s) {
+	if v+8 > len(s) { // eight bytes are read from v, which may run past end but not past s
 		return false
 	}
 	x := u64(s, v)
 	// The first byte that differs from the path, and the first that is not plain, as
-	// byte offsets (8: none): no byte that ends a line or a value is plain, so a value
-	// shorter than the path's first differing byte fails the comparison too. Computed
-	// without branches, whose outcome would depend on each line's bytes.
-	i := bits.TrailingZeros64(x^p.w0) / 8
+	// byte offsets (8: none), computed without branches, whose outcome would depend on
+	// each line's bytes.
+	i := bits.TrailingZeros64(x^rd.pv.w0) / 8
 	j := bits.TrailingZeros64(notPlain(x)) / 8
 	if i >= j {
 		return false
@@ -202,8 +213,8 @@ func notPlain(x uint64) uint64 {
 // read reads the lines from pos with the scanner, which ends a line at CR, LF or CR LF.
 func (rd *onceReader) read(pos int) {
 	var sc scanner
-	sc.initAt(rd.s, pos, 0, rd.noNUL)
-	rd.group, rd.firstNamed, rd.firstStar = -1, -1, -1
+	sc.initAt(rd.s, pos, 0, false)
+	rd.group, rd.firstNamed, rd.firstStar, rd.rules = -1, -1, -1, rulesPass
 	for {
 		start, end, ok := sc.line()
 		if !ok {
@@ -218,6 +229,12 @@ func (rd *onceReader) read(pos int) {
 // line reads line num, s[start:end], which skip did not pass over. hash is where its
 // first '#' is (see scanner.hash), or -2 when the line has not been searched for one.
 func (rd *onceReader) line(start, end, num, hash int) {
+	rd.readLine(start, end, num, hash)
+	rd.rules = rd.ruleMode()
+}
+
+// readLine is line without the update of rd.rules.
+func (rd *onceReader) readLine(start, end, num, hash int) {
 	s := rd.s
 	if end-start > MaxLineBytes {
 		end = start + MaxLineBytes // as classify cuts it, before the value is compared below
@@ -243,7 +260,7 @@ func (rd *onceReader) line(start, end, num, hash int) {
 		hash = strings.IndexByte(text, '#')
 	}
 	l := &rd.l
-	classify(l, num, text, rd.noNUL, hash)
+	classify(l, num, text, false, hash)
 	switch l.Kind {
 	case KindUserAgent:
 		rd.userAgent(leadingToken(l.Value), isGlobal(l.Value))
@@ -292,7 +309,7 @@ func (rd *onceReader) rule(allow bool, value string, num int) {
 	}
 	pv := &rd.pv
 	pat, shape := Google.compilePattern(value)
-	if (shape != shapeWild || needMask(pat)&^pv.mask == 0) && pv.matches(shape, pat) {
+	if (shape != shapeWild || needMask(pat)&^pv.byteSet() == 0) && pv.matches(shape, pat) {
 		side.offer(len(pat), allow, num, value, rd.group)
 	}
 	if allow {
