@@ -45,17 +45,27 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	s := view(body)
 	// Whether the body has a NUL byte is not looked for: only the few lines classified
 	// need to know, and classify searches them (a search of the whole body cost more).
-	rd := onceReader{s: s, agents: agents}
+	rd := onceReader{s: s, agents: agents, tokens: allTokens(agents)}
 	p, slash := splitPath(url)
 	rd.pv.set(p, slash, true) // its byte set is computed if a wildcard rule needs it
 	from := len(s) - len(skipBOM(s))
 	if !rd.readLF(from) {
 		// A CR ends a line by itself somewhere: read again with the scanner, which
 		// knows every line end.
-		rd = onceReader{s: s, agents: agents, pv: rd.pv}
+		rd = onceReader{s: s, agents: agents, tokens: rd.tokens, pv: rd.pv}
 		rd.read(from)
 	}
 	return rd.decision()
+}
+
+// allTokens reports whether every agent is a product token.
+func allTokens(agents []string) bool {
+	for _, a := range agents {
+		if !validToken(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // onceReader is CheckOnce's reading of a body: which group it is in, whether that
@@ -68,6 +78,7 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 type onceReader struct {
 	s      string // the body, the caller's bytes (see view)
 	agents []string
+	tokens bool // every agent is a product token (validToken): names compares them faster
 	pv     pathView
 
 	named, star candidate
@@ -138,6 +149,10 @@ func (rd *onceReader) readLF(pos int) bool {
 		}
 		c := s[start]
 		if passOver[c] {
+			continue
+		}
+		if c|0x20 == 'u' && end-start >= 11 && end-start <= MaxLineBytes && userAgentKey(s, start) {
+			rd.userAgentLine(start+11, end)
 			continue
 		}
 		if c|0x20 == 'a' || c|0x20 == 'd' {
@@ -250,10 +265,8 @@ func (rd *onceReader) readLine(start, end, num, hash int) {
 				return
 			}
 		}
-	} else if end-start >= 11 && u64(s, start)|foldUserAge == wordUserAge && s[start+8]|0x20 == 'n' &&
-		s[start+9]|0x20 == 't' && s[start+10] == ':' {
-		tok, global := userAgentValue(text, 11)
-		rd.userAgent(tok, global)
+	} else if end-start >= 11 && userAgentKey(s, start) {
+		rd.userAgentLine(start+11, end)
 		return
 	}
 	if hash == -2 {
@@ -263,7 +276,7 @@ func (rd *onceReader) readLine(start, end, num, hash int) {
 	classify(l, num, text, false, hash)
 	switch l.Kind {
 	case KindUserAgent:
-		rd.userAgent(leadingToken(l.Value), isGlobal(l.Value))
+		rd.userAgent(rd.names(l.Value), isGlobal(l.Value))
 	case KindAllow, KindDisallow:
 		if rd.group < 0 {
 			return
@@ -276,8 +289,75 @@ func (rd *onceReader) readLine(start, end, num, hash int) {
 	}
 }
 
-// userAgent reads a user-agent line naming the product token tok, or "*" when global.
-func (rd *onceReader) userAgent(tok string, global bool) {
+// userAgentKey reports whether the line at start, of at least 11 bytes, starts with
+// "user-agent:" in any case: the shape of most user-agent lines.
+func userAgentKey(s string, start int) bool {
+	return u64(s, start)|foldUserAge == wordUserAge && s[start+8]|0x20 == 'n' && s[start+9]|0x20 == 't' &&
+		s[start+10] == ':'
+}
+
+// userAgentLine reads a user-agent line whose value starts at v (after the colon) and
+// whose text ends at end, no more than MaxLineBytes after its start.
+func (rd *onceReader) userAgentLine(v, end int) {
+	s := rd.s
+	for v < end && spaces[s[v]] {
+		v++
+	}
+	if v < end && s[v] == '*' {
+		// "*" alone, or followed by white space or by what ends the value (see
+		// userAgentValue); any other value starting with '*' has an empty token.
+		global := v+1 == end || spaces[s[v+1]] || s[v+1] == '#' || s[v+1] == 0
+		rd.userAgent(!global && rd.names(""), global)
+	} else {
+		rd.userAgent(rd.names(s[v:end]), false)
+	}
+	rd.rules = rd.ruleMode()
+}
+
+// names reports whether the user-agent value v names one of the agents: its product
+// token (leadingToken) is one of them, in any case.
+func (rd *onceReader) names(v string) bool {
+	if !rd.tokens {
+		tok := leadingToken(v)
+		for _, a := range rd.agents {
+			if compareFold(tok, a) == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	// Every agent is a product token: v names a when it starts with a, in any case, and
+	// the token ends there. Most values differ from a in their first byte.
+	for _, a := range rd.agents {
+		if len(v) >= len(a) && foldCase[v[0]] == foldCase[a[0]] && (len(v) == len(a) || !tokenBytes[v[len(a)]]) &&
+			equalFoldBytes(v[:len(a)], a) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldCase maps each byte to itself, ASCII upper-case letters to lower case.
+var foldCase = func() (t [256]byte) {
+	for c := range 256 {
+		t[c] = lower(byte(c))
+	}
+	return t
+}()
+
+// equalFoldBytes reports whether a and b, of the same length, are equal in any ASCII case.
+func equalFoldBytes(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		if foldCase[a[i]] != foldCase[b[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// userAgent reads a user-agent line that names one of the agents (named), or "*"
+// (global), or neither.
+func (rd *onceReader) userAgent(named, global bool) {
 	if rd.group < 0 || rd.inRules {
 		rd.group++
 		rd.inRules, rd.curNamed, rd.curStar = false, false, false
@@ -287,15 +367,10 @@ func (rd *onceReader) userAgent(tok string, global bool) {
 		if rd.firstStar < 0 {
 			rd.firstStar = rd.group
 		}
-		return
-	}
-	for _, a := range rd.agents {
-		if compareFold(tok, a) == 0 {
-			rd.curNamed = true
-			if rd.firstNamed < 0 {
-				rd.firstNamed = rd.group
-			}
-			return
+	} else if named {
+		rd.curNamed = true
+		if rd.firstNamed < 0 {
+			rd.firstNamed = rd.group
 		}
 	}
 }

@@ -86,3 +86,46 @@ func TestCheckOnceRuleValues(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckOnceAgents covers how CheckOnce finds the groups that name the agent: Google
+// compares the product token at the start of a user-agent value (its leading
+// [A-Za-z_-]) with the agent, in any case; an agent that is not a product token names
+// no group. Parse and Check must agree.
+func TestCheckOnceAgents(t *testing.T) {
+	const url = "https://example.com/a"
+	named := robots.Decision{Allowed: false, Rule: robots.Rule{Value: "/", Line: 2}, Group: 0}
+	star := robots.Decision{Allowed: false, Rule: robots.Rule{Value: "/", Line: 5}, Group: 1, Global: true}
+	none := robots.Decision{Allowed: true, Group: -1}
+	for _, tt := range []struct {
+		name, first, agent string
+		want               robots.Decision
+	}{
+		{"same token", "Googlebot", "Googlebot", named},
+		{"other case", "GOOGLEBOT", "googlebot", named},
+		{"version after the token", "Googlebot/2.1", "googlebot", named},
+		{"wildcard after the token", "googlebot*", "Googlebot", named},
+		{"white space after the token", "Googlebot \t", "Googlebot", named},
+		{"comment after the token", "Googlebot#x", "Googlebot", named},
+		{"longer token", "Googlebot-Image", "Googlebot", star},
+		{"shorter token", "Google", "Googlebot", star},
+		{"different first byte", "Bingbot", "Googlebot", star},
+		{"agent is not a token", "Googlebot/2.1", "Googlebot/2.1", star},
+		{"empty agent", "/x", "", named},
+		{"empty token", "*bot", "bot", star},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			body := []byte("User-agent: " + tt.first + "\nDisallow: /\n\nUser-agent: *\nDisallow: /\n")
+			if got := robots.CheckOnce(body, tt.agent, url); got != tt.want {
+				t.Errorf("CheckOnce = %+v, want %+v", got, tt.want)
+			}
+			if got := robots.Parse(body).Check(tt.agent, url); got != tt.want {
+				t.Errorf("Parse+Check = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+	t.Run("no group", func(t *testing.T) {
+		if got := robots.CheckOnce([]byte("User-agent: Bingbot\nDisallow: /\n"), "Googlebot", url); got != none {
+			t.Errorf("CheckOnce = %+v, want %+v", got, none)
+		}
+	})
+}
