@@ -260,7 +260,7 @@ func FuzzPairSet(f *testing.F) {
 	})
 }
 
-// FuzzByteMask checks the four-at-a-time byte set against its definition.
+// FuzzByteMask checks the eight-at-a-time byte set against its definition.
 func FuzzByteMask(f *testing.F) {
 	for _, s := range []string{"", "/", "/ab", "/abc", "/abcd", "/abcde", "/a/b?c=d&e#f", "/\xff\x80%41"} {
 		f.Add(s)
