@@ -72,7 +72,10 @@ func matchSet(prog string, p *pathView, best *entry) {
 			}
 		}
 	}
-	matchPart(prog, recs, u64(prog, recs), p, best)
+	// The generic part is empty in most sets with buckets: its header's counts are zero.
+	if h := u64(prog, recs); uint32(h) != 0 {
+		matchPart(prog, recs, h, p, best)
+	}
 }
 
 // pathView is the path a decision matches, as splitPath gives it, with its byte and
