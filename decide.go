@@ -1,7 +1,6 @@
 package robots
 
 import (
-	"math/bits"
 	"strings"
 
 	"github.com/gorobots/robots/internal/precedence"
@@ -55,18 +54,16 @@ func matchSet(prog string, p *pathView, best *entry) {
 	const so = progHead
 	recs := so + setShortHeader
 	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 { // a set with buckets
-		hi := u64(prog, so+setKeysHi)
-		lo &^= setLongForm
-		recs = so + setHeader(bits.OnesCount64(lo)+bits.OnesCount64(hi))
+		recs = int(u32(prog, so+setGeneric))
 		if c, ok := p.second(); ok && c < setKeyLimit {
 			// The bucket of key c is the j-th, j being the number of smaller keys.
 			bit := uint64(1) << (c & 63)
-			keys, j := lo, 0
+			keys, j := lo&^setLongForm, 0
 			if c >= 64 {
-				keys, j = hi, bits.OnesCount64(lo)
+				keys, j = u64(prog, so+setKeysHi), int(prog[so+setLowKeys])
 			}
 			if keys&bit != 0 {
-				j += bits.OnesCount64(keys & (bit - 1))
+				j += onesCount(keys & (bit - 1))
 				po := int(u32(prog, so+setBounds+boundSize*j))
 				matchPart(prog, po, u64(prog, po), p, best)
 			}

@@ -31,12 +31,17 @@ import (
 //	long form, nk buckets:
 //	  +0  2 × u64  the buckets' keys as a set of 128 bits       setKeys, setKeysHi
 //	               (bit 0 set: it marks this form)
-//	  +16 nk × u32 where the part of the j-th key, in ascending setBounds, boundSize
+//	  +16 u32      where the generic part starts in prog        setGeneric
+//	  +20 u8       the number of keys below 64                  setLowKeys
+//	  +21 nk × u32 where the part of the j-th key, in ascending setBounds, boundSize
 //	               order, starts in prog
 //	then           the generic part (rules that can match any path), then the buckets' parts
 //
 // A key is the byte after a path's leading '/', always ASCII and never NUL (which ends a
-// line, so bit 0 is free to mark the form); nk is the number of key bits set.
+// line, so bit 0 is free to mark the form); nk is the number of key bits set. The bucket
+// of key c is the j-th, j being the number of keys below c: setLowKeys and one count of
+// bits in the word of c (onesCount) give it, and setGeneric finds the generic part
+// without counting all the keys.
 //
 // A part (at offset po):
 //
@@ -114,7 +119,9 @@ const (
 	setShortHeader = 1  // the size of a set's header without buckets
 	setKeys        = 0  // u64: keys 0–63, bit 0 marking the long form
 	setKeysHi      = 8  // u64: keys 64–127
-	setBounds      = 16 // nk u32 offsets of the buckets' parts
+	setGeneric     = 16 // u32: the offset of the generic part
+	setLowKeys     = 20 // u8: the number of keys 1–63
+	setBounds      = 21 // nk u32 offsets of the buckets' parts
 	boundSize      = 4
 	setLongForm    = 1   // the bit of the first key word that marks the long form
 	setKeyLimit    = 128 // keys are below this: two words of bits
@@ -211,8 +218,19 @@ func setHeader(nk int) int {
 func setLayout(prog string, so int) (nk, bounds, recs int) {
 	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 {
 		nk = bits.OnesCount64(lo&^setLongForm) + bits.OnesCount64(u64(prog, so+setKeysHi))
+		return nk, so + setBounds, int(u32(prog, so+setGeneric))
 	}
-	return nk, so + setBounds, so + setHeader(nk)
+	return 0, so + setBounds, so + setShortHeader
+}
+
+// onesCount is bits.OnesCount64 in Go: where the processor's instruction is not certain
+// (GOAMD64=v1), the standard one tests for it and may call a fallback, which makes a
+// caller keep its registers on the stack — the price of a whole count.
+func onesCount(x uint64) int {
+	x -= x >> 1 & 0x5555555555555555
+	x = x&0x3333333333333333 + x>>2&0x3333333333333333
+	x = (x + x>>4) & 0x0f0f0f0f0f0f0f0f
+	return int(x * 0x0101010101010101 >> 56)
 }
 
 // part is a part of a set, read: prefix entries are [ent, wild), wildcard entries
@@ -406,6 +424,8 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		}
 		binary.LittleEndian.PutUint64(h[setKeys:], keySet[0])
 		binary.LittleEndian.PutUint64(h[setKeysHi:], keySet[1])
+		binary.LittleEndian.PutUint32(h[setGeneric:], uint32(base+hdr))
+		h[setLowKeys] = uint8(bits.OnesCount64(keySet[0] &^ setLongForm))
 		bounds = h[setBounds:]
 	}
 	pos := int32(base + hdr)

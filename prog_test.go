@@ -55,6 +55,9 @@ func checkSet(r *Robots, prog string, so int, bucketed bool) (int, error) {
 		if nk != bits.OnesCount64(lo)+bits.OnesCount64(hi) || nk == 0 {
 			return 0, fmt.Errorf("nk = %d for key bits %x %x", nk, lo, hi)
 		}
+		if n := int(prog[so+setLowKeys]); n != bits.OnesCount64(lo) {
+			return 0, fmt.Errorf("%d keys below 64, the header says %d", bits.OnesCount64(lo), n)
+		}
 		for k := range int16(setKeyLimit) {
 			if [2]uint64{lo, hi}[k>>6]&(1<<(k&63)) != 0 {
 				keys = append(keys, k)
