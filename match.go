@@ -329,15 +329,15 @@ func slowSplitPath(url string) (string, bool) {
 // indexPathStart returns the index of the first '/', '?', ';' or '#' of s at or after
 // from, or -1, looking at eight bytes at a time: host names are a few words long.
 func indexPathStart(s string, from int) int {
-	// Or-ing 0x14 into a byte makes '/', ';' and '?', and of the other bytes only '+',
-	// into '?': two comparisons a word, then a '+' found is skipped.
-	const ors, questions = 0x1414141414141414, 0x3F3F3F3F3F3F3F3F
+	// Or-ing 0x1C into a byte makes '#', '/', ';' and '?' into '?', and of the other
+	// bytes only '\'', '+', '3' and '7': one comparison a word, then a byte of those
+	// four found is passed over.
+	const ors, questions = 0x1C1C1C1C1C1C1C1C, 0x3F3F3F3F3F3F3F3F
 	i := from
 	for i+8 <= len(s) {
-		w := u64(s, i)
-		if z := zeroBytes((w|ors)^questions) | zeroBytes(w^hashes); z != 0 {
+		if z := zeroBytes((u64(s, i) | ors) ^ questions); z != 0 {
 			i += bits.TrailingZeros64(z) >> 3
-			if s[i] != '+' {
+			if isPathStart(s[i]) {
 				return i
 			}
 			i++
@@ -346,12 +346,14 @@ func indexPathStart(s string, from int) int {
 		i += 8
 	}
 	for ; i < len(s); i++ {
-		if c := s[i]; c == '/' || c == '?' || c == ';' || c == '#' {
+		if isPathStart(s[i]) {
 			return i
 		}
 	}
 	return -1
 }
+
+func isPathStart(c byte) bool { return c == '/' || c == '?' || c == ';' || c == '#' }
 
 const (
 	ones   = 0x0101010101010101
