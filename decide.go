@@ -99,11 +99,17 @@ func newPathView(s string, slash bool) pathView {
 // off when a rule first needs the path's end: no pattern holds a '#' (it starts a
 // comment), so comparing a pattern with the start of the path is the same either way.
 func (p *pathView) set(s string, slash, cut bool) {
+	*p = pathView{s: s, w0: firstWord(s, slash), slash: slash, cut: cut}
+}
+
+// firstWord is the first eight bytes of the path s, or "/" + s when slash,
+// little-endian and zero-padded (pathView.w0).
+func firstWord(s string, slash bool) uint64 {
 	w0 := u64pad(s)
 	if slash {
 		w0 = w0<<8 | '/'
 	}
-	*p = pathView{s: s, w0: w0, slash: slash, cut: cut}
+	return w0
 }
 
 // end cuts the path at its fragment, if not done yet.

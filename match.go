@@ -255,9 +255,16 @@ func splitPath(url string) (p string, slash bool) {
 }
 
 // ofURL sets p to the path of url, as splitPath gives it, except that the path may still
-// run on into the URL's fragment (see pathView.end). It writes p in place: a pathView
-// is several words, which returning one would copy.
+// run on into the URL's fragment (see pathView.end). It is inlined, so that a caller's
+// pathView on its stack is written without write barriers.
 func (p *pathView) ofURL(url string) {
+	p.s, p.w0, p.slash, p.cut = urlPath(url)
+	p.mask, p.pairs = 0, 0
+}
+
+// urlPath returns what ofURL sets: the path, its first word (pathView.w0), and
+// whether the path is "/" + s and s is cut at the fragment already.
+func urlPath(url string) (s string, w0 uint64, slash, cut bool) {
 	// Fast path for the common absolute URL: the scheme holds none of "/?;", so the
 	// path starts at the first of them after "://".
 	var from int
@@ -267,27 +274,24 @@ func (p *pathView) ofURL(url string) {
 	case strings.HasPrefix(url, "http://"):
 		from = len("http://")
 	default:
-		s, slash := slowSplitPath(url)
-		p.set(s, slash, true)
-		return
+		s, slash = slowSplitPath(url)
+		return s, firstWord(s, slash), slash, true
 	}
 	i := indexPathStart(url, from)
 	if i < 0 || url[i] == '#' { // no path, or a fragment before it
-		p.set("/", false, true)
-		return
+		return "/", '/', false, true
 	}
 	// The path runs to the end of the URL, so the word that ends the URL holds the
 	// start of a short path: no loop over its bytes.
-	var w uint64
 	if n := len(url) - i; n >= 8 {
-		w = u64(url, i)
+		w0 = u64(url, i)
 	} else {
-		w = u64(url, len(url)-8) >> (64 - 8*n) // len(url) > 8: it starts with "http://"
+		w0 = u64(url, len(url)-8) >> (64 - 8*n) // len(url) > 8: it starts with "http://"
 	}
-	*p = pathView{s: url[i:], w0: w}
 	if url[i] != '/' {
-		p.slash, p.w0 = true, w<<8|'/'
+		return url[i:], w0<<8 | '/', true, false
 	}
+	return url[i:], w0, false, false
 }
 
 func slowSplitPath(url string) (string, bool) {
