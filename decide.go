@@ -42,6 +42,11 @@ func (r *Robots) setProg(ref *setRef) string {
 	if prog := ref.prog.load(); prog != "" {
 		return prog
 	}
+	return r.compileRef(ref)
+}
+
+// compileRef compiles the rule set of ref and publishes it (setProg's first use).
+func (r *Robots) compileRef(ref *setRef) string {
 	return ref.prog.store(r.compileSet(r.groupsOf(ref)))
 }
 

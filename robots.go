@@ -298,7 +298,10 @@ func (r *Robots) Allowed(agent, url string) bool {
 		}
 		ref = &r.star
 	}
-	prog := r.setProg(ref)
+	prog := ref.prog.load() // setProg, written out
+	if prog == "" {
+		prog = r.compileRef(ref)
+	}
 	var pv pathView
 	pv.ofURL(url)
 	best := noMatch
