@@ -68,6 +68,11 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Result, error) {
 // false. A hit is reported to the Observer as by Get.
 func (c *Client) Peek(rawURL string) (*Result, bool) { return c.peek(rawURL, c.cfg.Now()) }
 
+// PeekOrigin is Peek for an origin as Origin returns it: for callers that have
+// derived it already (serve groups a batch's URLs by origin), so that it is not
+// derived again. Any other string finds nothing.
+func (c *Client) PeekOrigin(origin string) (*Result, bool) { return c.fresh(origin, c.cfg.Now()) }
+
 // Allowed reports whether the crawler with product token agent may fetch rawURL,
 // fetching its origin's robots.txt if needed.
 func (c *Client) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {
