@@ -222,6 +222,12 @@ func (c *Client) remember(r *Result) *Result {
 func (c *Client) withRules(r *Result, prev *Result) *Result {
 	res := *r
 	c.cfg.Policy.settle(&res)
+	// The origin, which is also the cache's key, as the start of the robots.txt URL:
+	// one string rather than two, so that looking an origin up and answering with
+	// both (serve does, for every origin of a batch) reads one place in memory.
+	if u := res.RobotsURL; len(u) == len(res.Origin)+len(robotsPath) && strings.HasPrefix(u, res.Origin) && strings.HasSuffix(u, robotsPath) {
+		res.Origin = u[:len(res.Origin)]
+	}
 	res.Robots = nil
 	if res.Effect == ObeyRules {
 		if prev != nil && prev.Robots != nil && prev.Effect == ObeyRules && prev.rulesFetchedAt().Equal(res.rulesFetchedAt()) {
@@ -247,7 +253,7 @@ func (c *Client) refuseLiteral(origin string, now time.Time) *Result {
 	if err == nil {
 		return nil
 	}
-	robotsURL := origin + "/robots.txt"
+	robotsURL := origin + robotsPath
 	return &Result{
 		Origin: origin, RobotsURL: robotsURL, Outcome: Unreachable, Effect: DisallowAll,
 		Hops: []Hop{{URL: robotsURL}}, FetchedAt: now, ExpiresAt: now, Failures: 1, FailingSince: now,

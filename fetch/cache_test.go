@@ -458,8 +458,8 @@ func TestAddrCheck(t *testing.T) {
 	}
 }
 
-// TestOriginIsACopy: the result, kept in the cache, holds its own copy of the origin,
-// not a substring of the URL asked about: a server's URLs are substrings of whole
+// TestOriginIsACopy: the result, kept in the cache, holds its own copy of the origin
+// (the start of its RobotsURL), not a substring of the URL asked about: a server's URLs are substrings of whole
 // request bodies, which the cache would otherwise keep alive as long as the result.
 func TestOriginIsACopy(t *testing.T) {
 	srv := serve(t, answer(200, rulesBody))
@@ -476,5 +476,10 @@ func TestOriginIsACopy(t *testing.T) {
 	}
 	if again := mustGet(t, c, u, t0); again != res {
 		t.Errorf("a second lookup gave another result")
+	}
+	// One string for both: looking the origin up and answering with both its fields
+	// read one place in memory.
+	if res.RobotsURL != srv.URL+"/robots.txt" || unsafe.StringData(res.Origin) != unsafe.StringData(res.RobotsURL) {
+		t.Errorf("robots_url %q; want %q, with the origin at its start (one string)", res.RobotsURL, srv.URL+"/robots.txt")
 	}
 }

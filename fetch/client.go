@@ -130,7 +130,7 @@ func (c *Client) dialContext(ctx context.Context, network, addr string) (net.Con
 func (c *Client) fetch(ctx context.Context, origin string, prev *Result, now time.Time) (*Result, time.Duration) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	robotsURL := origin + "/robots.txt"
+	robotsURL := origin + robotsPath
 	start := time.Now()
 	var f *fetched
 	if strings.HasPrefix(origin, "ftp:") {

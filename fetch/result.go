@@ -9,6 +9,9 @@ import (
 	"github.com/gorobots/robots"
 )
 
+// robotsPath is where an origin's robots.txt is (RFC 9309 §2.3).
+const robotsPath = "/robots.txt"
+
 // Hop is one request of a fetch: the URL asked for and the status answered
 // (0 when no response came; for FTP the reply code).
 type Hop struct {
@@ -151,7 +154,10 @@ func (r *Result) MemSize() int64 { return r.size() + int64(r.Robots.MemSize()) }
 // stores bounded in bytes: the struct, its strings and slices (by capacity), its
 // error and its copy.
 func (r *Result) size() int64 {
-	n := int64(unsafe.Sizeof(*r)) + int64(len(r.Origin)+len(r.RobotsURL)+len(r.Encoding))
+	n := int64(unsafe.Sizeof(*r)) + int64(len(r.RobotsURL)+len(r.Encoding))
+	if unsafe.StringData(r.Origin) != unsafe.StringData(r.RobotsURL) { // else its start (withRules)
+		n += int64(len(r.Origin))
+	}
 	if !r.Stale {
 		n += int64(cap(r.Body)) // else the copy's, counted there
 	}

@@ -136,7 +136,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 						b = append(b, ',')
 					}
 					o.index = int(oi) // every origin so far is held: none is left out
-					b = s.memos.append(b, o.res, c)
+					b = appendOrigin(b, o.res, c)
 					o.dc = newDecider(o.res, dialect)
 				} else {
 					o.res = nil // looked up again by answerSlow
@@ -241,7 +241,7 @@ func (s *Server) answerSlow(r *http.Request, b []byte, urls, inputs []string, ba
 			b = append(b, ',')
 		}
 		o.index, n = n, n+1
-		b = s.memos.append(b, o.res, c)
+		b = appendOrigin(b, o.res, c)
 		if o.dc.res == nil {
 			o.dc = newDecider(o.res, dialect)
 		}

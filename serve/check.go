@@ -42,7 +42,7 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	b := make([]byte, 0, 448)
 	b = appendVerdict(b, u, input, c.names[0], d)
 	b = append(b, `,"robots":`...)
-	b = s.memos.append(b, res, c)
+	b = appendOrigin(b, res, c)
 	return append(b, '}'), nil
 }
 

@@ -1,12 +1,9 @@
 package serve
 
 import (
-	"encoding/binary"
 	"strconv"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
@@ -262,105 +259,4 @@ func plainPrefix(s string) int {
 		}
 	}
 	return i
-}
-
-// originMemos keeps the encoded per-origin fields of recent answers (appendOrigin),
-// so that a request naming an origin other requests named lately does not encode
-// them again. A fixed array of slots bounds the memory (originMemoSlots entries)
-// without any eviction bookkeeping; a slot holds no pointer to the result, so it
-// keeps no parsed rules alive, nor anything of the request that stored it.
-//
-// A slot is chosen by the address of the result's Origin string, not by its bytes:
-// in a batch of a new origin per URL every result is cold in the CPU's caches, and
-// hashing the origin's bytes cost a memory read the comparison below then does not
-// need (equal string pointers compare equal without reading the bytes). The memo
-// keeps that string alive, so no other string can take its address while it is
-// there. A result for the same origin under another string (read back from the store,
-// say) takes another slot, and the old one is overwritten in time.
-type originMemos struct {
-	slots [originMemoSlots]atomic.Pointer[originMemo]
-}
-
-// originMemoSlots is a power of two: the fields of some twenty thousand origins, at
-// about 450 bytes each (the object, the crawler key and the slot's record), 14 MiB
-// of heap once every slot is used.
-const originMemoSlots = 1 << 15
-
-type originMemo struct {
-	origin               string // the result's own Origin (see originMemos)
-	fetchedAt, expiresAt time.Time
-	outcome              fetch.Outcome
-	effect               fetch.Effect
-	status               int
-	stale                bool
-	n                    int    // the origin object is buf[:n]
-	buf                  []byte // the origin object, then the crawlers' key (appendCrawlerKey)
-}
-
-// key returns the crawlers' key, without a copy: buf is never written once stored.
-func (p *originMemo) key() string {
-	if p.n == len(p.buf) {
-		return ""
-	}
-	return unsafe.String(unsafe.SliceData(p.buf[p.n:]), len(p.buf)-p.n)
-}
-
-func newOriginMemos() *originMemos { return &originMemos{} }
-
-// slot returns the slot of an origin string: a multiplicative hash of its address.
-func (m *originMemos) slot(origin string) *atomic.Pointer[originMemo] {
-	const shift = 64 - 15 // log2(originMemoSlots)
-	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(origin)))) * 0x9E3779B97F4A7C15
-	return &m.slots[h>>shift]
-}
-
-// append appends appendOrigin(nil, res, c) to b, from the memo when it holds the
-// same fetch of the same origin for the same crawlers; otherwise it encodes it and
-// keeps a copy.
-func (m *originMemos) append(b []byte, res *fetch.Result, c crawlerSet) []byte {
-	slot := m.slot(res.Origin)
-	if p := slot.Load(); p != nil && p.origin == res.Origin && p.fetchedAt.Equal(res.FetchedAt) &&
-		p.expiresAt.Equal(res.ExpiresAt) && p.outcome == res.Outcome && p.effect == res.Effect &&
-		p.status == res.Status && p.stale == res.Stale && crawlerKeyIs(p.key(), c.names) {
-		return append(b, p.buf[:p.n]...)
-	}
-	start := len(b)
-	b = appendOrigin(b, res, c)
-	n := len(b) - start
-	buf := make([]byte, n, n+crawlerKeyLen(c.names))
-	copy(buf, b[start:])
-	slot.Store(&originMemo{
-		origin: res.Origin, fetchedAt: res.FetchedAt, expiresAt: res.ExpiresAt, outcome: res.Outcome,
-		effect: res.Effect, status: res.Status, stale: res.Stale, n: n, buf: appendCrawlerKey(buf, c.names),
-	})
-	return b
-}
-
-// The crawlers' key is each name's length in four bytes, then the name: a copy, since
-// the names are substrings of the request.
-func crawlerKeyLen(names []string) int {
-	n := 0
-	for _, name := range names {
-		n += 4 + len(name)
-	}
-	return n
-}
-
-func appendCrawlerKey(b []byte, names []string) []byte {
-	for _, name := range names {
-		b = binary.BigEndian.AppendUint32(b, uint32(len(name)))
-		b = append(b, name...)
-	}
-	return b
-}
-
-// crawlerKeyIs reports whether key is appendCrawlerKey of names.
-func crawlerKeyIs(key string, names []string) bool {
-	for _, name := range names {
-		if len(key) < 4+len(name) || int(key[0])<<24|int(key[1])<<16|int(key[2])<<8|int(key[3]) != len(name) || key[4:4+len(name)] != name {
-			return false
-		}
-		key = key[4+len(name):]
-	}
-	return key == ""
 }

@@ -168,7 +168,6 @@ type Server struct {
 	client  *fetch.Client
 	log     *slog.Logger
 	metrics *metrics
-	memos   *originMemos
 	batches chan struct{} // one per batch being answered (admit)
 	audits  chan struct{} // one per audit running (admitAudit)
 	sitemap *http.Client  // audits' sitemap requests
@@ -245,7 +244,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, errors.New("serve: empty bearer token")
 		}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, memos: newOriginMemos(), batches: make(chan struct{}, cfg.MaxBatches),
+	s := &Server{cfg: cfg, log: cfg.Logger, batches: make(chan struct{}, cfg.MaxBatches),
 		audits: make(chan struct{}, cfg.MaxAudits)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
