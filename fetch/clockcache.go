@@ -5,32 +5,37 @@ import (
 	"hash/maphash"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // clockCache is a map bounded by the summed sizes of its values: past the bound,
 // values not used recently are dropped. It is safe for concurrent use.
 //
 // Lookups are the hot path of every check, from every request goroutine at once, so
-// they write nothing shared but a "used" bit, and only when it is not yet set: the
-// items are in clockShards maps, each behind a read-write lock that lookups take for
-// reading; eviction follows the CLOCK scheme (an approximation of least-recently-
-// used): a hand walks the items in insertion order, clearing used bits, and drops the
-// first item whose bit is already clear. Inserts and evictions take the mutex, then
-// the shard's lock for writing.
+// they take no lock and write nothing shared but a "used" bit, and only when it is
+// not yet set: the items are in an open-addressing table (clockTable) that lookups
+// read with atomic loads while the one writer at a time (under mu) changes it;
+// eviction follows the CLOCK scheme (an approximation of least-recently-used): a hand
+// walks the items in insertion order, clearing used bits, and drops the first item
+// whose bit is already clear.
 //
-// Sharded maps rather than a sync.Map: in a batch of a new origin per URL every
-// lookup misses the CPU's caches, and a sync.Map's trie is a chain of nodes, each a
-// memory read of its own, where a map reads one group of slots.
+// A table of its own rather than a map: in a batch of a new origin per URL every
+// lookup misses the CPU's caches, and where a map's lookup is a chain of reads each
+// waiting for the last (and a lock to take), a slot of this table is where the key's
+// hash says, so that getMany can read the slots of many keys at once, then their
+// items, then their keys, and the waits for memory overlap.
 type clockCache[V any] struct {
-	max    int64
-	seed   maphash.Seed
-	shards [clockShards]clockShard[V]
+	max  int64
+	seed maphash.Seed
+	tab  atomic.Pointer[clockTable[V]] // written under mu
+	tomb *clockItem[V]                 // marks a slot whose item was removed
 
-	mu   sync.Mutex
-	used int64
-	ring *list.List    // of *clockItem[V], oldest first
-	hand *list.Element // the next item eviction looks at; nil means ring.Front()
-	n    int
+	mu    sync.Mutex
+	used  int64
+	ring  *list.List    // of *clockItem[V], oldest first
+	hand  *list.Element // the next item eviction looks at; nil means ring.Front()
+	n     int
+	tombs int // slots of tab holding tomb
 
 	// measure, when set, gives a value's size again: values that grow after they
 	// are put (parsed files build parts on first use) are measured again when the
@@ -46,17 +51,32 @@ type clockCache[V any] struct {
 // MemSize calls per fetch.
 const remeasureSteps = 32
 
-// clockShards spreads the locks lookups take: a power of two, many more than cores.
-const clockShards = 64
-
-type clockShard[V any] struct {
-	mu    sync.RWMutex
-	items map[string]*clockItem[V] // written under the cache's mu and this lock
-	_     [64 - 24 - 8]byte        // a cache line each: lookups on other cores do not contend
+// clockTable is an open-addressing hash table with linear probing. A slot is empty
+// (nil item: the end of a probe), holds an item, or holds the cache's tomb (an item
+// removed; probes go past it). Items and tombs together fill at most half the slots,
+// so that probes are short and always end; past that the writer builds a new table
+// and publishes it, and lookups still reading the old one finish there (a value put
+// meanwhile is one they may miss, as if they had run a moment earlier).
+type clockTable[V any] struct {
+	slots []clockSlot[V] // a power of two of them
+	mask  uint64
 }
+
+// clockSlot holds an item and its key's hash, which a probe compares first so as not
+// to read items of other keys. The hash is stored before the item: a lookup that
+// sees an item then reads a hash at least as new (and may skip the item when a slot
+// is reused under it, as if it ran a moment earlier).
+type clockSlot[V any] struct {
+	hash atomic.Uint64
+	item atomic.Pointer[clockItem[V]]
+}
+
+// minClockSlots is the size of an empty cache's table.
+const minClockSlots = 64
 
 type clockItem[V any] struct {
 	key  string
+	hash uint64
 	v    V
 	size int64
 	ref  atomic.Bool // used since the hand last passed
@@ -64,42 +84,127 @@ type clockItem[V any] struct {
 }
 
 // clockItemBytes is what a clockCache spends on an item besides its value: the
-// item, its list element and its map entry (measured: TestRulesMemory).
+// item, its list element and its share of the table (measured: TestRulesMemory).
 const clockItemBytes = 192
 
 func newClockCache[V any](maxBytes int64) *clockCache[V] {
-	c := &clockCache[V]{max: maxBytes, seed: maphash.MakeSeed(), ring: list.New()}
-	for i := range c.shards {
-		c.shards[i].items = make(map[string]*clockItem[V])
-	}
+	c := &clockCache[V]{max: maxBytes, seed: maphash.MakeSeed(), ring: list.New(), tomb: &clockItem[V]{}}
+	c.tab.Store(newClockTable[V](minClockSlots))
 	return c
 }
 
-func (c *clockCache[V]) shard(key string) *clockShard[V] {
-	return &c.shards[maphash.String(c.seed, key)&(clockShards-1)]
+func newClockTable[V any](n int) *clockTable[V] {
+	return &clockTable[V]{slots: make([]clockSlot[V], n), mask: uint64(n - 1)}
 }
 
+func (c *clockCache[V]) hash(key string) uint64 { return maphash.String(c.seed, key) }
+
 func (c *clockCache[V]) get(key string) (V, bool) {
-	sh := c.shard(key)
-	sh.mu.RLock()
-	it, ok := sh.items[key]
-	sh.mu.RUnlock()
-	if !ok {
-		var zero V
-		return zero, false
+	if it := c.find(c.tab.Load(), key, c.hash(key)); it != nil {
+		c.use(it)
+		return it.v, true
 	}
+	var zero V
+	return zero, false
+}
+
+// use marks it as used since the hand last passed.
+func (c *clockCache[V]) use(it *clockItem[V]) {
 	if !it.ref.Load() { // a read of a shared line is cheap; a write on every hit is not
 		it.ref.Store(true)
 	}
-	return it.v, true
 }
+
+// find returns the item of key (whose hash is h) in t, or nil.
+func (c *clockCache[V]) find(t *clockTable[V], key string, h uint64) *clockItem[V] {
+	for i, n := h&t.mask, 0; n < len(t.slots); i, n = (i+1)&t.mask, n+1 {
+		sl := &t.slots[i]
+		it := sl.item.Load()
+		if it == nil {
+			return nil
+		}
+		if sl.hash.Load() == h && it != c.tomb && it.key == key {
+			return it
+		}
+	}
+	return nil
+}
+
+// getMany looks up each of keys, into vs and found (of the same length): get for
+// many keys, in steps over all of them (see clockCache), so that the memory reads
+// of different keys overlap. hs is room for the keys' hashes, its  length theirs.
+func (c *clockCache[V]) getMany(keys []string, hs []uint64, vs []V, found []bool) {
+	t := c.tab.Load()
+	// Step 1: each key's first slot (read into hs, so that the reads are not
+	// optimised away; then its hash, as the later steps want it).
+	for j, k := range keys {
+		h := c.hash(k)
+		hs[j] = h
+		found[j] = t.slots[h&t.mask].item.Load() != nil
+	}
+	// Step 2: the item in each key's probe whose hash matches (its slots read in
+	// step 1), kept for step 3 in vs's place... as a pointer of its own.
+	var items [maxGetMany]*clockItem[V]
+	for j, h := range hs {
+		items[j] = nil
+		if !found[j] {
+			continue // an empty first slot: no item of this key
+		}
+		for i, n := h&t.mask, 0; n < len(t.slots); i, n = (i+1)&t.mask, n+1 {
+			sl := &t.slots[i]
+			it := sl.item.Load()
+			if it == nil {
+				break
+			}
+			if sl.hash.Load() == h && it != c.tomb {
+				items[j] = it
+				break
+			}
+		}
+	}
+	// Step 3: each item's key (read from the item), then its first byte.
+	var sink uintptr
+	for j := range keys {
+		if it := items[j]; it != nil && len(it.key) > 0 {
+			sink += uintptr(unsafe.Pointer(unsafe.StringData(it.key))) // the item's line
+		}
+	}
+	for j := range keys {
+		if it := items[j]; it != nil && len(it.key) > 0 {
+			sink += uintptr(*unsafe.StringData(it.key)) // the key's bytes
+		}
+	}
+	getManySink.Store(sink)
+	// Step 4: compare (all in the CPU's caches now); a hash shared by two keys
+	// probes on in the slow way.
+	for j, k := range keys {
+		it := items[j]
+		if it != nil && it.key != k {
+			it = c.find(t, k, hs[j])
+		}
+		found[j] = it != nil
+		if it != nil {
+			c.use(it)
+			vs[j] = it.v
+		} else {
+			var zero V
+			vs[j] = zero
+		}
+	}
+}
+
+// maxGetMany is the most keys getMany takes at once.
+const maxGetMany = 64
+
+// getManySink receives what getMany reads only to have it in the CPU's caches.
+var getManySink atomic.Uintptr
 
 // put stores v under key; a value larger than the whole bound is not kept.
 func (c *clockCache[V]) put(key string, v V, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	sh := c.shard(key)
-	if it, ok := sh.items[key]; ok { // read under c.mu, which every writer holds
+	h := c.hash(key)
+	if it := c.find(c.tab.Load(), key, h); it != nil { // read under c.mu, which every writer holds
 		c.remove(it)
 	}
 	if size > c.max {
@@ -130,18 +235,63 @@ func (c *clockCache[V]) put(key string, v V, size int64) {
 		}
 		c.remove(it)
 	}
-	it := &clockItem[V]{key: key, v: v, size: size}
+	it := &clockItem[V]{key: key, hash: h, v: v, size: size}
 	// Behind the hand: a new item is looked at last.
 	if c.hand != nil {
 		it.el = c.ring.InsertBefore(it, c.hand)
 	} else {
 		it.el = c.ring.PushBack(it)
 	}
-	sh.mu.Lock()
-	sh.items[key] = it
-	sh.mu.Unlock()
+	c.insert(it)
 	c.used += size
 	c.n++
+}
+
+// insert puts it in the table, in a new one when items and tombs would fill more
+// than half of it; c.mu is held and the key is not in the table.
+func (c *clockCache[V]) insert(it *clockItem[V]) {
+	t := c.tab.Load()
+	if 2*(c.n+c.tombs+1) > len(t.slots) {
+		t = c.rebuild(t)
+	}
+	for i := it.hash & t.mask; ; i = (i + 1) & t.mask {
+		sl := &t.slots[i]
+		if cur := sl.item.Load(); cur == nil || cur == c.tomb {
+			if cur == c.tomb {
+				c.tombs--
+			}
+			sl.hash.Store(it.hash)
+			sl.item.Store(it)
+			return
+		}
+	}
+}
+
+// rebuild publishes a table holding the items of t without its tombs, sized for
+// the items to fill a quarter of it (or less, never below minClockSlots); c.mu is
+// held.
+func (c *clockCache[V]) rebuild(t *clockTable[V]) *clockTable[V] {
+	n := minClockSlots
+	for n < 4*(c.n+1) {
+		n *= 2
+	}
+	nt := newClockTable[V](n)
+	for i := range t.slots {
+		it := t.slots[i].item.Load()
+		if it == nil || it == c.tomb {
+			continue
+		}
+		for j := it.hash & nt.mask; ; j = (j + 1) & nt.mask {
+			if nt.slots[j].item.Load() == nil {
+				nt.slots[j].hash.Store(it.hash)
+				nt.slots[j].item.Store(it)
+				break
+			}
+		}
+	}
+	c.tombs = 0
+	c.tab.Store(nt)
+	return nt
 }
 
 // remeasure brings it's size up to date; c.mu is held.
@@ -160,10 +310,14 @@ func (c *clockCache[V]) remove(it *clockItem[V]) {
 	if c.mhand == it.el {
 		c.mhand = it.el.Next()
 	}
-	sh := c.shard(it.key)
-	sh.mu.Lock()
-	delete(sh.items, it.key)
-	sh.mu.Unlock()
+	t := c.tab.Load()
+	for i := it.hash & t.mask; ; i = (i + 1) & t.mask {
+		if t.slots[i].item.Load() == it {
+			t.slots[i].item.Store(c.tomb)
+			c.tombs++
+			break
+		}
+	}
 	c.used -= it.size
 	c.n--
 }

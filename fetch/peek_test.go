@@ -1,6 +1,7 @@
 package fetch_test
 
 import (
+	"fmt"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -9,10 +10,11 @@ import (
 	"github.com/gorobots/robots/fetch"
 )
 
-// TestPeekOrigin: PeekOrigin finds what Peek finds for a URL, by the URL's origin as
-// Origin spells it, and nothing by any other string; never a result past its
-// ExpiresAt, and it never fetches.
-func TestPeekOrigin(t *testing.T) {
+// TestPeekOrigins: PeekOrigins finds what Peek finds for a URL, by the URL's origin
+// as Origin spells it, and nothing by any other string; never a result past its
+// ExpiresAt; it never fetches, and reports each hit to the Observer. More origins
+// than it looks up in one step (64) are looked up in several.
+func TestPeekOrigins(t *testing.T) {
 	var fetches atomic.Int32
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		fetches.Add(1)
@@ -20,19 +22,25 @@ func TestPeekOrigin(t *testing.T) {
 	})
 	var now atomic.Int64
 	now.Store(t0.UnixNano())
-	c := newClient(t, fetch.Config{Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	var hits atomic.Int32
+	c := newClient(t, fetch.Config{
+		Now:      func() time.Time { return time.Unix(0, now.Load()) },
+		Observer: fetch.Observer{CacheHit: func(string) { hits.Add(1) }},
+	})
 	origin, err := fetch.Origin(srv.URL + "/x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, ok := c.PeekOrigin(origin); ok || res != nil {
-		t.Fatalf("before any Get: %v, %v; want nothing", res, ok)
+	res := make([]*fetch.Result, 1)
+	if c.PeekOrigins([]string{origin}, res); res[0] != nil {
+		t.Fatalf("before any Get: %v; want nothing", res[0])
 	}
 	got, err := c.Get(t.Context(), srv.URL+"/x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
+	hits.Store(0)
+	keys := []struct {
 		name, key string
 		found     bool
 	}{
@@ -41,22 +49,38 @@ func TestPeekOrigin(t *testing.T) {
 		{"the origin with a slash", origin + "/", false},
 		{"another spelling", "HTTP://" + origin[len("http://"):], false},
 		{"empty", "", false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res, ok := c.PeekOrigin(tc.key)
-			if ok != tc.found || tc.found && res != got || !tc.found && res != nil {
-				t.Errorf("PeekOrigin(%q) = %p, %v; want %v (Get's %p when found)", tc.key, res, ok, tc.found, got)
-			}
-			if viaURL, _ := c.Peek(srv.URL + "/y"); tc.found && viaURL != got {
-				t.Errorf("Peek of a URL of the origin = %p, want %p", viaURL, got)
-			}
-		})
+	}
+	var origins []string
+	var want []bool
+	for i := range 150 { // the keys above in turn, then others: several steps of 64
+		k := keys[i%len(keys)]
+		if i >= 2*len(keys) {
+			k.key, k.found = fmt.Sprintf("http://other%d.test", i), false
+		}
+		origins = append(origins, k.key)
+		want = append(want, k.found)
+	}
+	origins = append(origins, origin) // the last one too
+	want = append(want, true)
+	res = make([]*fetch.Result, len(origins))
+	c.PeekOrigins(origins, res)
+	nfound := 0
+	for i, r := range res {
+		if want[i] {
+			nfound++
+		}
+		if want[i] && r != got || !want[i] && r != nil {
+			t.Errorf("origins[%d] %q: %p; want %v (Get's %p when found)", i, origins[i], r, want[i], got)
+		}
+	}
+	if n := hits.Load(); int(n) != nfound {
+		t.Errorf("%d hits reported; want %d", n, nfound)
 	}
 	now.Store(got.ExpiresAt.UnixNano())
-	if res, ok := c.PeekOrigin(origin); ok || res != nil {
-		t.Errorf("at ExpiresAt: %v, %v; want nothing (stale)", res, ok)
+	if c.PeekOrigins([]string{origin}, res[:1]); res[0] != nil {
+		t.Errorf("at ExpiresAt: %v; want nothing (stale)", res[0])
 	}
 	if n := fetches.Load(); n != 1 {
-		t.Errorf("%d fetches, want 1 (PeekOrigin never fetches)", n)
+		t.Errorf("%d fetches, want 1 (PeekOrigins never fetches)", n)
 	}
 }

@@ -31,11 +31,71 @@ type batchRequest struct {
 
 // originState is one origin of a batch: looked up once, encoded once.
 type originState struct {
-	url   string // the first URL of the batch seen for it
-	res   *fetch.Result
-	err   error
-	index int // its place in the answer's "origins", once it has one
-	dc    decider
+	url    string // the first URL of the batch seen for it
+	origin string // its origin (fetch.Origin), "" when it has none
+	res    *fetch.Result
+	err    error
+	index  int // its place in the answer's "origins" once it has one, else -1
+	dc     decider
+}
+
+// batchChunk is how many URLs of a batch are grouped, looked up and answered at a
+// time: enough new origins for their lookups to overlap, few enough for what they
+// read to stay in the CPU's caches until they are answered.
+const batchChunk = 32
+
+// group encodes urls[i] in place (its input is kept in sc.inputs when that changed
+// it) and finds or adds its origin's state; a URL that cannot be encoded is an error
+// for its result.
+func (sc *batchScratch) group(urls []string, i int) error {
+	raw := urls[i]
+	u, input, err := encodeURL(raw)
+	if err != nil {
+		sc.inputs[i] = raw
+		return err
+	}
+	urls[i], sc.inputs[i] = u, input
+	k, err := fetch.Origin(u)
+	known := err == nil
+	if !known {
+		k = u // a group of its own, which lookup reports
+	}
+	oi, ok := sc.index[k]
+	if !ok {
+		oi = int32(len(sc.states))
+		sc.index[k] = oi
+		o := originState{url: u, index: -1}
+		if known {
+			o.origin = k
+		}
+		sc.states = append(sc.states, o)
+	}
+	sc.per[i] = oi
+	return nil
+}
+
+// peekOrigins looks up the origins of sc.states[first:] in process, all at once
+// (see fetch.Client.PeekOrigins), and reports whether every one is held fresh; those
+// that are not are left to answerSlow.
+func (s *Server) peekOrigins(sc *batchScratch, first int) bool {
+	keys, res := sc.keys[:0], sc.res[:0]
+	for i := first; i < len(sc.states); i++ {
+		o := &sc.states[i]
+		if o.origin == "" || len(o.url) > MaxURLBytes {
+			return false
+		}
+		keys = append(keys, o.origin)
+		res = append(res, nil)
+	}
+	s.client.PeekOrigins(keys, res)
+	sc.keys, sc.res = keys, res
+	for i, r := range res {
+		if r == nil {
+			return false
+		}
+		sc.states[first+i].res = r
+	}
+	return true
 }
 
 func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
@@ -77,14 +137,18 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	// grouping's memory is reused between requests: in a batch of a new origin per
 	// URL, allocating it was a sixth of the work.
 	//
-	// While every origin so far is fresh in process, each URL is decided and encoded
-	// as it is grouped, and each origin encoded when its first URL is: in a batch of a
-	// new origin per URL nothing of an origin is in the CPU's caches, and its result,
-	// rules and answer fields are read once this way, where a pass to look up, one to
-	// encode the origins and one to decide read them once each. The answer's origins
-	// go to the answer, its results to a buffer of the grouping's, appended once all
-	// are known. The first origin not held ends this (a fetch, usually); the batch is
-	// then answered in those three passes (answerSlow), the same answer.
+	// While every origin so far is fresh in process, the URLs are answered as they are
+	// grouped, a chunk at a time (batchChunk): the chunk's new origins looked up all at
+	// once (fetch.Client.PeekOrigins), their results' fields read all at once
+	// (warmResults), then each URL decided and each origin encoded at its first URL.
+	// In a batch of a new origin per URL nothing of an origin is in the CPU's caches:
+	// this way the waits for the memory of different origins overlap, and what an
+	// origin's answer reads is read while it is in the caches, where a pass to look
+	// up, one to encode the origins and one to decide read it three times, waiting
+	// for each origin in turn. The answer's origins go to the answer, its results to
+	// a buffer of the grouping's, appended once all are known. The first origin not
+	// held ends this (a fetch, usually); the batch is then answered in those three
+	// passes (answerSlow), the same answer.
 	sc := getBatchScratch(len(req.URLs))
 	defer putBatchScratch(sc)
 	per, inputs := sc.per, sc.inputs
@@ -99,71 +163,65 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	var bad []error
 	var allowed, disallowed int
 	fast := true
-	for i, raw := range req.URLs {
-		u, input, err := encodeURL(raw)
-		if err != nil {
+	grouped := 0
+	for lo := 0; lo < len(req.URLs) && fast; lo += batchChunk {
+		hi := min(lo+batchChunk, len(req.URLs))
+		first := len(sc.states)
+		for i := lo; i < hi; i++ {
+			if err := sc.group(req.URLs, i); err != nil {
+				if bad == nil {
+					bad = make([]error, len(req.URLs))
+				}
+				bad[i] = err
+			}
+		}
+		grouped = hi
+		fast = s.peekOrigins(sc, first)
+		if !fast {
+			break
+		}
+		warmResults(sc.states[first:])
+		for i := lo; i < hi; i++ {
+			if bad != nil && bad[i] != nil {
+				results = appendResultSep(results)
+				results = appendURLError(results, inputs[i], statusOf(bad[i]), bad[i].Error())
+				continue
+			}
+			o := &sc.states[per[i]]
+			if o.index < 0 { // its first URL
+				if per[i] > 0 {
+					b = append(b, ',')
+				}
+				o.index = int(per[i]) // every origin so far is held: none is left out
+				b = appendOrigin(b, o.res, c)
+				o.dc = newDecider(o.res, dialect)
+			}
+			u := req.URLs[i]
+			for ci, tokens := range c.tokens {
+				d := o.dc.check(tokens, u)
+				if d.Allowed {
+					allowed++
+				} else {
+					disallowed++
+				}
+				agent := c.names[ci]
+				if single {
+					agent = ""
+				}
+				results = appendResultSep(results)
+				results = appendVerdict(results, u, inputs[i], agent, d)
+				results = append(results, `,"origin":`...)
+				results = strconv.AppendInt(results, int64(o.index), 10)
+				results = append(results, '}')
+			}
+		}
+	}
+	for i := grouped; i < len(req.URLs); i++ {
+		if err := sc.group(req.URLs, i); err != nil {
 			if bad == nil {
 				bad = make([]error, len(req.URLs))
 			}
 			bad[i] = err
-			inputs[i] = raw
-			if fast {
-				results = appendResultSep(results)
-				results = appendURLError(results, raw, statusOf(err), err.Error())
-			}
-			continue
-		}
-		req.URLs[i], inputs[i] = u, input
-		k, err := fetch.Origin(u)
-		known := err == nil
-		if !known {
-			k = u
-		}
-		oi, ok := sc.index[k]
-		if !ok {
-			oi = int32(len(sc.states))
-			sc.index[k] = oi
-			sc.states = append(sc.states, originState{url: u})
-			if fast {
-				o := &sc.states[oi]
-				if known && len(u) <= MaxURLBytes {
-					o.res, fast = s.client.PeekOrigin(k)
-				} else {
-					fast = false
-				}
-				if fast {
-					if oi > 0 {
-						b = append(b, ',')
-					}
-					o.index = int(oi) // every origin so far is held: none is left out
-					b = appendOrigin(b, o.res, c)
-					o.dc = newDecider(o.res, dialect)
-				} else {
-					o.res = nil // looked up again by answerSlow
-				}
-			}
-		}
-		per[i] = oi
-		if !fast {
-			continue
-		}
-		o := &sc.states[oi]
-		for ci, tokens := range c.tokens {
-			d := o.dc.check(tokens, u)
-			if d.Allowed {
-				allowed++
-			} else {
-				disallowed++
-			}
-			agent := c.names[ci]
-			if single {
-				agent = ""
-			}
-			results = appendResultSep(results)
-			results = appendVerdict(results, u, input, agent, d)
-			results = append(results, `,"origin":`...)
-			results = strconv.AppendInt(results, int64(o.index), 10)
-			results = append(results, '}')
 		}
 	}
 	sc.results = results
@@ -307,9 +365,11 @@ type batchScratch struct {
 	states  []originState
 	origins []*originState // &states[i]
 	missed  []*originState
-	per     []int32  // each URL's origin, in request order
-	inputs  []string // each URL as given, when encoding changed it
-	results []byte   // the answer's results, while they are encoded apart
+	per     []int32         // each URL's origin, in request order
+	inputs  []string        // each URL as given, when encoding changed it
+	results []byte          // the answer's results, while they are encoded apart
+	keys    []string        // peekOrigins' origins
+	res     []*fetch.Result // and results
 }
 
 // maxScratchURLs bounds the grouping kept for reuse: one of a larger batch is left
@@ -337,6 +397,8 @@ func putBatchScratch(sc *batchScratch) {
 	clear(sc.origins)
 	clear(sc.missed)
 	clear(sc.inputs)
+	clear(sc.keys[:cap(sc.keys)]) // each chunk's are a prefix of the last
+	clear(sc.res[:cap(sc.res)])
 	sc.states, sc.origins, sc.missed = sc.states[:0], sc.origins[:0], sc.missed[:0]
 	batchScratches.Put(sc)
 }
@@ -395,3 +457,30 @@ func readRequestBody(r *http.Request, limit int64) ([]byte, error) {
 	_, err := buf.ReadFrom(r.Body)
 	return buf.Bytes(), err
 }
+
+// warmResults reads, result after result, the fields of each that answering reads
+// (its origin object, its decisions), a few of each cache line: in a batch of a new
+// origin per URL no result is in the CPU's caches, and reading them here lets the
+// waits for different results overlap, where answering, origin after origin, would
+// wait for each in turn.
+func warmResults(states []originState) {
+	var x int64
+	for i := range states {
+		r := states[i].res
+		x += int64(r.Status) + r.ExpiresAt.Unix() + int64(r.Effect)
+		if r.Stale {
+			x++
+		}
+	}
+	for i := range states {
+		r := states[i].res
+		if len(r.RobotsURL) > 0 {
+			x += int64(r.RobotsURL[0])
+		}
+		x += int64(r.Robots.Size())
+	}
+	warmSink.Store(x)
+}
+
+// warmSink receives what warmResults reads only to have it in the CPU's caches.
+var warmSink atomic.Int64
