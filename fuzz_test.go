@@ -94,7 +94,7 @@ func FuzzCheckOnce(f *testing.F) {
 		if a2 == "" {
 			agents = agents[:1]
 		}
-		if got, want := decideOnce(body, url, agents, nil), Parse(body).CheckAgents(agents, url); got != want {
+		if got, want := decideOnce(body, url, agents[0], agents[1:], nil), Parse(body).CheckAgents(agents, url); got != want {
 			t.Fatalf("one pass = %+v, Parse+CheckAgents = %+v", got, want)
 		}
 	})

@@ -13,7 +13,7 @@ import (
 // (a crawler that fetches robots.txt for a single URL); to decide many URLs, Parse once.
 // Dialects other than Google fall back to Parse.
 func CheckOnce(body []byte, agent, url string, opts ...Option) Decision {
-	return decideOnce(body, url, []string{agent}, opts)
+	return decideOnce(body, url, agent, nil, opts)
 }
 
 // candidate is the best matching rule seen so far for one side (named or "*").
@@ -31,13 +31,16 @@ func (c *candidate) offer(n int, allow bool, line int, value string, group int) 
 	}
 }
 
-func decideOnce(body []byte, url string, agents []string, opts []Option) Decision {
+// decideOnce is CheckOnce for the agent and, if any, more agents (as CheckAgents). The
+// agents are passed apart so that CheckOnce's one agent needs no slice, which would be
+// allocated: the reader keeps them.
+func decideOnce(body []byte, url, agent string, more []string, opts []Option) Decision {
 	o := options{maxBytes: DefaultMaxBytes}
-	for _, opt := range opts {
-		opt(&o)
+	if len(opts) > 0 {
+		o = readOptions(opts) // apart: the options escape to the heap when read
 	}
 	if o.dialect != Google {
-		return Parse(body, opts...).CheckAgents(agents, url)
+		return Parse(body, opts...).CheckAgents(append([]string{agent}, more...), url)
 	}
 	if len(body) > o.maxBytes {
 		body = body[:o.maxBytes]
@@ -45,17 +48,26 @@ func decideOnce(body []byte, url string, agents []string, opts []Option) Decisio
 	s := view(body)
 	// Whether the body has a NUL byte is not looked for: only the few lines classified
 	// need to know, and classify searches them (a search of the whole body cost more).
-	rd := onceReader{s: s, agents: agents, tokens: allTokens(agents)}
+	rd := onceReader{s: s, agent: agent, more: more, tokens: validToken(agent) && allTokens(more)}
 	p, slash := splitPath(url)
 	rd.pv.set(p, slash, true) // its byte set is computed if a wildcard rule needs it
 	from := len(s) - len(skipBOM(s))
 	if !rd.readLF(from) {
 		// A CR ends a line by itself somewhere: read again with the scanner, which
 		// knows every line end.
-		rd = onceReader{s: s, agents: agents, tokens: rd.tokens, pv: rd.pv}
+		rd = onceReader{s: s, agent: agent, more: more, tokens: rd.tokens, pv: rd.pv}
 		rd.read(from)
 	}
 	return rd.decision()
+}
+
+// readOptions returns the options opts set.
+func readOptions(opts []Option) options {
+	o := options{maxBytes: DefaultMaxBytes}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
 }
 
 // allTokens reports whether every agent is a product token.
@@ -77,8 +89,9 @@ func allTokens(agents []string) bool {
 // white space: every other line is passed over by its first byte (passOver).
 type onceReader struct {
 	s      string // the body, the caller's bytes (see view)
-	agents []string
-	tokens bool // every agent is a product token (validToken): names compares them faster
+	agent  string
+	more   []string // more agents, as CheckAgents's after the first
+	tokens bool     // every agent is a product token (validToken): names compares them faster
 	pv     pathView
 
 	named, star candidate
@@ -319,22 +332,33 @@ func (rd *onceReader) userAgentLine(v, end int) {
 func (rd *onceReader) names(v string) bool {
 	if !rd.tokens {
 		tok := leadingToken(v)
-		for _, a := range rd.agents {
+		if compareFold(tok, rd.agent) == 0 {
+			return true
+		}
+		for _, a := range rd.more {
 			if compareFold(tok, a) == 0 {
 				return true
 			}
 		}
 		return false
 	}
-	// Every agent is a product token: v names a when it starts with a, in any case, and
-	// the token ends there. Most values differ from a in their first byte.
-	for _, a := range rd.agents {
-		if len(v) >= len(a) && foldCase[v[0]] == foldCase[a[0]] && (len(v) == len(a) || !tokenBytes[v[len(a)]]) &&
-			equalFoldBytes(v[:len(a)], a) {
+	if startsToken(v, rd.agent) {
+		return true
+	}
+	for _, a := range rd.more {
+		if startsToken(v, a) {
 			return true
 		}
 	}
 	return false
+}
+
+// startsToken reports whether the product token of v is a, in any case, when a is a
+// product token: v starts with a and the token ends there. Most values differ from a
+// in their first byte.
+func startsToken(v, a string) bool {
+	return len(v) >= len(a) && foldCase[v[0]] == foldCase[a[0]] && (len(v) == len(a) || !tokenBytes[v[len(a)]]) &&
+		equalFoldBytes(v[:len(a)], a)
 }
 
 // foldCase maps each byte to itself, ASCII upper-case letters to lower case.

@@ -129,3 +129,22 @@ func TestCheckOnceAgents(t *testing.T) {
 		}
 	})
 }
+
+// TestCheckOnceAllocs: CheckOnce allocates nothing but the copy of the rule that
+// decides (the decision must not refer to the caller's bytes).
+func TestCheckOnceAllocs(t *testing.T) {
+	body := []byte("User-agent: Bingbot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\nAllow: /private/ok\n")
+	for _, tt := range []struct {
+		url  string
+		want float64
+	}{
+		{"https://example.com/public", 0},
+		{"https://example.com/private/x", 1},
+	} {
+		t.Run(tt.url, func(t *testing.T) {
+			if n := testing.AllocsPerRun(100, func() { robots.CheckOnce(body, "Googlebot", tt.url) }); n != tt.want {
+				t.Errorf("%v allocations, want %v", n, tt.want)
+			}
+		})
+	}
+}
