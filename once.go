@@ -147,7 +147,19 @@ func (rd *onceReader) readLF(pos int) bool {
 	crs := strings.Count(s, "\r")
 	hasCR := crs > 0
 	rd.group, rd.firstNamed, rd.firstStar, rd.rules = -1, -1, -1, rulesPass
-	for num := 1; pos <= len(s); num++ {
+	num := 0 // the lines read
+	for pos <= len(s) {
+		if rd.rules == rulesRead && pos < len(s) && (s[pos]|0x20 == 'd' || s[pos]|0x20 == 'a') {
+			// Most rule lines of the groups that apply are "Disallow: /value" or "Allow:
+			// /value" whose value differs from the path in its first bytes.
+			var n int
+			pos, n, crs = rd.passRules(pos, crs)
+			num += n
+			if pos > len(s) {
+				break
+			}
+		}
+		num++
 		start, end, found := pos, len(s), false
 		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
 			end, found = pos+i, true
@@ -172,11 +184,12 @@ func (rd *onceReader) readLF(pos int) bool {
 			switch rd.rules {
 			case rulesPass:
 				continue
-			case rulesRead:
-				// Most rule lines of the groups that apply are "Disallow: /value" or
-				// "Allow: /value" whose value differs from the path in its first bytes.
-				if n := end - start; n >= 9 && n <= MaxLineBytes && rd.differs(start, end) {
+			case rulesEnd:
+				// The first rule of a group that does not apply: the group's user-agent
+				// lines end, and its rules are passed over.
+				if end-start >= 9 && ruleKey(s, start) {
 					rd.inRules = true
+					rd.rules = rd.ruleMode()
 					continue
 				}
 			}
@@ -186,43 +199,65 @@ func (rd *onceReader) readLF(pos int) bool {
 	return crs == 0
 }
 
-// differs reports that the line s[start:end], of at least 9 bytes, is a rule that
-// cannot match the path: it starts with "disallow:" or "allow:" in any case, and the
-// first eight bytes of its value (after the white space that follows the colon) differ
-// from the path's at some byte, the value's bytes up to that one standing for
-// themselves (plainByte). Where that cannot be told so, it reports false and the line
-// is read in full. The value is the rest of the line, not cut at its comment: no byte
+// passRules passes over the rule lines from pos, a line start, that cannot match the
+// path, for as long as they run, in a loop of their own: they are most lines of the
+// groups that apply. Such a line starts with "disallow:" or "allow:" in any case, and
+// the first eight bytes of its value (after the white space that follows the colon)
+// differ from the path's at some byte, the value's bytes up to that one standing for
+// themselves (plainByte). As in cannotMatch, an allow value naming an index.htm page is
+// left to the matcher. The value is read as written, not yet cut at its comment: no byte
 // that ends a line or a value is plain, so a value shorter than the path's first
-// differing byte fails the comparison too. As in cannotMatch, an allow value naming an
-// index.htm page is left to the matcher.
-func (rd *onceReader) differs(start, end int) bool {
-	s := rd.s
-	w := u64(s, start)
-	v, allow := 0, false
-	switch {
-	case w|foldDisallow == wordDisallow && s[start+8] == ':':
-		v = start + 9
-	case w&keepAllowColon|foldAllowColon == wordAllowColon:
-		v, allow = start+6, true
-	default:
-		return false
+// differing byte fails the comparison too. passRules returns where the first line it
+// does not pass over starts (past len(s) when none is left), how many lines it passed
+// over, and crs less the CRs that ended them (before their LF).
+func (rd *onceReader) passRules(pos, crs int) (next, lines, crsLeft int) {
+	s, w0 := rd.s, rd.pv.w0
+	for ; pos+9 <= len(s); lines++ {
+		w := u64(s, pos)
+		v, allow := 0, false
+		switch {
+		case w|foldDisallow == wordDisallow && s[pos+8] == ':':
+			v = pos + 9
+		case w&keepAllowColon|foldAllowColon == wordAllowColon:
+			v, allow = pos+6, true
+		default:
+			return pos, lines, crs
+		}
+		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+			v++
+		}
+		// Eight bytes are read from v, within s and before the line's cut (MaxLineBytes).
+		if v+8 > len(s) || v+8 > pos+MaxLineBytes {
+			return pos, lines, crs
+		}
+		x := u64(s, v)
+		// The first byte that differs from the path, and the first that is not plain, as
+		// byte offsets (8: none), computed without branches, whose outcome would depend on
+		// each line's bytes.
+		i := bits.TrailingZeros64(x^w0) / 8
+		j := bits.TrailingZeros64(notPlain(x)) / 8
+		if i >= j {
+			return pos, lines, crs
+		}
+		// The line ends at the first LF from v+j, which is often that byte itself.
+		lf := v + j
+		if j == 8 || s[lf] != '\n' {
+			if k := strings.IndexByte(s[lf:], '\n'); k >= 0 {
+				lf += k
+			} else {
+				lf = len(s)
+			}
+		}
+		if allow && strings.Contains(s[v:lf], "/index.htm") {
+			return pos, lines, crs
+		}
+		if lf < len(s) && s[lf-1] == '\r' {
+			crs--
+		}
+		rd.inRules = true
+		pos = lf + 1
 	}
-	for v < end && (s[v] == ' ' || s[v] == '\t') {
-		v++
-	}
-	if v+8 > len(s) { // eight bytes are read from v, which may run past end but not past s
-		return false
-	}
-	x := u64(s, v)
-	// The first byte that differs from the path, and the first that is not plain, as
-	// byte offsets (8: none), computed without branches, whose outcome would depend on
-	// each line's bytes.
-	i := bits.TrailingZeros64(x^rd.pv.w0) / 8
-	j := bits.TrailingZeros64(notPlain(x)) / 8
-	if i >= j {
-		return false
-	}
-	return !allow || !strings.Contains(s[v:end], "/index.htm")
+	return pos, lines, crs
 }
 
 // notPlain returns a word whose lowest set bit is the high bit of the first byte of x
@@ -300,6 +335,13 @@ func (rd *onceReader) readLine(start, end, num, hash int) {
 		}
 		rd.rule(l.Kind == KindAllow, l.Value, l.Num)
 	}
+}
+
+// ruleKey reports whether the line at start, of at least 9 bytes, starts with
+// "disallow:" or "allow:" in any case: the shape of most rule lines.
+func ruleKey(s string, start int) bool {
+	w := u64(s, start)
+	return w|foldDisallow == wordDisallow && s[start+8] == ':' || w&keepAllowColon|foldAllowColon == wordAllowColon
 }
 
 // userAgentKey reports whether the line at start, of at least 11 bytes, starts with

@@ -49,12 +49,13 @@ func TestNotPlain(t *testing.T) {
 	}
 }
 
-// TestDiffers checks CheckOnce's first comparison against cannotMatch, which compares
-// byte by byte: when differs says a value cannot match the path, so must cannotMatch.
-// Values and paths are drawn from bytes that matter to both: '/', letters, the bytes
-// that are not plain, and the index.htm pages of allow lines.
-func TestDiffers(t *testing.T) {
-	parts := []string{"/", "a", "b", "*", "$", "%", "#", " ", "\t", "\x00", "\xc3\xa9", "!", "/index.htm", "l"}
+// TestPassRules checks CheckOnce's first comparison of rule lines with the path
+// against cannotMatch, which compares byte by byte: when passRules passes over a line,
+// cannotMatch must say that its value cannot match. Values and paths are drawn from
+// bytes that matter to both: '/', letters, the bytes that are not plain, and the
+// index.htm pages of allow lines.
+func TestPassRules(t *testing.T) {
+	parts := []string{"/", "a", "b", "*", "$", "%", "#", " ", "\t", "\x00", "\xc3\xa9", "!", "/index.htm", "l", "\r"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	word := func(n int) string {
 		var sb strings.Builder
@@ -63,7 +64,7 @@ func TestDiffers(t *testing.T) {
 		}
 		return sb.String()
 	}
-	differs := 0
+	passed := 0
 	for range 300_000 {
 		value, path := "/"+word(rng.IntN(6)), "/"+word(rng.IntN(6))
 		if rng.IntN(8) == 0 {
@@ -74,21 +75,34 @@ func TestDiffers(t *testing.T) {
 			key, allow = "allow:\t", true
 		}
 		s := key + value + "\nUser-agent: x\n"
-		if rng.IntN(4) == 0 {
+		last := rng.IntN(4) == 0
+		if last {
 			s = key + value // the body's last line, without an LF
 		}
 		p, slash := splitPath("https://h" + path)
-		rd := onceReader{s: s, pv: newPathView(p, slash)}
-		v := len(key)
-		end := v + len(value)
-		if end-0 >= 9 && rd.differs(0, end) {
-			differs++
-			if !cannotMatch(s[v:end], allow, rd.pv) {
-				t.Fatalf("line %q, path %q: differs, but cannotMatch says it may match", s[:end], path)
+		rd := onceReader{s: s}
+		rd.pv.set(p, slash, true)
+		next, lines, _ := rd.passRules(0, 0)
+		if lines == 0 {
+			if next != 0 {
+				t.Fatalf("line %q, path %q: no line passed over, but the next starts at %d", s, path, next)
 			}
+			continue
+		}
+		passed++
+		// The value is the line's text up to its first LF: the line passed over is the first.
+		line := s
+		if k := strings.IndexByte(s, '\n'); k >= 0 {
+			line = s[:k]
+		}
+		if lines != 1 || next != len(line)+1 {
+			t.Fatalf("line %q, path %q: passed over %d lines up to %d, want 1 up to %d", s, path, lines, next, len(line)+1)
+		}
+		if !cannotMatch(trimLeft(line[len(key)-1:]), allow, rd.pv) {
+			t.Fatalf("line %q, path %q: passed over, but cannotMatch says it may match", line, path)
 		}
 	}
-	if differs < 10_000 {
-		t.Fatalf("only %d of the values differed from the path: the test draws too few", differs)
+	if passed < 10_000 {
+		t.Fatalf("only %d of the lines were passed over: the test draws too few", passed)
 	}
 }
