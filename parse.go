@@ -216,13 +216,14 @@ func (r *Robots) parse(body string) {
 	b := builders.Get().(*builder)
 	defer b.release()
 	from := len(body) - len(skipBOM(body))
-	r.noNUL = strings.IndexByte(body, 0) < 0
-	gr := grouper{b: b, body: body, dialect: r.dialect, noNUL: r.noNUL, cur: -1}
+	// Whether the body has a NUL byte is not looked for: the few lines classified here
+	// are searched for one (classify), and a rule set's compilation searches its groups.
+	gr := grouper{b: b, body: body, dialect: r.dialect, cur: -1}
 	if !gr.skimLF(from) {
 		// A CR ends a line by itself somewhere: read again with the scanner, which
 		// knows every line end.
 		b.groups, b.names, b.stars = b.groups[:0], b.names[:0], b.stars[:0]
-		gr = grouper{b: b, body: body, dialect: r.dialect, noNUL: r.noNUL, cur: -1}
+		gr = grouper{b: b, body: body, dialect: r.dialect, cur: -1}
 		gr.skim(from)
 	}
 	r.index(b)
@@ -239,7 +240,6 @@ type grouper struct {
 	b       *builder
 	body    string
 	dialect Dialect
-	noNUL   bool
 	cur     int  // the group being read, -1 when none
 	inRules bool // a rule has been seen since the current group's user-agent lines
 	l       Line
@@ -292,7 +292,7 @@ func (g *grouper) skimLF(pos int) bool {
 // skim reads the lines from pos with the scanner, which ends a line at CR, LF or CR LF.
 func (g *grouper) skim(pos int) {
 	var sc scanner
-	sc.initAt(g.body, pos, 0, g.noNUL)
+	sc.initAt(g.body, pos, 0, false)
 	for {
 		start, end, ok := sc.line()
 		if !ok {
@@ -320,7 +320,7 @@ func (g *grouper) line(start, end, num, hash int) {
 			hash = strings.IndexByte(body[start:end], '#')
 		}
 		l := &g.l
-		classify(l, num, body[start:end], g.noNUL, hash)
+		classify(l, num, body[start:end], false, hash)
 		readAs(g.dialect, l)
 		kind, comment = l.Kind, l.Comment
 	}
@@ -661,7 +661,8 @@ func (r *Robots) compileSet(gs []int32) []byte {
 	var l Line
 	for _, gi := range gs {
 		g := &r.groups[gi]
-		sc.initAt(r.body, int(g.start), int(g.line)-1, r.noNUL)
+		// The group's lines need no search for a NUL byte when it has none.
+		sc.initAt(r.body, int(g.start), int(g.line)-1, strings.IndexByte(r.body[g.start:g.end], 0) < 0)
 		for {
 			start, end, ok := sc.line()
 			if !ok || start >= int(g.end) {

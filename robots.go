@@ -23,7 +23,6 @@ type Robots struct {
 	initials uint64     // the initial bit of each token
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	dialect  Dialect
-	noNUL    bool   // body has no NUL byte
 	body     string // the body parsed (a copy): every string reported is part of it
 
 	groups      []group    // in file order
