@@ -277,8 +277,25 @@ func urlPath(url string) (s string, w0 uint64, slash, cut bool) {
 		s, slash = slowSplitPath(url)
 		return s, firstWord(s, slash), slash, true
 	}
-	i := indexPathStart(url, from)
-	if i < 0 || url[i] == '#' { // no path, or a fragment before it
+	// The path starts at the first '/', '?', ';' or '#' after the host, which is a few
+	// words long: eight bytes at a time. Or-ing 0x1C into a byte makes those four into
+	// '?', and of the other bytes only '\'', '+', '3' and '7': one comparison a word,
+	// then a byte of those four others found is passed over. (Written out here: a call
+	// costs as much as a host's words.)
+	const ors, questions = 0x1C1C1C1C1C1C1C1C, 0x3F3F3F3F3F3F3F3F
+	i := from
+	for ; i+8 <= len(url); i += 8 {
+		if z := zeroBytes((u64(url, i) | ors) ^ questions); z != 0 {
+			if i += bits.TrailingZeros64(z) >> 3; isPathStart(url[i]) {
+				break
+			}
+			i -= 7 // the next word starts after the byte passed over
+		}
+	}
+	for i < len(url) && !isPathStart(url[i]) {
+		i++
+	}
+	if i == len(url) || url[i] == '#' { // no path, or a fragment before it
 		return "/", '/', false, true
 	}
 	// The path runs to the end of the URL, so the word that ends the URL holds the
@@ -328,33 +345,6 @@ func slowSplitPath(url string) (string, bool) {
 		return url[p:end], true
 	}
 	return url[p:end], false
-}
-
-// indexPathStart returns the index of the first '/', '?', ';' or '#' of s at or after
-// from, or -1, looking at eight bytes at a time: host names are a few words long.
-func indexPathStart(s string, from int) int {
-	// Or-ing 0x1C into a byte makes '#', '/', ';' and '?' into '?', and of the other
-	// bytes only '\'', '+', '3' and '7': one comparison a word, then a byte of those
-	// four found is passed over.
-	const ors, questions = 0x1C1C1C1C1C1C1C1C, 0x3F3F3F3F3F3F3F3F
-	i := from
-	for i+8 <= len(s) {
-		if z := zeroBytes((u64(s, i) | ors) ^ questions); z != 0 {
-			i += bits.TrailingZeros64(z) >> 3
-			if isPathStart(s[i]) {
-				return i
-			}
-			i++
-			continue
-		}
-		i += 8
-	}
-	for ; i < len(s); i++ {
-		if isPathStart(s[i]) {
-			return i
-		}
-	}
-	return -1
 }
 
 func isPathStart(c byte) bool { return c == '/' || c == '?' || c == ';' || c == '#' }

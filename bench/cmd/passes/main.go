@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	passes -op allowed|decideonce|parse -passes N
+//	passes -op allowed|decideonce|parse|parsedecide -passes N
 package main
 
 import (
@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	op := flag.String("op", "allowed", "the work of one pass: allowed (every case, files parsed beforehand), decideonce (every case) or parse (every file)")
+	op := flag.String("op", "allowed", "the work of one pass: allowed (every case, files parsed beforehand), decideonce (every case), parse (every file) or parsedecide (every 20th case: its file parsed, then one decision)")
 	passes := flag.Int("passes", 1, "how many passes")
 	flag.Parse()
 	n, err := run(*op, *passes)
@@ -72,6 +72,22 @@ func run(op string, passes int) (int, error) {
 			}
 		}
 		return len(cases), nil
+	case "parsedecide":
+		// What ParseAndDecide/lib=robots does: parse a case's file, then its first decision
+		// (which compiles the agent's rule set), for every 20th case.
+		n := 0
+		for range passes {
+			n = 0
+			for i := 0; i < len(cases); i += 20 {
+				cs := cases[i]
+				robots.Parse(c.Files[cs.File].Body).Allowed(cs.Agent, cs.URL)
+				n++
+			}
+		}
+		if passes == 0 {
+			n = (len(cases) + 19) / 20
+		}
+		return n, nil
 	case "parse":
 		for range passes {
 			for _, f := range c.Files {
