@@ -64,13 +64,14 @@ func matchSet(prog string, p *pathView, best *entry) {
 	const so = progHead
 	recs := so + setShortHeader
 	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 { // a set with buckets
-		recs = int(u32(prog, so+setGeneric))
+		hdr := prog[so : so+setBounds]
+		low := hdr[setLowKeys]
 		if c, ok := p.second(); ok && c < setKeyLimit {
 			// The bucket of key c is the j-th, j being the number of smaller keys.
 			bit := uint64(1) << (c & 63)
 			keys, j := lo&^setLongForm, 0
 			if c >= 64 {
-				keys, j = u64(prog, so+setKeysHi), int(prog[so+setLowKeys])
+				keys, j = u64(hdr, setKeysHi), int(low&setLowCount)
 			}
 			if keys&bit != 0 {
 				j += onesCount(keys & (bit - 1))
@@ -78,11 +79,12 @@ func matchSet(prog string, p *pathView, best *entry) {
 				matchPart(prog, po, u64(prog, po), p, best)
 			}
 		}
+		if low&setNoGeneric != 0 { // as in most sets with buckets
+			return
+		}
+		recs = int(u32(hdr, setGeneric))
 	}
-	// The generic part is empty in most sets with buckets: its header's counts are zero.
-	if h := u64(prog, recs); uint32(h) != 0 {
-		matchPart(prog, recs, h, p, best)
-	}
+	matchPart(prog, recs, u64(prog, recs), p, best)
 }
 
 // pathView is the path a decision matches, as splitPath gives it, with its byte and

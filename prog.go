@@ -32,7 +32,8 @@ import (
 //	  +0  2 × u64  the buckets' keys as a set of 128 bits       setKeys, setKeysHi
 //	               (bit 0 set: it marks this form)
 //	  +16 u32      where the generic part starts in prog        setGeneric
-//	  +20 u8       the number of keys below 64                  setLowKeys
+//	  +20 u8       the number of keys below 64 (setLowCount),   setLowKeys
+//	               and setNoGeneric when the generic part is empty
 //	  +21 nk × u32 where the part of the j-th key, in ascending setBounds, boundSize
 //	               order, starts in prog
 //	then           the generic part (rules that can match any path), then the buckets' parts
@@ -41,7 +42,8 @@ import (
 // line, so bit 0 is free to mark the form); nk is the number of key bits set. The bucket
 // of key c is the j-th, j being the number of keys below c: setLowKeys and one count of
 // bits in the word of c (onesCount) give it, and setGeneric finds the generic part
-// without counting all the keys.
+// without counting all the keys. Most sets with buckets have an empty generic part, which
+// a decision then need not read (setNoGeneric).
 //
 // A part (at offset po):
 //
@@ -120,7 +122,9 @@ const (
 	setKeys        = 0  // u64: keys 0–63, bit 0 marking the long form
 	setKeysHi      = 8  // u64: keys 64–127
 	setGeneric     = 16 // u32: the offset of the generic part
-	setLowKeys     = 20 // u8: the number of keys 1–63
+	setLowKeys     = 20 // u8: the number of keys 1–63 (setLowCount), and setNoGeneric
+	setLowCount    = 0x7F
+	setNoGeneric   = 0x80 // the bit of setLowKeys set when the generic part is empty
 	setBounds      = 21 // nk u32 offsets of the buckets' parts
 	boundSize      = 4
 	setLongForm    = 1   // the bit of the first key word that marks the long form
@@ -426,6 +430,9 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		binary.LittleEndian.PutUint64(h[setKeysHi:], keySet[1])
 		binary.LittleEndian.PutUint32(h[setGeneric:], uint32(base+hdr))
 		h[setLowKeys] = uint8(bits.OnesCount64(keySet[0] &^ setLongForm))
+		if w.np[0] == 0 && w.nw[0] == 0 {
+			h[setLowKeys] |= setNoGeneric
+		}
 		bounds = h[setBounds:]
 	}
 	pos := int32(base + hdr)

@@ -55,8 +55,12 @@ func checkSet(r *Robots, prog string, so int, bucketed bool) (int, error) {
 		if nk != bits.OnesCount64(lo)+bits.OnesCount64(hi) || nk == 0 {
 			return 0, fmt.Errorf("nk = %d for key bits %x %x", nk, lo, hi)
 		}
-		if n := int(prog[so+setLowKeys]); n != bits.OnesCount64(lo) {
+		if n := int(prog[so+setLowKeys] & setLowCount); n != bits.OnesCount64(lo) {
 			return 0, fmt.Errorf("%d keys below 64, the header says %d", bits.OnesCount64(lo), n)
+		}
+		ent, np, nw := partCounts(prog, recs, u64(prog, recs))
+		if empty := prog[so+setLowKeys]&setNoGeneric != 0; empty != (np+nw == 0) || ent < recs {
+			return 0, fmt.Errorf("generic part of %d+%d entries, the header says empty: %v", np, nw, empty)
 		}
 		for k := range int16(setKeyLimit) {
 			if [2]uint64{lo, hi}[k>>6]&(1<<(k&63)) != 0 {
