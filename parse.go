@@ -131,7 +131,6 @@ type builder struct {
 	setGroup []int32
 	rules    []rule
 	pats     []string // the pattern of each rule (rule.off), until the set is written
-	prog     []byte
 	sets     setWriter
 	// A detailed reading (readDetails):
 	agents []Agent
@@ -168,7 +167,7 @@ func (b *builder) release() {
 	clear(b.ruleLs)
 	clear(b.diags)
 	b.groups, b.names, b.stars, b.tokens, b.setGroup = b.groups[:0], b.names[:0], b.stars[:0], b.tokens[:0], b.setGroup[:0]
-	b.rules, b.pats, b.prog = b.rules[:0], b.pats[:0], b.prog[:0]
+	b.rules, b.pats = b.rules[:0], b.pats[:0]
 	b.agents, b.fields, b.ruleLs, b.spans, b.diags = b.agents[:0], b.fields[:0], b.ruleLs[:0], b.spans[:0], b.diags[:0]
 	builders.Put(b)
 }
@@ -688,12 +687,10 @@ func (r *Robots) compileSet(gs []int32) []byte {
 		}
 	}
 	// The old dialects have no buckets: they try rules in file order.
-	out := b.sets.appendSet(append(b.prog[:0], make([]byte, progHead)...), b.rules, b.pats, !legacy)
-	out = append(out, make([]byte, progPad)...)
-	b.prog = out
-	prog := make([]byte, len(out))
-	copy(prog, out)
+	size := b.sets.plan(b.rules, !legacy)
+	prog := make([]byte, progHead+size+progPad)
 	binary.LittleEndian.PutUint32(prog[progLen:], uint32(len(prog)))
+	b.sets.write(prog, progHead, b.rules, b.pats, !legacy)
 	return prog
 }
 

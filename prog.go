@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"iter"
 	"math/bits"
-	"slices"
 	"sync/atomic"
 	"unsafe"
 )
@@ -125,7 +124,7 @@ const (
 	setLowKeys     = 20 // u8: the number of keys 1–63 (setLowCount), and setNoGeneric
 	setLowCount    = 0x7F
 	setNoGeneric   = 0x80 // the bit of setLowKeys set when the generic part is empty
-	setBounds      = 21 // nk u32 offsets of the buckets' parts
+	setBounds      = 21   // nk u32 offsets of the buckets' parts
 	boundSize      = 4
 	setLongForm    = 1   // the bit of the first key word that marks the long form
 	setKeyLimit    = 128 // keys are below this: two words of bits
@@ -376,11 +375,15 @@ type cursor struct{ ent, wild, text, wtext int32 }
 
 func isWildEntry(ru *rule, bucketed bool) bool { return !bucketed || ru.shape == shapeWild }
 
-// appendSet appends the set of rules, given in file order, to out. Bucketed, it puts
-// each rule straight into its bucket's part (a counting sort, which keeps the file
-// order within each list of a part); otherwise every rule goes to the generic part's
-// wildcard list, in file order. pats holds the rules' patterns, indexed by rule.off.
-func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed bool) []byte {
+// A set is written in two passes over its rules, in file order: plan counts the rules
+// and text bytes of each part and returns the set's size, then write puts each rule
+// straight into its bucket's part (a counting sort, which keeps the file order within
+// each list of a part). Bucketed, a rule goes to its key's part; otherwise every rule goes
+// to the generic part's wildcard list, in file order. The caller allocates the set's
+// bytes between the two, so that they are written once, where they stay.
+
+// plan counts the rules of each part of the set and returns the set's size.
+func (w *setWriter) plan(rules []rule, bucketed bool) int {
 	used := w.used[:0]
 	total := 0
 	for i := range rules {
@@ -392,32 +395,43 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 		if w.np[k+1] == 0 && w.nw[k+1] == 0 {
 			used = append(used, k)
 		}
+		n := textSize(ru)
 		if isWildEntry(ru, bucketed) {
 			w.nw[k+1]++
-			w.wtext[k+1] += textSize(ru)
+			w.wtext[k+1] += n
 		} else {
 			w.np[k+1]++
-			w.ptext[k+1] += textSize(ru)
+			w.ptext[k+1] += n
 		}
-		total += entrySize + int(textSize(ru))
+		total += entrySize + int(n)
 	}
 	for i := 1; i < len(used); i++ { // few keys: an insertion sort
 		for j := i; j > 0 && used[j] < used[j-1]; j-- {
 			used[j], used[j-1] = used[j-1], used[j]
 		}
 	}
-	keys := used
-	if len(keys) > 0 && keys[0] < 0 {
-		keys = keys[1:]
-	}
-	nk := len(keys)
-	base := len(out)
-	hdr := setHeader(nk)
-	total += hdr + int(partHeader(w.np[0], w.nw[0]))
-	for _, k := range keys {
+	w.used = used
+	total += setHeader(len(w.keys())) + int(partHeader(w.np[0], w.nw[0]))
+	for _, k := range w.keys() {
 		total += int(partHeader(w.np[k+1], w.nw[k+1]))
 	}
-	out = slices.Grow(out, total)[:base+total]
+	return total
+}
+
+// keys returns the bucket keys of the set planned, in ascending order.
+func (w *setWriter) keys() []int16 {
+	if keys := w.used; len(keys) > 0 && keys[0] < 0 {
+		return keys[1:]
+	}
+	return w.used
+}
+
+// write writes the set planned at out[base:], which holds exactly its size, and makes
+// the writer ready for the next set. pats holds the rules' patterns, indexed by rule.off.
+func (w *setWriter) write(out []byte, base int, rules []rule, pats []string, bucketed bool) {
+	keys := w.keys()
+	nk := len(keys)
+	hdr := setHeader(nk)
 	h := out[base : base+hdr]
 	h[0] = 0
 	var bounds []byte
@@ -450,34 +464,35 @@ func (w *setWriter) appendSet(out []byte, rules []rule, pats []string, bucketed 
 			k = ru.key
 		}
 		c := &w.cur[k+1]
+		n := textSize(ru)
 		var e, t int32
 		if isWildEntry(ru, bucketed) {
 			e, t = c.wild, c.wtext
 			c.wild += entrySize
-			c.wtext += textSize(ru)
+			c.wtext += n
 		} else {
 			e, t = c.ent, c.text
 			c.ent += entrySize
-			c.text += textSize(ru)
+			c.text += n
 		}
-		binary.LittleEndian.PutUint64(out[e+entryWord:], uint64(ru.word))
-		binary.LittleEndian.PutUint16(out[e+entryLen:], uint16(ru.n))
-		out[e+entryFlags] = ru.flags
-		binary.LittleEndian.PutUint32(out[t+textLine:], uint32(ru.line))
-		binary.LittleEndian.PutUint32(out[t+textSrc:], ru.src)
-		binary.LittleEndian.PutUint16(out[t+textSrcLen:], ru.srcLen)
-		pat := t + textPat
+		// Sliced once each, so that the writes below need no more bounds checks.
+		en, tx := out[e:e+entrySize], out[t:t+n]
+		binary.LittleEndian.PutUint64(en[entryWord:], uint64(ru.word))
+		binary.LittleEndian.PutUint16(en[entryLen:], uint16(ru.n))
+		en[entryFlags] = ru.flags
+		binary.LittleEndian.PutUint32(tx[textLine:], uint32(ru.line))
+		binary.LittleEndian.PutUint32(tx[textSrc:], ru.src)
+		binary.LittleEndian.PutUint16(tx[textSrcLen:], ru.srcLen)
+		pat := tx[textPat:]
 		if ru.shape == shapeWild {
-			binary.LittleEndian.PutUint64(out[t+textPairs:], uint64(ru.pairs))
-			pat = t + textPatWild
+			binary.LittleEndian.PutUint64(tx[textPairs:], uint64(ru.pairs))
+			pat = tx[textPatWild:]
 		}
-		copy(out[pat:], pats[ru.off])
+		copy(pat, pats[ru.off])
 	}
-	for _, k := range used {
+	for _, k := range w.used {
 		w.np[k+1], w.nw[k+1], w.ptext[k+1], w.wtext[k+1] = 0, 0, 0, 0
 	}
-	w.used = used
-	return out
 }
 
 // startPart writes the header of the part of key k at pos, sets its cursors and returns
