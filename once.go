@@ -106,7 +106,8 @@ type onceReader struct {
 }
 
 // What a line that starts with a or d, most likely an allow or disallow line, is to the
-// reading: onceReader.rules, kept up to date by line, the only method that changes it.
+// reading: onceReader.rules, set from ruleMode wherever what it derives from changes (a
+// user-agent line, the first rule of a group).
 const (
 	rulesPass = iota // nothing: there is no group yet, or its user-agent lines have ended and its rules do not count
 	rulesEnd         // the end of the group's user-agent lines, which is read
