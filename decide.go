@@ -230,7 +230,7 @@ func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 	wild := e + entrySize*np
 	end := wild + entrySize*nw
 	t := end
-	for {
+	for e < wild { // no call for a part of wildcard entries only
 		if e, t = nextLiteral(prog, e, wild, t, p.w0); e == wild {
 			break
 		}
@@ -257,12 +257,10 @@ func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 }
 
 // nextLiteral returns the first prefix or exact entry from e on, up to wild, whose first
-// bytes are the path's (w0), and its text; wild when there is none. It calls nothing, so
-// that its loop keeps everything in registers.
+// bytes are the path's (w0), and its text; wild when there is none (e < wild: matchPart calls
+// it only for a part with such entries). It calls nothing, so that its loop keeps
+// everything in registers.
 func nextLiteral(prog string, e, wild, t int, w0 uint64) (int, int) {
-	if e >= wild {
-		return e, t
-	}
 	// The entries and the byte after them, sliced once so that the loop needs no
 	// bounds checks: an entry is read as entryRead bytes, its own and the next one's first.
 	ents := prog[e : wild+entryRead-entrySize]
