@@ -243,9 +243,9 @@ func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 	if e == end {
 		return
 	}
-	mask := p.byteSet()
+	lacks := ^p.byteSet()
 	for {
-		if e, t = nextWild(prog, e, end, t, mask); e == end {
+		if e, t = nextWild(prog, e, end, t, lacks); e == end {
 			break
 		}
 		en := entryAt(prog, e, t)
@@ -278,13 +278,14 @@ func nextLiteral(prog string, e, wild, t int, w0 uint64) (int, int) {
 }
 
 // nextWild is nextLiteral for the wildcard entries: the first whose pattern needs no
-// byte the path lacks.
-func nextWild(prog string, e, end, t int, mask byteSet) (int, int) {
+// byte the path lacks, lacks being the bytes not in the path's byte set (its complement,
+// which the loop tests as it is).
+func nextWild(prog string, e, end, t int, lacks byteSet) (int, int) {
 	ents := prog[e:end]
 	i := 0
 	for ; i+entrySize <= len(ents); i += entrySize {
 		b := ents[i : i+entrySize]
-		if byteSet(u64(b, entryWord))&^mask == 0 { // the entry's needMask
+		if byteSet(u64(b, entryWord))&lacks == 0 { // the entry's needMask
 			break
 		}
 		t += textPatWild + u16(b, entryLen)
