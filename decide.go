@@ -55,8 +55,9 @@ func (r *Robots) compileRef(ref *setRef) string {
 	return ref.prog.store(r.compileSet(r.groupsOf(ref)))
 }
 
-// noMatch is the best entry before any: every rule beats it.
-var noMatch = entry{n: -1, text: -1}
+// noMatch is the best entry before any: every rule beats it. A function, so that a
+// decision writes it from constants.
+func noMatch() entry { return entry{n: -1, text: -1} }
 
 // matchSet updates best with the rule of the set in prog that decides the path, if one
 // beats it: the best of the path's bucket and of the generic part.
@@ -363,7 +364,7 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 	var bestProg string
 	offer := func(ref *setRef) {
 		prog := r.setProg(ref)
-		en := noMatch
+		en := noMatch()
 		matchSet(prog, pv, &en)
 		if en.n >= 0 && (bestProg == "" || en.beatsIn(prog, &best, bestProg)) {
 			best, bestProg = en, prog

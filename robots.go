@@ -303,7 +303,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 	}
 	var pv pathView
 	pv.ofURL(url)
-	best := noMatch
+	best := noMatch()
 	matchSet(prog, &pv, &best)
 	return best.n < 0 || best.allow()
 }
