@@ -64,6 +64,12 @@ func TestAppendTimeDays(t *testing.T) {
 			t.Fatalf("appendTime(%v) = %s, want %s", d, got, want)
 		}
 	}
+	// And the time of day: every 7th second of two days, across a year's end.
+	for d := time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC); d.Year() < 2027 || d.YearDay() < 2; d = d.Add(7 * time.Second) {
+		if got, want := string(appendTime(nil, d)), `"`+d.Format(time.RFC3339)+`"`; got != want {
+			t.Fatalf("appendTime(%v) = %s, want %s", d, got, want)
+		}
+	}
 }
 
 // TestPlainPrefix compares the eight-bytes-at-a-time scan with a byte loop, at
