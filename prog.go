@@ -97,6 +97,9 @@ import (
 //     TestConcurrentFirstDecisions under -race).
 //   - A key is ASCII and not NUL, so the key set fits 128 bits and bit 0 is free
 //     (TestProgLayout; bucketKey).
+//   - A long header's setGeneric is where its generic part starts, its setLowKeys counts
+//     the keys below 64 (at most 63, so setLowCount holds it) and has setNoGeneric
+//     exactly when the generic part is empty (TestProgLayout).
 //   - A pattern's length fits entryLen's u16: a line is at most MaxLineBytes and escaping
 //     at most triples it (the assertion below; TestLongPatternOrder).
 //   - A count in the short form is below countMax (TestLongPart writes both forms).
