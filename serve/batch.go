@@ -147,12 +147,11 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	// up, one to encode the origins and one to decide read it three times, waiting
 	// for each origin in turn. The answer's origins go to the answer, its results to
 	// a buffer of the grouping's, appended once all are known. The first origin not
-	// held ends this (a fetch, usually); the batch is then answered in those three
-	// passes (answerSlow), the same answer.
+	// held ends this (a fetch, usually): the URLs left are grouped, every origin not
+	// looked up yet is looked up (lookupRest: the fetches run at once), and the URLs
+	// left are answered from where the chunks stopped.
 	sc := getBatchScratch(len(req.URLs))
 	defer putBatchScratch(sc)
-	per, inputs := sc.per, sc.inputs
-	single := len(c.tokens) == 1
 	size := 64 + originBytes + crawlerBytes*len(c.tokens)
 	for _, u := range req.URLs {
 		size += (len(u) + 80) * len(c.tokens) // 80: the fixed keys, a rule's prefix
@@ -161,12 +160,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	b = appendBatchStart(b, c)
 	results := sc.results[:0]
 	var bad []error
-	var allowed, disallowed int
-	fast := true
-	grouped := 0
-	for lo := 0; lo < len(req.URLs) && fast; lo += batchChunk {
-		hi := min(lo+batchChunk, len(req.URLs))
-		first := len(sc.states)
+	groupURLs := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if err := sc.group(req.URLs, i); err != nil {
 				if bad == nil {
@@ -175,67 +169,36 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 				bad[i] = err
 			}
 		}
-		grouped = hi
-		fast = s.peekOrigins(sc, first)
-		if !fast {
+	}
+	a := answerWriter{s: s, sc: sc, c: c, dialect: dialect, urls: req.URLs, b: b, results: results}
+	lo := 0
+	for ; lo < len(req.URLs); lo += batchChunk {
+		hi := min(lo+batchChunk, len(req.URLs))
+		first := len(sc.states)
+		groupURLs(lo, hi)
+		if !s.peekOrigins(sc, first) {
+			groupURLs(hi, len(req.URLs))
 			break
 		}
 		warmResults(sc.states[first:])
-		for i := lo; i < hi; i++ {
-			if bad != nil && bad[i] != nil {
-				results = appendResultSep(results)
-				results = appendURLError(results, inputs[i], statusOf(bad[i]), bad[i].Error())
-				continue
-			}
-			o := &sc.states[per[i]]
-			if o.index < 0 { // its first URL
-				if per[i] > 0 {
-					b = append(b, ',')
-				}
-				o.index = int(per[i]) // every origin so far is held: none is left out
-				b = appendOrigin(b, o.res, c)
-				o.dc = newDecider(o.res, dialect)
-			}
-			u := req.URLs[i]
-			for ci, tokens := range c.tokens {
-				d := o.dc.check(tokens, u)
-				if d.Allowed {
-					allowed++
-				} else {
-					disallowed++
-				}
-				agent := c.names[ci]
-				if single {
-					agent = ""
-				}
-				results = appendResultSep(results)
-				results = appendVerdict(results, u, inputs[i], agent, d)
-				results = append(results, `,"origin":`...)
-				results = strconv.AppendInt(results, int64(o.index), 10)
-				results = append(results, '}')
-			}
-		}
+		a.answer(lo, hi, bad)
 	}
-	for i := grouped; i < len(req.URLs); i++ {
-		if err := sc.group(req.URLs, i); err != nil {
-			if bad == nil {
-				bad = make([]error, len(req.URLs))
-			}
-			bad[i] = err
-		}
+	if lo < len(req.URLs) {
+		// An origin not held: every origin not looked up yet is, under one deadline
+		// (fetching those not held), and the URLs left are answered.
+		s.lookupRest(r, sc, c)
+		a.answer(lo, len(req.URLs), bad)
 	}
+	b, results = a.b, a.results
 	sc.results = results
-	if fast {
-		if len(results) > 0 {
-			results = results[1:] // the first separator is not one
-		}
-		b = slices.Grow(b, len(`],"results":[`)+len(results)+len("]}"))
-		b = append(b, `],"results":[`...)
-		b = append(b, results...)
-		b = append(b, "]}"...)
-	} else {
-		b, allowed, disallowed = s.answerSlow(r, b[:0], req.URLs, inputs, bad, sc, c, dialect)
+	if len(results) > 0 {
+		results = results[1:] // the first separator is not one
 	}
+	b = slices.Grow(b, len(`],"results":[`)+len(results)+len("]}"))
+	b = append(b, `],"results":[`...)
+	b = append(b, results...)
+	b = append(b, "]}"...)
+	allowed, disallowed := a.allowed, a.disallowed
 	s.metrics.allowed.Add(float64(allowed))
 	s.metrics.disallowed.Add(float64(disallowed))
 	return b, nil
@@ -256,21 +219,13 @@ func appendBatchStart(b []byte, c crawlerSet) []byte {
 	return append(b, `{"origins":[`...)
 }
 
-// answerSlow answers a batch whose origins are not all held in process: it looks up
-// those that are not (fetching them, or failing), then encodes the origins, then
-// decides every URL, into b. urls are encoded already (those in bad excepted) and
-// grouped into sc.
-func (s *Server) answerSlow(r *http.Request, b []byte, urls, inputs []string, bad []error, sc *batchScratch, c crawlerSet, dialect robots.Dialect) ([]byte, int, int) {
-	per := sc.per
-	origins := sc.origins
-	for i := range sc.states {
-		origins = append(origins, &sc.states[i]) // sc.states grows no more
-	}
-	sc.origins = origins
-	// Origins the client holds fresh are decided at once; the others are looked up
-	// under one deadline.
+// lookupRest looks up the origins of a batch that have no result yet: those the
+// client holds fresh at once, the others (fetching them, or failing) under one
+// deadline.
+func (s *Server) lookupRest(r *http.Request, sc *batchScratch, c crawlerSet) {
 	missed := sc.missed
-	for _, o := range origins {
+	for i := range sc.states {
+		o := &sc.states[i] // sc.states grows no more
 		if o.res != nil {
 			continue
 		}
@@ -285,69 +240,65 @@ func (s *Server) answerSlow(r *http.Request, b []byte, urls, inputs []string, ba
 		defer cancel()
 		s.lookupAll(ctx, missed, c)
 	}
+}
 
-	// The origins, each once, in order of first use; then the verdicts, which refer
-	// to them by index.
+// answerWriter is an answer being written: the origins into b, in order of first use
+// (an origin that could not be looked up is left out), the results into results.
+type answerWriter struct {
+	s                   *Server
+	sc                  *batchScratch
+	c                   crawlerSet
+	dialect             robots.Dialect
+	urls                []string
+	b, results          []byte
+	n                   int // origins in b
+	allowed, disallowed int
+}
+
+// answer decides urls[lo:hi], whose origins are looked up, encoding each origin at
+// its first URL. bad holds the URLs that could not be encoded (nil for none).
+func (a *answerWriter) answer(lo, hi int, bad []error) {
+	sc, c := a.sc, a.c
 	single := len(c.tokens) == 1
-	b = appendBatchStart(b, c)
-	n := 0
-	for _, o := range origins {
-		if o.err != nil {
-			continue
-		}
-		if n > 0 {
-			b = append(b, ',')
-		}
-		o.index, n = n, n+1
-		b = appendOrigin(b, o.res, c)
-		if o.dc.res == nil {
-			o.dc = newDecider(o.res, dialect)
-		}
-	}
-	b = append(b, `],"results":[`...)
-	var allowed, disallowed int
-	first := true
-	for i, u := range urls {
+	for i := lo; i < hi; i++ {
 		if bad != nil && bad[i] != nil {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = appendURLError(b, inputs[i], statusOf(bad[i]), bad[i].Error())
+			a.results = appendResultSep(a.results)
+			a.results = appendURLError(a.results, sc.inputs[i], statusOf(bad[i]), bad[i].Error())
 			continue
 		}
-		o := origins[per[i]]
+		o := &sc.states[sc.per[i]]
+		u := a.urls[i]
 		if o.err != nil {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = appendURLError(b, u, statusOf(o.err), o.err.Error())
+			a.results = appendResultSep(a.results)
+			a.results = appendURLError(a.results, u, statusOf(o.err), o.err.Error())
 			continue
+		}
+		if o.index < 0 { // its first URL
+			if a.n > 0 {
+				a.b = append(a.b, ',')
+			}
+			o.index, a.n = a.n, a.n+1
+			a.b = appendOrigin(a.b, o.res, c)
+			o.dc = newDecider(o.res, a.dialect)
 		}
 		for ci, tokens := range c.tokens {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
 			d := o.dc.check(tokens, u)
 			if d.Allowed {
-				allowed++
+				a.allowed++
 			} else {
-				disallowed++
+				a.disallowed++
 			}
 			agent := c.names[ci]
 			if single {
 				agent = ""
 			}
-			b = appendVerdict(b, u, inputs[i], agent, d)
-			b = append(b, `,"origin":`...)
-			b = strconv.AppendInt(b, int64(o.index), 10)
-			b = append(b, '}')
+			a.results = appendResultSep(a.results)
+			a.results = appendVerdict(a.results, u, sc.inputs[i], agent, d)
+			a.results = append(a.results, `,"origin":`...)
+			a.results = strconv.AppendInt(a.results, int64(o.index), 10)
+			a.results = append(a.results, '}')
 		}
 	}
-	b = append(b, "]}"...)
-	return b, allowed, disallowed
 }
 
 // originBytes and crawlerBytes estimate an origin object's size (appendOrigin) for
@@ -363,7 +314,6 @@ const (
 type batchScratch struct {
 	index   map[string]int32 // origin → index in states
 	states  []originState
-	origins []*originState // &states[i]
 	missed  []*originState
 	per     []int32         // each URL's origin, in request order
 	inputs  []string        // each URL as given, when encoding changed it
@@ -394,12 +344,11 @@ func putBatchScratch(sc *batchScratch) {
 	}
 	clear(sc.index)
 	clear(sc.states) // no result, URL or answer kept alive
-	clear(sc.origins)
 	clear(sc.missed)
 	clear(sc.inputs)
 	clear(sc.keys[:cap(sc.keys)]) // each chunk's are a prefix of the last
 	clear(sc.res[:cap(sc.res)])
-	sc.states, sc.origins, sc.missed = sc.states[:0], sc.origins[:0], sc.missed[:0]
+	sc.states, sc.missed = sc.states[:0], sc.missed[:0]
 	batchScratches.Put(sc)
 }
 
