@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unsafe"
 )
@@ -479,7 +480,14 @@ type details struct {
 	rules  []Rule  // the rules of all groups, group by group, in file order
 	fields []Field // every non-rule field (sitemaps too) in file order; groups hold spans
 	spans  []span  // per group, in file order
+	delays []delay // per group, in file order: its crawl-delay, read once (servers ask for every origin)
 	diags  []diag
+}
+
+// delay is a group's crawl-delay, as crawlDelay reads it from the group's fields.
+type delay struct {
+	d  time.Duration
+	ok bool
 }
 
 // span is where a group's agents, rules and fields are in details.
@@ -586,8 +594,14 @@ func (r *Robots) readDetails() *details {
 	if r.size > len(body) {
 		b.diag(sc.num, FileTooLarge, "", "")
 	}
-	return &details{agents: clone(b.agents), rules: clone(b.ruleLs), fields: clone(b.fields),
+	d := &details{agents: clone(b.agents), rules: clone(b.ruleLs), fields: clone(b.fields),
 		spans: clone(b.spans), diags: clone(b.diags)}
+	d.delays = make([]delay, len(d.spans))
+	for i := range d.spans {
+		sp := &d.spans[i]
+		d.delays[i].d, d.delays[i].ok = crawlDelay(d.fields[sp.fieldLo:sp.fieldHi])
+	}
+	return d
 }
 
 // indexDir is the extra allow pattern Google derives from an allow pattern whose

@@ -524,9 +524,8 @@ func containsFold(s, lower string) bool {
 
 // groupDelay is the crawl-delay of group gi, as Group.CrawlDelay.
 func (r *Robots) groupDelay(gi int) (time.Duration, bool) {
-	d := r.details()
-	sp := &d.spans[gi]
-	return crawlDelay(d.fields[sp.fieldLo:sp.fieldHi])
+	dl := &r.details().delays[gi]
+	return dl.d, dl.ok
 }
 
 // Size returns the size of the body given to Parse, before the size limit.
@@ -559,7 +558,8 @@ func (r *Robots) MemSize() int {
 	if d := r.detail.Load(); d != nil {
 		n += int(unsafe.Sizeof(*d)) + cap(d.agents)*int(unsafe.Sizeof(Agent{})) +
 			cap(d.rules)*int(unsafe.Sizeof(Rule{})) + cap(d.fields)*int(unsafe.Sizeof(Field{})) +
-			cap(d.spans)*int(unsafe.Sizeof(span{})) + cap(d.diags)*int(unsafe.Sizeof(diag{}))
+			cap(d.spans)*int(unsafe.Sizeof(span{})) + cap(d.diags)*int(unsafe.Sizeof(diag{})) +
+			cap(d.delays)*int(unsafe.Sizeof(delay{}))
 	}
 	return n
 }
