@@ -378,7 +378,9 @@ func testHanging(t *testing.T, b *browser) {
 	}))
 	t.Cleanup(hang.Close)
 	t.Cleanup(func() { close(release) })
-	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Timeout: 5 * time.Second}})
+	// The fetch hangs for its whole timeout, long enough for a loaded machine's browser
+	// to show the progress line (at 5 s it once did not: the fetch had ended first).
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Timeout: 12 * time.Second}})
 	tb := b.tab(t, 1280, 800, false)
 	// #picker_tools shows once app.js has run: only then does a submit show progress
 	// (under load the script may run after the form is visible).
