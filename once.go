@@ -341,15 +341,13 @@ func (rd *onceReader) readLine(start, end, num, hash int) {
 // ruleKey reports whether the line at start, of at least 9 bytes, starts with
 // "disallow:" or "allow:" in any case: the shape of most rule lines.
 func ruleKey(s string, start int) bool {
-	w := u64(s, start)
-	return w|foldDisallow == wordDisallow && s[start+8] == ':' || w&keepAllowColon|foldAllowColon == wordAllowColon
+	return ruleWord(u64(s, start), s[start+8])
 }
 
 // userAgentKey reports whether the line at start, of at least 11 bytes, starts with
 // "user-agent:" in any case: the shape of most user-agent lines.
 func userAgentKey(s string, start int) bool {
-	return u64(s, start)|foldUserAge == wordUserAge && s[start+8]|0x20 == 'n' && s[start+9]|0x20 == 't' &&
-		s[start+10] == ':'
+	return userAgentWord(u64(s, start), s[start+8:start+11])
 }
 
 // userAgentLine reads a user-agent line whose value starts at v (after the colon) and

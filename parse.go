@@ -272,12 +272,11 @@ func (g *grouper) skimLF(pos int) bool {
 			}
 			if bucketed && end-start >= 9 {
 				w := u64(body, start)
-				if w|foldDisallow == wordDisallow && body[start+8] == ':' ||
-					w&keepAllowColon|foldAllowColon == wordAllowColon {
+				if ruleWord(w, body[start+8]) {
 					g.inRules = true // before any group too: the next user-agent line starts one anyway
 					continue
 				}
-				if end-start >= 11 && w|foldUserAge == wordUserAge && body[start+8]|0x20 == 'n' && body[start+9]|0x20 == 't' && body[start+10] == ':' {
+				if end-start >= 11 && userAgentWord(w, body[start+8:start+11]) {
 					tok, global := userAgentValue(body[start:end], 11)
 					g.userAgent(start, num, tok, global)
 					continue
@@ -385,6 +384,18 @@ const (
 	foldAllowColon = 0x0000002020202020 // not the colon: SUB|0x20 is ':'
 	keepAllowColon = 0x0000ffffffffffff
 )
+
+// ruleWord reports whether a line whose first eight bytes are w (little-endian) and
+// whose ninth is c starts with "disallow:" or "allow:" in any case.
+func ruleWord(w uint64, c byte) bool {
+	return w|foldDisallow == wordDisallow && c == ':' || w&keepAllowColon|foldAllowColon == wordAllowColon
+}
+
+// userAgentWord reports whether a line whose first eight bytes are w (little-endian)
+// and whose next three are rest starts with "user-agent:" in any case.
+func userAgentWord(w uint64, rest string) bool {
+	return w|foldUserAge == wordUserAge && rest[0]|0x20 == 'n' && rest[1]|0x20 == 't' && rest[2] == ':'
+}
 
 // tokenLess orders names by token, compared case-insensitively.
 func tokenLess(a, b *named) bool {
