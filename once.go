@@ -140,6 +140,33 @@ func (rd *onceReader) skip(c byte) bool {
 	return passOver[c] || (c|0x20 == 'a' || c|0x20 == 'd') && rd.rules == rulesPass
 }
 
+// What readLF does with a line by its first byte, in each state of the reading
+// (onceReader.rules): lineActs[rules][c].
+const (
+	actPass  = iota // nothing: the line changes nothing
+	actAgent        // read it as a user-agent line
+	actEnd          // read it as the first rule of a group that does not apply
+	actRead         // read it (line)
+)
+
+var lineActs = func() (t [3][256]uint8) {
+	for rules := range t {
+		for c := range 256 {
+			a := uint8(actRead)
+			switch {
+			case passOver[c] || c == '\n' || c == '\r':
+				a = actPass
+			case c|0x20 == 'u':
+				a = actAgent
+			case c|0x20 == 'a' || c|0x20 == 'd':
+				a = [...]uint8{rulesPass: actPass, rulesEnd: actEnd, rulesRead: actRead}[rules]
+			}
+			t[rules][c] = a
+		}
+	}
+	return t
+}()
+
 // readLF reads the lines from pos, a line start, when they end in LF or CR LF, as most
 // bodies' do: each line end costs one search (as grouper.skimLF). It reports false when
 // some CR ends a line by itself; rd is then to be read again with read.
@@ -148,15 +175,15 @@ func (rd *onceReader) readLF(pos int) bool {
 	crs := strings.Count(s, "\r")
 	hasCR := crs > 0
 	rd.group, rd.firstNamed, rd.firstStar, rd.rules = -1, -1, -1, rulesPass
-	num := 0 // the lines read
-	for pos <= len(s) {
-		if rd.rules == rulesRead && pos < len(s) && (s[pos]|0x20 == 'd' || s[pos]|0x20 == 'a') {
+	num := 0           // the lines read
+	for pos < len(s) { // a last line that is empty changes nothing
+		if rd.rules == rulesRead && (s[pos]|0x20 == 'd' || s[pos]|0x20 == 'a') {
 			// Most rule lines of the groups that apply are "Disallow: /value" or "Allow:
 			// /value" whose value differs from the path in its first bytes.
 			var n int
 			pos, n, crs = rd.passRules(pos, crs)
 			num += n
-			if pos > len(s) {
+			if pos >= len(s) {
 				break
 			}
 		}
@@ -170,29 +197,23 @@ func (rd *onceReader) readLF(pos int) bool {
 			end--
 			crs--
 		}
-		if end == start {
+		// One look-up of the line's first byte, in the reading's state, passes over
+		// most lines (an empty one's first byte is its LF, or the CR before it).
+		switch lineActs[rd.rules][s[start]] {
+		case actPass:
 			continue
-		}
-		c := s[start]
-		if passOver[c] {
-			continue
-		}
-		if c|0x20 == 'u' && end-start >= 11 && end-start <= MaxLineBytes && userAgentKey(s, start) {
-			rd.userAgentLine(start+11, end)
-			continue
-		}
-		if c|0x20 == 'a' || c|0x20 == 'd' {
-			switch rd.rules {
-			case rulesPass:
+		case actAgent:
+			if end-start >= 11 && end-start <= MaxLineBytes && userAgentKey(s, start) {
+				rd.userAgentLine(start+11, end)
 				continue
-			case rulesEnd:
-				// The first rule of a group that does not apply: the group's user-agent
-				// lines end, and its rules are passed over.
-				if end-start >= 9 && ruleKey(s, start) {
-					rd.inRules = true
-					rd.rules = rd.ruleMode()
-					continue
-				}
+			}
+		case actEnd:
+			// The first rule of a group that does not apply: the group's user-agent
+			// lines end, and its rules are passed over.
+			if end-start >= 9 && ruleKey(s, start) {
+				rd.inRules = true
+				rd.rules = rd.ruleMode()
+				continue
 			}
 		}
 		rd.line(start, end, num, -2)
