@@ -115,3 +115,51 @@ func TestRulesMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestBodyHeldOnce fetches origins of large files into a rules cache that holds them
+// all: each is held once, in the rules parsed from it, which its result's Body shares
+// (a result and its rules holding a copy each took twice the file). The cache's
+// estimate counts it once too.
+func TestBodyHeldOnce(t *testing.T) {
+	const origins = 20
+	body := []byte(memoryBody("text", 0)[:400<<10]) // within the size limit; little of it parsed
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) })
+	var d net.Dialer
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}
+	tr := &http.Transport{DialContext: dial, DisableKeepAlives: true}
+	defer tr.CloseIdleConnections()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c := newClient(t, fetch.Config{Store: discard{}, HTTP: tr, RulesMemory: 256 << 20})
+	for i := range origins {
+		res, err := c.Get(t.Context(), "http://o"+strconv.Itoa(i)+".test/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(res.Body) != string(body) {
+			t.Fatalf("origin %d: Body holds %d bytes, not the %d served", i, len(res.Body), len(body))
+		}
+	}
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	st := c.Stats()
+	heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	runtime.KeepAlive(c)
+	files := int64(origins * len(body))
+	t.Logf("%d origins held; heap %d bytes = %.2f× their files; estimated %d bytes = %.2f× the heap",
+		st.Origins, heap, float64(heap)/float64(files), st.Bytes, float64(st.Bytes)/float64(heap))
+	if st.Origins != origins {
+		t.Fatalf("%d origins held, want all %d", st.Origins, origins)
+	}
+	if float64(heap) > 1.3*float64(files) {
+		t.Errorf("heap of %d bytes for %d files of %d bytes = %.2f× the files; want at most 1.3× (each held once)",
+			heap, origins, len(body), float64(heap)/float64(files))
+	}
+	if r := float64(st.Bytes) / float64(heap); r < 0.75 || r > 1.25 {
+		t.Errorf("the cache estimates %d bytes for a heap of %d (%.2f×); want 0.75–1.25×", st.Bytes, heap, r)
+	}
+}

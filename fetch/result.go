@@ -148,7 +148,13 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 
 // MemSize estimates the heap bytes r holds, its parsed rules included: what the
 // client's rules cache counts against Config.RulesMemory.
-func (r *Result) MemSize() int64 { return r.size() + int64(r.Robots.MemSize()) }
+func (r *Result) MemSize() int64 {
+	n := r.size() + int64(r.Robots.MemSize())
+	if r.bodyShared() {
+		n -= int64(len(r.Body)) // counted by both
+	}
+	return n
+}
 
 // size estimates the heap a result holds, parsed rules apart, for caches and
 // stores bounded in bytes: the struct, its strings and slices (by capacity), its
