@@ -78,7 +78,7 @@ func TestRulesMemory(t *testing.T) {
 			dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
 				return d.DialContext(ctx, network, srv.Listener.Addr().String())
 			}
-			var before, after runtime.MemStats
+			var before runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			// No connection is kept between fetches: idle connections' buffers, in the
@@ -100,12 +100,7 @@ func TestRulesMemory(t *testing.T) {
 					res.Robots.CrawlDelay("Bot3")
 				}
 			}
-			runtime.GC()
-			runtime.GC()
-			runtime.ReadMemStats(&after)
-			st := c.Stats()
-			heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
-			runtime.KeepAlive(c)
+			heap, st := heapGrowth(&before, c)
 			t.Logf("%d origins fetched, %d held, estimated %d bytes; heap %d bytes = %.2f× the bound",
 				tc.origins, st.Origins, st.Bytes, heap, float64(heap)/float64(limit))
 			if float64(heap) > 1.3*float64(limit) {
@@ -130,7 +125,7 @@ func TestBodyHeldOnce(t *testing.T) {
 	}
 	tr := &http.Transport{DialContext: dial, DisableKeepAlives: true}
 	defer tr.CloseIdleConnections()
-	var before, after runtime.MemStats
+	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	c := newClient(t, fetch.Config{Store: discard{}, HTTP: tr, RulesMemory: 256 << 20})
@@ -143,12 +138,7 @@ func TestBodyHeldOnce(t *testing.T) {
 			t.Fatalf("origin %d: Body holds %d bytes, not the %d served", i, len(res.Body), len(body))
 		}
 	}
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	st := c.Stats()
-	heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
-	runtime.KeepAlive(c)
+	heap, st := heapGrowth(&before, c)
 	files := int64(origins * len(body))
 	t.Logf("%d origins held; heap %d bytes = %.2f× their files; estimated %d bytes = %.2f× the heap",
 		st.Origins, heap, float64(heap)/float64(files), st.Bytes, float64(st.Bytes)/float64(heap))
@@ -162,4 +152,16 @@ func TestBodyHeldOnce(t *testing.T) {
 	if r := float64(st.Bytes) / float64(heap); r < 0.75 || r > 1.25 {
 		t.Errorf("the cache estimates %d bytes for a heap of %d (%.2f×); want 0.75–1.25×", st.Bytes, heap, r)
 	}
+}
+
+// heapGrowth returns how much the heap in use has grown since before, once collected,
+// and c's statistics; c is kept alive until then.
+func heapGrowth(before *runtime.MemStats, c *fetch.Client) (int64, fetch.Stats) {
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	st := c.Stats()
+	runtime.KeepAlive(c)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc), st
 }
