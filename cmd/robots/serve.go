@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,6 +47,7 @@ API:
 	                decided for each crawler (robots audit -format json), within -audit-*
 	GET  /healthz (liveness), GET /readyz (503 while the store is unreachable)
 	GET  /metrics, GET /openapi.json (the API in OpenAPI 3.1)
+	GET  /debug/pprof/ (Go's profiles) on the -debug-addr listener only, when given
 
 By default the server refuses to fetch from loopback, private, link-local and
 other special addresses, checked on every address it dials; -allow-private lifts
@@ -80,6 +84,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	logFormat := fs.String("log", "text", "log `format`: text or json (then every line the server prints is a JSON object)")
 	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
 	accessLog := fs.Bool("access-log", false, "log one line per request (method, path, status, bytes, duration, client)")
+	debugAddr := fs.String("debug-addr", "", "serve Go's profiles (net/http/pprof) at /debug/pprof/ on a second listener at `address` (off by default; keep it private: profiles show the server's internals)")
 	args, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
@@ -175,6 +180,22 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := srv.Open(); err != nil {
 		return fail(err)
 	}
+	var debug *http.Server
+	if *debugAddr != "" {
+		ln, err := net.Listen("tcp", *debugAddr)
+		if err != nil {
+			srv.Close()
+			return fail(fmt.Errorf("serve: -debug-addr: %w", err))
+		}
+		debug = &http.Server{Handler: profiles(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		go debug.Serve(ln)
+		defer debug.Close()
+		if jsonOnly {
+			life.Info("profiles", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+		} else {
+			fmt.Fprintf(e.stderr, "robots serve: profiles on http://%s/debug/pprof/\n", ln.Addr())
+		}
+	}
 	// Always say where the server is, whatever the log level: the address may come from :0.
 	if jsonOnly {
 		life.Info("serving", "url", "http://"+srv.Addr(), "store", storeName)
@@ -188,6 +209,18 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, "robots serve: shutting down")
 	}
 	return fail(srv.Close())
+}
+
+// profiles returns the handler of -debug-addr: Go's runtime profiles, as
+// net/http/pprof serves them, and nothing else (not the API, which stays on -addr).
+func profiles() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index) // the named profiles too: heap, goroutine, allocs, block, mutex, threadcreate
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }
 
 // readTokens reads bearer tokens, one per line; blank lines and lines starting

@@ -326,3 +326,50 @@ func TestServeJSONLogs(t *testing.T) {
 		isJSON(t, strings.Split(strings.TrimSpace(out), "\n"))
 	})
 }
+
+// TestServeDebugAddr: -debug-addr serves Go's profiles on a listener of its own, and
+// only there; without it, no profile is served anywhere.
+func TestServeDebugAddr(t *testing.T) {
+	p := startServe(t, nil, "-addr", "127.0.0.1:0", "-data", t.TempDir(), "-debug-addr", "127.0.0.1:0")
+	var debug string
+	for _, l := range p.output() {
+		if a, ok := strings.CutPrefix(l, "robots serve: profiles on http://"); ok {
+			debug = strings.TrimSuffix(a, "/debug/pprof/")
+		}
+	}
+	if debug == "" {
+		t.Fatalf("no line says where the profiles are: %q", p.output())
+	}
+	for _, tc := range []struct {
+		url  string
+		want int
+		body string
+	}{
+		{"http://" + debug + "/debug/pprof/", 200, "goroutine"},
+		{"http://" + debug + "/debug/pprof/goroutine?debug=1", 200, "goroutine profile: total"},
+		{"http://" + debug + "/debug/pprof/heap?debug=1", 200, "heap profile:"},
+		{"http://" + debug + "/v1/check?agent=a&url=https://example.com/", 404, ""}, // the API is not here
+		{"http://" + p.addr + "/debug/pprof/", 404, ""},                             // nor the profiles there
+	} {
+		resp, err := http.Get(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.want || !strings.Contains(string(b), tc.body) {
+			t.Errorf("GET %s: %d %.80q; want %d holding %q", tc.url, resp.StatusCode, b, tc.want, tc.body)
+		}
+	}
+	p.stop(t)
+
+	q := startServe(t, nil, "-addr", "127.0.0.1:0", "-data", t.TempDir())
+	if got := getStatus(t, "http://"+q.addr+"/debug/pprof/"); got != 404 {
+		t.Errorf("GET /debug/pprof/ without -debug-addr: %d; want 404", got)
+	}
+	for _, l := range q.stop(t) {
+		if strings.Contains(l, "profiles") {
+			t.Errorf("without -debug-addr the server says %q", l)
+		}
+	}
+}
