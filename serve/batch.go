@@ -253,6 +253,7 @@ type answerWriter struct {
 	b, results          []byte
 	n                   int // origins in b
 	allowed, disallowed int
+	days                [2]dayText // appendOrigin's
 }
 
 // answer decides urls[lo:hi], whose origins are looked up, encoding each origin at
@@ -278,7 +279,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 				a.b = append(a.b, ',')
 			}
 			o.index, a.n = a.n, a.n+1
-			a.b = appendOrigin(a.b, o.res, c)
+			a.b = appendOrigin(a.b, o.res, c, &a.days)
 			o.dc = newDecider(o.res, a.dialect)
 		}
 		for ci, tokens := range c.tokens {

@@ -42,7 +42,7 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	b := make([]byte, 0, 448)
 	b = appendVerdict(b, u, input, c.names[0], d)
 	b = append(b, `,"robots":`...)
-	b = appendOrigin(b, res, c)
+	b = appendOrigin(b, res, c, &[2]dayText{})
 	return append(b, '}'), nil
 }
 

@@ -52,24 +52,42 @@ func appendRule(b []byte, r robots.Rule) []byte {
 }
 
 // appendOrigin appends the origin object: how its robots.txt was fetched, and the
-// crawl-delay of each crawler asked about.
-func appendOrigin(b []byte, res *fetch.Result, c crawlerSet) []byte {
+// crawl-delay of each crawler asked about. days holds the dates of its two times'
+// last days (see dayText); an answer's origin objects share one.
+func appendOrigin(b []byte, res *fetch.Result, c crawlerSet, days *[2]dayText) []byte {
 	b = append(b, `{"origin":`...)
-	b = appendString(b, res.Origin)
-	b = append(b, `,"robots_url":`...)
-	b = appendString(b, res.RobotsURL)
-	b = append(b, `,"outcome":"`...)
+	if n := len(res.Origin); n <= len(res.RobotsURL) && res.RobotsURL[:n] == res.Origin &&
+		plainPrefix(res.RobotsURL) == len(res.RobotsURL) {
+		// The robots.txt URL starts with the origin (in a result the client holds they
+		// are one string) and needs no escaping: neither does the origin.
+		b = append(b, '"')
+		b = append(b, res.Origin...)
+		b = append(b, `","robots_url":"`...)
+		b = append(b, res.RobotsURL...)
+		b = append(b, `","outcome":"`...)
+	} else {
+		b = appendString(b, res.Origin)
+		b = append(b, `,"robots_url":`...)
+		b = appendString(b, res.RobotsURL)
+		b = append(b, `,"outcome":"`...)
+	}
 	b = append(b, res.Outcome.String()...)
 	b = append(b, `","effect":"`...)
 	b = append(b, res.Effect.String()...)
 	b = append(b, `","status":`...)
-	b = strconv.AppendInt(b, int64(res.Status), 10)
-	b = append(b, `,"stale":`...)
-	b = strconv.AppendBool(b, res.Stale)
-	b = append(b, `,"fetched_at":`...)
-	b = appendTime(b, res.FetchedAt)
+	if st := res.Status; 100 <= st && st <= 999 { // every HTTP status, and FTP's replies
+		b = append(b, byte('0'+st/100), digitPairs[st%100*2], digitPairs[st%100*2+1])
+	} else {
+		b = strconv.AppendInt(b, int64(st), 10)
+	}
+	if res.Stale {
+		b = append(b, `,"stale":true,"fetched_at":`...)
+	} else {
+		b = append(b, `,"stale":false,"fetched_at":`...)
+	}
+	b = appendTime(b, res.FetchedAt, &days[0])
 	b = append(b, `,"expires_at":`...)
-	b = appendTime(b, res.ExpiresAt)
+	b = appendTime(b, res.ExpiresAt, &days[1])
 	b = append(b, `,"crawl_delay":{`...)
 	for i, tokens := range c.tokens {
 		if i > 0 {
@@ -90,32 +108,57 @@ func appendOrigin(b []byte, res *fetch.Result, c crawlerSet) []byte {
 	return append(b, "}}"...)
 }
 
-func appendTime(b []byte, t time.Time) []byte {
+// dayText is the date of a day, as appendTime writes it ("2026-11-24"): the times
+// of an answer's origin objects fall on few days (the origins' files were fetched
+// within a day or so of each other, and expire a day or so later), and finding a
+// date in the calendar costs more than the rest of a time.
+type dayText struct {
+	day  int64 // days since 1970-01-01, plus one; 0 when text holds no date yet
+	text [10]byte
+}
+
+// appendTime appends t as a JSON string in RFC 3339, in UTC and whole seconds, or
+// null for the zero time. m holds the date of the last day it wrote with m, which it
+// writes again without working it out when t falls on the same day.
+func appendTime(b []byte, t time.Time, m *dayText) []byte {
 	if t.IsZero() {
 		return append(b, "null"...)
 	}
-	// RFC 3339 in UTC, whole seconds, by hand from the Unix time: time.AppendFormat
-	// interprets its layout on every call, and Date and Clock each work out the
-	// calendar again; this runs for every origin of every answer.
+	// By hand from the Unix time: time.AppendFormat interprets its layout on every
+	// call, and Date and Clock each work out the calendar again; this runs for every
+	// origin of every answer.
 	secs := t.Unix()
 	if secs < 0 || secs > maxRFC3339Unix {
 		b = append(b, '"')
 		b = t.UTC().AppendFormat(b, time.RFC3339)
 		return append(b, '"')
 	}
-	y, mo, d := civil(secs / 86400)
-	sod := int(secs % 86400)
+	day := secs / 86400
+	if m.day != day+1 {
+		y, mo, d := civil(day)
+		m.text = [10]byte{0, 0, 0, 0, '-', 0, 0, '-', 0, 0}
+		put4(m.text[0:4], y)
+		put2(m.text[5:7], mo)
+		put2(m.text[8:10], d)
+		m.day = day + 1
+	}
+	sod := int(secs - day*86400)
+	h, ms := sod/3600, sod%3600
+	mi, s := ms/60, ms%60
 	// Written into an array, then appended once: a byte at a time, each append's
 	// check of the capacity cost more than the digits (two times per origin object).
-	a := [22]byte{'"', 0, 0, 0, 0, '-', 0, 0, '-', 0, 0, 'T', 0, 0, ':', 0, 0, ':', 0, 0, 'Z', '"'}
-	put4(a[1:5], y)
-	put2(a[6:8], mo)
-	put2(a[9:11], d)
-	put2(a[12:14], sod/3600)
-	put2(a[15:17], sod/60%60)
-	put2(a[18:20], sod%60)
+	a := [22]byte{'"', 10: 0, 'T', 0, 0, ':', 0, 0, ':', 0, 0, 'Z', '"'}
+	copy(a[1:11], m.text[:])
+	a[12], a[13] = digitPairs[2*h], digitPairs[2*h+1]
+	a[15], a[16] = digitPairs[2*mi], digitPairs[2*mi+1]
+	a[18], a[19] = digitPairs[2*s], digitPairs[2*s+1]
 	return append(b, a[:]...)
 }
+
+// digitPairs holds the two decimal digits of each number below 100, in order.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // maxRFC3339Unix is 9999-12-31T23:59:59Z: appendTime writes years of four digits.
 const maxRFC3339Unix = 253402300799

@@ -49,7 +49,7 @@ func TestAppendTime(t *testing.T) {
 		{"year 10000", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), `"10000-01-01T00:00:00Z"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := string(appendTime(nil, tt.t)); got != tt.want {
+			if got := string(appendTime(nil, tt.t, &dayText{})); got != tt.want {
 				t.Errorf("appendTime(%v) = %s, want %s", tt.t, got, tt.want)
 			}
 		})
@@ -57,17 +57,31 @@ func TestAppendTime(t *testing.T) {
 }
 
 // TestAppendTimeDays compares appendTime with the standard library's RFC 3339 at a
-// time of every day from 1970 to 2500.
+// time of every day from 1970 to 2500, the date worked out afresh and after the day
+// before's (as the origin objects of an answer share their dates).
 func TestAppendTimeDays(t *testing.T) {
+	var last dayText
 	for d := time.Date(1970, 1, 1, 13, 14, 15, 0, time.UTC); d.Year() < 2500; d = d.Add(24 * time.Hour) {
-		if got, want := string(appendTime(nil, d)), `"`+d.Format(time.RFC3339)+`"`; got != want {
+		want := `"` + d.Format(time.RFC3339) + `"`
+		if got := string(appendTime(nil, d, &dayText{})); got != want {
 			t.Fatalf("appendTime(%v) = %s, want %s", d, got, want)
 		}
+		if got := string(appendTime(nil, d, &last)); got != want {
+			t.Fatalf("appendTime(%v) after the day before = %s, want %s", d, got, want)
+		}
 	}
-	// And the time of day: every 7th second of two days, across a year's end.
+	// And the time of day: every 7th second of two days, across a year's end, with
+	// one date held (written again for each second of a day, worked out at each new
+	// day), and going back and forth between the days.
+	var held dayText
 	for d := time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC); d.Year() < 2027 || d.YearDay() < 2; d = d.Add(7 * time.Second) {
-		if got, want := string(appendTime(nil, d)), `"`+d.Format(time.RFC3339)+`"`; got != want {
+		want := `"` + d.Format(time.RFC3339) + `"`
+		if got := string(appendTime(nil, d, &held)); got != want {
 			t.Fatalf("appendTime(%v) = %s, want %s", d, got, want)
+		}
+		other := d.Add(-24 * time.Hour)
+		if got, want := string(appendTime(nil, other, &held)), `"`+other.Format(time.RFC3339)+`"`; got != want {
+			t.Fatalf("appendTime(%v) after %v = %s, want %s", other, d, got, want)
 		}
 	}
 }
@@ -118,6 +132,18 @@ func TestAppendOrigin(t *testing.T) {
 			Effect: fetch.AllowAll, Status: 404, FetchedAt: t0.Add(time.Hour), ExpiresAt: t0.Add(25 * time.Hour)},
 			[]string{"OtherBot"}, `"outcome":"unavailable","effect":"allow-all","status":404,"stale":false,"fetched_at":"2026-11-21T13:00:00Z","expires_at":"2026-11-22T13:00:00Z","crawl_delay":{"OtherBot":null}`},
 		{"two crawlers", res, []string{"slowbot", "xbot"}, `"crawl_delay":{"slowbot":7,"xbot":1}`},
+		{"no answer, stale", &fetch.Result{Origin: res.Origin, RobotsURL: res.RobotsURL, Outcome: fetch.Unreachable,
+			Effect: fetch.DisallowAll, Stale: true, FetchedAt: t0, ExpiresAt: t0.Add(time.Minute)},
+			[]string{"OtherBot"}, `{"origin":"https://example.com","robots_url":"https://example.com/robots.txt","outcome":"unreachable","effect":"disallow-all","status":0,"stale":true,"fetched_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-21T12:01:00Z","crawl_delay":{"OtherBot":null}}`},
+		{"strings to escape", &fetch.Result{Origin: "https://ex\"ample.com", RobotsURL: "https://ex\"ample.com/robots.txt",
+			Outcome: fetch.Success, Effect: fetch.AllowAll, Status: 1000},
+			[]string{"OtherBot"}, `{"origin":"https://ex\"ample.com","robots_url":"https://ex\"ample.com/robots.txt","outcome":"success","effect":"allow-all","status":1000,"stale":false,"fetched_at":null,"expires_at":null,`},
+		{"robots_url of another origin", &fetch.Result{Origin: "https://a.example", RobotsURL: "https://b.example/robots.txt",
+			Outcome: fetch.Success, Effect: fetch.AllowAll, Status: 99},
+			[]string{"OtherBot"}, `{"origin":"https://a.example","robots_url":"https://b.example/robots.txt","outcome":"success","effect":"allow-all","status":99,`},
+		{"origin longer than robots_url", &fetch.Result{Origin: "https://a.example", RobotsURL: "https://a.ex",
+			Outcome: fetch.Success, Effect: fetch.AllowAll, Status: 100},
+			[]string{"OtherBot"}, `{"origin":"https://a.example","robots_url":"https://a.ex","outcome":"success","effect":"allow-all","status":100,`},
 		{"names split otherwise", res, []string{"slowbotx", "bot"}, `"crawl_delay":{"slowbotx":1,"bot":1}`},
 		{"one of them", res, []string{"slowbot"}, `"crawl_delay":{"slowbot":7}`},
 	} {
@@ -126,12 +152,13 @@ func TestAppendOrigin(t *testing.T) {
 			for i := range tc.agents {
 				c.tokens = append(c.tokens, tc.agents[i:i+1])
 			}
-			got := string(appendOrigin(nil, tc.res, c))
+			got := string(appendOrigin(nil, tc.res, c, &[2]dayText{}))
 			if !strings.Contains(got, tc.want) {
 				t.Errorf("%s; want it to contain %s", got, tc.want)
 			}
 			b := make([]byte, 0, 1024)
-			if n := testing.AllocsPerRun(10, func() { appendOrigin(b[:0], tc.res, c) }); n != 0 {
+			var days [2]dayText
+			if n := testing.AllocsPerRun(10, func() { appendOrigin(b[:0], tc.res, c, &days) }); n != 0 {
 				t.Errorf("appendOrigin allocates %v times; want 0", n)
 			}
 		})
