@@ -39,13 +39,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/redisstore"
+	"github.com/gorobots/robots/internal/loadgen"
 	"github.com/gorobots/robots/serve"
 )
 
@@ -133,7 +133,7 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	rssBefore := rss()
+	rssBefore := loadgen.RSS()
 	store := redisstore.New(rdb, redisstore.WithPrefix(prefix))
 	srv, err := serve.New(serve.Config{
 		AllowPrivate: true,
@@ -166,7 +166,7 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 		}
 		// Cache origins [loaded, min(cp, fetchLimit)): batches of new origins, conns at once.
 		fetchTo := min(cp, max(fetchLimit, loaded))
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), loadgen.CPUTime()
 		var next atomic.Int64
 		next.Store(int64(loaded))
 		var wg sync.WaitGroup
@@ -200,7 +200,7 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 		if p := loadErr.Load(); p != nil {
 			return fmt.Errorf("caching origins: %w", *p)
 		}
-		el, cpu := time.Since(start), cpuTime()-cpu0
+		el, cpu := time.Since(start), loadgen.CPUTime()-cpu0
 		n := fetchTo - loaded
 		loaded = cp
 
@@ -224,7 +224,7 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 		st := srv.Client().Stats()
 		fmt.Printf("server: %d origins held in memory (the rules cache's own estimate %d MiB of -memory %d MiB); Go heap in use %d MiB (+%d MiB since before the server) = %d bytes per origin held; RSS %d MiB (+%d MiB)\n",
 			st.Origins, st.Bytes>>20, memory>>20, ms.HeapInuse>>20, (ms.HeapInuse-before.HeapInuse)>>20,
-			(ms.HeapInuse-before.HeapInuse)/uint64(max(st.Origins, 1)), rss()>>20, (rss()-rssBefore)>>20)
+			(ms.HeapInuse-before.HeapInuse)/uint64(max(st.Origins, 1)), loadgen.RSS()>>20, (loadgen.RSS()-rssBefore)>>20)
 
 		hot := min(loaded, 10_000) // the first origins cached: fetched by the server and held in its memory
 		crawl := func(r *rand.Rand) []string {
@@ -303,46 +303,23 @@ func seed(ctx context.Context, store fetch.Store, names []string, host func(int)
 // measure runs conns loops of batches made by batchOf for d, through the handler,
 // and prints decisions per second and per CPU-second.
 func measure(h http.Handler, title string, d time.Duration, conns int, batchOf func(*rand.Rand) []string) {
-	var decisions, requests, errs atomic.Int64
-	var mu sync.Mutex
-	var lat []time.Duration
-	deadline := time.Now().Add(d)
-	start, cpu0 := time.Now(), cpuTime()
-	var wg sync.WaitGroup
-	for c := range conns {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(c), uint64(time.Now().UnixNano())))
-			var local []time.Duration
-			for time.Now().Before(deadline) {
-				urls := batchOf(r)
-				t0 := time.Now()
-				n, bad, _, err := check(h, urls)
-				errs.Add(int64(bad))
-				if err != nil {
-					errs.Add(int64(len(urls)))
-					continue
-				}
-				local = append(local, time.Since(t0))
-				decisions.Add(int64(n))
-				requests.Add(1)
+	res := loadgen.Run(conns, d, func(c int, w *loadgen.Worker) {
+		r := rand.New(rand.NewPCG(uint64(c), uint64(time.Now().UnixNano())))
+		for w.More() {
+			urls := batchOf(r)
+			t0 := time.Now()
+			n, bad, _, err := check(h, urls)
+			w.Fail(bad)
+			if err != nil {
+				w.Fail(len(urls))
+				continue
 			}
-			mu.Lock()
-			lat = append(lat, local...)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	el, cpu := time.Since(start), cpuTime()-cpu0
-	slices.Sort(lat)
-	p := func(q float64) time.Duration {
-		if len(lat) == 0 {
-			return 0
+			w.Done(t0, n)
 		}
-		return lat[int(float64(len(lat)-1)*q)].Round(10 * time.Microsecond)
-	}
+	})
 	fmt.Printf("%s: %d batches, %.0f decisions/s, %.0f per CPU-second; batch p50 %s p99 %s; URLs answered with an error %d\n",
-		title, requests.Load(), float64(decisions.Load())/el.Seconds(), float64(decisions.Load())/cpu.Seconds(),
-		p(0.5), p(0.99), errs.Load())
+		title, res.Requests, res.PerSecond(res.Decisions), res.PerCPUSecond(res.Decisions),
+		res.Pct(50), res.Pct(99), res.Errors)
 }
 
 // check sends one batch through the handler and returns the decisions made and
@@ -450,28 +427,4 @@ func keyBytes(ctx context.Context, rdb redis.UniversalClient, prefix string, hos
 		return 0
 	}
 	return sum / count
-}
-
-// rss returns the resident set size of this process, from /proc (Linux).
-func rss() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
-// cpuTime is the CPU time this process has used (user and system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -40,7 +40,7 @@ import (
 
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/corpus"
-	"github.com/gorobots/robots/internal/testenv"
+	"github.com/gorobots/robots/internal/loadgen"
 	"github.com/gorobots/robots/serve"
 )
 
@@ -135,7 +135,7 @@ func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nf
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	rssBefore := rss()
+	rssBefore := loadgen.RSS()
 
 	srv, err := serve.New(serve.Config{
 		Addr:         "127.0.0.1:0",
@@ -179,7 +179,7 @@ func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nf
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
 	fmt.Printf("memory with %d files cached: RSS %d MiB (%d MiB before the server started); Go heap in use %d MiB (+%d MiB)\n",
-		len(hosts), rss()>>20, rssBefore>>20, after.HeapInuse>>20, (after.HeapInuse-before.HeapInuse)>>20)
+		len(hosts), loadgen.RSS()>>20, rssBefore>>20, after.HeapInuse>>20, (after.HeapInuse-before.HeapInuse)>>20)
 
 	urlFor := func(r *rand.Rand) string {
 		return "http://" + hosts[r.IntN(len(hosts))] + paths[r.IntN(len(paths))]
@@ -297,71 +297,54 @@ func readPaths(name string) ([]string, error) {
 
 // singles runs conns loops of GET /v1/check for d and prints req/s and percentiles.
 func singles(client *http.Client, base, title string, d time.Duration, conns int, urlFor func(*rand.Rand) string, _ any) {
-	var mu sync.Mutex
-	var lat []time.Duration
-	var errs atomic.Int64
-	deadline := time.Now().Add(d)
-	start := time.Now()
-	cpu0 := cpuTime()
-	var wg sync.WaitGroup
-	for c := range conns {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(c), 1))
-			local := make([]time.Duration, 0, 1<<16)
-			buf := make([]byte, 0, 512)
-			var rc *rawConn
-			defer func() {
-				if rc != nil {
+	res := loadgen.Run(conns, d, func(c int, w *loadgen.Worker) {
+		r := rand.New(rand.NewPCG(uint64(c), 1))
+		buf := make([]byte, 0, 512)
+		var rc *rawConn
+		defer func() {
+			if rc != nil {
+				rc.c.Close()
+			}
+		}()
+		for w.More() {
+			path := "/v1/check?agent=Googlebot&url=" + url.QueryEscape(urlFor(r))
+			t0 := time.Now()
+			var status int
+			var err error
+			if rawClient {
+				if rc == nil {
+					if rc, err = dialRaw(strings.TrimPrefix(base, "http://")); err != nil {
+						w.Fail(1)
+						time.Sleep(10 * time.Millisecond)
+						continue
+					}
+				}
+				if status, buf, err = rc.get(path, buf[:0]); err != nil {
 					rc.c.Close()
+					rc = nil
 				}
-			}()
-			for time.Now().Before(deadline) {
-				path := "/v1/check?agent=Googlebot&url=" + url.QueryEscape(urlFor(r))
-				t0 := time.Now()
-				var status int
-				var err error
-				if rawClient {
-					if rc == nil {
-						if rc, err = dialRaw(strings.TrimPrefix(base, "http://")); err != nil {
-							errs.Add(1)
-							time.Sleep(10 * time.Millisecond)
-							continue
-						}
-					}
-					if status, buf, err = rc.get(path, buf[:0]); err != nil {
-						rc.c.Close()
-						rc = nil
-					}
-				} else {
-					var resp *http.Response
-					if resp, err = client.Get(base + path); err == nil {
-						buf, _ = readAll(resp.Body, buf[:0])
-						resp.Body.Close()
-						status = resp.StatusCode
-					}
-				}
-				if err != nil {
-					errs.Add(1)
-					continue
-				}
-				local = append(local, time.Since(t0))
-				if status != 200 {
-					errs.Add(1)
+			} else {
+				var resp *http.Response
+				if resp, err = client.Get(base + path); err == nil {
+					buf, _ = readAll(resp.Body, buf[:0])
+					resp.Body.Close()
+					status = resp.StatusCode
 				}
 			}
-			mu.Lock()
-			lat = append(lat, local...)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	el := time.Since(start)
-	slices.Sort(lat)
-	cpu := cpuTime() - cpu0
+			if err != nil {
+				w.Fail(1)
+				continue
+			}
+			w.Done(t0, 1)
+			if status != 200 {
+				w.Fail(1)
+			}
+		}
+	})
 	fmt.Printf("%s: %d requests in %.1fs = %.0f req/s; latency p50 %s p90 %s p99 %s p99.9 %s max %s; errors %d; CPU %.1fs = %.0f req per CPU-second (server and generator)\n",
-		title, len(lat), el.Seconds(), float64(len(lat))/el.Seconds(),
-		pct(lat, 50), pct(lat, 90), pct(lat, 99), pct(lat, 99.9), pct(lat, 100), errs.Load(),
-		cpu.Seconds(), float64(len(lat))/cpu.Seconds())
+		title, res.Requests, res.Elapsed.Seconds(), res.PerSecond(res.Requests),
+		res.Pct(50), res.Pct(90), res.Pct(99), res.Pct(99.9), res.Pct(100), res.Errors,
+		res.CPU.Seconds(), res.PerCPUSecond(res.Requests))
 }
 
 // rawClient makes the single-check phases send requests over plain keep-alive
@@ -434,46 +417,27 @@ const crawlOrigins = 5
 
 // batches runs conns loops of POST /v1/check with size URLs each, made by batchOf.
 func batches(client *http.Client, base, title string, d time.Duration, conns, size int, batchOf func(*rand.Rand, int) []string) {
-	var decisions, requests, errs atomic.Int64
-	var mu sync.Mutex
-	var lat []time.Duration
-	deadline := time.Now().Add(d)
-	start := time.Now()
-	cpu0 := cpuTime()
-	var wg sync.WaitGroup
-	for c := range conns {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(c), 2))
-			// A few different bodies per connection, encoded before the clock runs.
-			var bodies [][]byte
-			for range 4 {
-				bodies = append(bodies, batchBody(batchOf(r, size)))
+	res := loadgen.Run(conns, d, func(c int, w *loadgen.Worker) {
+		r := rand.New(rand.NewPCG(uint64(c), 2))
+		// A few different bodies per connection, encoded before the clock runs.
+		var bodies [][]byte
+		for range 4 {
+			bodies = append(bodies, batchBody(batchOf(r, size)))
+		}
+		var buf []byte
+		for i := 0; w.More(); i++ {
+			t0 := time.Now()
+			n, err := batch(client, base, bodies[i%len(bodies)], size, &buf, i%16 == 0)
+			if err != nil {
+				w.Fail(1)
+				continue
 			}
-			var local []time.Duration
-			var buf []byte
-			for i := 0; time.Now().Before(deadline); i++ {
-				t0 := time.Now()
-				n, err := batch(client, base, bodies[i%len(bodies)], size, &buf, i%16 == 0)
-				if err != nil {
-					errs.Add(1)
-					continue
-				}
-				local = append(local, time.Since(t0))
-				decisions.Add(int64(n))
-				requests.Add(1)
-			}
-			mu.Lock()
-			lat = append(lat, local...)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	el := time.Since(start)
-	slices.Sort(lat)
-	cpu := cpuTime() - cpu0
+			w.Done(t0, n)
+		}
+	})
 	fmt.Printf("%s: %d batches of %d in %.1fs = %.0f decisions/s; batch latency p50 %s p99 %s; errors %d; CPU %.1fs = %.0f decisions per CPU-second\n",
-		title, requests.Load(), size, el.Seconds(), float64(decisions.Load())/el.Seconds(), pct(lat, 50), pct(lat, 99), errs.Load(),
-		cpu.Seconds(), float64(decisions.Load())/cpu.Seconds())
+		title, res.Requests, size, res.Elapsed.Seconds(), res.PerSecond(res.Decisions), res.Pct(50), res.Pct(99), res.Errors,
+		res.CPU.Seconds(), res.PerCPUSecond(res.Decisions))
 }
 
 func batchBody(urls []string) []byte {
@@ -521,35 +485,4 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 			return buf, err
 		}
 	}
-}
-
-func pct(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(float64(len(sorted)-1) * p / 100)
-	return sorted[i].Round(10 * time.Microsecond)
-}
-
-// rss returns the resident set size of this process, from /proc (Linux).
-func rss() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			var kb uint64
-			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
-// cpuTime is the CPU time this process has used (user and system): with the
-// machine shared, throughput per CPU-second says more than per wall second.
-func cpuTime() time.Duration {
-	t, _ := testenv.CPUTime()
-	return t
 }
