@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/readahead"
 )
 
 // POST /v1/check: a batch of URLs decided in request order, each origin looked up
@@ -180,7 +181,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 			groupURLs(hi, len(req.URLs))
 			break
 		}
-		warmResults(sc.states[first:])
+		warmResults(sc.states[first:], c.tokens[0][0], &sc.files)
 		a.answer(lo, hi, bad)
 	}
 	if lo < len(req.URLs) {
@@ -321,6 +322,7 @@ type batchScratch struct {
 	results []byte          // the answer's results, while they are encoded apart
 	keys    []string        // peekOrigins' origins
 	res     []*fetch.Result // and results
+	files   []any           // warmResults' files to read ahead
 }
 
 // maxScratchURLs bounds the grouping kept for reuse: one of a larger batch is left
@@ -412,8 +414,10 @@ func readRequestBody(r *http.Request, limit int64) ([]byte, error) {
 // (its origin object, its decisions), a few of each cache line: in a batch of a new
 // origin per URL no result is in the CPU's caches, and reading them here lets the
 // waits for different results overlap, where answering, origin after origin, would
-// wait for each in turn.
-func warmResults(states []originState) {
+// wait for each in turn. Then the root package reads ahead, file after file, what
+// a decision for agent reads first of each parsed file (internal/readahead: its
+// header, the rule set that applies, the groups); files is room for them.
+func warmResults(states []originState, agent string, files *[]any) {
 	var x int64
 	for i := range states {
 		r := states[i].res
@@ -430,6 +434,15 @@ func warmResults(states []originState) {
 		x += int64(r.Robots.Size())
 	}
 	warmSink.Store(x)
+	fs := (*files)[:0]
+	for i := range states {
+		if r := states[i].res; r.Effect == fetch.ObeyRules && r.Robots != nil {
+			fs = append(fs, r.Robots)
+		}
+	}
+	readahead.Files(fs, agent)
+	clear(fs)
+	*files = fs
 }
 
 // warmSink receives what warmResults reads only to have it in the CPU's caches.
