@@ -127,6 +127,12 @@ type Config struct {
 	// other addresses netguard refuses. Without it the client dials through
 	// netguard.Dialer, and literal addresses in URLs are refused before any fetch.
 	AllowPrivate bool
+	// TLSCertFile and TLSKeyFile, both or neither, make the server answer HTTPS only
+	// (TLS 1.2 and later, HTTP/2), with the certificate chain and private key in these
+	// PEM files. The files are read again when they change, so a renewed certificate
+	// is served without a restart; one that does not load is logged and the previous
+	// one kept.
+	TLSCertFile, TLSKeyFile string
 	// Tokens, when not empty, are the bearer tokens the API accepts. /healthz,
 	// /metrics and the web tester's Test stay open; the tester's Fetch needs a token
 	// in its form (it fetches and fills the shared cache as the API does).
@@ -174,6 +180,7 @@ type Server struct {
 	buffers bufferPool
 	page    *template.Template
 	handler http.Handler
+	certs   *certFiles // with TLSCertFile and TLSKeyFile
 	ln      net.Listener
 	srv     *http.Server
 	done    chan error
@@ -254,6 +261,14 @@ func New(cfg Config) (*Server, error) {
 		reg = prometheus.NewRegistry()
 	}
 	var err error
+	if (cfg.TLSCertFile == "") != (cfg.TLSKeyFile == "") {
+		return nil, errors.New("serve: a TLS certificate and its key go together: give both files or neither")
+	}
+	if cfg.TLSCertFile != "" {
+		if s.certs, err = loadCertFiles(cfg.TLSCertFile, cfg.TLSKeyFile, s.log); err != nil {
+			return nil, err
+		}
+	}
 	if s.metrics, err = newMetrics(reg); err != nil {
 		return nil, fmt.Errorf("serve: metrics: %w", err)
 	}
@@ -332,9 +347,14 @@ func (s *Server) Open() error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	serveLn := s.srv.Serve
+	if s.certs != nil {
+		s.srv.TLSConfig = s.certs.tlsConfig()
+		serveLn = func(ln net.Listener) error { return s.srv.ServeTLS(ln, "", "") }
+	}
 	s.done = make(chan error, 1)
 	go func() {
-		err := s.srv.Serve(ln)
+		err := serveLn(ln)
 		if errors.Is(err, http.ErrServerClosed) {
 			err = nil
 		}

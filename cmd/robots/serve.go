@@ -51,7 +51,8 @@ API:
 
 By default the server refuses to fetch from loopback, private, link-local and
 other special addresses, checked on every address it dials; -allow-private lifts
-that for local use. Stops gracefully on SIGINT or SIGTERM.
+that for local use. With -tls-cert and -tls-key it answers HTTPS only, and serves a
+renewed certificate as soon as its files change. Stops gracefully on SIGINT or SIGTERM.
 
 ` + envRule
 
@@ -62,6 +63,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	dataMax := fs.Int64("data-max-bytes", boltstore.DefaultMaxBytes, "`bytes` of the embedded store's file: past 3/4 of it, expired then least recently used entries are evicted; past it, the file is compacted")
 	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server,\nredis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback, private and link-local addresses")
+	tlsCert := fs.String("tls-cert", "", "answer HTTPS only, with the certificate chain in PEM `FILE` (with -tls-key; read again when it changes)")
+	tlsKey := fs.String("tls-key", "", "private key in PEM `FILE` of -tls-cert")
 	tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (one per line) for the API and the web tester's Fetch")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "whole-fetch `timeout` of a robots.txt")
 	connectTimeout := fs.Duration("connect-timeout", fetch.DefaultConnectTimeout, "`timeout` of each connection and TLS handshake")
@@ -156,6 +159,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 	srv, err := serve.New(serve.Config{
 		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
+		TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
 		BatchMaxBytes: *batchMaxBytes,
 		MaxAudits:     *maxAudits,
@@ -197,10 +201,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	// Always say where the server is, whatever the log level: the address may come from :0.
+	scheme := "http"
+	if *tlsCert != "" {
+		scheme = "https"
+	}
 	if jsonOnly {
-		life.Info("serving", "url", "http://"+srv.Addr(), "store", storeName)
+		life.Info("serving", "url", scheme+"://"+srv.Addr(), "store", storeName)
 	} else {
-		fmt.Fprintf(e.stderr, "robots serve: listening on http://%s (store: %s)\n", srv.Addr(), storeName)
+		fmt.Fprintf(e.stderr, "robots serve: listening on %s://%s (store: %s)\n", scheme, srv.Addr(), storeName)
 	}
 	<-ctx.Done()
 	if jsonOnly {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -48,12 +50,14 @@ func (p *serveProc) stop(t *testing.T) []string {
 
 // listenAddr finds the address in a "listening" line, text or JSON.
 func listenAddr(line string) (string, bool) {
-	if a, ok := strings.CutPrefix(line, "robots serve: listening on http://"); ok {
-		return strings.Fields(a)[0], true
+	if a, ok := strings.CutPrefix(line, "robots serve: listening on "); ok {
+		_, a, _ = strings.Cut(strings.Fields(a)[0], "://")
+		return a, true
 	}
 	var j struct{ Msg, URL string }
 	if json.Unmarshal([]byte(line), &j) == nil && j.Msg == "serving" {
-		return strings.TrimPrefix(j.URL, "http://"), true
+		_, a, _ := strings.Cut(j.URL, "://")
+		return a, true
 	}
 	return "", false
 }
@@ -371,5 +375,30 @@ func TestServeDebugAddr(t *testing.T) {
 		if strings.Contains(l, "profiles") {
 			t.Errorf("without -debug-addr the server says %q", l)
 		}
+	}
+}
+
+// TestServeTLS: with -tls-cert and -tls-key (or their variables) the server says it
+// listens on https:// and answers over TLS; one without the other stops it at once.
+func TestServeTLS(t *testing.T) {
+	certFile, keyFile, pool := testenv.WriteCert(t, t.TempDir(), 7)
+	p := startServe(t, []string{"ROBOTS_TLS_KEY=" + keyFile}, "-addr", "127.0.0.1:0", "-data", t.TempDir(), "-tls-cert", certFile)
+	if !slices.ContainsFunc(p.output(), func(l string) bool { return strings.HasPrefix(l, "robots serve: listening on https://") }) {
+		t.Errorf("no line says it listens on https://: %q", p.output())
+	}
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}, Timeout: 10 * time.Second}
+	resp, err := client.Get("https://" + p.addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.TLS == nil || resp.TLS.PeerCertificates[0].SerialNumber.Int64() != 7 {
+		t.Errorf("GET /healthz over TLS: %d; want 200 with the certificate given", resp.StatusCode)
+	}
+	p.stop(t)
+
+	out := runServeFails(t, nil, "-addr", "127.0.0.1:0", "-data", t.TempDir(), "-tls-key", keyFile)
+	if !strings.Contains(out, "give both files or neither") {
+		t.Errorf("-tls-key alone: %q; want it to ask for both files", out)
 	}
 }
