@@ -142,8 +142,15 @@ document.addEventListener("DOMContentLoaded", function () {
     progress.hidden = true;
     form.classList.remove("busy");
   });
-  // Back from the cache (bfcache), no request is running.
-  window.addEventListener("pageshow", function () { clearInterval(timer); progress.hidden = true; });
+  // Back from the cache (bfcache), no request is running. Only then: the pageshow of
+  // the page's own load may come after a quick submit (a slow stylesheet), and must
+  // not hide the progress of the request that submit started.
+  window.addEventListener("pageshow", function (e) {
+    if (!e.persisted) return;
+    clearInterval(timer);
+    progress.hidden = true;
+    form.classList.remove("busy");
+  });
 
   // Hovering or focusing a verdict lights its deciding line in the file.
   function light(id, on) {
