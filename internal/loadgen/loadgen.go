@@ -89,13 +89,21 @@ func CPUTime() time.Duration {
 
 // RSS returns the resident set size of this process, from /proc (Linux); 0 where
 // it cannot be read.
-func RSS() uint64 {
+func RSS() uint64 { return procStatus("VmRSS:") }
+
+// PeakRSS returns the peak resident set size of this process so far (VmHWM), 0
+// where it cannot be read.
+func PeakRSS() uint64 { return procStatus("VmHWM:") }
+
+// procStatus returns the size in bytes on the line of /proc/self/status that starts
+// with field, 0 where there is none.
+func procStatus(field string) uint64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(l, field); ok {
 			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10
 		}

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -56,5 +57,17 @@ func TestPct(t *testing.T) {
 	r.Elapsed, r.CPU = 2*time.Second, 500*time.Millisecond
 	if r.PerSecond(100) != 50 || r.PerCPUSecond(100) != 200 {
 		t.Errorf("PerSecond(100) = %v, PerCPUSecond(100) = %v; want 50 and 200", r.PerSecond(100), r.PerCPUSecond(100))
+	}
+}
+
+// TestRSS: this process's resident size and its peak are read from /proc on Linux,
+// the peak at least the current size.
+func TestRSS(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/self/status is Linux's")
+	}
+	rss, peak := RSS(), PeakRSS()
+	if rss < 1<<20 || peak < rss {
+		t.Errorf("RSS %d, peak %d; want at least 1 MiB, and the peak at least the RSS", rss, peak)
 	}
 }

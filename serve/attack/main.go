@@ -36,6 +36,7 @@ import (
 
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/boltstore"
+	"github.com/gorobots/robots/internal/loadgen"
 	"github.com/gorobots/robots/serve"
 )
 
@@ -201,21 +202,6 @@ func liveHeap() uint64 {
 
 func mib(n uint64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
 
-// peakRSS is the process's peak resident size so far (VmHWM), 0 where unknown.
-func peakRSS() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
 type result struct {
 	URL         string `json:"url"`
 	Allowed     *bool  `json:"allowed"`
@@ -312,7 +298,7 @@ func (a *attack) large(batches int) error {
 		}
 		st := a.store.Stats()
 		fmt.Printf("%d | %d | %d | %d | %d | %s | %s | %s | %d | %s | %s | %d | %d\n", b+1, status, kinds["decided"], kinds["413"],
-			a.bigHits.Load(), mib(p), mib(liveHeap()), mib(peakRSS()), st.Entries, mib(uint64(st.Bytes)), mib(uint64(st.FileBytes)), st.Evicted, st.Compactions)
+			a.bigHits.Load(), mib(p), mib(liveHeap()), mib(loadgen.PeakRSS()), st.Entries, mib(uint64(st.Bytes)), mib(uint64(st.FileBytes)), st.Evicted, st.Compactions)
 	}
 	return nil
 }
@@ -377,7 +363,7 @@ func (a *attack) slow(n int, window time.Duration) error {
 	p := peak()
 	rejected := a.metric("robots_batches_rejected_total") - rejected0
 	fmt.Printf("batches sent: %d; answered 503 at once (past -max-batches): %.0f; the others hold their place until their client reads or leaves\n", sent.Load(), rejected)
-	fmt.Printf("heap: %s before, peak %s (+%s); VmHWM %s\n", mib(base), mib(p), mib(p-min(p, base)), mib(peakRSS()))
+	fmt.Printf("heap: %s before, peak %s (+%s); VmHWM %s\n", mib(base), mib(p), mib(p-min(p, base)), mib(loadgen.PeakRSS()))
 	fmt.Printf("/healthz and a single check every 0.5 s meanwhile: %d failed; slowest /healthz %v, slowest check %v\n",
 		bad, worst.Round(time.Millisecond), worstCheck.Round(time.Millisecond))
 	for _, c := range conns {
