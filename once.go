@@ -134,14 +134,9 @@ func (rd *onceReader) applies() bool {
 	return rd.curNamed || rd.curStar && rd.firstNamed < 0
 }
 
-// skip reports whether a line whose first byte is c can be passed over unread: it is
-// not a user-agent, rule or blank line, or it is a rule line that can change nothing.
-func (rd *onceReader) skip(c byte) bool {
-	return passOver[c] || (c|0x20 == 'a' || c|0x20 == 'd') && rd.rules == rulesPass
-}
-
-// What readLF does with a line by its first byte, in each state of the reading
-// (onceReader.rules): lineActs[rules][c].
+// What the reading (readLF, read) does with a line by its first byte, in each state of
+// the reading (onceReader.rules): lineActs[rules][c]. Empty lines pass too (an empty
+// line's first byte, for readLF, is its LF or the CR before it).
 const (
 	actPass  = iota // nothing: the line changes nothing
 	actAgent        // read it as a user-agent line
@@ -305,13 +300,13 @@ func (rd *onceReader) read(pos int) {
 		if !ok {
 			return
 		}
-		if end > start && !rd.skip(rd.s[start]) {
+		if end > start && lineActs[rd.rules][rd.s[start]] != actPass {
 			rd.line(start, end, sc.num, sc.hash(start, end))
 		}
 	}
 }
 
-// line reads line num, s[start:end], which skip did not pass over. hash is where its
+// line reads line num, s[start:end], which lineActs did not pass over. hash is where its
 // first '#' is (see scanner.hash), or -2 when the line has not been searched for one.
 func (rd *onceReader) line(start, end, num, hash int) {
 	rd.readLine(start, end, num, hash)
