@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -391,31 +392,41 @@ func testHanging(t *testing.T, b *browser) {
 		window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: true})), document.querySelector("#progress").hidden`) {
 		t.Error("a return from the back-forward cache left the progress line shown")
 	}
-	tb.do(
-		chromedp.SetValue(chromedp.CSS("#fetch_url"), hang.URL),
-		chromedp.Evaluate[chromedp.Void](`window.__before = 1`),
-		chromedp.Click(chromedp.CSS("#fetch")),
-	)
-	// What the user sees a second into the wait: a progress line naming the site,
-	// the time so far, and a Cancel button. (Asked in a loop rather than polled in
-	// the page: the page's script context may be replaced while a navigation is
-	// pending.)
-	// Once it is shown, the page's own pageshow (which may come late on a loaded
-	// machine) must leave it alone: that is asked in the same evaluation, since later
-	// ones wait for the navigation to end.
-	shown := ""
-	for deadline := time.Now().Add(20 * time.Second); shown == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		shown, _ = chromedp.Run(tb.ctx, chromedp.Evaluate[string](`!!window.__before && !document.querySelector("#progress").hidden &&
-			document.querySelector("#cancel").offsetParent !== null &&
-			/Fetching /.test(document.querySelector("#progress_text").textContent) ?
-			(window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: false})),
-			 document.querySelector("#progress").hidden ? "hidden by pageshow" : "shown") : ""`))
+	tb.do(chromedp.SetValue(chromedp.CSS("#fetch_url"), hang.URL))
+	// What the user sees as the wait begins and two seconds into it: a progress line
+	// naming the site, the time so far, and a Cancel button; the page's own pageshow
+	// (which may come late on a loaded machine) leaves it alone. All of it is asked in
+	// the one evaluation that presses Fetch: the page lives on while the request is
+	// pending, but a later evaluation could meet the navigation's end, and a mouse
+	// click computed from a box that a loaded page is still laying out can miss (CI
+	// once saw no progress line at all). Other states press their buttons by mouse.
+	type progressState struct {
+		Shown, CancelShown, HiddenByPageshow bool
+		Text, Later                          string
 	}
-	switch shown {
-	case "":
-		t.Fatal("no progress line with the elapsed time and a Cancel button while the fetch runs")
-	case "hidden by pageshow":
+	st, err := chromedp.Run(tb.ctx, chromedp.Evaluate[progressState](`(async () => {
+		window.__before = 1;
+		document.querySelector("#fetch").click();
+		const p = document.querySelector("#progress"), text = document.querySelector("#progress_text");
+		const st = {Shown: !p.hidden, CancelShown: document.querySelector("#cancel").offsetParent !== null,
+			Text: text.textContent, HiddenByPageshow: false, Later: ""};
+		window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: false}));
+		st.HiddenByPageshow = p.hidden;
+		await new Promise(r => setTimeout(r, 2100));
+		st.Later = text.textContent;
+		return st;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("pressing Fetch: %v", err)
+	}
+	if want := "Fetching " + hang.URL + "/robots.txt"; !st.Shown || !st.CancelShown || !strings.HasPrefix(st.Text, want) {
+		t.Fatalf("pressing Fetch showed progress %v, Cancel %v, text %q; want a progress line %q… and a Cancel button", st.Shown, st.CancelShown, st.Text, want)
+	}
+	if st.HiddenByPageshow {
 		t.Error("the page's own pageshow hid the progress line of the fetch running")
+	}
+	if !regexp.MustCompile(`Fetching .*… [1-9][0-9]* s`).MatchString(st.Later) {
+		t.Errorf("two seconds into the fetch the progress line says %q, want the seconds so far", st.Later)
 	}
 	tb.shot("07-fetch-in-progress")
 	tb.waitLoaded()
