@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -289,18 +288,10 @@ func testAuditProgress(t *testing.T, b *browser) {
 	// #picker_tools shows once app.js has run, which shows the progress.
 	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#picker_tools")))
 	tb.pick("Googlebot")
-	tb.do(
-		chromedp.SetValue(chromedp.CSS("#audit_url"), site.URL),
-		chromedp.Evaluate[chromedp.Void](`window.__before = 1`),
-		chromedp.Click(chromedp.CSS("#audit_run")),
-	)
-	shown := false
-	for deadline := time.Now().Add(20 * time.Second); !shown && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		shown, _ = chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`!!window.__before && !document.querySelector("#progress").hidden &&
-			/^Auditing /.test(document.querySelector("#progress_text").textContent)`))
-	}
-	if !shown {
-		t.Fatal("no progress line naming the audit while it runs")
+	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), site.URL))
+	if st := tb.press("#audit_run", 0); !st.Shown || !st.CancelShown || !strings.HasPrefix(st.Text, "Auditing "+site.URL) || st.HiddenByPageshow {
+		t.Fatalf("pressing Audit showed progress %v (hidden by pageshow %v), Cancel %v, text %q; want a progress line naming the audit and a Cancel button",
+			st.Shown, st.HiddenByPageshow, st.CancelShown, st.Text)
 	}
 	tb.shot("audit-10-in-progress")
 	close(release)

@@ -138,6 +138,40 @@ func (tb *tab) submit(sel string) {
 	tb.waitLoaded()
 }
 
+// pressed is what the progress line showed when a button that starts a long request
+// was pressed, and a while later.
+type pressed struct {
+	Shown, CancelShown, HiddenByPageshow bool
+	Text, Later                          string
+}
+
+// press presses a submit button and reads the progress line in the same evaluation:
+// at once, after the page's own pageshow (which may come late on a loaded machine),
+// and again after wait. The page lives on while its request is pending, but a later
+// evaluation could meet the navigation's end, and a mouse click computed from a box
+// that a loaded page is still laying out can miss (CI once saw no progress line in
+// 20 s). Other states press their buttons by mouse. The caller waits for the answer
+// page with waitLoaded.
+func (tb *tab) press(sel string, wait time.Duration) pressed {
+	tb.t.Helper()
+	st, err := chromedp.Run(tb.ctx, chromedp.Evaluate[pressed](fmt.Sprintf(`(async () => {
+		window.__before = 1;
+		document.querySelector(%q).click();
+		const p = document.querySelector("#progress"), text = document.querySelector("#progress_text");
+		const st = {Shown: !p.hidden, CancelShown: document.querySelector("#cancel").offsetParent !== null,
+			Text: text.textContent, HiddenByPageshow: false, Later: ""};
+		window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: false}));
+		st.HiddenByPageshow = p.hidden;
+		await new Promise(r => setTimeout(r, %d));
+		st.Later = text.textContent;
+		return st;
+	})()`, sel, wait.Milliseconds()), chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("pressing %s: %v", sel, err)
+	}
+	return st
+}
+
 // waitLoaded waits for the page that replaces the one marked with window.__before
 // (a poll in the page would not survive the navigation).
 func (tb *tab) waitLoaded() {
@@ -395,30 +429,8 @@ func testHanging(t *testing.T, b *browser) {
 	tb.do(chromedp.SetValue(chromedp.CSS("#fetch_url"), hang.URL))
 	// What the user sees as the wait begins and two seconds into it: a progress line
 	// naming the site, the time so far, and a Cancel button; the page's own pageshow
-	// (which may come late on a loaded machine) leaves it alone. All of it is asked in
-	// the one evaluation that presses Fetch: the page lives on while the request is
-	// pending, but a later evaluation could meet the navigation's end, and a mouse
-	// click computed from a box that a loaded page is still laying out can miss (CI
-	// once saw no progress line at all). Other states press their buttons by mouse.
-	type progressState struct {
-		Shown, CancelShown, HiddenByPageshow bool
-		Text, Later                          string
-	}
-	st, err := chromedp.Run(tb.ctx, chromedp.Evaluate[progressState](`(async () => {
-		window.__before = 1;
-		document.querySelector("#fetch").click();
-		const p = document.querySelector("#progress"), text = document.querySelector("#progress_text");
-		const st = {Shown: !p.hidden, CancelShown: document.querySelector("#cancel").offsetParent !== null,
-			Text: text.textContent, HiddenByPageshow: false, Later: ""};
-		window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: false}));
-		st.HiddenByPageshow = p.hidden;
-		await new Promise(r => setTimeout(r, 2100));
-		st.Later = text.textContent;
-		return st;
-	})()`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatalf("pressing Fetch: %v", err)
-	}
+	// (which may come late on a loaded machine) leaves it alone.
+	st := tb.press("#fetch", 2100*time.Millisecond)
 	if want := "Fetching " + hang.URL + "/robots.txt"; !st.Shown || !st.CancelShown || !strings.HasPrefix(st.Text, want) {
 		t.Fatalf("pressing Fetch showed progress %v, Cancel %v, text %q; want a progress line %q… and a Cancel button", st.Shown, st.CancelShown, st.Text, want)
 	}
