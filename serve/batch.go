@@ -428,8 +428,8 @@ func warmResults(states []originState, agent string, files *[]any) {
 	}
 	for i := range states {
 		r := states[i].res
-		if len(r.RobotsURL) > 0 {
-			x += int64(r.RobotsURL[0])
+		if n := len(r.RobotsURL); n > 0 {
+			x += int64(r.RobotsURL[0]) + int64(r.RobotsURL[n-1]) // both lines, when it spans two
 		}
 		x += int64(r.Robots.Size())
 	}
