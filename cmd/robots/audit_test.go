@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -32,6 +33,7 @@ func cmdHTTPDir(ts *testscript.TestScript, neg bool, args []string) {
 	srv := httptest.NewUnstartedServer(nil)
 	url := "http://" + srv.Listener.Addr().String()
 	ts.Setenv(name, url)
+	setSite(ts, name, url)
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(r.URL.Path, "/"))))
 		if err != nil || r.URL.Path == "/" {
@@ -52,8 +54,38 @@ func cmdHTTPDir(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(srv.Close)
 }
 
-// expandSites replaces {{VAR}} by the value of VAR for the variables the script set.
+// sites holds the URLs of the sites each running script started with httpdir, by
+// name. The sites' handlers read them in their own goroutines, where the script's
+// environment may not be read: a request still being served when the script goes on
+// would race with its next Setenv (httpsite, httpdir), as the race detector saw once.
+var sites struct {
+	sync.Mutex
+	m map[*testscript.TestScript]map[string]string
+}
+
+// setSite records that the script started the site name at url.
+func setSite(ts *testscript.TestScript, name, url string) {
+	sites.Lock()
+	defer sites.Unlock()
+	if sites.m == nil {
+		sites.m = make(map[*testscript.TestScript]map[string]string)
+	}
+	if sites.m[ts] == nil {
+		sites.m[ts] = make(map[string]string)
+		ts.Defer(func() {
+			sites.Lock()
+			defer sites.Unlock()
+			delete(sites.m, ts)
+		})
+	}
+	sites.m[ts][name] = url
+}
+
+// expandSites replaces {{VAR}} by the URL of the site the script started as VAR
+// with httpdir; an unknown VAR by nothing.
 func expandSites(ts *testscript.TestScript, b []byte) []byte {
+	sites.Lock()
+	defer sites.Unlock()
 	for {
 		i := bytes.Index(b, []byte("{{"))
 		if i < 0 {
@@ -63,7 +95,7 @@ func expandSites(ts *testscript.TestScript, b []byte) []byte {
 		if j < 0 {
 			return b
 		}
-		v := ts.Getenv(string(b[i+2 : i+j]))
+		v := sites.m[ts][string(b[i+2:i+j])]
 		b = append(b[:i:i], append([]byte(v), b[i+j+2:]...)...)
 	}
 }
