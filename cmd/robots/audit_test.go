@@ -57,7 +57,7 @@ func cmdHTTPDir(ts *testscript.TestScript, neg bool, args []string) {
 // sites holds the URLs of the sites each running script started with httpdir, by
 // name. The sites' handlers read them in their own goroutines, where the script's
 // environment may not be read: a request still being served when the script goes on
-// would race with its next Setenv (httpsite, httpdir), as the race detector saw once.
+// would race with its next Setenv (httpsite, httpdir), as the race detector saw under load.
 var sites struct {
 	sync.Mutex
 	m map[*testscript.TestScript]map[string]string
