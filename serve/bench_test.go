@@ -70,7 +70,7 @@ func newBenchServer(b *testing.B, origins int) *benchServer {
 	}
 	// Every URL of the corpus is on one of 1,142 of its hosts: asked for all origins,
 	// the server also holds the files no URL names, so that a batch of random origins
-	// has as many to pick from as serve/loadtest's worst case (and as many as a
+	// has as many to pick from as bench/cmd/loadtest's worst case (and as many as a
 	// replica holding 19,480 origins: more than the CPU's
 	// caches hold).
 	if origins > len(seen) {
@@ -97,7 +97,7 @@ func newBenchServer(b *testing.B, origins int) *benchServer {
 			b.Fatal(res, err)
 		}
 		// What a Robots builds on first use (the crawler's rule set, the fields a
-		// crawl-delay is read from) is built before the clock runs, as serve/loadtest's
+		// crawl-delay is read from) is built before the clock runs, as bench/cmd/loadtest's
 		// warm-up does: the benchmarks measure a warm server.
 		res.Check("Googlebot", h+"/")
 		res.Robots.CrawlDelay("Googlebot")
@@ -161,7 +161,7 @@ func BenchmarkCheck(b *testing.B) {
 
 // BenchmarkBatch measures POST /v1/check with 1,000 URLs on a warm cache: a
 // crawler's batch (URLs of 5 origins); every URL of another origin, among 1,000
-// (origins=1000); and the worst case of serve/loadtest, every URL of a random origin
+// (origins=1000); and the worst case of bench/cmd/loadtest, every URL of a random origin
 // among all the corpus's (origins=all: more origins than the CPU's caches hold,
 // and no two batches alike).
 func BenchmarkBatch(b *testing.B) {

@@ -1,5 +1,5 @@
-// Package loadgen runs the load phases of the measuring commands (serve/loadtest,
-// serve/capacity): workers sending requests in a loop until a deadline, and what
+// Package loadgen runs the load phases of the measuring commands (bench/cmd/loadtest,
+// bench/cmd/capacity): workers sending requests in a loop until a deadline, and what
 // they added up to — requests, decisions, errors, latencies, wall and CPU time.
 package loadgen
 

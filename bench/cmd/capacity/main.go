@@ -12,7 +12,7 @@
 // (or -redis URL). The server's parsed-rules memory is bounded by -memory, as in
 // production: past it, decisions on origins no longer held read Redis and parse.
 //
-//	go run ./serve/capacity -corpus ../shared/corpus -origins 1000000
+//	cd bench && go run ./cmd/capacity -origins 1000000   # the corpus: -corpus, $ROBOTS_CORPUS or ../shared/corpus
 //
 // It is a measurement, not a test: it takes tens of minutes and several GiB.
 package main
@@ -45,12 +45,13 @@ import (
 
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/redisstore"
+	"github.com/gorobots/robots/internal/corpus"
 	"github.com/gorobots/robots/internal/loadgen"
 	"github.com/gorobots/robots/serve"
 )
 
 func main() {
-	corpus := flag.String("corpus", "../shared/corpus", "shared corpus `directory` (its robots/ files are the origins' bodies)")
+	corpusDir := flag.String("corpus", "", "shared corpus `directory` (its robots/ files are the origins' bodies); default $ROBOTS_CORPUS, else shared/corpus beside the repository")
 	origins := flag.Int("origins", 1_000_000, "distinct origins to cache")
 	checkpoints := flag.String("checkpoints", "100000,300000,1000000", "origin counts at which to measure, comma-separated")
 	redisURL := flag.String("redis", "", "Redis `URL` to use (default: start a redis-server on a free loopback port)")
@@ -69,7 +70,14 @@ func main() {
 		cps = append(cps, min(n, *origins))
 	}
 	slices.Sort(cps)
-	if err := run(*corpus, *origins, slices.Compact(cps), *redisURL, *memory, *duration, *conns, *batchSize, *fetchLimit); err != nil {
+	if *corpusDir == "" {
+		dir, err := corpus.Find(".")
+		if err != nil {
+			log.Fatalf("%v: give -corpus or set $%s", err, corpus.EnvDir)
+		}
+		*corpusDir = dir
+	}
+	if err := run(*corpusDir, *origins, slices.Compact(cps), *redisURL, *memory, *duration, *conns, *batchSize, *fetchLimit); err != nil {
 		log.Print(err)
 		os.Exit(1)
 	}

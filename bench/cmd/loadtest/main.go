@@ -9,7 +9,7 @@
 // server that answers for every host name: the server's dialer sends every
 // connection there (a stand-in for DNS), and the Host header picks the corpus file.
 //
-//	go run ./serve/loadtest -duration 10s   # the corpus: -corpus, $ROBOTS_CORPUS or ../shared/corpus
+//	cd bench && go run ./cmd/loadtest -duration 10s   # the corpus: -corpus, $ROBOTS_CORPUS or ../shared/corpus
 package main
 
 import (

@@ -11,8 +11,8 @@
 // the clients' share included; both are what the operating system would see of a
 // server under the same load, and more.
 //
-//	go run ./serve/attack                       # every scenario
-//	go run ./serve/attack -scenarios large -large-batches 8
+//	cd bench && go run ./cmd/attack                       # every scenario
+//	cd bench && go run ./cmd/attack -scenarios large -large-batches 8
 package main
 
 import (
