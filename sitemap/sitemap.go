@@ -12,7 +12,8 @@
 // The XML is read by a scanner of its own, made for this one shape of file: it
 // accepts and refuses the same files as encoding/xml's decoder in strict mode (the
 // tests read every fuzzed input with both), several times faster and without an
-// allocation per element. A tag is at most [MaxTokenBytes] long.
+// allocation per element. A tag is at most [MaxTokenBytes] long, and elements nest
+// at most [MaxDepth] deep.
 //
 // Only the <loc> of each <url> (or <sitemap>) is read: lastmod, changefreq,
 // priority and the extensions' elements (image:loc, video:…) are skipped. The
@@ -73,6 +74,9 @@ var (
 	ErrLongLoc = errors.New("longer than 2,048 characters")
 	// ErrNoLoc marks an entry without <loc>; Entry.Err holds it and reading goes on.
 	ErrNoLoc = errors.New("no <loc>")
+	// ErrTooDeep: an element is nested deeper than MaxDepth (a *SyntaxError wraps
+	// it). The entries before it were returned.
+	ErrTooDeep = fmt.Errorf("elements nested deeper than the limit of %d (sitemap.MaxDepth)", MaxDepth)
 )
 
 // SyntaxError is where a file stops being well-formed XML (or a sitemap): the line
@@ -110,6 +114,14 @@ const maxLocKept = MaxLocBytes + 1024
 // the target of a processing instruction: a file with a longer one is refused.
 // Text, comments and CDATA sections may be of any length.
 const MaxTokenBytes = 1 << 20
+
+// MaxDepth bounds the nesting of elements: a file with an element deeper than this
+// is refused with [ErrTooDeep]. A sitemap's deepest element is an extension's
+// (<urlset><url><video:video><video:price>, or <news:news><news:publication>
+// <news:name>: depth 4); a reader keeps the name of every open element, so
+// without a bound a small gzip file of millions of start tags (<x><x><x>…) held
+// gigabytes.
+const MaxDepth = 32
 
 // utf8Label reports whether an encoding declared in the XML declaration needs no
 // conversion: UTF-8 and its subset ASCII.
@@ -314,6 +326,9 @@ func (r *Reader) next() (Entry, error) {
 func (r *Reader) openElement(name string) error {
 	if r.closed {
 		return r.syntax(errors.New("content after the root element"))
+	}
+	if r.depth >= MaxDepth {
+		return r.syntax(fmt.Errorf("<%s>: %w", local(name), ErrTooDeep))
 	}
 	r.stack = append(r.stack, name)
 	r.depth++

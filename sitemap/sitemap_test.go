@@ -138,6 +138,13 @@ func TestReader(t *testing.T) {
 		{name: "not UTF-8", in: `<?xml version="1.0" encoding="ISO-8859-1"?>` + "\n<urlset></urlset>", err: errSyntax, line: 1},
 		{name: "truncated gzip", in: gz(urls(1000))[:30], gzip: true, err: errSyntax, line: 1},
 		{name: "bad gzip header", in: "\x1f\x8b\x00garbage", err: errSyntax, line: 1},
+
+		// Nesting: an extension's elements are at depth 4; MaxDepth is the limit.
+		{name: "nested to the limit", in: head + "<urlset><url><loc>https://example.com/0</loc>" +
+			strings.Repeat("<x>", MaxDepth-2) + strings.Repeat("</x>", MaxDepth-2) + "</url>\n</urlset>", locs: ex(1), kind: URLSet},
+		{name: "nested past the limit", in: head + "<urlset><url><loc>https://example.com/0</loc></url>\n<url>" +
+			strings.Repeat("<x>", MaxDepth-2) + "<deep>" + strings.Repeat("<x>", 1000),
+			locs: ex(1), kind: URLSet, err: ErrTooDeep, line: 3, atTok: "<deep>"},
 	}
 	for _, rd := range readers {
 		for _, tc := range tests {

@@ -89,6 +89,9 @@ func (r *slowReader) next() (Entry, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if r.depth >= MaxDepth {
+				return Entry{}, r.syntax(fmt.Errorf("<%s>: %w", t.Name.Local, ErrTooDeep))
+			}
 			r.depth++
 			switch r.depth {
 			case 1:
