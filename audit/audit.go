@@ -48,6 +48,17 @@ const (
 	DefaultTimeout = 5 * time.Minute
 	// DefaultExamples is how many example URLs each blocking rule keeps.
 	DefaultExamples = 5
+	// DefaultMaxExamples bounds the example URLs of one report, all rules together:
+	// a file of thousands of rules, each blocking some URLs for crawlers of a hundred
+	// groups, kept 50 examples of each and made a report of hundreds of MB. Past it
+	// the rules found later keep their counts but no more examples.
+	DefaultMaxExamples = 2000
+	// MaxRuleClasses bounds the (rule, class of crawlers) pairs whose blocked URLs a
+	// report counts apart (see Block): a file of 4,000 rules in a hundred groups, one
+	// per crawler asked about, made 400,000 of them and an audit of 663 MiB. Past it,
+	// URLs blocked by other pairs count in the totals (Totals.BlockedURLs,
+	// Totals.BlockedUnlisted) but not in Report.Blocked.
+	MaxRuleClasses = 10_000
 	// MaxUnreadListed bounds the sitemaps listed in the report that were not read
 	// (cross-host, skipped, not a URL): an index may list 50,000 of them. The report
 	// counts the others (Totals.SitemapsUnlisted).
@@ -117,6 +128,8 @@ type Config struct {
 	Limits  Limits
 	// Examples is how many example URLs each blocking rule keeps (DefaultExamples).
 	Examples int
+	// MaxExamples bounds the example URLs of the whole report (DefaultMaxExamples).
+	MaxExamples int
 	// Progress, when set, is called as the audit goes, at most every 100 ms, on the
 	// audit's goroutine.
 	Progress func(Progress)
@@ -187,6 +200,9 @@ func newAuditor(origin string, cfg Config) *auditor {
 	if cfg.Examples <= 0 {
 		cfg.Examples = DefaultExamples
 	}
+	if cfg.MaxExamples <= 0 {
+		cfg.MaxExamples = DefaultMaxExamples
+	}
 	hc := sameOrigin(cfg.HTTP, origin)
 	now := time.Now()
 	return &auditor{
@@ -230,7 +246,7 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 		}
 	}
 	a.dec = newDecider(rb, res.Effect, a.cfg.Agents)
-	a.stats = newStats(a.dec, a.cfg.Examples)
+	a.stats = newStats(a.dec, a.cfg.Examples, a.cfg.MaxExamples)
 	a.tree = newTree(a.dec, a.origin)
 
 	// The sitemaps robots.txt lists, or /sitemap.xml.
@@ -578,6 +594,7 @@ func (a *auditor) finish() {
 	rep := a.rep
 	rep.Totals.BlockedURLs = a.dec.perAgent(a.stats.blocked)
 	rep.Totals.BlockedAny = a.stats.any
+	rep.Totals.BlockedUnlisted = a.stats.unlisted
 	rep.Blocked = a.stats.blocks()
 	for _, sm := range a.found {
 		if sm.Source == SourceFallback && sm.Status == StatusUnreachable {

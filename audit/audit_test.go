@@ -472,3 +472,59 @@ func TestRedirectOffOrigin(t *testing.T) {
 		t.Errorf("the other origin was asked for %q: a sitemap redirected off origin must not be read", asked)
 	}
 }
+
+// TestMaxExamples: the report keeps at most Config.MaxExamples example URLs in all,
+// the first rules' first, while every rule's count stays whole.
+func TestMaxExamples(t *testing.T) {
+	const rules, perRule, examples, max = 50, 20, 5, 32
+	var file strings.Builder
+	file.WriteString("User-agent: *\n")
+	var paths []string
+	for r := range rules {
+		fmt.Fprintf(&file, "Disallow: /r%d/\n", r)
+		paths = append(paths, seq(fmt.Sprintf("/r%d/", r), perRule)...)
+	}
+	file.WriteString("Sitemap: {A}/sitemap.xml\n")
+	base := site{"/robots.txt": file.String(), "/sitemap.xml": set(paths...)}.start(t)
+	rep, err := Run(context.Background(), base, Config{Agents: []string{"Googlebot"}, Examples: examples, MaxExamples: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Blocked) != rules {
+		t.Fatalf("%d blocks, want %d", len(rep.Blocked), rules)
+	}
+	kept := 0
+	for _, b := range rep.Blocked {
+		if b.URLs != perRule {
+			t.Errorf("line %d blocks %d URLs, want %d", b.Line, b.URLs, perRule)
+		}
+		if len(b.Examples) > examples {
+			t.Errorf("line %d keeps %d examples, want at most %d", b.Line, len(b.Examples), examples)
+		}
+		kept += len(b.Examples)
+	}
+	if kept != max {
+		t.Errorf("the report keeps %d examples, want %d (Config.MaxExamples)", kept, max)
+	}
+}
+
+// TestMaxRuleClasses: past the bound on (rule, class) pairs, blocked URLs are
+// counted in the totals and as unlisted, not in a block of their own.
+func TestMaxRuleClasses(t *testing.T) {
+	rb := robots.Parse([]byte("User-agent: a\nDisallow: /a\nDisallow: /b\n\nUser-agent: b\nDisallow: /a\nDisallow: /b\n"))
+	d := newDecider(rb, fetch.ObeyRules, []string{"a", "b"})
+	s := newStats(d, 5, 100)
+	s.maxPairs = 3
+	for _, p := range []string{"/a1", "/a2", "/b1", "/b2", "/b3", "/c"} {
+		u := "https://example.com" + p
+		d.decide(u)
+		s.add(u)
+	}
+	// Pairs in order: (a:/a, b:/a) from /a1, then (a:/b) from /b1; (b:/b) is the fourth.
+	if len(s.byRule) != 3 || s.unlisted != 3 {
+		t.Errorf("%d pairs and %d unlisted verdicts, want 3 and 3", len(s.byRule), s.unlisted)
+	}
+	if !slices.Equal(s.blocked, []int{5, 5}) || s.any != 5 {
+		t.Errorf("blocked per class %v, any %d; want [5 5], 5", s.blocked, s.any)
+	}
+}

@@ -137,9 +137,12 @@ func ruleText(r robots.Rule) *string {
 // stats counts blocked URLs per class and per (rule, class).
 type stats struct {
 	d        *decider
-	examples int
+	examples int   // per rule and class
+	left     int   // examples the report may keep still (Config.MaxExamples)
 	blocked  []int // per class
 	any      int
+	unlisted int // verdicts of pairs past maxPairs
+	maxPairs int // MaxRuleClasses; lower in tests
 	byRule   map[ruleClass]*ruleStat
 }
 
@@ -155,8 +158,8 @@ type ruleStat struct {
 	examples []string
 }
 
-func newStats(d *decider, examples int) *stats {
-	return &stats{d: d, examples: examples, blocked: make([]int, len(d.rep)), byRule: map[ruleClass]*ruleStat{}}
+func newStats(d *decider, examples, max int) *stats {
+	return &stats{d: d, examples: examples, left: max, maxPairs: MaxRuleClasses, blocked: make([]int, len(d.rep)), byRule: map[ruleClass]*ruleStat{}}
 }
 
 // add counts the decisions of d.cur for u.
@@ -175,13 +178,18 @@ func (s *stats) add(u string) {
 		k := ruleClass{dec.Rule.Line, c}
 		st := s.byRule[k]
 		if st == nil {
+			if len(s.byRule) >= s.maxPairs {
+				s.unlisted++
+				continue
+			}
 			st = &ruleStat{rule: dec.Rule}
 			s.byRule[k] = st
 			s.d.note(dec.Rule)
 		}
 		st.urls++
 		st.sum += h
-		if len(st.examples) < s.examples {
+		if len(st.examples) < s.examples && s.left > 0 {
+			s.left--
 			st.examples = append(st.examples, u)
 		}
 	}

@@ -69,6 +69,9 @@ type Totals struct {
 	// may not fetch; BlockedAny the URLs blocked for at least one of them.
 	BlockedURLs []int `json:"blocked_urls"`
 	BlockedAny  int   `json:"blocked_any"`
+	// BlockedUnlisted counts the blocked verdicts (URL and class of crawlers) of rules
+	// not listed in Blocked: past MaxRuleClasses pairs of rule and class.
+	BlockedUnlisted int `json:"blocked_unlisted"`
 }
 
 // Block is one rule and the sitemap URLs it blocks: "line 12 Disallow: /search
@@ -79,7 +82,7 @@ type Block struct {
 	Line     int      `json:"line"`
 	Agents   []string `json:"agents"`   // the crawlers for which this rule blocks exactly these URLs
 	URLs     int      `json:"urls"`     // how many sitemap URLs
-	Examples []string `json:"examples"` // the first few, in sitemap order (Config.Examples)
+	Examples []string `json:"examples"` // the first few, in sitemap order (Config.Examples; Config.MaxExamples in all)
 }
 
 // Sitemap statuses.
