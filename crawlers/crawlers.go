@@ -1,127 +1,199 @@
-// Package crawlers lists the major search, AI and SEO crawlers: the names people most
-// often write in robots.txt and most want to check a file against.
+// Package crawlers is a registry of web crawlers: for each, the product token its
+// operator documents for robots.txt user-agent lines, the operator, what its
+// fetches are for ([Purpose]), the operator's documentation and whether it
+// honours Crawl-delay.
 //
-// It is the one list shared by "robots lint" (which warns when a group blocks one of
-// them), "robots explain" and "robots diff" (which check them by default) and the
-// web tester of "robots serve".
+// The tools share it: "robots lint" warns when a group blocks a [Major] crawler,
+// "robots explain", "robots diff", "robots audit" and the web tester of
+// "robots serve" check the major crawlers by default ([Names]), "robots crawlers"
+// lists the registry, filtered by purpose ([WithPurpose]).
+//
+// # Sources
+//
+// The search, SEO, social, archive and ads crawlers, and the AI crawlers among the
+// major ones, are written by hand in curated.go, each fact taken from the
+// operator's documentation (linked in [Crawler.URL]). The other AI crawlers come
+// from the ai.robots.txt project's robots.json (MIT licence, copied with its
+// provenance in testdata/ai.robots.txt/), turned into Go by "go generate" (see
+// internal/gen for how that list's "function" texts map to purposes). Where both
+// name a crawler, the hand-written entry wins.
+//
+// # Purposes
+//
+// A crawler has one or more purposes. The AI purposes separate what a site owner
+// decides separately: [AITrain] (the pages train models), [AISearch] (the pages
+// are indexed to answer questions) and [AIUser] (a page is fetched because a person
+// asked an assistant or agent for it). Google and Bing use the index of their
+// search crawlers (Googlebot, bingbot) for the AI answers in their search results
+// too; no separate token controls that, so those crawlers are listed as [Search].
 package crawlers
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
 
 // Purpose says what a crawler's fetches are for.
 type Purpose string
 
 const (
-	Search  Purpose = "search"  // builds a web search index
-	AI      Purpose = "ai"      // collects training data or fetches pages for an AI assistant
-	Ads     Purpose = "ads"     // checks ad landing pages or ad-supported pages
-	SEO     Purpose = "seo"     // backlink and site-audit tools
-	Social  Purpose = "social"  // link previews for social networks
-	Archive Purpose = "archive" // web archives
-	Other   Purpose = "other"
+	Search   Purpose = "search"    // builds a web search index
+	AITrain  Purpose = "ai-train"  // collects data to train AI models
+	AISearch Purpose = "ai-search" // indexes pages for AI answers / AI search
+	AIUser   Purpose = "ai-user"   // fetches a page on a person's request (assistants, agents)
+	SEO      Purpose = "seo"       // backlink, ranking and site-audit tools
+	Social   Purpose = "social"    // link previews for social networks and messengers
+	Archive  Purpose = "archive"   // web archives
+	Ads      Purpose = "ads"       // checks ad landing pages or ad-supported pages
+	Other    Purpose = "other"     // anything else: feeds, monitoring, verification, research
 )
 
-// Crawler is one crawler as robots.txt files name it.
+// purposes is the documented set, in the order Purposes returns it.
+var purposes = []Purpose{Search, AITrain, AISearch, AIUser, SEO, Social, Archive, Ads, Other}
+
+// Purposes returns the documented purposes, in the order of their declaration.
+func Purposes() []Purpose { return slices.Clone(purposes) }
+
+// ParsePurpose returns the purpose named s, as Purposes spells it (case-insensitive,
+// surrounding spaces ignored).
+func ParsePurpose(s string) (Purpose, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	for _, p := range purposes {
+		if string(p) == t {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("unknown crawler purpose %q (want one of %s)", s, purposeList())
+}
+
+func purposeList() string {
+	names := make([]string, len(purposes))
+	for i, p := range purposes {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
+}
+
+// IsAI reports whether p is one of the AI purposes: AITrain, AISearch or AIUser.
+func (p Purpose) IsAI() bool { return p == AITrain || p == AISearch || p == AIUser }
+
+// Support says whether a crawler honours a robots.txt extension, as its operator
+// documents it.
+type Support string
+
+const (
+	Unknown  Support = ""         // the operator does not say
+	Honoured Support = "honoured" // the operator says the crawler obeys it
+	Ignored  Support = "ignored"  // the operator says the crawler does not
+)
+
+// Crawler is one entry of the registry.
 type Crawler struct {
-	// Name is the name the operator documents for user-agent lines, as written there.
-	// Some are not valid product tokens ("MJ12bot", "archive.org_bot", "Sogou web
-	// spider"): a parser that reads tokens as Google does matches them only by their
-	// leading letters, which is itself worth telling the user.
+	// Name is the product token the operator documents for user-agent lines, as
+	// written there. Some are not valid product tokens ("MJ12bot" is,
+	// "archive.org_bot" and "Sogou web spider" are not): a parser that reads tokens
+	// as Google does matches them only by their leading letters, which is itself
+	// worth telling the user.
 	Name     string
-	Operator string
-	Purpose  Purpose
+	Operator string // who runs it; "" when nobody has said
+	// Purposes are what its fetches are for, at least one, the main one first.
+	Purposes []Purpose
+	URL      string // the operator's documentation of the crawler, "" when none is published
+	// CrawlDelay says whether it honours Crawl-delay, as its operator documents it:
+	// Google's crawlers ignore it, Yandex's since February 2018, bingbot honours it.
+	CrawlDelay Support
+	// Major marks the default set the tools check: the crawlers site owners most
+	// often name in robots.txt.
+	Major bool
 }
 
-// major is ordered by operator, then by how often Common Crawl saw the name in
-// robots.txt files (shared/corpus/agents.tsv, source "major").
-var major = []Crawler{
-	{"Googlebot", "Google", Search},
-	{"Googlebot-Image", "Google", Search},
-	{"Googlebot-News", "Google", Search},
-	{"Googlebot-Video", "Google", Search},
-	{"Googlebot-Mobile", "Google", Search},
-	{"Storebot-Google", "Google", Search},
-	{"Google-InspectionTool", "Google", Search},
-	{"GoogleOther", "Google", Other},
-	{"GoogleOther-Image", "Google", Other},
-	{"GoogleOther-Video", "Google", Other},
-	{"Google-Extended", "Google", AI},
-	{"Google-CloudVertexBot", "Google", AI},
-	{"APIs-Google", "Google", Other},
-	{"AdsBot-Google", "Google", Ads},
-	{"AdsBot-Google-Mobile", "Google", Ads},
-	{"Mediapartners-Google", "Google", Ads},
-	{"FeedFetcher-Google", "Google", Other},
-	{"Google-Read-Aloud", "Google", Other},
-	{"Google-Safety", "Google", Other},
-	{"bingbot", "Microsoft", Search},
-	{"BingPreview", "Microsoft", Search},
-	{"msnbot", "Microsoft", Search},
-	{"msnbot-media", "Microsoft", Search},
-	{"adidxbot", "Microsoft", Ads},
-	{"Slurp", "Yahoo", Search},
-	{"DuckDuckBot", "DuckDuckGo", Search},
-	{"Baiduspider", "Baidu", Search},
-	{"Baiduspider-image", "Baidu", Search},
-	{"YandexBot", "Yandex", Search},
-	{"Yandex", "Yandex", Search},
-	{"YandexImages", "Yandex", Search},
-	{"Applebot", "Apple", Search},
-	{"Applebot-Extended", "Apple", AI},
-	{"Sogou web spider", "Sogou", Search},
-	{"360Spider", "Qihoo 360", Search},
-	{"Yeti", "Naver", Search},
-	{"SeznamBot", "Seznam", Search},
-	{"Qwantify", "Qwant", Search},
-	{"PetalBot", "Huawei", Search},
-	{"MojeekBot", "Mojeek", Search},
-	{"Exabot", "Exalead", Search},
-	{"YisouSpider", "Shenma", Search},
-	{"coccocbot", "Cốc Cốc", Search},
-	{"Naverbot", "Naver", Search},
-	{"Daum", "Kakao", Search},
-	{"facebookexternalhit", "Meta", Social},
-	{"Twitterbot", "X", Social},
-	{"LinkedInBot", "LinkedIn", Social},
-	{"Pinterestbot", "Pinterest", Social},
-	{"Pinterest", "Pinterest", Social},
-	{"ia_archiver", "Alexa", Archive},
-	{"archive.org_bot", "Internet Archive", Archive},
-	{"AhrefsBot", "Ahrefs", SEO},
-	{"SemrushBot", "Semrush", SEO},
-	{"MJ12bot", "Majestic", SEO},
-	{"DotBot", "Moz", SEO},
-	{"rogerbot", "Moz", SEO},
-	{"BLEXBot", "WebMeUp", SEO},
-	{"Amazonbot", "Amazon", AI},
-	{"CCBot", "Common Crawl", AI},
-	{"GPTBot", "OpenAI", AI},
-	{"ChatGPT-User", "OpenAI", AI},
-	{"OAI-SearchBot", "OpenAI", AI},
-	{"ClaudeBot", "Anthropic", AI},
-	{"Claude-Web", "Anthropic", AI},
-	{"anthropic-ai", "Anthropic", AI},
-	{"PerplexityBot", "Perplexity", AI},
-	{"Bytespider", "ByteDance", AI},
-	{"Meta-ExternalAgent", "Meta", AI},
-	{"Diffbot", "Diffbot", AI},
-	{"cohere-ai", "Cohere", AI},
-	{"Nutch", "Apache Nutch", Other},
-	{"Screaming Frog SEO Spider", "Screaming Frog", SEO},
-	{"Mail.RU_Bot", "Mail.Ru", Search},
-	{"Seekport Crawler", "Seekport", Search},
+// Has reports whether c has purpose p.
+func (c Crawler) Has(p Purpose) bool { return slices.Contains(c.Purposes, p) }
+
+func (c Crawler) clone() Crawler {
+	c.Purposes = slices.Clone(c.Purposes)
+	return c
 }
 
-// Major returns the major crawlers, a fresh copy on each call.
+// registry is the merged list: the hand-written entries in their order, then those
+// of the generated list that no hand-written entry names.
+type registry struct {
+	all    []Crawler      // major first (in curated order), then the rest by name
+	byName map[string]int // lower-cased Name → index in all
+}
+
+var load = sync.OnceValue(func() *registry {
+	r := &registry{byName: make(map[string]int, len(curated)+len(aiRobots))}
+	add := func(c Crawler) {
+		k := strings.ToLower(c.Name)
+		if _, dup := r.byName[k]; dup {
+			return
+		}
+		r.byName[k] = len(r.all)
+		r.all = append(r.all, c)
+	}
+	for _, c := range curated {
+		add(c)
+	}
+	for _, c := range aiRobots {
+		add(c)
+	}
+	return r
+})
+
+// All returns every entry of the registry, copies: the major crawlers first, in the
+// order of Major, then the others.
+func All() []Crawler {
+	r := load()
+	out := make([]Crawler, len(r.all))
+	for i, c := range r.all {
+		out[i] = c.clone()
+	}
+	return out
+}
+
+// Major returns the default set the tools check, copies, ordered by operator, then
+// by how often Common Crawl saw the name in robots.txt files.
 func Major() []Crawler {
-	return slices.Clone(major)
+	var out []Crawler
+	for _, c := range load().all {
+		if c.Major {
+			out = append(out, c.clone())
+		}
+	}
+	return out
 }
 
 // Names returns the names of the major crawlers in the order of Major.
 func Names() []string {
-	out := make([]string, len(major))
-	for i, c := range major {
-		out[i] = c.Name
+	var out []string
+	for _, c := range load().all {
+		if c.Major {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// Lookup returns the entry whose Name equals name, ignoring case.
+func Lookup(name string) (Crawler, bool) {
+	r := load()
+	i, ok := r.byName[strings.ToLower(name)]
+	if !ok {
+		return Crawler{}, false
+	}
+	return r.all[i].clone(), true
+}
+
+// WithPurpose returns, in the order of All, every entry having purpose p.
+func WithPurpose(p Purpose) []Crawler {
+	var out []Crawler
+	for _, c := range load().all {
+		if c.Has(p) {
+			out = append(out, c.clone())
+		}
 	}
 	return out
 }

@@ -471,7 +471,7 @@ func testPicker(t *testing.T, b *browser) {
 	tb.do(chromedp.Click(chromedp.CSS(`button[data-preset]:nth-child(3)`)))
 	var ai []string
 	for _, c := range crawlers.Major() {
-		if c.Purpose == crawlers.AI {
+		if familyOf(c) == "ai" {
 			ai = append(ai, c.Name)
 		}
 	}

@@ -391,7 +391,7 @@ func choices(checked []string, posted bool) ([]family, int) {
 		if on {
 			n++
 		}
-		i := slices.IndexFunc(fams, func(f family) bool { return f.ID == string(c.Purpose) })
+		i := slices.IndexFunc(fams, func(f family) bool { return f.ID == familyOf(c) })
 		if i < 0 {
 			i = len(fams) - 1
 		}
@@ -412,17 +412,29 @@ func presets() []preset {
 	return []preset{
 		{"default", "Defaults", preselected},
 		{"search", "Search engines", []string{"Googlebot", "bingbot", "DuckDuckBot", "Applebot", "YandexBot", "Baiduspider", "Slurp", "SeznamBot", "Yeti", "PetalBot"}},
-		{"ai", "AI crawlers", byPurpose(crawlers.AI)},
-		{"seo", "SEO tools", byPurpose(crawlers.SEO)},
-		{"social", "Social", byPurpose(crawlers.Social)},
+		{"ai", "AI crawlers", byFamily("ai")},
+		{"seo", "SEO tools", byFamily(string(crawlers.SEO))},
+		{"social", "Social", byFamily(string(crawlers.Social))},
 		{"google", "Google's crawlers", byOperator("Google")},
 	}
 }
 
-func byPurpose(p crawlers.Purpose) []string {
+// familyOf is the picker family a crawler is listed under: its main (first)
+// purpose, the AI purposes together as "ai".
+func familyOf(c crawlers.Crawler) string {
+	if len(c.Purposes) == 0 {
+		return string(crawlers.Other)
+	}
+	if c.Purposes[0].IsAI() {
+		return "ai"
+	}
+	return string(c.Purposes[0])
+}
+
+func byFamily(id string) []string {
 	var out []string
 	for _, c := range crawlers.Major() {
-		if c.Purpose == p {
+		if familyOf(c) == id {
 			out = append(out, c.Name)
 		}
 	}

@@ -1,0 +1,4 @@
+package crawlers
+
+// aiRobots is filled from ai.robots.txt's robots.json by go generate.
+var aiRobots = []Crawler{}
