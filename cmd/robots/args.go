@@ -15,7 +15,8 @@ import (
 //   - an unknown flag or a bad flag value is one line on standard error naming it,
 //     with the hint "robots CMD -h", and exit status 2;
 //   - exit status 0: every URL allowed, nothing found, no change; 1: something
-//     disallowed, findings, changes; 2: bad input or a failure.
+//     disallowed, findings, changes; 2: bad input or a failure. Each usage text ends
+//     with its own "Exit status" paragraph saying what that means for the command.
 
 // errHelpShown is returned by parseArgs after -h printed the help: exit status 0.
 var errHelpShown = errors.New("help shown")
@@ -74,17 +75,43 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 		fmt.Fprint(w, c.usage)
 	}
 	fmt.Fprintln(w, "\nFlags:")
-	fs.SetOutput(w)
+	var b strings.Builder
+	fs.SetOutput(&b)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
-	fmt.Fprint(w, exitCodes)
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		fmt.Fprint(w, wrapFlagLine(line))
+	}
 }
 
-// exitCodes closes every help text: one rule for every subcommand.
-const exitCodes = `
-Exit status: 0 all allowed, nothing found or no change; 1 something disallowed,
-findings or changes; 2 bad input or a failure.
-`
+// maxHelpLine is the widest line of a help text, in bytes (the flag descriptions
+// are wrapped to it).
+const maxHelpLine = 100
+
+// wrapFlagLine wraps a line of the flag package's defaults ("    \tdescription")
+// at spaces so that no line is wider than maxHelpLine, continuing with the same
+// indent; a tab counts as the four columns the flag package assumes.
+func wrapFlagLine(line string) string {
+	const indent = "    \t"
+	width := func(s string) int { return len(s) + 3*strings.Count(s, "\t") }
+	if width(strings.TrimSuffix(line, "\n")) <= maxHelpLine || !strings.HasPrefix(line, indent) {
+		return line
+	}
+	var out strings.Builder
+	cur := indent
+	for _, word := range strings.Fields(line) {
+		if cur != indent && width(cur)+1+len(word) > maxHelpLine {
+			out.WriteString(cur + "\n")
+			cur = indent
+		}
+		if cur != indent {
+			cur += " "
+		}
+		cur += word
+	}
+	out.WriteString(cur + "\n")
+	return out.String()
+}
 
 // Output formats. Each subcommand that prints results takes -format with the
 // formats it supports; text is the default.

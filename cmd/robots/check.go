@@ -26,7 +26,7 @@ func init() {
 const checkUsage = `Usage:
 	robots check -robots FILE -agent NAME [-agent NAME]... URL...
 	robots check -agent NAME [-format text|json|jsonl] [-timeout 10s] URL...
-	robots check -jsonl < cases.jsonl
+	robots check -cases FILE        (- for standard input)
 
 Decides whether each crawler may fetch each URL, and prints one verdict per crawler
 per URL: the verdict, the crawler, the URL and the deciding rule with its line
@@ -63,12 +63,19 @@ it had to be encoded, and "error" instead of a verdict for a URL that could not 
 decided. Without -robots, a verdict also has "robots" (the fetch of its origin's
 robots.txt, see "robots fetch -format json").
 
-With -jsonl, read JSON objects from standard input, one per line:
+With -cases FILE ("-" for standard input), read the cases from FILE, JSON objects
+one per line:
 	{"robots": "...", "agent": "FooBot", "url": "https://example.com/x"}
 with "robots_base64" or "robots_file" (a path; each file is read once) instead of
 "robots", "agents" (an array: one crawler with several tokens) instead of "agent",
 and "dialect" to pick an interpretation. Unknown fields are ignored. Writes one
-verdict per input line, in order, or {"line": N, "error": "..."} for a bad line.
+verdict per input line (jsonl), in order, or {"line": N, "error": "..."} for a bad
+line. -jsonl, its old name, still means -cases - (deprecated: -format jsonl is the
+output format, -cases the input).
+
+Exit status: 0 when every URL is allowed for every crawler, 1 when some URL is
+disallowed for some crawler, 2 when some URL or case could not be decided (it is
+reported, and the others are still decided) or on a usage error.
 `
 
 // dialectFlag defines the -dialect flag shared by the subcommands that decide.
@@ -89,7 +96,7 @@ type checkFlags struct {
 	robotsFile  string
 	agents      agentList
 	merge       bool
-	jsonl       bool
+	cases       string
 	format      string
 	timeout     time.Duration
 	concurrency int
@@ -115,7 +122,13 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to decide from (- for standard input)")
 	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable: one verdict per crawler)")
 	fs.BoolVar(&f.merge, "merge-agents", false, "treat the -agent names as one crawler that obeys each of them")
-	fs.BoolVar(&f.jsonl, "jsonl", false, "read JSON cases from standard input, write a verdict per line")
+	fs.StringVar(&f.cases, "cases", "", "read JSON cases, one per line, from `FILE` (- for standard input); write a verdict per line")
+	fs.BoolFunc("jsonl", "deprecated: same as -cases -", func(v string) error {
+		if v == "true" {
+			f.cases = "-"
+		}
+		return nil
+	})
 	format := formatFlag(fs, formatText, formatJSON, formatJSONL)
 	jsonAlias(fs, format)
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "whole-fetch `timeout` when fetching robots.txt")
@@ -126,11 +139,20 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	f.format = *format
-	if f.jsonl {
+	if f.cases != "" {
 		if len(urls) > 0 || f.robotsFile != "" || len(f.agents) > 0 {
-			return usagef("check: -jsonl takes its cases from standard input only")
+			return usagef("check: -cases takes its cases from FILE only: no -robots, -agent or URL")
 		}
-		return checkJSONL(e.stdin, e.stdout)
+		in := e.stdin
+		if f.cases != "-" {
+			fh, err := os.Open(f.cases)
+			if err != nil {
+				return fmt.Errorf("check: %w", err)
+			}
+			defer fh.Close()
+			in = fh
+		}
+		return checkJSONL(in, e.stdout)
 	}
 	if len(f.agents) == 0 {
 		return usagef("check: -agent is required (see \"robots check -h\")")
@@ -215,7 +237,7 @@ func checkJSONL(in io.Reader, out io.Writer) error {
 		}
 		if err != nil && err != io.EOF {
 			w.Flush()
-			return fmt.Errorf("check: reading standard input: %w", err)
+			return fmt.Errorf("check: reading the cases: %w", err)
 		}
 		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
 			if err == io.EOF {
@@ -309,7 +331,7 @@ func (p *caseParser) run(line []byte, lineNum int) any {
 	case c.RobotsFile != nil:
 		if *c.RobotsFile == "-" {
 			// Standard input holds the cases themselves.
-			return fail(`field "robots_file": "-" (standard input) cannot be used with -jsonl, which reads the cases from it`)
+			return fail(`field "robots_file": "-" (standard input) cannot be used with -cases: name the file`)
 		}
 		key := fileKey{*c.RobotsFile, dialect}
 		var ok bool

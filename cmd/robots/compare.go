@@ -22,8 +22,10 @@ google (Google's reading, the default elsewhere), rfc9309, legacy1996 (the 1996
 draft: first match wins, no wildcards) and legacy1994 (the original standard:
 Disallow only, agent names matched as substrings). Rows where the interpretations
 disagree are marked with "!". Without -agent, the agent is "*": a crawler that no
-group names. Exit status: 0 when all interpretations agree, 1 when any row
-disagrees, 2 on errors.
+group names.
+
+Exit status: 0 when all interpretations agree, 1 when any row disagrees, 2 on a
+usage error, a file that cannot be read or a URL that is not one.
 `
 
 // compareVerdict is one dialect's verdict: the fields of a verdict (see verdictJSON)

@@ -21,13 +21,18 @@ const explainUsage = `Usage:
 	robots explain -robots FILE [-agent NAME]... [-dialect NAME] [-format text|json] [URL...]
 
 Reads the robots.txt FILE ("-" for standard input) as Google and RFC 9309 crawlers
-do (or as -dialect says: rfc9309, legacy1996, legacy1994) and shows, for each crawler: the group that applies (its lines) or that none
-does, its crawl-delay, and for each URL the verdict with the deciding rule.
+do (or as -dialect says: rfc9309, legacy1996, legacy1994) and shows, for each
+crawler: the group that applies (its lines) or that none does, its crawl-delay, and
+for each URL the verdict with the deciding rule.
 
 Each -agent names one crawler by its product token (say "Googlebot"); by default
 the major search, AI and SEO crawlers (package crawlers) are shown. Unlike check,
 several -agent flags mean several crawlers, each explained on its own. In the text
 format, crawlers that the same groups apply to are shown together.
+
+Exit status: 0 when every URL given is allowed for every crawler (or no URL is
+given), 1 when some URL is disallowed for some crawler, 2 when a URL is not one
+(the others are still explained), the file cannot be read or on a usage error.
 `
 
 type explainFlags struct {

@@ -69,7 +69,8 @@ func register(name, summary, usage string, run func(ctx context.Context, e *env,
 	commands[name] = command{summary: summary, usage: usage, run: run}
 }
 
-const usage = `robots: check, lint, explain, compare, diff and fetch robots.txt files, or serve them.
+const usage = `robots: check, lint, explain, compare, diff, fetch and audit robots.txt files and sites, or serve
+them to crawlers and people (an API and a web tester).
 
 Usage:
 	robots <command> [flags] [arguments]
@@ -79,10 +80,9 @@ Commands:
 Run "robots help <command>" or "robots <command> -h" for a command's flags.
 Flags may come before or after the arguments; "--" ends the flags.
 
-Exit status, the same for every command:
-	0  every URL allowed, nothing found, no change
-	1  something disallowed, findings, changes
-	2  bad input (usage, unreadable file, invalid URL) or a failure
+Exit status: 0 when the answer is yes (every URL allowed, nothing found, no change), 1 when
+it is no (something disallowed, findings, changes), 2 on bad input or a failure. Each
+command's help says what 0 and 1 mean for it.
 `
 
 func printUsage(w io.Writer) {

@@ -39,7 +39,8 @@ Cluster, fetch each origin once while it is fresh). While Redis is unreachable t
 server answers from memory and by fetching, and uses Redis again once it is back.
 
 API:
-	GET  /v1/check?agent=NAME&url=URL   (agent may repeat)
+	GET  /v1/check?agent=NAME&url=URL   (one crawler; repeat agent only with
+	                                     merge_agents=true: one crawler, several tokens)
 	POST /v1/check  {"agent": "NAME", "urls": ["https://...", ...]}
 	GET  /v1/robots?url=URL
 	POST /v1/lint   (body: a robots.txt file)
@@ -52,16 +53,20 @@ API:
 By default the server refuses to fetch from loopback, private, link-local and
 other special addresses, checked on every address it dials; -allow-private lifts
 that for local use. With -tls-cert and -tls-key it answers HTTPS only, and serves a
-renewed certificate as soon as its files change. Stops gracefully on SIGINT or SIGTERM.
+renewed certificate as soon as its files change. Stops gracefully on SIGINT or
+SIGTERM.
 
-` + envRule
+` + envRule + `
+Exit status: 0 after a graceful stop on SIGINT or SIGTERM, 2 when the server cannot
+start (a bad flag, a store that cannot be opened, an address in use) or fails.
+`
 
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("serve")
 	addr := fs.String("addr", serve.DefaultAddr, "`address` to listen on")
 	data := fs.String("data", "", "data `directory` of the embedded store (default: robots-serve in the user cache directory)")
 	dataMax := fs.Int64("data-max-bytes", boltstore.DefaultMaxBytes, "`bytes` of the embedded store's file: past 3/4 of it, expired then least recently used entries are evicted; past it, the file is compacted")
-	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server,\nredis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
+	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server, redis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback, private and link-local addresses")
 	tlsCert := fs.String("tls-cert", "", "answer HTTPS only, with the certificate chain in PEM `FILE` (with -tls-key; read again when it changes)")
 	tlsKey := fs.String("tls-key", "", "private key in PEM `FILE` of -tls-cert")

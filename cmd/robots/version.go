@@ -18,6 +18,8 @@ const versionUsage = `Usage:
 Print the module version, the VCS revision (with -dirty for uncommitted changes)
 and the Go version this binary was built with, as recorded by the Go toolchain;
 "unknown" where it recorded nothing.
+
+Exit status: 0, or 2 on a usage error.
 `
 
 func runVersion(_ context.Context, e *env, args []string) error {
