@@ -107,9 +107,9 @@ func (r Rule) String() string {
 // Field is a line that is not a rule or a user-agent line: sitemap, crawl-delay, host,
 // clean-param, request-rate, visit-time or any other name. Fields never change decisions.
 type Field struct {
-	Name  string // lower case for the fields Google knows; otherwise as written
-	Value string
-	Line  int
+	Name  string `json:"name"` // lower case for the fields Google knows; otherwise as written
+	Value string `json:"value"`
+	Line  int    `json:"line"`
 }
 
 // Group is a group of the file: one or more user-agent lines and the lines up to the
@@ -207,9 +207,9 @@ func ParseCrawlDelay(value string) (time.Duration, error) {
 
 // Diagnostic reports a line that Parse skipped or read in a doubtful way.
 type Diagnostic struct {
-	Line    int  // 1-based
-	Code    Code // stable: one of the Code constants
-	Message string
+	Line    int    `json:"line"` // 1-based
+	Code    Code   `json:"code"` // stable: one of the Code constants
+	Message string `json:"message"`
 }
 
 func (d Diagnostic) String() string {

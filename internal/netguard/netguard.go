@@ -31,9 +31,16 @@ type RefusedError struct {
 	Reason string     // the kind of address, e.g. "loopback" or "private"
 }
 
+// Error names the address, its kind and what lifts the refusal: people meet it
+// when they try the server on a site of their own machine or network.
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("refusing to connect to %s (%s address)", e.Addr, e.Reason)
+	return fmt.Sprintf("refusing to connect to %s (%s address): %s", e.Addr, e.Reason, Hint)
 }
+
+// Hint says how to fetch from refused addresses: the option of robots serve (and of
+// serve.Config) that turns the guard off.
+const Hint = "start robots serve with -allow-private (ROBOTS_ALLOW_PRIVATE=true) to fetch from " +
+	"loopback and private addresses"
 
 // Refused reports true: it is how package fetch tells a deliberate refusal, which
 // it must not cache, from a failure to connect.
