@@ -14,9 +14,10 @@
 // major ones, are written by hand in curated.go, each fact taken from the
 // operator's documentation (linked in [Crawler.URL]). The other AI crawlers come
 // from the ai.robots.txt project's robots.json (MIT licence, copied with its
-// provenance in testdata/ai.robots.txt/), turned into Go by "go generate" (see
-// internal/gen for how that list's "function" texts map to purposes). Where both
-// name a crawler, the hand-written entry wins.
+// provenance in data/ai.robots.txt/), turned into airobots_gen.go by
+// "go generate ./crawlers" (data/ai.robots.txt/README.md gives how that list's
+// "function" texts map to purposes, and how to refresh it). Where both name a
+// crawler, the hand-written entry wins.
 //
 // # Purposes
 //
@@ -26,6 +27,8 @@
 // asked an assistant or agent for it). Google and Bing use the index of their
 // search crawlers (Googlebot, bingbot) for the AI answers in their search results
 // too; no separate token controls that, so those crawlers are listed as [Search].
+//go:generate go run ./internal/gen -in data/ai.robots.txt/robots.json -out airobots_gen.go
+
 package crawlers
 
 import (

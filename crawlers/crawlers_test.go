@@ -168,9 +168,11 @@ func TestCrawlDelay(t *testing.T) {
 			}
 		})
 	}
+	// The statements cover every crawler the two operators document.
 	for _, c := range All() {
-		if c.Operator == "Google" && c.CrawlDelay != Ignored || c.Operator == "Yandex" && c.CrawlDelay != Ignored {
-			t.Errorf("%s (%s): CrawlDelay %q, want ignored like every crawler of its operator", c.Name, c.Operator, c.CrawlDelay)
+		documented := strings.HasPrefix(c.URL, "https://developers.google.com/") || strings.HasPrefix(c.URL, "https://yandex.com/")
+		if documented && c.CrawlDelay != Ignored {
+			t.Errorf("%s (%s): CrawlDelay %q, want ignored like every crawler its operator documents", c.Name, c.Operator, c.CrawlDelay)
 		}
 	}
 }
@@ -213,6 +215,17 @@ func TestWithPurpose(t *testing.T) {
 	}
 	if got := WithPurpose("ai"); len(got) != 0 {
 		t.Errorf("WithPurpose(%q) = %d entries, want none", "ai", len(got))
+	}
+}
+
+// TestCount: issue 26 asks for at least 150 crawlers with purposes.
+func TestCount(t *testing.T) {
+	const min = 150
+	if n := len(All()); n < min {
+		t.Errorf("%d crawlers, want at least %d", n, min)
+	}
+	if n := len(Names()); n != 75 {
+		t.Errorf("%d major crawlers, want the 75 of the corpus", n)
 	}
 }
 

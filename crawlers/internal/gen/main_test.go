@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestUpToDate fails when airobots_gen.go is not what go generate writes for the
+// committed robots.json: edit the input, then run "go generate ./crawlers".
+func TestUpToDate(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "data", "ai.robots.txt", "robots.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := generate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join("..", "..", "airobots_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("crawlers/airobots_gen.go is stale: run go generate ./crawlers")
+	}
+}
+
+// TestPurposes holds the mapping to the function texts of robots.json (August 2026).
+func TestPurposes(t *testing.T) {
+	tests := []struct {
+		name, function, description string
+		want                        []string
+	}{
+		{"assistants", "AI Assistants", "", []string{"AIUser"}},
+		{"agents", "AI Agents", "", []string{"AIUser"}},
+		{"coding agents", "AI Coding Agents", "", []string{"AIUser"}},
+		{"search crawlers", "AI Search Crawlers", "", []string{"AISearch"}},
+		{"scrapers", "AI Data Scrapers", "", []string{"AITrain"}},
+		{"scraper, other case", "AI data scraper", "", []string{"AITrain"}},
+		{"providers", "AI Data Providers", "", []string{"AITrain", "AISearch"}},
+		{"undocumented", "Undocumented AI Agents", "it answers user prompts", []string{"Other"}},
+		{"training", "LLM training.", "", []string{"AITrain"}},
+		{"scrapes to train", "Scrapes data to train OpenAI's products.", "", []string{"AITrain"}},
+		{"search result", "Search result generation.", "", []string{"AISearch"}},
+		{"scrapes for search", "Scrapes data for search engine and LLMs.", "", []string{"AITrain", "AISearch"}},
+		{"user prompts", "Retrieves data to provide responses to user-initiated prompts.", "", []string{"AIUser"}},
+		{"answers", "Crawls sites to provide answers to user queries.", "", []string{"AISearch", "AIUser"}},
+		{"research is not search", "AI research crawler", "", []string{"AITrain"}},
+		{"seo", "Checks URLs on your site for SEO Writing Assistant.", "", []string{"SEO", "AIUser"}},
+		{"description read", "Unclear at this time.", "Collects training data.", []string{"AITrain"}},
+		{"nothing said", "Live chat support and lead generation.", "", []string{"Other"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := purposes(tt.function, tt.description); !slices.Equal(got, tt.want) {
+				t.Errorf("purposes(%q) = %q, want %q", tt.function, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOperator(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"[Ai2](https://allenai.org/crawler)", "Ai2"},
+		{"Amazon, used for fetching web content", "Amazon"},
+		{"Cohere to download training data", "Cohere"},
+		{"Naget Inc (founded by someone)", "Naget Inc"},
+		{"Lyrenth that builds an AI-readable index", "Lyrenth"},
+		{"Unclear at this time.", ""},
+		{"Unknown", ""},
+		{"https://safe.search.brave.com/help/brave-search-crawler", ""},
+		{"ByteDance", "ByteDance"},
+	}
+	for _, tt := range tests {
+		if got := operator(tt.in); got != tt.want {
+			t.Errorf("operator(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestDocURL(t *testing.T) {
+	tests := []struct{ name, respect, operator, want string }{
+		{"respect first", "[Yes](https://commoncrawl.org/ccbot)", "[CC](https://commoncrawl.org/about)", "https://commoncrawl.org/ccbot"},
+		{"operator page", "Yes", "[Ai2](https://allenai.org/crawler)", "https://allenai.org/crawler"},
+		{"home page skipped", "Yes", "[OpenAI](https://openai.com)", ""},
+		{"third party skipped", "[Yes](https://news.ycombinator.com/item?id=1)", "[X](https://x.dev/bot)", "https://x.dev/bot"},
+		{"github skipped", "[No](https://github.com/a/b/issues/40)", "Meta", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := docURL(tt.respect, tt.operator); got != tt.want {
+				t.Errorf("docURL(%q, %q) = %q, want %q", tt.respect, tt.operator, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"not json", `[`, "unexpected end"},
+		{"array", `[]`, "cannot unmarshal"},
+		{"empty", `{}`, "no agents"},
+		{"empty name", `{"": {"function": "x"}}`, "empty name"},
+		{"newline", `{"a\nb": {"function": "x"}}`, "control character"},
+		{"star", `{"*": {"function": "x"}}`, "'*'"},
+		{"long", `{"` + strings.Repeat("a", maxName+1) + `": {}}`, "longer than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := generate([]byte(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("generate(%q) error %v, want one containing %q", tt.in, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestDuplicates: names equal but for case are one crawler, the one with an operator kept.
+func TestDuplicates(t *testing.T) {
+	out, err := generate([]byte(`{"meta-x": {"operator": "[Meta](https://m.example/bots)", "function": "AI Assistants"},
+		"Meta-X": {"operator": "Unclear at this time.", "function": "AI Data Scrapers"},
+		"B": {"function": "AI Agents"}, "b": {"function": "AI Agents"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, want := range []string{`{"meta-x", "Meta", p(AIUser), "https://m.example/bots", Unknown, false}`, `{"B", "", p(AIUser)`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %s:\n%s", want, s)
+		}
+	}
+	for _, not := range []string{`"Meta-X"`, `{"b",`} {
+		if strings.Contains(s, not) {
+			t.Errorf("output keeps %s:\n%s", not, s)
+		}
+	}
+}
+
+// FuzzGenerate: any input gives an error or Go source, never a panic.
+func FuzzGenerate(f *testing.F) {
+	f.Add([]byte(`{"GPTBot": {"operator": "[OpenAI](https://openai.com)", "function": "LLM training."}}`))
+	f.Add([]byte(`{"a": {"operator": "[x](http://)", "respect": "http://[::1", "function": "AI"}}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, err := generate(src)
+		if err == nil && !bytes.Contains(out, []byte("var aiRobots")) {
+			t.Fatalf("no table in %q", out)
+		}
+	})
+}
