@@ -99,14 +99,6 @@ type pathView struct {
 	pairs byteSet // the path's pairSet, computed on first use when zero
 }
 
-// newPathView returns the view of a whole path, its byte set computed.
-func newPathView(s string, slash bool) pathView {
-	var p pathView
-	p.set(s, slash, true)
-	p.computeMask()
-	return p
-}
-
 // set sets p to a path without its byte set, which is computed when a wildcard
 // rule first needs it. Unless cut, s may run on into the URL's fragment, which is cut
 // off when a rule first needs the path's end: no pattern holds a '#' (it starts a

@@ -331,17 +331,6 @@ func (pt part) entries(prog string) iter.Seq[entry] {
 	}
 }
 
-// setParts returns the offsets of the parts of the set at so: the generic part, then
-// the buckets'. Only cold paths call it.
-func setParts(prog string, so int) []int {
-	nk, bounds, recs := setLayout(prog, so)
-	parts := []int{recs}
-	for j := range nk {
-		parts = append(parts, int(u32(prog, bounds+boundSize*j)))
-	}
-	return parts
-}
-
 // lazyProg is a rule set compiled on first use. Decisions on one Robots may run at once:
 // the first to need the set compiles it and publishes it with a compare-and-swap; a
 // goroutine that loses the race drops its own copy (the same bytes) and uses the one

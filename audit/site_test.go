@@ -190,13 +190,8 @@ func TestSite(t *testing.T) {
 		paths = append(paths, sitePath(i))
 	}
 	paths = append(paths, "/broken/0", "/broken/1", "/broken/2")
-	type key struct {
-		line   int
-		agents string
-	}
 	wantPerAgent := make([]int, len(siteAgents))
 	wantRule := map[int]map[string]int{} // line → agent → URLs
-	wantExamples := map[key][]string{}
 	wantAny := 0
 	for _, p := range paths {
 		any := false
@@ -214,7 +209,6 @@ func TestSite(t *testing.T) {
 			wantAny++
 		}
 	}
-	_ = wantExamples
 
 	tot := rep.Totals
 	if tot.URLs != len(paths) || tot.OffOriginURLs != 0 || tot.InvalidURLs != 0 {

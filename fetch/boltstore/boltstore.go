@@ -44,6 +44,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/gorobots/robots/fetch"
 )
@@ -108,7 +109,7 @@ type Store struct {
 	// read by the next writer before it is brought up to date.
 	wmu sync.Mutex
 
-	compacting atomic.Bool    // a compaction runs: saves fail at once
+	compacting atomic.Bool    // a compaction runs: saves fail at once; set with wmu held, so that no save is under way
 	bg         sync.WaitGroup // the compaction running in the background, if any
 
 	mu          sync.Mutex // guards the fields below
@@ -169,7 +170,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 // (a compaction's new file gets them from bbolt.Compact).
 func (s *Store) openDB(path string, buckets bool) (*bolt.DB, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: OpenTimeout})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("boltstore: %s: %w", path, ErrLocked)
 	}
 	if err != nil {
@@ -303,7 +304,7 @@ func (s *Store) Save(_ context.Context, e *fetch.Result) error {
 	if err := s.save(e.Origin, v, e.ExpiresAt); err != nil {
 		return fmt.Errorf("boltstore: saving %s: %w", e.Origin, err)
 	}
-	if s.fileSize() > s.max && s.compacting.CompareAndSwap(false, true) {
+	if s.fileSize() > s.max && s.startCompaction() {
 		s.bg.Go(func() {
 			err := s.compact()
 			s.mu.Lock()
@@ -437,11 +438,19 @@ func (s *Store) shrink() error {
 	if err != nil {
 		return err
 	}
-	if s.fileSize() > s.max {
-		s.compacting.Store(true)
+	if s.fileSize() > s.max && s.startCompaction() {
 		return s.compact()
 	}
 	return nil
+}
+
+// startCompaction sets s.compacting unless it is set, and reports whether it did.
+// It waits for a save under way to end (a save holds wmu while it checks the flag and
+// writes), so that the compaction copies every save that did not fail.
+func (s *Store) startCompaction() bool {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.compacting.CompareAndSwap(false, true)
 }
 
 // compactTxBytes bounds what one transaction of a compaction writes, so that
@@ -449,14 +458,11 @@ func (s *Store) shrink() error {
 const compactTxBytes = 16 << 20
 
 // compact copies the entries into a new file and puts it in place of the old one;
-// s.compacting is set, and compact clears it. Loads go on while the entries are
+// s.compacting is set (startCompaction), and compact clears it. Loads go on while the entries are
 // copied; saves fail (ErrCompacting). The new file is opened (and locked) before the
 // old one is closed, so no other process can take the path meanwhile.
 func (s *Store) compact() error {
 	defer s.compacting.Store(false)
-	// A save that began before s.compacting was set ends first; later ones see it.
-	s.wmu.Lock()
-	s.wmu.Unlock()
 	tmp := s.path + ".compact"
 	os.Remove(tmp) // left by a compaction that was interrupted
 	dst, err := s.openDB(tmp, false)
