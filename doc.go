@@ -37,6 +37,18 @@
 // older [Legacy1996] and [Legacy1994] documents, which some crawlers still follow
 // (first match wins, no wildcards). The same file can mean different things to each.
 //
+// # Usage preferences
+//
+// A file may also say what the content it lets crawlers fetch may be used for.
+// [Robots.Usage] reads, for a crawler and a URL it may fetch, the Content-Usage lines
+// of the IETF AI Preferences drafts ("Content-Usage: /blog/ train-ai=y", the
+// categories of [Categories]) and the Content-Signal lines of Cloudflare's Content
+// Signals Policy ("Content-Signal: search=yes, ai-train=no", the signals of
+// [Signals]), each category allowed, disallowed or unknown with the line that said
+// so; [Usage.WithHeader] combines them with a response's own Content-Usage header.
+// Google ignores both lines; the Google and RFC9309 dialects read them, the legacy
+// ones do not.
+//
 // Fetching robots.txt (status codes, redirects, caching) is the job of the fetch
 // package; the robots command checks, lints, explains and compares files.
 package robots

@@ -2,6 +2,7 @@ package robots_test
 
 import (
 	"fmt"
+	"net/http"
 
 	"github.com/gorobots/robots"
 )
@@ -67,6 +68,31 @@ func ExampleRobots_Diagnostics() {
 	// line 3: "Dissallow" is not a field name; Google reads it as disallow, other crawlers skip the line [misspelled-field]
 	// line 4: no colon after "Disallow"; Google reads "Disallow: /private/", other crawlers skip the line [missing-colon]
 	// line 5: unknown field "unicorns": ignored [unknown-field]
+}
+
+// A crawler that fetched a page asks what the site prefers about its use: the
+// robots.txt lines that apply, then the response's own Content-Usage header, combined
+// most restrictively.
+func ExampleRobots_Usage() {
+	r := robots.Parse([]byte(`User-agent: *
+Disallow: /private/
+Content-Usage: train-ai=n
+Content-Usage: /blog/ train-ai=y, search=y
+Content-Signal: search=yes, ai-train=no
+`))
+	u := r.Usage("ExampleBot", "https://example.com/blog/post")
+	fmt.Println(u.Fetchable, u.Category("train-ai").Preference, "by line", u.Category("train-ai").Line)
+	fmt.Println("Content-Signal ai-train:", u.Signal("ai-train").Preference)
+
+	header := http.Header{"Content-Usage": {"train-ai=n"}} // resp.Header
+	fmt.Println("with the header:", u.WithHeader(header).Category("train-ai").Preference)
+
+	fmt.Println(r.Usage("ExampleBot", "https://example.com/private/x").Fetchable)
+	// Output:
+	// true allowed by line 4
+	// Content-Signal ai-train: disallowed
+	// with the header: disallowed
+	// false
 }
 
 func ExampleProductToken() {

@@ -1,0 +1,268 @@
+package robots
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gorobots/robots/internal/sfv"
+)
+
+// Preference is what a site prefers about one category of use of its content:
+// allowed, disallowed, or unknown when nothing readable says (draft-ietf-aipref-vocab
+// §3; the vocabulary takes no position on what a recipient should assume then). The
+// constants are ordered from least to most restrictive.
+type Preference uint8
+
+const (
+	UsageUnknown    Preference = iota // nothing stated, or nothing that could be read
+	UsageAllowed                      // the token y (Content-Usage) or yes (Content-Signal)
+	UsageDisallowed                   // the token n (Content-Usage) or no (Content-Signal)
+)
+
+var preferenceNames = [...]string{"unknown", "allowed", "disallowed"}
+
+func (p Preference) String() string {
+	if int(p) < len(preferenceNames) {
+		return preferenceNames[p]
+	}
+	return "preference?"
+}
+
+// Stated is the preference for one category or signal, and what stated it.
+type Stated struct {
+	Label      string // the category ("train-ai") or signal ("ai-input")
+	Preference Preference
+	// Line is the robots.txt line whose statement gives Preference; 0 when no line
+	// does (Preference is unknown, or the header alone gives it).
+	Line int
+	// Header is true when the response's own header field gives Preference (see
+	// Usage.WithHeader).
+	Header bool
+}
+
+// UsageLine is a Content-Usage or Content-Signal line that applies to a URL.
+type UsageLine struct {
+	Signal    bool   // a Content-Signal line; else a Content-Usage line
+	Path      string // the path as written; "" when the line has none, and applies to every path
+	Statement string // the rest of the value: an RFC 9651 Dictionary, as written
+	Line      int
+	// Err says why Statement is not a Dictionary; every category is unknown then
+	// (draft-ietf-aipref-vocab §6.5.1). It is nil when Statement parses.
+	Err error
+}
+
+// Usage is what a site prefers about the use of the content at one URL by one
+// crawler: the Content-Usage lines of its robots.txt (draft-ietf-aipref-attach-05,
+// with the vocabulary of draft-ietf-aipref-vocab), its Content-Signal lines
+// (Cloudflare's Content Signals Policy), and, through WithHeader, the response's own
+// header fields. The two vocabularies are kept apart: both have a "search", and they
+// do not mean the same.
+//
+// Within the groups that apply to the crawler, the lines of each field whose paths
+// match the URL longest apply, paths matched as Allow and Disallow values are (the
+// dialect's rules for '*', '$' and percent-encoding; length counted in bytes of the
+// encoded path), and a line without a path as if its path were "/". Lines that match
+// equally long combine, category by category, most restrictively: unlike Allow and
+// Disallow, a tie goes to the stricter. Lines in a group that do not apply, and
+// lines that match less long, say nothing about the URL.
+type Usage struct {
+	// Fetchable reports whether robots.txt lets the crawler fetch the URL. When it
+	// does not, no preference of the file applies (draft-ietf-aipref-attach §3.1):
+	// every category is unknown and Lines is empty.
+	Fetchable bool
+	// ContentUsage has one entry for each category of Categories, in that order.
+	ContentUsage []Stated
+	// ContentSignal has one entry for each signal of Signals, in that order.
+	ContentSignal []Stated
+	// Lines are the robots.txt lines that apply, in file order.
+	Lines []UsageLine
+}
+
+// Category returns the preference for the category with label ("train-ai"); an
+// unknown label is unknown.
+func (u Usage) Category(label string) Stated { return find(u.ContentUsage, label) }
+
+// Signal returns the Content-Signal for the signal with label ("ai-train").
+func (u Usage) Signal(label string) Stated { return find(u.ContentSignal, label) }
+
+func find(s []Stated, label string) Stated {
+	for _, st := range s {
+		if st.Label == label {
+			return st
+		}
+	}
+	return Stated{Label: label}
+}
+
+// WithHeader returns u combined most restrictively (draft-ietf-aipref-vocab §5.1)
+// with the Content-Usage and Content-Signal fields of a response's header h, whose
+// keys are canonical as in net/http (an http.Header can be passed as it is). The
+// field lines of each field make one Dictionary, joined with ", " (RFC 9110 §5.3); a
+// field that does not parse states nothing. The header applies to the content of
+// the response it came with, whatever robots.txt said; the zero Usage combined with
+// a header gives the header's preferences alone.
+func (u Usage) WithHeader(h map[string][]string) Usage {
+	out := u
+	out.ContentUsage = withHeader(u.ContentUsage, vocabulary, usageYes, usageNo, h["Content-Usage"])
+	out.ContentSignal = withHeader(u.ContentSignal, signalVocabulary, signalYes, signalNo, h["Content-Signal"])
+	out.Lines = slices.Clone(u.Lines)
+	return out
+}
+
+func withHeader(st []Stated, vocab []Category, yes, no string, values []string) []Stated {
+	if len(st) != len(vocab) {
+		st = unknowns(vocab)
+	} else {
+		st = slices.Clone(st)
+	}
+	if len(values) == 0 {
+		return st
+	}
+	prefs, _ := readStatement(vocab, yes, no, strings.Join(values, ", "))
+	for i, p := range prefs {
+		switch s := &st[i]; {
+		case p > s.Preference:
+			s.Preference, s.Line, s.Header = p, 0, true
+		case p == s.Preference && p != UsageUnknown:
+			s.Header = true
+		}
+	}
+	return st
+}
+
+func unknowns(vocab []Category) []Stated {
+	st := make([]Stated, len(vocab))
+	for i, c := range vocab {
+		st[i].Label = c.Label
+	}
+	return st
+}
+
+// Usage returns what the file prefers about the use of url's content by the crawler
+// whose product token is agent (see Usage for how lines apply). When the crawler may
+// not fetch url, Fetchable is false and no preference applies. The Google and RFC9309
+// dialects read Content-Usage and Content-Signal lines; the legacy dialects know
+// neither, and every preference is unknown in them. To combine the preferences with a
+// response's own header, see Usage.WithHeader.
+func (r *Robots) Usage(agent, url string) Usage {
+	u := Usage{ContentUsage: unknowns(vocabulary), ContentSignal: unknowns(signalVocabulary)}
+	if !r.Check(agent, url).Allowed {
+		return u
+	}
+	if r == nil || r.opts.dialect.legacy() {
+		u.Fetchable = true
+		return u
+	}
+	groups, _ := r.GroupsFor(agent)
+	all := r.Groups()
+	var lines []UsageLine
+	for _, gi := range groups {
+		for _, f := range all[gi].Fields {
+			if signal := f.Name == "content-signal"; signal || f.Name == "content-usage" {
+				path, stmt := splitUsageValue(f.Value)
+				lines = append(lines, UsageLine{Signal: signal, Path: path, Statement: stmt, Line: f.Line})
+			}
+		}
+	}
+	path, slash := splitPath(url)
+	if slash {
+		path = "/" + path
+	}
+	return r.opts.dialect.usage(lines, path)
+}
+
+// usage is what lines (the Content-Usage and Content-Signal lines of the groups that
+// apply to a crawler) say about path, the path and query of a URL as splitPath gives
+// it, for a crawler that may fetch it.
+func (d Dialect) usage(lines []UsageLine, path string) Usage {
+	path = d.matchPath(path)
+	u := Usage{Fetchable: true}
+	var cu, cs []UsageLine
+	cu, u.ContentUsage = d.applyLines(lines, false, path, vocabulary, usageYes, usageNo)
+	cs, u.ContentSignal = d.applyLines(lines, true, path, signalVocabulary, signalYes, signalNo)
+	u.Lines = append(cu, cs...)
+	slices.SortFunc(u.Lines, func(a, b UsageLine) int { return a.Line - b.Line })
+	return u
+}
+
+// applyLines picks the lines of one field (Content-Signal when signal is set) whose
+// paths match path longest, and combines their statements.
+func (d Dialect) applyLines(lines []UsageLine, signal bool, path string, vocab []Category, yes, no string) ([]UsageLine, []Stated) {
+	var best []UsageLine
+	bestLen := -1
+	for _, l := range lines {
+		if l.Signal != signal {
+			continue
+		}
+		p := l.Path
+		if p == "" {
+			p = "/"
+		}
+		pat, shape := d.compilePattern(p)
+		if !matches(shape, pat, path) || len(pat) < bestLen {
+			continue
+		}
+		if len(pat) > bestLen {
+			best, bestLen = best[:0], len(pat)
+		}
+		best = append(best, l)
+	}
+	st := unknowns(vocab)
+	for i := range best {
+		var prefs []Preference
+		prefs, best[i].Err = readStatement(vocab, yes, no, best[i].Statement)
+		for c, p := range prefs {
+			// Lines in file order: the first that gives the combined preference names it.
+			if s := &st[c]; p > s.Preference {
+				s.Preference, s.Line = p, best[i].Line
+			}
+		}
+	}
+	return best, st
+}
+
+// readStatement assigns a preference to each category of vocab from a statement, as
+// draft-ietf-aipref-vocab §6.5 says: the statement is an RFC 9651 Dictionary; a
+// category whose key has the token yes or no as its value is allowed or disallowed;
+// any other value, an absent key, and every category of a statement that does not
+// parse, are unknown (the error says why it does not). Parameters and keys of no
+// category are ignored, and a repeated key keeps its last value. A category left
+// unknown takes its parent's preference.
+func readStatement(vocab []Category, yes, no, stmt string) ([]Preference, error) {
+	prefs := make([]Preference, len(vocab))
+	dict, err := sfv.ParseDictionary(stmt)
+	if err != nil {
+		return prefs, err
+	}
+	for i, c := range vocab {
+		if v, ok := dict.Get(c.Label); ok && v.Kind == sfv.Token {
+			switch v.Text {
+			case yes:
+				prefs[i] = UsageAllowed
+			case no:
+				prefs[i] = UsageDisallowed
+			}
+		}
+		if prefs[i] == UsageUnknown && c.Parent != "" {
+			if p := slices.IndexFunc(vocab[:i], func(pc Category) bool { return pc.Label == c.Parent }); p >= 0 {
+				prefs[i] = prefs[p]
+			}
+		}
+	}
+	return prefs, nil
+}
+
+// splitUsageValue splits the value of a Content-Usage or Content-Signal line into its
+// path and its statement (draft-ietf-aipref-attach-05 §3.2): a value that starts with
+// "/" has a path, up to the first space or tab; any other value is all statement.
+// (Earlier drafts required the path.)
+func splitUsageValue(v string) (path, stmt string) {
+	if !strings.HasPrefix(v, "/") {
+		return "", v
+	}
+	i := strings.IndexAny(v, " \t")
+	if i < 0 {
+		return v, ""
+	}
+	return v[:i], strings.TrimLeft(v[i:], " \t")
+}

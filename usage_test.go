@@ -1,0 +1,393 @@
+package robots
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// prefs writes the preferences of st as "label=preference" words, with "@line" and
+// "+header" for what stated each, in the order of st.
+func prefs(st []Stated) string {
+	var w []string
+	for _, s := range st {
+		v := s.Label + "=" + s.Preference.String()
+		if s.Line > 0 {
+			v += fmt.Sprintf("@%d", s.Line)
+		}
+		if s.Header {
+			v += "+header"
+		}
+		w = append(w, v)
+	}
+	return strings.Join(w, " ")
+}
+
+// TestReadStatement: the statements of draft-ietf-aipref-vocab §6 and §6.5, read as
+// the draft says, and the tokens of the Content Signals Policy.
+func TestReadStatement(t *testing.T) {
+	tests := []struct {
+		name   string
+		signal bool
+		stmt   string
+		want   string // preferences in vocabulary order
+		err    bool   // the statement does not parse
+	}{
+		// §6: "a preference to allow model training, disallow search".
+		{name: "vocab 6 example", stmt: "train-ai=y, search=n", want: "allowed disallowed"},
+		// §6.5.1: "all preferences being unknown": the last values are a boolean and a string.
+		{name: "vocab 6.5.1 duplicated keys", stmt: `train-ai=y, train-ai, search=n, search="n"`, want: "unknown unknown"},
+		// §6.5.1: "keys include uppercase characters": the Dictionary does not parse.
+		{name: "vocab 6.5.1 upper-case key", stmt: "Train-AI=n", want: "unknown unknown", err: true},
+		{name: "upper-case later in the dictionary", stmt: "search=y, Train-ai=n", want: "unknown unknown", err: true},
+		// §6.5.2: "carries no parameters, and a preference to allow the usage".
+		{name: "vocab 6.5.2 overwritten parameters", stmt: "train-ai;allow=n, train-ai=y", want: "allowed unknown"},
+		// §6.5.2: "has parameters even though the preference is unknown". As printed, with a
+		// trailing ';', the example is no Dictionary (RFC 9651 §4.2.3.2 wants a key after
+		// every ';'): unknown either way.
+		{name: "vocab 6.5.2 parameters on an unknown preference as printed", stmt: `train-ai;has;parameters="?";`, want: "unknown unknown", err: true},
+		{name: "vocab 6.5.2 parameters on an unknown preference", stmt: `train-ai;has;parameters="?"`, want: "unknown unknown"},
+		// §6.2: only the tokens y and n; §6.4: unknown keys and parameters are ignored.
+		{name: "no is not n", stmt: "train-ai=no", want: "unknown unknown"},
+		{name: "tokens are case-sensitive", stmt: "train-ai=N, search=Y", want: "unknown unknown"},
+		{name: "string n", stmt: `train-ai="n"`, want: "unknown unknown"},
+		{name: "inner list", stmt: "train-ai=(n)", want: "unknown unknown"},
+		{name: "parameters ignored", stmt: "train-ai=n;until=@1767225600, search=y;q", want: "disallowed allowed"},
+		{name: "unknown keys ignored", stmt: "train-genai=n, search=y, ai-use=n", want: "unknown allowed"},
+		{name: "empty", stmt: "", want: "unknown unknown"},
+		{name: "stray comma", stmt: "train-ai=n,, search=y", want: "unknown unknown", err: true},
+		{name: "trailing comma", stmt: "train-ai=n,", want: "unknown unknown", err: true},
+		// The Content Signals Policy: yes and no; a signal not listed expresses nothing.
+		{name: "signals", signal: true, stmt: "search=yes, ai-train=no", want: "allowed unknown disallowed"},
+		{name: "signals without spaces", signal: true, stmt: "search=yes,ai-input=yes,ai-train=no", want: "allowed allowed disallowed"},
+		{name: "signals take yes and no only", signal: true, stmt: "search=y, ai-train=n", want: "unknown unknown unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vocab, yes, no := vocabulary, usageYes, usageNo
+			if tt.signal {
+				vocab, yes, no = signalVocabulary, signalYes, signalNo
+			}
+			got, err := readStatement(vocab, yes, no, tt.stmt)
+			var words []string
+			for _, p := range got {
+				words = append(words, p.String())
+			}
+			if g := strings.Join(words, " "); g != tt.want || (err != nil) != tt.err {
+				t.Errorf("readStatement(%q) = %s, error %v; want %s, error %v", tt.stmt, g, err, tt.want, tt.err)
+			}
+		})
+	}
+}
+
+// TestReadStatementParents: a category left unknown takes its parent's preference,
+// for a vocabulary shaped like the earlier drafts' (a broad category, a narrower one
+// under it, and one under that).
+func TestReadStatementParents(t *testing.T) {
+	vocab := []Category{{Label: "all"}, {Label: "train-ai", Parent: "all"}, {Label: "train-genai", Parent: "train-ai"}, {Label: "search", Parent: "all"}}
+	tests := []struct{ stmt, want string }{
+		{"all=n", "disallowed disallowed disallowed disallowed"},
+		{"all=n, train-ai=y", "disallowed allowed allowed disallowed"},
+		{"train-genai=y", "unknown unknown allowed unknown"},
+		{"all=y, train-genai=n, train-ai=maybe", "allowed allowed disallowed allowed"},
+		{"ALL=n", "unknown unknown unknown unknown"},
+	}
+	for _, tt := range tests {
+		got, _ := readStatement(vocab, usageYes, usageNo, tt.stmt)
+		var words []string
+		for _, p := range got {
+			words = append(words, p.String())
+		}
+		if g := strings.Join(words, " "); g != tt.want {
+			t.Errorf("readStatement(%q) = %s, want %s", tt.stmt, g, tt.want)
+		}
+	}
+}
+
+// TestVocabularyTables: labels are keys RFC 9651 can write, each once, and a parent
+// comes before its children, as readStatement needs.
+func TestVocabularyTables(t *testing.T) {
+	for name, vocab := range map[string][]Category{"vocabulary": vocabulary, "signals": signalVocabulary} {
+		for i, c := range vocab {
+			if _, err := readStatement(vocab, "y", "n", c.Label+"=y"); err != nil {
+				t.Errorf("%s: label %q is no Dictionary key: %v", name, c.Label, err)
+			}
+			if slices.IndexFunc(vocab[:i], func(p Category) bool { return p.Label == c.Label }) >= 0 {
+				t.Errorf("%s: label %q twice", name, c.Label)
+			}
+			if c.Parent != "" && slices.IndexFunc(vocab[:i], func(p Category) bool { return p.Label == c.Parent }) < 0 {
+				t.Errorf("%s: parent %q of %q is not before it", name, c.Parent, c.Label)
+			}
+		}
+	}
+}
+
+// attachExample is the example of draft-ietf-aipref-attach-05 §3.4, its lines as a
+// reader keeps them for each group.
+var attachExample = map[string][]UsageLine{
+	// User-Agent: *  Allow: /  Disallow: /never/  (lines 1 to 3)
+	"*": {
+		{Statement: "train-ai=n", Line: 4},
+		{Path: "/ai-ok/", Statement: "train-ai=y", Line: 5},
+	},
+	// User-Agent: ExampleBot  Allow: /  (lines 7 and 8)
+	"ExampleBot": {
+		{Statement: "train-ai=y", Line: 9},
+	},
+}
+
+// TestUsageAttachExample: the table of draft-ietf-aipref-attach-05 §3.4, and what it
+// says of ExampleBot ("apply usage preferences of "ai=y"": the draft's text keeps the
+// label of an earlier vocabulary; its file says train-ai=y). /never/test, which
+// may not be crawled, is in TestUsageParse.
+func TestUsageAttachExample(t *testing.T) {
+	tests := []struct {
+		group, path, want string
+	}{
+		{"*", "/test", "train-ai=disallowed@4 search=unknown"},
+		{"*", "/ai-ok/test", "train-ai=allowed@5 search=unknown"},
+		{"ExampleBot", "/test", "train-ai=allowed@9 search=unknown"},
+		{"ExampleBot", "/ai-ok/test", "train-ai=allowed@9 search=unknown"},
+	}
+	for _, d := range []Dialect{Google, RFC9309} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s %s %s", d, tt.group, tt.path), func(t *testing.T) {
+				u := d.usage(attachExample[tt.group], tt.path)
+				if got := prefs(u.ContentUsage); got != tt.want || !u.Fetchable {
+					t.Errorf("got %s (fetchable %v), want %s", got, u.Fetchable, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// TestUsageLines: which lines apply to a path, and how they combine
+// (draft-ietf-aipref-attach-05 §3.1: "the same path prefix matching rules as defined
+// for Allow and Disallow", "the number of bytes in the encoded path"; identical paths
+// combine per draft-ietf-aipref-vocab §5.1, most restrictively).
+func TestUsageLines(t *testing.T) {
+	tests := []struct {
+		name    string
+		dialect Dialect
+		lines   []UsageLine
+		path    string
+		usage   string // Content-Usage preferences
+		signal  string // Content-Signal preferences
+		applied []int  // the lines that apply
+	}{
+		{
+			name:  "identical paths combine most restrictively",
+			lines: []UsageLine{{Path: "/a/", Statement: "train-ai=y, search=y", Line: 1}, {Path: "/a/", Statement: "train-ai=n", Line: 2}},
+			path:  "/a/b", usage: "train-ai=disallowed@2 search=allowed@1", applied: []int{1, 2},
+		},
+		{
+			name:  "identical paths: the first line that gives the result names it",
+			lines: []UsageLine{{Path: "/a/", Statement: "train-ai=n", Line: 1}, {Path: "/a/", Statement: "train-ai=n", Line: 2}},
+			path:  "/a/b", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1, 2},
+		},
+		{
+			name:  "a line without a path is as a line for /",
+			lines: []UsageLine{{Statement: "train-ai=y", Line: 1}, {Path: "/", Statement: "train-ai=n", Line: 2}},
+			path:  "/x", usage: "train-ai=disallowed@2 search=unknown", applied: []int{1, 2},
+		},
+		{
+			name:  "the longest match applies, the other says nothing",
+			lines: []UsageLine{{Statement: "train-ai=n", Line: 1}, {Path: "/docs/", Statement: "search=y", Line: 2}},
+			path:  "/docs/a", usage: "train-ai=unknown search=allowed@2", applied: []int{2},
+		},
+		{
+			name:  "a line of another path does not apply",
+			lines: []UsageLine{{Statement: "train-ai=n", Line: 1}, {Path: "/docs/", Statement: "search=y", Line: 2}},
+			path:  "/doc", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1},
+		},
+		{
+			name:  "wildcard and end anchor count their bytes",
+			lines: []UsageLine{{Path: "/docs/", Statement: "train-ai=y", Line: 1}, {Path: "/*.pdf$", Statement: "train-ai=n", Line: 2}},
+			path:  "/docs/a.pdf", usage: "train-ai=disallowed@2 search=unknown", applied: []int{2},
+		},
+		{
+			name:  "end anchor that does not match",
+			lines: []UsageLine{{Path: "/docs/", Statement: "train-ai=y", Line: 1}, {Path: "/*.pdf$", Statement: "train-ai=n", Line: 2}},
+			path:  "/docs/a.pdf?x", usage: "train-ai=allowed@1 search=unknown", applied: []int{1},
+		},
+		{
+			name:  "different paths that match as long combine",
+			lines: []UsageLine{{Path: "/a*", Statement: "train-ai=y, search=n", Line: 1}, {Path: "/ab", Statement: "train-ai=n", Line: 2}},
+			path:  "/abc", usage: "train-ai=disallowed@2 search=disallowed@1", applied: []int{1, 2},
+		},
+		{
+			name:  "query is matched",
+			lines: []UsageLine{{Path: "/a?print", Statement: "train-ai=n", Line: 1}, {Statement: "train-ai=y", Line: 2}},
+			path:  "/a?print=1", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1},
+		},
+		{
+			name:  "google: non-ASCII in the path is percent-encoded",
+			lines: []UsageLine{{Path: "/café/", Statement: "train-ai=n", Line: 1}},
+			path:  "/caf%C3%A9/menu", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1},
+		},
+		{
+			name:  "google: escapes of unreserved characters are not decoded",
+			lines: []UsageLine{{Path: "/%7Ejoe/", Statement: "train-ai=n", Line: 1}},
+			path:  "/~joe/x", usage: "train-ai=unknown search=unknown",
+		},
+		{
+			name: "rfc9309: escapes of unreserved characters are decoded", dialect: RFC9309,
+			lines: []UsageLine{{Path: "/%7Ejoe/", Statement: "train-ai=n", Line: 1}},
+			path:  "/~joe/x", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1},
+		},
+		{
+			name:  "a statement that does not parse makes every category unknown",
+			lines: []UsageLine{{Statement: "Train-AI=n, search=y", Line: 1}},
+			path:  "/x", usage: "train-ai=unknown search=unknown", applied: []int{1},
+		},
+		{
+			name:  "a path with no statement states nothing",
+			lines: []UsageLine{{Statement: "train-ai=n", Line: 1}, {Path: "/open/", Line: 2}},
+			path:  "/open/x", usage: "train-ai=unknown search=unknown", applied: []int{2},
+		},
+		{
+			name: "Content-Signal is matched apart and read with its own words",
+			lines: []UsageLine{
+				{Statement: "train-ai=y, search=y", Line: 1},
+				{Signal: true, Statement: "search=yes, ai-train=no", Line: 2},
+				{Signal: true, Path: "/x/", Statement: "ai-input=no", Line: 3},
+			},
+			path:  "/x/y",
+			usage: "train-ai=allowed@1 search=allowed@1", signal: "search=unknown ai-input=disallowed@3 ai-train=unknown", applied: []int{1, 3},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := tt.dialect.usage(tt.lines, tt.path)
+			if got := prefs(u.ContentUsage); got != tt.usage {
+				t.Errorf("Content-Usage %s, want %s", got, tt.usage)
+			}
+			signal := tt.signal
+			if signal == "" {
+				signal = "search=unknown ai-input=unknown ai-train=unknown"
+			}
+			if got := prefs(u.ContentSignal); got != signal {
+				t.Errorf("Content-Signal %s, want %s", got, signal)
+			}
+			var applied []int
+			for _, l := range u.Lines {
+				applied = append(applied, l.Line)
+				if (l.Err != nil) != strings.HasPrefix(l.Statement, "Train") {
+					t.Errorf("line %d: error %v", l.Line, l.Err)
+				}
+			}
+			if !slices.Equal(applied, tt.applied) {
+				t.Errorf("lines %v apply, want %v", applied, tt.applied)
+			}
+		})
+	}
+}
+
+// TestUsageWithHeader: the response's Content-Usage header combines with robots.txt
+// most restrictively (draft-ietf-aipref-vocab §5.1: disallowed if any statement
+// disallows, else allowed if any allows, else unknown).
+func TestUsageWithHeader(t *testing.T) {
+	file := Usage{Fetchable: true,
+		ContentUsage:  []Stated{{Label: "train-ai", Preference: UsageAllowed, Line: 3}, {Label: "search", Preference: UsageDisallowed, Line: 4}},
+		ContentSignal: []Stated{{Label: "search"}, {Label: "ai-input"}, {Label: "ai-train", Preference: UsageAllowed, Line: 5}},
+	}
+	tests := []struct {
+		name   string
+		u      Usage
+		header map[string][]string
+		usage  string
+		signal string
+	}{
+		{"no header", file, nil, "train-ai=allowed@3 search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+		{"header disallows what the file allows", file, map[string][]string{"Content-Usage": {"train-ai=n"}},
+			"train-ai=disallowed+header search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+		{"header allows what the file disallows", file, map[string][]string{"Content-Usage": {"search=y"}},
+			"train-ai=allowed@3 search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+		{"header says the same", file, map[string][]string{"Content-Usage": {"train-ai=y, search=n"}},
+			"train-ai=allowed@3+header search=disallowed@4+header", "search=unknown ai-input=unknown ai-train=allowed@5"},
+		// RFC 9651 §4.2: the field lines make one Dictionary, whose last value of a key wins.
+		{"field lines are one dictionary", file, map[string][]string{"Content-Usage": {"train-ai=n", "train-ai=y"}},
+			"train-ai=allowed@3+header search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+		{"a field that does not parse states nothing", file, map[string][]string{"Content-Usage": {"Train-AI=n"}},
+			"train-ai=allowed@3 search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+		{"Content-Signal header", file, map[string][]string{"Content-Signal": {"ai-train=no, search=yes"}},
+			"train-ai=allowed@3 search=disallowed@4", "search=allowed+header ai-input=unknown ai-train=disallowed+header"},
+		{"the header alone", Usage{}, map[string][]string{"Content-Usage": {"train-ai=n"}},
+			"train-ai=disallowed+header search=unknown", "search=unknown ai-input=unknown ai-train=unknown"},
+		{"a URL robots.txt does not let the crawler fetch", Usage{ContentUsage: unknowns(vocabulary), ContentSignal: unknowns(signalVocabulary)},
+			map[string][]string{"Content-Usage": {"search=y"}}, "train-ai=unknown search=allowed+header", "search=unknown ai-input=unknown ai-train=unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := prefs(tt.u.ContentUsage)
+			got := tt.u.WithHeader(tt.header)
+			if g := prefs(got.ContentUsage); g != tt.usage {
+				t.Errorf("Content-Usage %s, want %s", g, tt.usage)
+			}
+			if g := prefs(got.ContentSignal); g != tt.signal {
+				t.Errorf("Content-Signal %s, want %s", g, tt.signal)
+			}
+			if prefs(tt.u.ContentUsage) != before {
+				t.Errorf("WithHeader changed the Usage it was called on")
+			}
+			if got.Fetchable != tt.u.Fetchable {
+				t.Errorf("Fetchable %v, want %v", got.Fetchable, tt.u.Fetchable)
+			}
+		})
+	}
+}
+
+func TestSplitUsageValue(t *testing.T) {
+	tests := []struct{ value, path, stmt string }{
+		{"train-ai=n", "", "train-ai=n"},
+		{"/ai-ok/ train-ai=y", "/ai-ok/", "train-ai=y"},
+		{"/a\t \ttrain-ai=y, search=n", "/a", "train-ai=y, search=n"},
+		{"/only-a-path", "/only-a-path", ""},
+		{"*.pdf train-ai=n", "", "*.pdf train-ai=n"}, // no leading "/": all statement
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		if p, s := splitUsageValue(tt.value); p != tt.path || s != tt.stmt {
+			t.Errorf("splitUsageValue(%q) = %q, %q; want %q, %q", tt.value, p, s, tt.path, tt.stmt)
+		}
+	}
+}
+
+// TestUsageParse: the example file of draft-ietf-aipref-attach-05 §3.4 and its table,
+// read by Parse in each dialect.
+func TestUsageParse(t *testing.T) {
+	const file = "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\n" +
+		"User-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n"
+	tests := []struct {
+		agent, path string
+		fetchable   bool
+		want        string
+	}{
+		// The draft's table.
+		{"SomeBot", "/test", true, "train-ai=disallowed@4 search=unknown"},
+		{"SomeBot", "/never/test", false, "train-ai=unknown search=unknown"}, // "N/A"
+		{"SomeBot", "/ai-ok/test", true, "train-ai=allowed@5 search=unknown"},
+		// "A crawler that identifies as "ExampleBot" uses the second group."
+		{"ExampleBot", "/test", true, "train-ai=allowed@9 search=unknown"},
+		{"examplebot", "/never/test", true, "train-ai=allowed@9 search=unknown"},
+	}
+	for _, d := range Dialects() {
+		r := Parse([]byte(file), WithDialect(d))
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s %s %s", d, tt.agent, tt.path), func(t *testing.T) {
+				want := tt.want
+				if d.legacy() { // neither document knows the field
+					want = "train-ai=unknown search=unknown"
+				}
+				u := r.Usage(tt.agent, "https://example.com"+tt.path)
+				if got := prefs(u.ContentUsage); got != want || u.Fetchable != tt.fetchable && !d.legacy() {
+					t.Errorf("Usage = %s (fetchable %v), want %s (fetchable %v)", got, u.Fetchable, want, tt.fetchable)
+				}
+				if !u.Fetchable && len(u.Lines) > 0 {
+					t.Errorf("lines %v apply to a URL the crawler may not fetch", u.Lines)
+				}
+			})
+		}
+	}
+}
