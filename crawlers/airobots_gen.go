@@ -203,7 +203,7 @@ var aiRobots = []Crawler{
 	// function: "AI Data Scrapers"
 	{"LCC", "", p(AITrain), "", Unknown, false},
 	// function: "AI Data Scrapers"
-	{"Lightpanda", "Grok-adjacent", p(AITrain), "", Unknown, false},
+	{"Lightpanda", "Anyone who downloads the Lightpanda client", p(AITrain), "", Unknown, false},
 	// function: "AI Assistants"
 	{"LinerBot", "", p(AIUser), "", Unknown, false},
 	// function: "AI powered translation service"

@@ -70,7 +70,7 @@ func register(name, summary, usage string, run func(ctx context.Context, e *env,
 }
 
 const usage = `robots: check, lint, explain, compare, diff, fetch and audit robots.txt files and sites, or serve
-them to crawlers and people (an API and a web tester).
+them to crawlers and people (an API and a web tester); list the crawlers they name (crawlers).
 
 Usage:
 	robots <command> [flags] [arguments]

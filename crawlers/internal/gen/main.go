@@ -9,8 +9,8 @@
 // crawler: the entry kept is the one with a known operator, else the first in byte
 // order. Entries are written in byte order of Name, lower-cased.
 //
-// Operator: the text of the field's first Markdown link ("[Ai2](https://…)" gives
-// "Ai2"); otherwise the field's text up to the first ", ", " that ", " to ", " (" or
+// Operator: the text of the Markdown link the field starts with ("[Ai2](https://…)"
+// gives "Ai2"); otherwise the field's text up to the first ", ", " that ", " to ", " (" or
 // ". " ("Amazon, used for …" gives "Amazon"); "" for "Unclear at this time.",
 // "Unknown" and a bare URL.
 //
@@ -198,8 +198,8 @@ func operator(s string) string {
 	if slices.Contains(unknownOperator, strings.ToLower(s)) {
 		return ""
 	}
-	if m := mdLink.FindStringSubmatch(s); m != nil {
-		return strings.TrimSpace(m[1])
+	if m := mdLink.FindStringSubmatchIndex(s); m != nil && m[0] == 0 {
+		return strings.TrimSpace(s[m[2]:m[3]])
 	}
 	if bareURL.MatchString(s) && strings.HasPrefix(s, "http") {
 		return ""

@@ -74,6 +74,7 @@ func TestOperator(t *testing.T) {
 		{"Unknown", ""},
 		{"https://safe.search.brave.com/help/brave-search-crawler", ""},
 		{"ByteDance", "ByteDance"},
+		{"Anyone who downloads the client. Possibly used by a [botnet](https://example.com/x).", "Anyone who downloads the client"},
 	}
 	for _, tt := range tests {
 		if got := operator(tt.in); got != tt.want {
