@@ -25,18 +25,21 @@ const (
 //   - Google: "Google doesn't support the crawl-delay rule" (robots.txt
 //     specification, developers.google.com/search/docs/crawling-indexing/robots/robots_txt);
 //     it holds for all Google crawlers, which share one robots.txt parser.
-//   - Yandex: since 22 February 2018 Yandex's robots no longer take Crawl-delay into
-//     account; the crawl rate is set in Yandex Webmaster instead (Yandex Webmaster
-//     blog and the robots.txt help page).
+//   - Yandex: "From February 22, 2018, Yandex doesn't take into account the
+//     Crawl-delay directive"; the crawl rate is set in Yandex Webmaster instead
+//     (yandex.com/support/webmaster/en/robot-workings/crawl-delay.html).
 //   - Bing: bingbot honours Crawl-delay, read as the length of a time window in
-//     which it fetches at most one page (Bing Webmaster Guidelines, "Crawl delay and
-//     the Bing crawler").
-//   - Yahoo: Slurp honours Crawl-delay (help.yahoo.com/kb/SLN22600.html).
+//     which it fetches at most one page (Bing Webmaster blog, "To crawl or not to
+//     crawl, that is BingBot's question", 2012); MSN's help said the same of msnbot.
+//   - Yahoo: Slurp honours Crawl-delay (Yahoo's Slurp help pages).
 //   - Amazon: "Amazonbot does not support the crawl-delay directive"
 //     (developer.amazon.com/amazonbot).
-//   - Anthropic: its bots honour the non-standard Crawl-delay extension (anthropicBots).
-//   - Common Crawl, Ahrefs, Semrush, Majestic, Moz, WebMeUp (BLEXBot) and Seznam
-//     document that their crawlers honour Crawl-delay on the pages linked below.
+//   - Anthropic: its bots honour "the non-standard Crawl-delay extension"
+//     (anthropicBots); Claude-User fetches on a person's request and is left Unknown.
+//   - Common Crawl ("We obey the crawl-delay"), Ahrefs (AhrefsBot and
+//     AhrefsSiteAudit), Majestic ("Obeys Crawl Delay: Yes"), Moz (DotBot, rogerbot)
+//     and BLEXBot ("less frequently, if another crawl delay is specified") say so on
+//     the pages linked below.
 //
 // Where an operator says nothing, CrawlDelay stays Unknown.
 
@@ -87,7 +90,7 @@ var curated = []Crawler{
 	{"Sogou web spider", "Sogou", p(Search), "http://www.sogou.com/docs/help/webmasters.htm#07", Unknown, true},
 	{"360Spider", "Qihoo 360", p(Search), "", Unknown, true},
 	{"Yeti", "Naver", p(Search), "https://naver.me/spd", Unknown, true},
-	{"SeznamBot", "Seznam", p(Search), "https://o-seznam.cz/napoveda/vyhledavani/en/seznambot-crawler/", Honoured, true},
+	{"SeznamBot", "Seznam", p(Search), "https://o-seznam.cz/napoveda/vyhledavani/en/crawling-control/", Unknown, true},
 	{"Qwantify", "Qwant", p(Search), "https://help.qwant.com/bot/", Unknown, true},
 	{"PetalBot", "Huawei", p(Search, AISearch), "https://aspiegel.com/petalbot", Unknown, true},
 	{"MojeekBot", "Mojeek", p(Search), "https://www.mojeek.com/bot.html", Unknown, true},
@@ -104,11 +107,11 @@ var curated = []Crawler{
 	{"ia_archiver", "Alexa", p(Archive), "", Unknown, true},
 	{"archive.org_bot", "Internet Archive", p(Archive), "http://archive.org/details/archive.org_bot", Unknown, true},
 	{"AhrefsBot", "Ahrefs", p(SEO), ahrefsBots, Honoured, true},
-	{"SemrushBot", "Semrush", p(SEO), semrushBots, Honoured, true},
+	{"SemrushBot", "Semrush", p(SEO), semrushBots, Unknown, true},
 	{"MJ12bot", "Majestic", p(SEO), "https://mj12bot.com/", Honoured, true},
 	{"DotBot", "Moz", p(SEO), mozDotBot, Honoured, true},
 	{"rogerbot", "Moz", p(SEO), mozRogerbot, Honoured, true},
-	{"BLEXBot", "WebMeUp", p(SEO), "http://webmeup-crawler.com/", Honoured, true},
+	{"BLEXBot", "SE Ranking", p(SEO), "https://help.seranking.com/en/blex-crawler", Honoured, true},
 	{"Amazonbot", "Amazon", p(AITrain, AISearch), "https://developer.amazon.com/amazonbot", Ignored, true},
 	{"CCBot", "Common Crawl", p(AITrain, Archive), "https://commoncrawl.org/ccbot", Honoured, true},
 	{"GPTBot", "OpenAI", p(AITrain), openAIBots, Unknown, true},
@@ -184,7 +187,7 @@ var curated = []Crawler{
 	{"SkypeUriPreview", "Microsoft", p(Social), "", Unknown, false},
 	{"vkShare", "VK", p(Social), "", Unknown, false},
 	{"Embedly", "Embedly", p(Social), "", Unknown, false},
-	{"AhrefsSiteAudit", "Ahrefs", p(SEO), "https://ahrefs.com/robot/site-audit", Unknown, false},
+	{"AhrefsSiteAudit", "Ahrefs", p(SEO), ahrefsBots, Honoured, false},
 	{"SiteAuditBot", "Semrush", p(SEO), semrushBots, Unknown, false},
 	{"SemrushBot-BA", "Semrush", p(SEO), semrushBots, Unknown, false},
 	{"SemrushBot-SI", "Semrush", p(SEO), semrushBots, Unknown, false},
