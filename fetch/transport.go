@@ -131,20 +131,16 @@ func (t *Transport) Admit(req *http.Request) (*http.Request, error) {
 	if t.err != nil {
 		return req, t.err
 	}
-	ua := req.Header.Get("User-Agent")
-	if ua == "" && t.Agent != "" {
+	if req.Header.Get("User-Agent") == "" && t.Agent != "" {
 		req = req.Clone(req.Context())
 		req.Header.Set("User-Agent", t.Agent)
-		ua = t.Agent
 	}
 	if req.URL.Path == "/robots.txt" {
 		return req, nil
 	}
-	agent := t.token
-	if agent == "" {
-		if agent = robots.ProductToken(ua); agent == "" {
-			return req, fmt.Errorf("fetch.Transport: no crawler to decide for: Agent is empty and the request's User-Agent %q has no product token", ua)
-		}
+	agent, ua, err := t.agentOf(req)
+	if err != nil {
+		return req, err
 	}
 	u := req.URL.String()
 	d, err := t.client.Check(withUserAgent(req.Context(), ua), agent, u)
@@ -163,6 +159,22 @@ func (t *Transport) Admit(req *http.Request) (*http.Request, error) {
 		}
 	}
 	return req, nil
+}
+
+// agentOf returns the product token req is decided for and the User-Agent its
+// robots.txt is fetched with: Agent's, else the request's own.
+func (t *Transport) agentOf(req *http.Request) (agent, ua string, err error) {
+	ua = req.Header.Get("User-Agent")
+	if ua == "" {
+		ua = t.Agent
+	}
+	agent = t.token
+	if agent == "" {
+		if agent = robots.ProductToken(ua); agent == "" {
+			return "", ua, fmt.Errorf("fetch.Transport: no crawler to decide for: Agent is empty and the request's User-Agent %q has no product token", ua)
+		}
+	}
+	return agent, ua, nil
 }
 
 func (t *Transport) init() {

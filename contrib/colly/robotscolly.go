@@ -8,6 +8,10 @@
 // collector's transport, cannot turn them off. Call Obey after
 // c.SetRedirectHandler, if you use it: a later SetRedirectHandler replaces the
 // redirect check (requests are still checked).
+//
+// Usage tells, for each response, what the site prefers about the use of its content
+// (AI training, search, …): robots.txt's Content-Usage and Content-Signal lines
+// combined with the response's own header.
 package robotscolly
 
 import (
@@ -18,6 +22,7 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 )
 
@@ -62,4 +67,29 @@ func Obey(c *colly.Collector, t *fetch.Transport, refused func(r *colly.Request,
 func IsRefused(err error) bool {
 	var de *fetch.DelayError
 	return errors.Is(err, fetch.ErrDisallowed) || errors.As(err, &de)
+}
+
+// Usage returns what the site prefers about the use of r's content by the crawler:
+// the Content-Usage and Content-Signal lines of robots.txt that apply to r's URL
+// (after redirects, the last), combined most restrictively with r's own
+// Content-Usage and Content-Signal headers (see fetch.Transport.Usage). Call it from
+// an OnResponse callback, with the Transport given to Obey:
+//
+//	c.OnResponse(func(r *colly.Response) {
+//		u, err := robotscolly.Usage(t, r)
+//		if err == nil && u.Category("train-ai").Preference == robots.UsageDisallowed { ... }
+//	})
+func Usage(t *fetch.Transport, r *colly.Response) (robots.Usage, error) {
+	if r.Request == nil || r.Request.URL == nil {
+		return robots.Usage{}, errors.New("robotscolly.Usage: the response has no request")
+	}
+	req := &http.Request{Method: r.Request.Method, URL: r.Request.URL, Header: http.Header{}}
+	if r.Request.Headers != nil {
+		req.Header = *r.Request.Headers
+	}
+	resp := &http.Response{Request: req.WithContext(context.Background()), Header: http.Header{}}
+	if r.Headers != nil {
+		resp.Header = *r.Headers
+	}
+	return t.Usage(resp)
 }
