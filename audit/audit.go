@@ -149,13 +149,15 @@ type Progress struct {
 var ErrTarget = errors.New("audit needs an http or https URL (an origin or its robots.txt)")
 
 // Run audits the origin of target, an origin ("https://example.com") or its
-// robots.txt URL typed as people type them (see internal/weburl; any other URL is
-// read as its origin). It returns an error only when the audit cannot run at all: a
+// robots.txt URL typed as people type them: a host without a scheme is accepted,
+// "example.com" read as https://example.com/, an IP address, localhost or a port
+// other than 443 as http (internal/weburl's Site; any other URL is read as its
+// origin). It returns an error only when the audit cannot run at all: a
 // target that is not a URL, or ctx ending. A robots.txt that cannot be fetched is
 // not an error: the status policy decides (Report.Robots), and limits reached end
 // the audit early with Report.Stopped saying which.
 func Run(ctx context.Context, target string, cfg Config) (*Report, error) {
-	u, err := weburl.Encode(target)
+	u, _, err := weburl.Site(target)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrTarget, err)
 	}

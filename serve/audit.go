@@ -164,7 +164,7 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		return nil, err
 	}
 	defer release()
-	u, _, err := encodeURL(target)
+	u, _, err := siteURL(target)
 	if err != nil {
 		return nil, err
 	}

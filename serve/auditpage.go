@@ -95,14 +95,13 @@ func agentTotals(agents []string, blocked []int, urls int) []agentTotal {
 	return out
 }
 
-// auditTarget reads what the user typed in the audit field: a URL, or a bare host
-// name (https is assumed, as a browser's address bar does).
-func auditTarget(in string) (string, error) {
-	in = strings.TrimSpace(in)
-	if in == "" {
-		return "", errorf(http.StatusBadRequest, "enter the site to audit (such as example.com)")
+// auditTarget reads what the user typed in the audit field as weburl.Site does
+// (a URL, "example.com", "127.0.0.1:8080"), with the note on the scheme chosen.
+func auditTarget(in string) (target, note string, err error) {
+	if strings.TrimSpace(in) == "" {
+		return "", "", errorf(http.StatusBadRequest, "enter the site to audit (such as example.com)")
 	}
-	return originURL(in), nil
+	return siteURL(in)
 }
 
 // auditPage runs the audit a form asks for and returns the page's view of it.
@@ -111,7 +110,7 @@ func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
 	if err != nil {
 		return nil, err
 	}
-	target, err := auditTarget(f.AuditURL)
+	target, note, err := auditTarget(f.AuditURL)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +125,11 @@ func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return auditViewOf(rep)
+	v, err := auditViewOf(rep)
+	if err == nil {
+		sayChosen(&v.Source, note)
+	}
+	return v, err
 }
 
 // auditViewOf is the page's view of a report.
@@ -234,6 +237,7 @@ func auditSource(rep *audit.Report) sourceView {
 	case fetch.DisallowAll:
 		src.Class = "bad"
 		src.Detail = fmt.Sprintf("%s could not be fetched: %s%s. Until it can be, crawlers treat every URL of the site as disallowed (RFC 9309 §2.3.1.4).", fr.RobotsURL, status, why)
+		src.Detail += retryText(fr.RobotsURL, fr.Status)
 	}
 	return src
 }

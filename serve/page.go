@@ -466,13 +466,34 @@ func (s *Server) tokenOK(tok string) bool {
 	return good == 1
 }
 
-// originURL reads what the user typed in the fetch field: a URL, or a bare host
-// name (https is assumed, as a browser's address bar does).
+// originURL is the site the user typed in the fetch field, as weburl.Site reads
+// it, or the input as it is when it names none.
 func originURL(in string) string {
-	if !strings.Contains(in, "://") {
-		return "https://" + in
+	if u, _, err := weburl.Site(in); err == nil {
+		return u
 	}
 	return in
+}
+
+// sayChosen puts a note on the scheme chosen for a site typed without one
+// (weburl.Site) before a source's detail.
+func sayChosen(src *sourceView, note string) {
+	if note != "" {
+		src.Detail = strings.ToUpper(note[:1]) + note[1:] + ". " + src.Detail
+	}
+}
+
+// retryText says what to try next when the origin of robotsURL gave no answer.
+func retryText(robotsURL string, status int) string {
+	if status != 0 {
+		return ""
+	}
+	if o, err := fetch.Origin(robotsURL); err == nil {
+		if r := weburl.Retry(o); r != "" {
+			return " To try next: " + r + "."
+		}
+	}
+	return ""
 }
 
 // pageAgents returns the crawlers a form picks, in the picker's order, then the
@@ -557,9 +578,13 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
 			return nil, errorf(http.StatusUnauthorized, "this server fetches only for holders of an API token (it was started with -token-file): enter yours, or paste the file and press Test")
 		}
+		target, note, err := siteURL(f.FetchURL)
+		if err != nil {
+			return nil, err
+		}
 		ctx, cancel := s.withCheckTimeout(r.Context())
 		defer cancel()
-		fr, err := s.lookup(ctx, originURL(f.FetchURL))
+		fr, err := s.lookup(ctx, target)
 		if err != nil {
 			return nil, err
 		}
@@ -569,6 +594,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		f.Fetched = digest(oldBody)
 		f.FetchURL = fr.Origin
 		res.Source = fetchSource(fr)
+		sayChosen(&res.Source, note)
 		origin := fr.Origin
 		abs := func(u string) string {
 			if strings.HasPrefix(u, "/") {
@@ -731,6 +757,7 @@ func fetchSource(fr *fetch.Result) sourceView {
 	case fr.Effect == fetch.DisallowAll:
 		src.Class = "bad"
 		src.Detail = fmt.Sprintf("The site could not be reached: %s%s. Until it can be, crawlers treat every URL as disallowed (RFC 9309 §2.3.1.4), so every verdict is disallowed and no line decides. The editor is empty: paste the file to test its rules.", status, why)
+		src.Detail += retryText(fr.RobotsURL, fr.Status)
 	}
 	return src
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -177,8 +178,9 @@ func TestPageFetchThenEdit(t *testing.T) {
 
 func TestOriginURL(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
-		{"example.com", "https://example.com"},
+		{"example.com", "https://example.com/"},
 		{"example.com/", "https://example.com/"},
+		{"127.0.0.1:18765", "http://127.0.0.1:18765/"},
 		{"http://example.com/", "http://example.com/"},
 		{"https://example.com/a/b", "https://example.com/a/b"},
 		{"ftp://example.com/", "ftp://example.com/"},
@@ -188,6 +190,38 @@ func TestOriginURL(t *testing.T) {
 				t.Errorf("originURL(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSiteTypedByAPerson: the tester's Fetch and audit fields and GET /v1/robots
+// read a site as "robots fetch" does (weburl.Site): 127.0.0.1:PORT is a local
+// server, fetched over http, and the page says which scheme it chose; a word is a
+// 400 saying what to type; a refused address names -allow-private (issue 28: the
+// tester assumed https and showed a TLS error, /v1/robots said "first path
+// segment in URL cannot contain colon").
+func TestSiteTypedByAPerson(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	hostPort := strings.TrimPrefix(o.URL, "http://")
+	s, _ := start(t, Config{AllowPrivate: true})
+
+	var a map[string]any
+	if code := get(t, s, "/v1/robots?url="+url.QueryEscape(hostPort), &a); code != 200 || a["url"] != o.URL+"/" || a["input"] != hostPort || a["outcome"] != "success" {
+		t.Errorf("/v1/robots?url=%s: status %d, url %v, input %v, outcome %v; want 200, %s/, %s, success", hostPort, code, a["url"], a["input"], a["outcome"], o.URL, hostPort)
+	}
+	a = nil
+	if code := get(t, s, "/v1/robots?url=search", &a); code != 400 || !strings.Contains(fmt.Sprint(a["error"]), "type a site such as example.com") {
+		t.Errorf("/v1/robots?url=search: status %d %v, want 400 saying what to type", code, a)
+	}
+
+	code, page := postPage(t, s, url.Values{"action": {"fetch"}, "fetch_url": {hostPort}, "urls": {"/private/a"}, "agent": {"Googlebot"}})
+	if code != 200 || !strings.Contains(page, `class="v disallowed" href="#a2"`) || !strings.Contains(page, "No scheme given: "+o.URL+"/ chosen") {
+		t.Errorf("tester fetch of %s: status %d, want 200 with the verdict and the scheme chosen; page:\n%.3000s", hostPort, code, page)
+	}
+
+	guarded, _ := start(t, Config{})
+	code, page = postPage(t, guarded, url.Values{"action": {"fetch"}, "fetch_url": {hostPort}, "urls": {"/"}, "agent": {"Googlebot"}})
+	if code != 403 || !strings.Contains(page, "-allow-private") {
+		t.Errorf("guarded tester fetch of %s: status %d, want 403 naming -allow-private; page:\n%.3000s", hostPort, code, page)
 	}
 }
 

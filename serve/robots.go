@@ -15,6 +15,9 @@ import (
 // command shows it), and what the file says.
 type robotsAnswer struct {
 	URL string `json:"url"`
+	// Input is the site as given when it was not the URL fetched ("example.com"
+	// is fetched as https://example.com/: weburl.Site's rule).
+	Input string `json:"input,omitempty"`
 	fetch.Report
 	Groups      []groupJSON         `json:"groups"`
 	Sitemaps    []string            `json:"sitemaps"`
@@ -43,9 +46,17 @@ type ruleJSON struct {
 }
 
 func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
-	u := r.URL.Query().Get("url")
-	if u == "" {
+	raw := r.URL.Query().Get("url")
+	if raw == "" {
 		return nil, errorf(http.StatusBadRequest, "url is required")
+	}
+	u, _, err := siteURL(raw)
+	if err != nil {
+		return nil, err
+	}
+	input := ""
+	if u != raw {
+		input = raw
 	}
 	ctx, cancel := s.withCheckTimeout(r.Context())
 	defer cancel()
@@ -54,7 +65,7 @@ func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 		return nil, err
 	}
 	a := robotsAnswer{
-		URL: u, Report: res.Report(),
+		URL: u, Input: input, Report: res.Report(),
 		Groups: []groupJSON{}, Sitemaps: []string{}, Fields: []robots.Field{}, Diagnostics: []robots.Diagnostic{},
 	}
 	if rb := res.Robots; rb != nil {

@@ -99,6 +99,17 @@ func encodeURL(u string) (url, input string, err error) {
 	return enc, input, nil
 }
 
+// siteURL reads a site as a person types it (weburl.Site: "example.com",
+// "127.0.0.1:8080", a URL): the URL to fetch, and a note saying which scheme was
+// chosen when none was typed. Anything else is a 400 saying what to type.
+func siteURL(raw string) (u, note string, err error) {
+	u, note, err = weburl.Site(raw)
+	if err != nil {
+		return "", "", errorf(http.StatusBadRequest, "%v", err)
+	}
+	return u, note, nil
+}
+
 // isPlainURL reports whether u is an http(s) URL a browser would send as it is:
 // printable ASCII without the bytes the URL parser encodes, a lower-case scheme and
 // host, and a path. Most crawler URLs are; they skip weburl.

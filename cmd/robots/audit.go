@@ -13,6 +13,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/sitemap"
 )
 
@@ -21,11 +22,12 @@ func init() {
 }
 
 const auditUsage = `Usage:
-	robots audit [-agent NAME]... [-dialect NAME] [-format text|json|sarif] [limits] URL
+	robots audit [-agent NAME]... [-dialect NAME] [-format text|json|sarif] [limits] SITE
 
-Audits a live site: fetches the robots.txt of URL's origin (URL is the origin,
-https://example.com, or its robots.txt; any other URL stands for its origin) as a
-crawler would, reads the sitemaps its Sitemap lines list (or /sitemap.xml when it
+Audits a live site: fetches the robots.txt of SITE's origin (SITE is the origin,
+https://example.com, or its robots.txt; any other URL stands for its origin; typed
+without a scheme, example.com is https and an IP address, localhost or a port other
+than 443 is http, as "robots fetch" says) as a crawler would, reads the sitemaps its Sitemap lines list (or /sitemap.xml when it
 has none, and says so), sitemap indexes included, and decides every URL they list
 for every crawler. It reports:
   - the sitemap URLs each crawler may not fetch, grouped by the rule that blocks
@@ -81,7 +83,14 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("audit: want one URL, the site's origin or robots.txt (see \"robots audit -h\")")
+		return usagef("audit: want one site, its origin or robots.txt (see \"robots audit -h\")")
+	}
+	target, note, err := weburl.Site(pos[0])
+	if err != nil {
+		return usagef("audit: %v", fmt.Errorf("%w: %w", audit.ErrTarget, err))
+	}
+	if note != "" {
+		fmt.Fprintf(e.stderr, "robots: audit: %s\n", note)
 	}
 	for _, v := range []struct {
 		name string
@@ -108,7 +117,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	if prog.on {
 		cfg.Progress = prog.show
 	}
-	rep, err := audit.Run(ctx, pos[0], cfg)
+	rep, err := audit.Run(ctx, target, cfg)
 	prog.finish()
 	if err != nil {
 		if errors.Is(err, audit.ErrTarget) {
@@ -218,6 +227,9 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 		fmt.Fprintf(w, ": %s", r.Error)
 	}
 	fmt.Fprintln(w)
+	if retry := retryHint(r.Outcome, r.Status, r.Origin); retry != "" {
+		fmt.Fprintf(w, "try         %s\n", retry)
+	}
 	if rep.SitemapFallback {
 		if r.Effect == fetch.ObeyRules {
 			fmt.Fprintln(w, "sitemaps    robots.txt has no Sitemap line: tried /sitemap.xml")

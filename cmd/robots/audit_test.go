@@ -33,6 +33,7 @@ func cmdHTTPDir(ts *testscript.TestScript, neg bool, args []string) {
 	srv := httptest.NewUnstartedServer(nil)
 	url := "http://" + srv.Listener.Addr().String()
 	ts.Setenv(name, url)
+	ts.Setenv(name+"_HOST", srv.Listener.Addr().String()) // as a person types it: 127.0.0.1:PORT
 	setSite(ts, name, url)
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(r.URL.Path, "/"))))

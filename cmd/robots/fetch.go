@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/weburl"
 )
 
 func init() {
@@ -15,9 +16,9 @@ func init() {
 }
 
 const fetchUsage = `Usage:
-	robots fetch [-timeout 10s] [-json] URL
+	robots fetch [-timeout 10s] [-format text|json] SITE
 
-Fetch the robots.txt of URL's origin as a crawler would, and print the whole story:
+Fetch the robots.txt of SITE's origin as a crawler would, and print the whole story:
 each request with its status (redirects are followed up to 5 hops, to any host),
 the bytes read and whether the 500 KiB limit cut the body, the outcome and what it
 means for the origin's URLs, when the result expires, and notes on the file's lines.
@@ -25,6 +26,11 @@ means for the origin's URLs, when the result expires, and notes on the file's li
 Outcomes (Google's interpretation, RFC 9309): success (2xx, the file's rules apply),
 unavailable (4xx except 429, or more than 5 redirects: everything allowed),
 unreachable (429, 5xx, network failure: everything disallowed for now).
+
+SITE is a URL, or a host with an optional port and path, as people type it:
+example.com is fetched as https://example.com/; an IP address, localhost or a port
+other than 443 (127.0.0.1:8080) as http. The scheme chosen is said on standard error,
+and when the site gives no answer the output says what to try next ("try").
 
 Exit status: 0 if the origin answered (success or unavailable), 1 if it was
 unreachable, 2 on a usage error.
@@ -40,10 +46,17 @@ func runFetch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(args) != 1 {
-		return usagef("fetch: give one URL")
+		return usagef("fetch: give one site (example.com, https://example.com/)")
+	}
+	u, note, err := weburl.Site(args[0])
+	if err != nil {
+		return usagef("fetch: %v", err)
+	}
+	if note != "" {
+		fmt.Fprintf(e.stderr, "robots: fetch: %s\n", note)
 	}
 	c := fetch.NewClient(fetch.Config{Timeout: *timeout})
-	res, err := c.Fetch(ctx, args[0])
+	res, err := c.Fetch(ctx, u)
 	if err != nil {
 		return usagef("fetch: %v", err)
 	}
@@ -53,7 +66,11 @@ func runFetch(ctx context.Context, e *env, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	if *format == formatJSON {
-		writeJSONLine(w, fetchReport(res))
+		rep := fetchReport(res)
+		if u != args[0] {
+			rep.Input = args[0]
+		}
+		writeJSONLine(w, rep)
 	} else {
 		writeStory(w, res)
 	}
@@ -85,6 +102,9 @@ func writeStory(w *bufio.Writer, res *fetch.Result) {
 	if res.Err != nil {
 		fmt.Fprintf(w, "error\t%v\n", res.Err)
 	}
+	if retry := retryHint(res.Outcome, res.Status, res.Origin); retry != "" {
+		fmt.Fprintf(w, "try\t%s\n", retry)
+	}
 	fmt.Fprintf(w, "outcome\t%s: %s\n", res.Outcome, meaning(res.Effect))
 	fmt.Fprintf(w, "expires\t%s (in %s)\n", res.ExpiresAt.UTC().Format(time.RFC3339), res.ExpiresAt.Sub(res.FetchedAt))
 	if res.Robots != nil {
@@ -94,6 +114,15 @@ func writeStory(w *bufio.Writer, res *fetch.Result) {
 			fmt.Fprintf(w, "note\t%s\n", d)
 		}
 	}
+}
+
+// retryHint says what to try when an origin gave no answer at all (weburl.Retry),
+// and "" when it answered.
+func retryHint(o fetch.Outcome, status int, origin string) string {
+	if o != fetch.Unreachable || status != 0 {
+		return ""
+	}
+	return weburl.Retry(origin)
 }
 
 func meaning(e fetch.Effect) string {
@@ -109,6 +138,8 @@ func meaning(e fetch.Effect) string {
 // fetchJSON is how the command shows a fetch: the fetch package's Report (the one
 // shape of a fetch, also the service's) with the notes on the file's lines.
 type fetchJSON struct {
+	// Input is the site as given when it is not the URL fetched (see weburl.Site).
+	Input string `json:"input,omitempty"`
 	fetch.Report
 	Diagnostics []robots.Diagnostic `json:"diagnostics,omitempty"`
 }

@@ -115,4 +115,5 @@ func cmdHTTPSite(ts *testscript.TestScript, neg bool, args []string) {
 	}))
 	ts.Defer(srv.Close)
 	ts.Setenv(name, srv.URL)
+	ts.Setenv(name+"_HOST", srv.Listener.Addr().String()) // as a person types it: 127.0.0.1:PORT
 }
