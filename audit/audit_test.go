@@ -317,7 +317,7 @@ func TestRun(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
-	for _, target := range []string{"example.com", "mailto:x@example.com", "", "ftp://example.com/", "/robots.txt"} {
+	for _, target := range []string{"search", "mailto:x@example.com", "", "ftp://example.com/", "/robots.txt"} {
 		t.Run(target, func(t *testing.T) {
 			if _, err := Run(context.Background(), target, Config{}); !errors.Is(err, ErrTarget) {
 				t.Errorf("Run(%q) = %v, want ErrTarget", target, err)
