@@ -27,9 +27,9 @@ const auditUsage = `Usage:
 Audits a live site: fetches the robots.txt of SITE's origin (SITE is the origin,
 https://example.com, or its robots.txt; any other URL stands for its origin; typed
 without a scheme, example.com is https and an IP address, localhost or a port other
-than 443 is http, as "robots fetch" says) as a crawler would, reads the sitemaps its Sitemap lines list (or /sitemap.xml when it
-has none, and says so), sitemap indexes included, and decides every URL they list
-for every crawler. It reports:
+than 443 is http, as "robots fetch" says) as a crawler would, reads the sitemaps
+its Sitemap lines list (or /sitemap.xml when it has none, and says so), sitemap
+indexes included, and decides every URL they list for every crawler. It reports:
   - the sitemap URLs each crawler may not fetch, grouped by the rule that blocks
     them ("line 12 Disallow: /search blocks 1,204 sitemap URLs for Googlebot,
     bingbot"), with a few examples per rule;
