@@ -41,7 +41,7 @@ separate them with commas).
 
 With -format json, writes a JSON array with one object per crawler:
 	{"token": ..., "operator": ..., "purposes": [...], "url": ...,
-	 "crawl_delay": "honoured"|"ignored"|"unknown"}
+	 "crawl_delay_support": "honoured"|"ignored"|"unknown"}
 where operator and url are "" when unknown.
 
 Exit status: 0, or 2 on a usage error (such as a purpose not in the list).
@@ -75,7 +75,7 @@ type crawlerJSON struct {
 	Operator   string   `json:"operator"`
 	Purposes   []string `json:"purposes"`
 	URL        string   `json:"url"`
-	CrawlDelay string   `json:"crawl_delay"`
+	CrawlDelay string   `json:"crawl_delay_support"`
 }
 
 func runCrawlers(_ context.Context, e *env, args []string) error {
