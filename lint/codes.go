@@ -60,6 +60,19 @@ const (
 	DialectsDisagree Code = "dialects-disagree" // crawlers following other documents decide a path of the file differently
 )
 
+// Usage preferences: Content-Usage (IETF AI Preferences) and Content-Signal
+// (Cloudflare's Content Signals Policy) lines.
+const (
+	UsageNotDictionary   Code = "usage-not-dictionary"    // a value that is not an RFC 9651 Dictionary: upper-case keys, stray commas
+	UsageNotYN           Code = "usage-not-y-n"           // a Content-Usage value other than the tokens y and n ("train-ai=no")
+	SignalNotYesNo       Code = "signal-not-yes-no"       // a Content-Signal value other than the tokens yes and no
+	UsageUnknownCategory Code = "usage-unknown-category"  // a key that is no category of the field ("train_ai", "ai-train" in Content-Usage)
+	UsagePathNoSlash     Code = "usage-path-no-slash"     // a path without its leading "/", read as part of the preference
+	UsageNoEffect        Code = "usage-no-effect"         // a preference line outside any group, or in a group that may fetch nothing
+	UsageMisspelledField Code = "usage-misspelled-field"  // "Content-Signals", "ContentUsage": crawlers skip the line
+	UsageIgnoredByGoogle Code = "usage-ignored-by-google" // Google's crawlers read neither line
+)
+
 // CodeInfo describes a code for documentation and for tools that list rules (SARIF).
 type CodeInfo struct {
 	Code     Code
@@ -127,6 +140,22 @@ var codes = []CodeInfo{
 		"Those crawlers fetch nothing from the site (search engines may still list URLs they find elsewhere)."},
 	{DialectsDisagree, Info, "A path the file names (a rule's value) gets a different verdict under another interpretation: RFC 9309, the 1996 draft or the 1994 standard.",
 		"Google and RFC 9309 crawlers take the longest matching rule and read '*' and a final '$' as wildcards; crawlers that follow the 1996 draft take the first matching rule in file order and read '*' and '$' literally; 1994 crawlers ignore Allow."},
+	{UsageNotDictionary, Error, "A Content-Usage or Content-Signal value that is not an RFC 9651 Dictionary: upper-case keys (\"Train-AI=n\"), stray or trailing commas, spaces around \"=\".",
+		"Crawlers that read usage preferences treat every category of the line as unknown (draft-ietf-aipref-vocab §6.5.1): the line says nothing."},
+	{UsageNotYN, Error, "A Content-Usage value other than the tokens y and n (\"train-ai=no\", \"train-ai=\\\"n\\\"\", a key without a value).",
+		"The Dictionary parses, but only the tokens y and n state a preference: that category is unknown."},
+	{SignalNotYesNo, Error, "A Content-Signal value other than the tokens yes and no (\"ai-train=n\").",
+		"The Content Signals Policy defines yes and no only: crawlers read that signal as unstated."},
+	{UsageUnknownCategory, Warning, "A key that is no category of the field: a misspelling (\"train_ai\", \"serach\"), the other field's word (\"ai-train\" in Content-Usage), or a label of an earlier draft.",
+		"Crawlers ignore keys they do not know, so the preference meant is unknown."},
+	{UsagePathNoSlash, Error, "A path without its leading \"/\" (\"Content-Usage: *.pdf train-ai=n\").",
+		"Only a value starting with \"/\" has a path (draft-ietf-aipref-attach-05 §3.2): the path is read as part of the preference, which then does not parse, and every category is unknown."},
+	{UsageNoEffect, Warning, "A Content-Usage or Content-Signal line before the first user-agent line, or in a group whose crawlers may fetch nothing.",
+		"Preferences are rules of a group and apply only to URLs the group lets a crawler fetch: the line applies to nothing."},
+	{UsageMisspelledField, Warning, "A misspelling of Content-Usage or Content-Signal (\"Content-Signals\", \"ContentUsage\").",
+		"Every crawler skips the line: the preference is not stated."},
+	{UsageIgnoredByGoogle, Info, "The file states usage preferences.",
+		"Google's crawlers ignore Content-Usage and Content-Signal lines today; Google documents the Google-Extended token for keeping content out of its AI models."},
 }
 
 // Codes returns every code with its severity and meaning, in documentation order.

@@ -81,6 +81,7 @@ var checks = []func(*file){
 	checkRules,
 	checkBlocksAll,
 	checkDialects,
+	checkUsage,
 }
 
 // Check reads body, the contents of the robots.txt file called name, and returns

@@ -141,6 +141,9 @@ func checkLines(f *file) {
 			want := canonical[l.Kind]
 			f.add(l.Num, keyCol(l), MisspelledField, "%q is not a field name: Google reads it as %q, other crawlers skip the line; write %q", l.Key, want, want)
 		case UnknownField:
+			if misspeltUsageField(l) != nil {
+				break // checkUsage names the field meant
+			}
 			f.add(l.Num, keyCol(l), UnknownField, "%s", unknownMessage(l))
 		case EmptyUserAgent:
 			f.add(l.Num, keyCol(l), EmptyUserAgent, "user-agent without a value names no crawler")

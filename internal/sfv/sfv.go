@@ -205,7 +205,7 @@ func (p *parser) unexpected(want string) error {
 	case p.end():
 		return p.fail("the value ends where it needs " + want)
 	case 'A' <= c && c <= 'Z':
-		return p.fail(fmt.Sprintf("upper-case letter %q where it needs %s (keys are lower case)", c, want))
+		return p.fail(fmt.Sprintf("upper-case letter %q where it needs %s: keys are lower case", c, want))
 	case c < ' ' || c > '~':
 		return p.fail(fmt.Sprintf("byte %#02x where it needs %s", c, want))
 	default:

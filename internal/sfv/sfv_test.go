@@ -152,8 +152,8 @@ func TestParseDictionary(t *testing.T) {
 // that keys are lower case (the commonest mistake in Content-Usage lines).
 func TestSyntaxErrorMessage(t *testing.T) {
 	for in, want := range map[string]string{
-		"Train-ai=n":  "structured field: upper-case letter 'T' where it needs a key (keys are lower case) at byte 0",
-		"train-AI=n":  "structured field: upper-case letter 'A' where it needs a comma between members (keys are lower case) at byte 6",
+		"Train-ai=n":  "structured field: upper-case letter 'T' where it needs a key: keys are lower case at byte 0",
+		"train-AI=n":  "structured field: upper-case letter 'A' where it needs a comma between members: keys are lower case at byte 6",
 		"train-ai=n,": "structured field: a comma ends the dictionary at byte 11",
 	} {
 		_, err := ParseDictionary(in)
