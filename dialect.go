@@ -16,14 +16,50 @@ const (
 	// character outside [A-Za-z_-], groups naming a token merged, longest match wins and
 	// allow wins ties, '*' and a final '$' are special, URLs are matched as given and rule
 	// values have non-ASCII bytes percent-encoded.
+	//
+	// Google's page and Google's parser disagree on lines the page calls invalid: the page
+	// says a line is "<field>:<value><#optional-comment>", while the parser reads
+	// "Disallow /x" (no colon) and "Dissallow: /x" (a misspelling) as disallow rules
+	// (the conformance data's accepted-mistakes cases). This reading takes the parser's
+	// side: it is what Googlebot does with the file, the page describes how to write a
+	// valid file rather than what the crawler makes of an invalid one, and the conformance
+	// data is the executable form of Google's reading. Lint reports such lines
+	// (misspelled-field) because other crawlers skip them.
 	Google Dialect = iota
 
-	// RFC9309 follows RFC 9309 §2.2.2–2.2.3 where it differs from Google: /robots.txt is
-	// always allowed, and %xx escapes of unreserved characters (A–Z a–z 0–9 - . _ ~) are
-	// decoded in both the URL and the rule before matching ("%62%61%7A" matches "baz"),
-	// while escapes of reserved characters stay encoded; non-ASCII bytes in the URL are
-	// percent-encoded like those in rules, and hex digits compare case-insensitively.
-	// Everything else is as Google.
+	// RFC9309 follows RFC 9309 §2.2.2–2.2.3 (draft-koster-rep-00) where it differs from
+	// Google: /robots.txt is always allowed ("The /robots.txt URI is implicitly
+	// allowed"), and the URL's path and query and each rule's value are compared in one
+	// canonical form, which both sides are rewritten to:
+	//
+	//   - "If a percent-encoded US-ASCII octet is encountered in the URI, it MUST be
+	//     unencoded prior to comparison, unless it is a reserved character": %xx of
+	//     unreserved characters (A–Z a–z 0–9 - . _ ~) are decoded ("%62%61%7A" matches
+	//     "baz"); other escapes stay encoded, their hex compared case-insensitively.
+	//   - "Octets … outside the range of the US-ASCII coded character set, and those in the
+	//     reserved range defined by RFC3986, MUST be percent-encoded as defined by RFC3986
+	//     prior to comparison": non-ASCII bytes are percent-encoded, and so are reserved
+	//     characters (":/?#[]@!$&'()*+,;=") where they are data, that is everywhere except
+	//     the path's '/', the '?' that starts the query, and the query's '=' and '&'.
+	//   - §2.2.3: in a rule, '*' and a final '$' are the special characters and stay;
+	//     "If crawlers match special characters verbatim in the URI, crawlers SHOULD use
+	//     "%" encoding", so "%2A" in a rule matches a literal '*' in the URL and "%24" a
+	//     literal '$' (a '$' inside a rule, which Google reads as a literal, is encoded).
+	//
+	// The draft's sentence and its table disagree: read alone, the sentence encodes every
+	// reserved octet, while the table leaves "/foo/bar?baz=quz" as it is and encodes
+	// "/foo/bar?baz=http://foo.bar" as "/foo/bar?baz=http%3A%2F%2Ffoo.bar", only the
+	// query value's ':' and '/'. This reading takes the table's side, which is the
+	// sentence's "as defined by RFC3986": RFC 3986 §2.2 percent-encodes a reserved
+	// character when it is data and never when it delimits a component ("/" between
+	// segments, "?" before the query, "=" and "&" between a query's names and values),
+	// and it keeps a delimiter and its escape apart ("/a%2Fb" is not "/a/b"), which
+	// encoding every reserved octet would merge. So a rule written either way matches a
+	// URL written either way: "/foo/bar?baz=http%3A%2F%2Ffoo.bar" matches the URL
+	// "/foo/bar?baz=http://foo.bar" and the reverse, and "/path/file-with-a-%2A.html"
+	// matches ".../path/file-with-a-*.html". Everything else is as Google, including the
+	// misspellings and missing colons its parser accepts: the draft's grammar asks
+	// readers to "be lenient when reading lines that don't conform. Apply Postel's law".
 	RFC9309
 
 	// Legacy1996 follows the 1996 draft "A Method for Robots Exclusion" (§3.2): fields
@@ -146,7 +182,7 @@ func legacyKind(d Dialect, key string) Kind {
 func (d Dialect) compilePattern(v string) (string, uint8) {
 	switch d {
 	case RFC9309:
-		p := normalizeRFC(v)
+		p := canonRFC(v, true)
 		return p, shapeOf(p)
 	case Legacy1996:
 		return decode1996(v), shapePrefix
@@ -171,7 +207,7 @@ func (d Dialect) compilePattern(v string) (string, uint8) {
 func (d Dialect) matchPath(p string) string {
 	switch d {
 	case RFC9309:
-		return normalizeRFC(p)
+		return canonRFC(p, false)
 	case Legacy1996:
 		return decode1996(p)
 	}
@@ -193,11 +229,66 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
-// normalizeRFC applies RFC 9309 §2.2.2: %xx of unreserved characters decoded, other
-// escapes with upper-case hex, non-ASCII bytes percent-encoded. It returns s itself
-// when nothing changes.
-func normalizeRFC(s string) string {
-	return rewriteEscapes(s, isUnreserved, true)
+// isReserved reports whether c is in RFC 3986's reserved set (§2.2): the gen-delims
+// ":/?#[]@" and the sub-delims "!$&'()*+,;=".
+func isReserved(c byte) bool {
+	return strings.IndexByte(":/?#[]@!$&'()*+,;=", c) >= 0
+}
+
+// canonRFC is what RFC 9309 §2.2.2 compares of a URL's path and query, or with rule of
+// a rule's value (see [RFC9309]): %xx of unreserved characters decoded, other escapes
+// with upper-case hex, non-ASCII bytes percent-encoded, and reserved characters
+// percent-encoded except where they delimit: '/' in the path, the '?' that starts the
+// query, '=' and '&' in the query, and in a rule '*' anywhere and '$' at the end (§2.2.3's
+// special characters). It returns s itself when nothing changes.
+func canonRFC(s string, rule bool) string {
+	var b []byte // nil until the first change
+	grow := func(i int) {
+		if b == nil {
+			b = append(make([]byte, 0, len(s)+8), s[:i]...)
+		}
+	}
+	query := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			v := unhex(s[i+1])<<4 | unhex(s[i+2])
+			switch {
+			case isUnreserved(v):
+				grow(i)
+				b = append(b, v)
+			case s[i+1] != toUpper(s[i+1]) || s[i+2] != toUpper(s[i+2]):
+				grow(i)
+				b = append(b, '%', upperHex[v>>4], upperHex[v&15])
+			case b != nil:
+				b = append(b, s[i:i+3]...)
+			}
+			i += 2
+			continue
+		case c >= 0x80:
+		case !isReserved(c):
+			c = 0
+		case c == '?' && !query:
+			query, c = true, 0
+		case c == '/' && !query, (c == '=' || c == '&') && query:
+			c = 0
+		case rule && (c == '*' || c == '$' && i == len(s)-1):
+			c = 0
+		}
+		if c == 0 { // kept as it is
+			if b != nil {
+				b = append(b, s[i])
+			}
+			continue
+		}
+		grow(i)
+		b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // decode1996 applies the 1996 draft's comparison rule: %xx decoded, except %2F.

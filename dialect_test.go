@@ -156,36 +156,84 @@ func TestLegacy1994Examples(t *testing.T) {
 	}
 }
 
-// The encoding table of draft-koster-rep-00 §2.2.2 (RFC 9309 §2.2.2).
+// The encoding table of draft-koster-rep-00 §2.2.2 (RFC 9309 §2.2.2): each row's
+// "Path" and "Encoded Path" are compared as its "Path to match", as the path of a URL
+// and as a rule, so a rule written in any of the three columns matches a URL written
+// in any of them. The second row is the one the draft's sentence and table disagree on
+// (see [RFC9309]): the query value's ':' and '/' are encoded, the path's '/' and the
+// query's '?' and '=' are not.
 func TestRFC9309EncodingTable(t *testing.T) {
-	rows := []struct{ path, encoded, toMatch string }{
-		{"/foo/bar?baz=quz", "/foo/bar?baz=quz", "/foo/bar?baz=quz"},
-		{"/foo/bar/\u30c4", "/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84"},
-		{"/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84"},
-		{"/foo/bar/%62%61%7A", "/foo/bar/%62%61%7A", "/foo/bar/baz"},
+	rows := []struct{ name, path, encoded, toMatch string }{
+		{"query left alone", "/foo/bar?baz=quz", "/foo/bar?baz=quz", "/foo/bar?baz=quz"},
+		{"reserved characters in a query value", "/foo/bar?baz=http://foo.bar", "/foo/bar?baz=http%3A%2F%2Ffoo.bar", "/foo/bar?baz=http%3A%2F%2Ffoo.bar"},
+		{"non-ASCII encoded", "/foo/bar/\u30c4", "/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84"},
+		{"non-ASCII already encoded", "/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84"},
+		{"unreserved escapes decoded", "/foo/bar/%62%61%7A", "/foo/bar/%62%61%7A", "/foo/bar/baz"},
 	}
 	for _, row := range rows {
-		t.Run(row.path, func(t *testing.T) {
+		t.Run(row.name, func(t *testing.T) {
+			for _, col := range []string{row.path, row.encoded, row.toMatch} {
+				if got := RFC9309.matchPath(col); got != row.toMatch {
+					t.Errorf("URL path %q is matched as %q, want %q", col, got, row.toMatch)
+				}
+				if got, _ := RFC9309.compilePattern(col); got != row.toMatch {
+					t.Errorf("rule %q is matched as %q, want %q", col, got, row.toMatch)
+				}
+			}
 			for _, rule := range []string{row.path, row.encoded, row.toMatch} {
 				for _, url := range []string{row.path, row.encoded, row.toMatch} {
 					body := "User-agent: FooBot\nDisallow: /\nAllow: " + rule + "\n"
 					if !Parse([]byte(body), WithDialect(RFC9309)).Allowed("FooBot", "http://foo.bar"+url) {
 						t.Errorf("rule %q should match URL path %q", rule, url)
 					}
+					if !refAllowed(body, RFC9309, "FooBot", "http://foo.bar"+url) {
+						t.Errorf("reference: rule %q should match URL path %q", rule, url)
+					}
 				}
 			}
 		})
 	}
-	// The table's second row: reserved characters are left as they are, so a rule
-	// written with %3A%2F%2F matches a URL written so, and a raw one a raw one.
-	for _, p := range []string{"/foo/bar?baz=http://foo.bar", "/foo/bar?baz=http%3A%2F%2Ffoo.bar"} {
-		body := "User-agent: FooBot\nDisallow: /\nAllow: " + p + "\n"
-		if !Parse([]byte(body), WithDialect(RFC9309)).Allowed("FooBot", "http://foo.bar"+p) {
-			t.Errorf("rule %q should match itself", p)
-		}
+}
+
+// The examples of draft-koster-rep-00 §2.2.3 (RFC 9309 §2.2.3): "If crawlers match
+// special characters verbatim in the URI, crawlers SHOULD use "%" encoding", while the
+// special characters written as they are keep their meaning ("$" the end of the
+// pattern, "*" any run), and the reserved characters that delimit (the path's '/', the
+// query's '&') stay apart from their escapes.
+func TestRFC9309SpecialCharacters(t *testing.T) {
+	tests := []struct {
+		name, pattern, url string
+		match              bool
+	}{
+		{"table: %2A matches a literal *", "/path/file-with-a-%2A.html", "https://www.example.com/path/file-with-a-*.html", true},
+		{"table: %24 matches a literal $", "/path/foo-%24", "https://www.example.com/path/foo-$", true},
+		{"%2a in lower case matches a literal *", "/path/file-with-a-%2a.html", "https://www.example.com/path/file-with-a-*.html", true},
+		{"%2A matches %2A in the URL", "/path/file-with-a-%2A.html", "https://www.example.com/path/file-with-a-%2A.html", true},
+		{"%2A is not a wildcard", "/path/file-with-a-%2A.html", "https://www.example.com/path/file-with-a-x.html", false},
+		{"%24 is not an anchor", "/path/foo-%24", "https://www.example.com/path/foo-", false},
+		{"a raw * stays a wildcard", "/path/file-with-a-*.html", "https://www.example.com/path/file-with-a-x.html", true},
+		{"a raw * also matches a literal *", "/path/file-with-a-*.html", "https://www.example.com/path/file-with-a-*.html", true},
+		{"a final raw $ stays an anchor", "/path/foo-$", "https://www.example.com/path/foo-", true},
+		{"a final raw $ does not match a literal $", "/path/foo-$", "https://www.example.com/path/foo-$", false},
+		{"a raw $ inside a pattern is a literal $", "/a$b", "https://www.example.com/a$b", true},
+		{"a raw $ inside a pattern matches %24", "/a$b", "https://www.example.com/a%24b", true},
+		{"%2F is not the path's /", "/a%2Fb", "https://www.example.com/a/b", false},
+		{"/ is not %2F in the path", "/a/b", "https://www.example.com/a%2Fb", false},
+		{"%26 is not the query's &", "/q?a=1%262", "https://www.example.com/q?a=1&2", false},
+		{"%3D is not the query's =", "/q?a%3D1", "https://www.example.com/q?a=1", false},
+		{"a second ? is data in the query", "/q?a=b%3Fc", "https://www.example.com/q?a=b?c", true},
+		{"a sub-delimiter in the path is data", "/a%2Cb", "https://www.example.com/a,b", true},
 	}
-	if Parse([]byte("User-agent: *\nAllow: /a%2Fb\nDisallow: /\n"), WithDialect(RFC9309)).Allowed("x", "/a/b") {
-		t.Errorf("%%2F is reserved and must stay encoded")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := "User-agent: FooBot\nDisallow: " + tt.pattern + "\n"
+			if got := !Parse([]byte(body), WithDialect(RFC9309)).Allowed("FooBot", tt.url); got != tt.match {
+				t.Errorf("pattern %q on %q: match = %v, want %v", tt.pattern, tt.url, got, tt.match)
+			}
+			if got := !refAllowed(body, RFC9309, "FooBot", tt.url); got != tt.match {
+				t.Errorf("reference: pattern %q on %q: match = %v, want %v", tt.pattern, tt.url, got, tt.match)
+			}
+		})
 	}
 }
 
@@ -219,12 +267,15 @@ func TestRFC9309RobotsTxtAlwaysAllowed(t *testing.T) {
 // document other than Google's reading. Each entry names the case by file and source
 // line and says which dialect it follows:
 //   - rfc9309: /robots.txt always allowed (texting_robots), %xx of unreserved characters
-//     decoded and hex compared case-insensitively, non-ASCII URL bytes percent-encoded;
+//     decoded and hex compared case-insensitively, non-ASCII URL bytes percent-encoded,
+//     reserved characters that are data compared percent-encoded (%2A matches a literal
+//     '*', %24 and a '$' inside a pattern a literal '$');
 //   - legacy1996: protego's test_1996rfc_examples, which are the draft's own example.
 //
 // The other disagreements are left out because they follow neither document: protego's
-// agent prefix matching and digits in tokens, its decoding of %24/%2A and of characters
-// that are neither reserved nor unreserved ('<'), its closing of a group at an unknown
+// agent prefix matching and digits in tokens, its final '$' that also matches a literal
+// '$' (test_special_symbols_dual_behaviour: §2.2.3 says a literal '$' is written %24),
+// its decoding of characters that are neither reserved nor unreserved ('<'), its closing of a group at an unknown
 // field; texting_robots' rules before any user-agent line.
 var dialectCases = []struct {
 	file    string
@@ -244,6 +295,21 @@ var dialectCases = []struct {
 	{"texting_robots.jsonl", 946, RFC9309},
 	{"texting_robots.jsonl", 602, RFC9309},
 	{"texting_robots.jsonl", 620, RFC9309},
+	{"protego.jsonl", 1006, RFC9309}, // test_nonterminal_dollar
+	{"protego.jsonl", 1007, RFC9309},
+	{"protego.jsonl", 1008, RFC9309},
+	{"protego.jsonl", 1009, RFC9309},
+	{"protego.jsonl", 1010, RFC9309},
+	{"protego.jsonl", 1011, RFC9309},
+	{"protego.jsonl", 1012, RFC9309},
+	{"protego.jsonl", 1013, RFC9309},
+	{"protego.jsonl", 1019, RFC9309}, // test_escaped_special_symbols: §2.2.3's examples
+	{"protego.jsonl", 1020, RFC9309},
+	{"protego.jsonl", 1021, RFC9309},
+	{"protego.jsonl", 1022, RFC9309},
+	{"protego.jsonl", 1023, RFC9309},
+	{"protego.jsonl", 1024, RFC9309},
+	{"protego.jsonl", 1030, RFC9309},
 	{"protego.jsonl", 736, Legacy1996},
 	{"protego.jsonl", 744, Legacy1996},
 	{"protego.jsonl", 745, Legacy1996},

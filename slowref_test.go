@@ -187,11 +187,37 @@ func refPattern(d Dialect, s string, isPath bool) string {
 		}
 		return refRewrite(s, func(byte) bool { return false }, true)
 	case RFC9309:
-		return refRewrite(s, unreserved, true)
+		return refRFC9309(refRewrite(s, unreserved, true), isPath)
 	case Legacy1996:
 		return refRewrite(s, func(c byte) bool { return c != '/' }, false)
 	}
 	return s
+}
+
+// refRFC9309 percent-encodes the reserved characters (RFC 3986 §2.2) of s, a path and
+// query whose escapes are already rewritten, where they are data: all but '/' in the
+// path, the '?' that starts the query, and '=' and '&' in the query; a rule's '*' and
+// final '$' are RFC 9309 §2.2.3's special characters and stay.
+func refRFC9309(s string, isPath bool) string {
+	path, query, hasQuery := strings.Cut(s, "?")
+	enc := func(part, keep string, last bool) string {
+		var out strings.Builder
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			special := !isPath && (c == '*' || c == '$' && last && i == len(part)-1)
+			if strings.IndexByte(":/?#[]@!$&'()*+,;=", c) >= 0 && strings.IndexByte(keep, c) < 0 && !special {
+				out.WriteString(refHex(c))
+			} else {
+				out.WriteByte(c)
+			}
+		}
+		return out.String()
+	}
+	out := enc(path, "/", !hasQuery)
+	if hasQuery {
+		out += "?" + enc(query, "=&", true)
+	}
+	return out
 }
 
 // refToken is the product token Google compares of a user-agent value: the leading run
