@@ -74,6 +74,60 @@ func TestLifetime(t *testing.T) {
 	}
 }
 
+// TestRFC9309Lifetime: "Crawlers SHOULD NOT use the cached version for more than 24
+// hours, unless the robots.txt is unreachable" (RFC 9309 §2.4). Under rfc9309 a file
+// fetched, or found unavailable, lives at most 24 hours whatever max-age says, while
+// Google's reading lets max-age lengthen it; an unreachable origin keeps the copy's
+// rules past the 24 hours.
+func TestRFC9309Lifetime(t *testing.T) {
+	rfc := fetch.Config{Dialect: robots.RFC9309}
+	tests := []struct {
+		name   string
+		cfg    fetch.Config
+		status int
+		header string
+		want   time.Duration
+	}{
+		{"rfc9309: max-age=172800 capped at 24 h", rfc, 200, "max-age=172800", 24 * time.Hour},
+		{"rfc9309: max-age over a week capped at 24 h", rfc, 200, "max-age=99999999", 24 * time.Hour},
+		{"rfc9309: max-age may shorten", rfc, 200, "max-age=3600", time.Hour},
+		{"rfc9309: no header", rfc, 200, "", 24 * time.Hour},
+		{"rfc9309: a 404 with max-age=172800 capped at 24 h", rfc, 404, "max-age=172800", 24 * time.Hour},
+		{"rfc9309: a longer MaxTTL does not lift the cap", fetch.Config{Dialect: robots.RFC9309, MaxTTL: 30 * 24 * time.Hour}, 200, "max-age=172800", 24 * time.Hour},
+		{"rfc9309: a partial Policy keeps the cap", fetch.Config{Dialect: robots.RFC9309, Policy: fetch.Policy{TTL: time.Hour}}, 200, "max-age=172800", 24 * time.Hour},
+		{"google: max-age=172800 lengthens to 48 h", fetch.Config{}, 200, "max-age=172800", 48 * time.Hour},
+		{"RFC9309Policy for google files", fetch.Config{Policy: fetch.RFC9309Policy()}, 200, "max-age=172800", 24 * time.Hour},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := serve(t, answer(tc.status, rulesBody, "Cache-Control", tc.header))
+			res := mustGet(t, newClient(t, tc.cfg), srv.URL+"/", t0)
+			if got := res.ExpiresAt.Sub(t0); got != tc.want {
+				t.Errorf("lifetime %v; want %v", got, tc.want)
+			}
+		})
+	}
+
+	t.Run("rfc9309: unreachable keeps the rules past 24 h", func(t *testing.T) {
+		sw := &switchable{h: answer(200, rulesBody, "Cache-Control", "max-age=172800")}
+		srv := serve(t, sw.serve)
+		c := newClient(t, rfc)
+		mustGet(t, c, srv.URL+"/", t0)
+		sw.set(answer(503, ""))
+		for _, at := range []time.Duration{24 * time.Hour, 72 * time.Hour, 40 * 24 * time.Hour} {
+			res := mustGet(t, c, srv.URL+"/", t0.Add(at))
+			private, public := verdicts(res)
+			if res.Outcome != fetch.Unreachable || !res.Stale || private || !public {
+				t.Errorf("at +%v: %v stale %v, /private allowed %v, /public allowed %v; want the copy's rules",
+					at, res.Outcome, res.Stale, private, public)
+			}
+		}
+		if n := srv.Hits(); n != 4 {
+			t.Errorf("%d fetches; want 4 (the file kept no longer than 24 h, then each retry)", n)
+		}
+	})
+}
+
 // TestNegativeCaching: a 404 is cached like a file.
 func TestNegativeCaching(t *testing.T) {
 	srv := serve(t, answer(404, "not found"))

@@ -13,10 +13,13 @@ import (
 )
 
 // Limits and defaults of the access method: the values a zero field of Config
-// stands for. MaxRedirects is fixed by the protocol.
+// stands for. MaxRedirects is fixed by the protocol (Policy.MaxRedirects sets another
+// document's).
 const (
 	// MaxRedirects is how many redirects a fetch follows (RFC 9309 §2.3.1.2 asks for
-	// at least five, Google follows five); one more hop is treated as a 404.
+	// at least five, Google follows five); one more hop is treated as a 404. It is
+	// the bound of GooglePolicy and RFC9309Policy; Legacy1996Policy's is
+	// Legacy1996MaxRedirects.
 	MaxRedirects = 5
 
 	// DefaultTimeout bounds a whole fetch: connecting, every redirect, and reading
@@ -102,12 +105,13 @@ type Config struct {
 
 	// Dialect is the reading of every file fetched (robots.Google when zero). It also
 	// picks the status policy when Policy is zero: Legacy1996Policy for
-	// robots.Legacy1996, GooglePolicy for the others (the 1994 document says nothing
-	// about status codes or lifetimes, so nothing in it contradicts the current
-	// reading).
+	// robots.Legacy1996, RFC9309Policy for robots.RFC9309, GooglePolicy for the others
+	// (the 1994 document says nothing about status codes or lifetimes, so nothing in it
+	// contradicts the current reading).
 	Dialect robots.Dialect
 	// Policy reads responses. In a Policy set only in part, a nil Classify and a zero
-	// TTL or MaxUnreachable take the values of the dialect's policy.
+	// TTL, MaxUnreachable, MaxFresh or MaxRedirects take the values of the dialect's
+	// policy.
 	Policy Policy
 	// MinTTL and MaxTTL bound the lifetime of results with Cache-Control max-age
 	// (DefaultMinTTL, DefaultMaxTTL). The policy's TTL applies when there is no max-age.
@@ -185,7 +189,8 @@ func withDefaults(cfg Config) settings {
 		cfg.DialContext = d.DialContext
 	}
 	base := policyFor(cfg.Dialect)
-	if p := cfg.Policy; p.Classify == nil && p.TTL == 0 && p.MaxUnreachable == 0 && !p.Expires {
+	if p := cfg.Policy; p.Classify == nil && p.TTL == 0 && p.MaxUnreachable == 0 && !p.Expires && p.MaxFresh == 0 &&
+		p.MaxRedirects == 0 {
 		cfg.Policy = base
 	}
 	if cfg.Policy.Classify == nil {
@@ -196,6 +201,15 @@ func withDefaults(cfg Config) settings {
 	}
 	if cfg.Policy.MaxUnreachable <= 0 {
 		cfg.Policy.MaxUnreachable = base.MaxUnreachable
+	}
+	if cfg.Policy.MaxFresh <= 0 {
+		cfg.Policy.MaxFresh = base.MaxFresh
+	}
+	if cfg.Policy.MaxRedirects <= 0 {
+		cfg.Policy.MaxRedirects = base.MaxRedirects
+	}
+	if cfg.Policy.MaxRedirects <= 0 {
+		cfg.Policy.MaxRedirects = MaxRedirects
 	}
 	if cfg.MinTTL <= 0 {
 		cfg.MinTTL = DefaultMinTTL

@@ -10,8 +10,9 @@
 // A Client finds the origin of a URL with [Origin] (scheme, host lower case and in
 // punycode, default port left out) and fetches /robots.txt there: an unconditional
 // GET for http and https, an anonymous login and RETR robots.txt for ftp. It follows
-// up to [MaxRedirects] redirects, to any host; the rules found apply to the original
-// origin only. At most the first 500 KiB of the body are read ([Config].MaxBytes),
+// up to [MaxRedirects] redirects ([Legacy1996MaxRedirects] under the 1996 draft), to
+// any host, and stops at a redirect back to a URL of the chain; the rules found apply
+// to the original origin only. At most the first 500 KiB of the body are read ([Config].MaxBytes),
 // gzip and deflate bodies included, and the whole fetch has a time limit
 // ([Config].Timeout and ConnectTimeout).
 //
@@ -44,7 +45,10 @@
 // # Caching
 //
 // Results live for the policy's TTL (24 hours), or for Cache-Control max-age within
-// Config.MinTTL and MaxTTL; unreachable origins are retried after a backoff
+// Config.MinTTL and MaxTTL; under [RFC9309Policy] (Config.Dialect robots.RFC9309) a
+// file that was fetched or found unavailable lives at most 24 hours whatever max-age
+// says (RFC 9309 §2.4), while the last copy keeps applying when the origin is
+// unreachable; unreachable origins are retried after a backoff
 // (Config.RetryMin and RetryMax). Concurrent requests for one origin share one
 // fetch. Results (bodies and metadata) are kept in a [Store]: a [MemoryStore] by
 // default, or the disk and Redis stores of the sub-packages boltstore and

@@ -34,7 +34,8 @@ const (
 	// KindResponse: the response was not valid HTTP, or its body could not be read
 	// or decoded (broken chunking, corrupt gzip, unknown Content-Encoding).
 	KindResponse
-	// KindTooManyRedirects: the redirect chain went on past MaxRedirects (read as 404).
+	// KindTooManyRedirects: the redirect chain went on past the policy's MaxRedirects,
+	// or looped back to a URL of the chain (read as 404).
 	KindTooManyRedirects
 	// KindBadRedirect: a redirect could not be followed (no Location, a target that
 	// is not http or https); read as 404.
@@ -109,8 +110,8 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
-// ErrTooManyRedirects is the Err of a fetch whose redirect chain went on past
-// MaxRedirects hops; such a fetch is classified as a 404.
+// ErrTooManyRedirects is the Err of a fetch whose redirect chain went on past the
+// policy's MaxRedirects hops, or looped; such a fetch is classified as a 404.
 var ErrTooManyRedirects = errors.New("too many redirects")
 
 // refusal is how a dialer says it refused an address on purpose (rather than

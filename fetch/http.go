@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -124,13 +125,17 @@ func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, maxRedirectBody))
 		resp.Body.Close()
-		if hop == MaxRedirects {
-			f.classifyAs, f.err, f.kind = http.StatusNotFound, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, MaxRedirects), KindTooManyRedirects
+		if limit := c.cfg.Policy.MaxRedirects; hop == limit {
+			f.classifyAs, f.err, f.kind = http.StatusNotFound, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, limit), KindTooManyRedirects
 			return f
 		}
 		target, err := redirectTarget(resp, req.URL)
 		if err != nil {
 			f.classifyAs, f.err, f.kind = http.StatusNotFound, err, KindBadRedirect
+			return f
+		}
+		if slices.ContainsFunc(f.hops, func(h Hop) bool { return h.URL == target }) {
+			f.classifyAs, f.err, f.kind = http.StatusNotFound, fmt.Errorf("%w: a loop, back to %s", ErrTooManyRedirects, target), KindTooManyRedirects
 			return f
 		}
 		next = target

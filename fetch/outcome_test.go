@@ -234,6 +234,59 @@ func TestRedirectHops(t *testing.T) {
 	}
 }
 
+// TestLegacy1996Redirects: the 1996 draft (§3.1) says "a robot should follow the
+// redirects until a resource can be found". Under legacy1996 six 302s then a 200 with
+// "Disallow: /x" give that file's rules (RFC 9309's five hops would read the chain as
+// a 404 and allow everything); the chain is followed up to Legacy1996MaxRedirects
+// (20) and never round a loop.
+func TestLegacy1996Redirects(t *testing.T) {
+	const body = "User-agent: *\nDisallow: /x\n"
+	chain := func(t *testing.T, n int) string {
+		return serve(t, func(w http.ResponseWriter, r *http.Request) {
+			step := 0
+			if r.URL.Path != "/robots.txt" {
+				fmt.Sscanf(r.URL.Path, "/r%d", &step)
+			}
+			if step < n {
+				http.Redirect(w, r, fmt.Sprintf("/r%d", step+1), http.StatusFound)
+				return
+			}
+			w.Write([]byte(body))
+		}).URL
+	}
+	legacy := fetch.Config{Dialect: robots.Legacy1996}
+	tests := []struct {
+		name      string
+		cfg       fetch.Config
+		redirects int
+		outcome   fetch.Outcome
+		xAllowed  bool
+		hops      int
+	}{
+		{"legacy1996: six 302s then the file", legacy, 6, fetch.Success, false, 7},
+		{"legacy1996: twenty 302s then the file", legacy, fetch.Legacy1996MaxRedirects, fetch.Success, false, 21},
+		{"legacy1996: twenty-one 302s read as 404", legacy, fetch.Legacy1996MaxRedirects + 1, fetch.Unavailable, true, 21},
+		{"google: six 302s read as 404", fetch.Config{}, 6, fetch.Unavailable, true, 6},
+		{"rfc9309: six 302s read as 404", fetch.Config{Dialect: robots.RFC9309}, 6, fetch.Unavailable, true, 6},
+		{"google: five 302s then the file", fetch.Config{}, 5, fetch.Success, false, 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustGet(t, newClient(t, tt.cfg), chain(t, tt.redirects)+"/", t0)
+			if res.Outcome != tt.outcome || res.Allowed(agent, "/x") != tt.xAllowed || len(res.Hops) != tt.hops {
+				t.Errorf("%v, /x allowed %v, %d hops (err %v); want %v, %v, %d hops",
+					res.Outcome, res.Allowed(agent, "/x"), len(res.Hops), res.Err, tt.outcome, tt.xAllowed, tt.hops)
+			}
+		})
+	}
+	t.Run("legacy1996: a loop stops at once", func(t *testing.T) {
+		res := mustGet(t, newClient(t, legacy), redirectLoop(t)+"/", t0)
+		if res.Outcome != fetch.Unavailable || !errors.Is(res.Err, fetch.ErrTooManyRedirects) || len(res.Hops) != 2 {
+			t.Errorf("%v, err %v, %d hops; want unavailable, %q, 2 hops (/robots.txt, /loop)", res.Outcome, res.Err, len(res.Hops), fetch.ErrTooManyRedirects)
+		}
+	})
+}
+
 // TestCrossHostRedirect: rules found by following a redirect to another host apply
 // to the original origin only, and are never cached under the target's origin.
 func TestCrossHostRedirect(t *testing.T) {

@@ -98,6 +98,15 @@ type Policy struct {
 	// Expires makes the Expires header (against the response's Date) set the
 	// lifetime when there is no Cache-Control max-age, within the TTL bounds.
 	Expires bool
+	// MaxFresh, when positive, caps the lifetime of a result from a server that
+	// answered (Success or Unavailable) whatever Cache-Control or Expires say, below
+	// Config.MaxTTL. An Unreachable result keeps the last copy's rules however old it
+	// is, as every policy does.
+	MaxFresh time.Duration
+	// MaxRedirects is how many consecutive redirects a fetch follows; one more is
+	// read as a 404, and so is a redirect back to a URL of the same chain (a loop),
+	// however short. Zero means the package's MaxRedirects (RFC 9309's five).
+	MaxRedirects int
 }
 
 // Defaults of GooglePolicy.
@@ -113,23 +122,47 @@ func GooglePolicy() Policy {
 	return Policy{Classify: googleClassify, TTL: DefaultTTL, MaxUnreachable: DefaultMaxUnreachable}
 }
 
+// RFC9309MaxFresh is RFC9309Policy's MaxFresh: "Crawlers SHOULD NOT use the cached
+// version for more than 24 hours, unless the robots.txt is unreachable" (RFC 9309
+// §2.4).
+const RFC9309MaxFresh = 24 * time.Hour
+
+// RFC9309Policy is GooglePolicy with RFC 9309's cache rule (§2.4): a file that was
+// fetched, or found unavailable, lives at most RFC9309MaxFresh, even when Cache-Control
+// max-age asks for longer (Google's page lets max-age lengthen it); while the file is
+// unreachable the last copy is kept, as under GooglePolicy.
+func RFC9309Policy() Policy {
+	p := GooglePolicy()
+	p.MaxFresh = RFC9309MaxFresh
+	return p
+}
+
 // Legacy1996TTL is the lifetime of a result under Legacy1996Policy when the server
 // sends no cache headers: "If no cache-control directives are present robots should
 // default to an expiry of 7 days" (1996 draft §3.4).
 const Legacy1996TTL = 7 * 24 * time.Hour
+
+// Legacy1996MaxRedirects is Legacy1996Policy's MaxRedirects. The 1996 draft (§3.1)
+// says "a robot should follow the redirects until a resource can be found" and sets no
+// number; a chain is followed while it does not loop back on itself, and this bound,
+// the one Chromium and Firefox put on a page's redirects, only stops a chain of ever
+// new URLs, which would otherwise never end.
+const Legacy1996MaxRedirects = 20
 
 // Legacy1996Policy is the status policy of the 1996 draft "A Method for Robots
 // Exclusion" (§3.1 and §3.4): 2xx obey the body; 401 and 403 mean the site
 // is completely restricted (disallow all, Outcome Unavailable: the server answered,
 // so no retry backoff); 404 and the other 4xx mean no restrictions; a temporary
 // failure (429, 5xx, network) defers visits, as under GooglePolicy. Redirects are
-// followed under every policy. Results live Legacy1996TTL unless Cache-Control
-// max-age or, as the draft asks, Expires says otherwise.
+// followed "until a resource can be found": up to Legacy1996MaxRedirects, not RFC
+// 9309's five, and never round a loop. Results live Legacy1996TTL unless
+// Cache-Control max-age or, as the draft asks, Expires says otherwise.
 //
 // The draft sets no limit on deferring visits to an unreachable origin; the policy
 // keeps DefaultMaxUnreachable so that one rule covers origins that never come back.
 func Legacy1996Policy() Policy {
-	return Policy{Classify: legacy1996Classify, TTL: Legacy1996TTL, MaxUnreachable: DefaultMaxUnreachable, Expires: true}
+	return Policy{Classify: legacy1996Classify, TTL: Legacy1996TTL, MaxUnreachable: DefaultMaxUnreachable, Expires: true,
+		MaxRedirects: Legacy1996MaxRedirects}
 }
 
 func legacy1996Classify(status int) (Outcome, Effect) {
@@ -141,8 +174,11 @@ func legacy1996Classify(status int) (Outcome, Effect) {
 
 // policyFor returns the status policy that goes with a dialect (see Config.Dialect).
 func policyFor(d robots.Dialect) Policy {
-	if d == robots.Legacy1996 {
+	switch d {
+	case robots.Legacy1996:
 		return Legacy1996Policy()
+	case robots.RFC9309:
+		return RFC9309Policy()
 	}
 	return GooglePolicy()
 }
@@ -195,6 +231,9 @@ func (c *Client) read(f *fetched, origin, robotsURL string, prev *Result, now ti
 			ttl = min(max(age, p.MinTTL), p.MaxTTL)
 		} else if age, ok := expires(f.header); ok && p.Policy.Expires {
 			ttl = min(max(age, p.MinTTL), p.MaxTTL)
+		}
+		if p.Policy.MaxFresh > 0 {
+			ttl = min(ttl, p.Policy.MaxFresh)
 		}
 		r.ExpiresAt, r.LastSuccess = now.Add(ttl), now
 		return r
