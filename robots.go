@@ -183,8 +183,9 @@ const maxDelaySeconds = 1e9
 
 // ParseCrawlDelay reads the value of a crawl-delay line: a number of seconds, not
 // negative, fractions allowed ("10", "0.5"), at most 1e9 (so that it fits a
-// time.Duration). Crawl-delay is not part of RFC 9309 and Google ignores it; the
-// crawlers that read it (Bing, Yandex) read such numbers. The error says why any
+// time.Duration). Crawl-delay is not part of RFC 9309; Google has never honoured it
+// and Yandex has ignored it since February 2018. The crawlers that read it (Bing
+// among them; package crawlers says which) read such numbers. The error says why any
 // other value is not one.
 func ParseCrawlDelay(value string) (time.Duration, error) {
 	v := strings.TrimSpace(value)

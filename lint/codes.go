@@ -46,6 +46,7 @@ const (
 // Meaning: what the groups and rules do.
 const (
 	AgentToken       Code = "agent-token"       // user-agent with characters Google's token stops at ("MJ12bot" is "MJ")
+	AgentWildcard    Code = "agent-wildcard"    // a "*" after a name ("Google*"): only "*" alone is a wildcard
 	GroupMerge       Code = "group-merge"       // a non-rule line between user-agent lines merges the groups
 	EmptyGroup       Code = "empty-group"       // a group with no rules: its crawlers skip the "*" group's rules
 	AllowOnlyGroup   Code = "allow-only-group"  // a group with only allow rules: its crawlers skip the "*" group's disallow rules
@@ -101,7 +102,7 @@ var codes = []CodeInfo{
 	{MisplacedDollar, Warning, "A \"$\" before the end of a rule value.",
 		"\"$\" anchors only at the end of a value; anywhere else it matches a literal \"$\"."},
 	{InvalidCrawlDelay, Warning, "A crawl-delay that is not a non-negative number of seconds.",
-		"Crawlers that read crawl-delay (Bing, Yandex; not Google) ignore it."},
+		"Crawlers that read crawl-delay (Bing; not Google, nor Yandex since February 2018) ignore it."},
 	{SitemapNotAbsolute, Warning, "A sitemap value that is not an absolute http or https URL.",
 		"Crawlers ignore it: sitemap URLs are not resolved against the site."},
 	{FileTooLarge, Error, "The file is larger than 500 KiB.",
@@ -116,6 +117,8 @@ var codes = []CodeInfo{
 		"Crawlers read it as an empty file: no rules, everything allowed."},
 	{AgentToken, Warning, "A user-agent name with characters outside [A-Za-z_-] (\"MJ12bot\", \"archive.org_bot\", \"Googlebot, bingbot\").",
 		"Google and RFC 9309 read only the leading letters, \"_\" and \"-\": \"MJ12bot\" is \"MJ\", so the group applies to no crawler of that name."},
+	{AgentWildcard, Warning, "A user-agent name followed by \"*\" (\"Google*\", \"Googlebot*\"), written as if it matched every crawler whose name starts so.",
+		"Only \"*\" alone is a wildcard: Google and RFC 9309 read \"Google*\" as the product token \"Google\", so the group applies to no crawler named Googlebot, Google-Extended or GoogleOther; write one user-agent line per crawler."},
 	{GroupMerge, Warning, "A non-rule line (crawl-delay, sitemap, host, …) between user-agent lines.",
 		"Only allow and disallow lines end the user-agent lines of a group: the user-agents before and after the line form one group and share its rules."},
 	{EmptyGroup, Warning, "A group with no allow or disallow line (often only a crawl-delay) while the \"*\" group has rules.",

@@ -84,7 +84,12 @@ var checkTests = []struct {
 	{"no token at all", "User-agent: 360Spider\nDisallow: /x\n", []want{{1, AgentToken}}},
 	{"several crawlers on one line", "User-agent: Googlebot, Bingbot\nDisallow: /x\n", []want{{1, AgentToken}}},
 	{"whole User-Agent header", "User-agent: Mozilla/5.0 (compatible; FooBot/1.0)\nDisallow: /x\n", []want{{1, AgentToken}}},
-	{"version after the token is fine", "User-agent: Googlebot/2.1\nUser-agent: Baiduspider+\nUser-agent: Googlebot*\nDisallow: /x\n", nil},
+	{"version after the token is fine", "User-agent: Googlebot/2.1\nUser-agent: Baiduspider+\nDisallow: /x\n", nil},
+	// Only "*" alone is a wildcard (RFC 9309 §2.2.1: "product-token = identifier / "*"");
+	// Google's token stops at the "*" ("Google"), a crawler matching the whole value
+	// "exactly" finds no crawler.
+	{"trailing star after a name", "User-agent: Google*\nDisallow: /x\n", []want{{1, AgentWildcard}}},
+	{"trailing star after a crawler's name", "User-agent: Googlebot*\nDisallow: /x\n", []want{{1, AgentWildcard}}},
 	{"crawl-delay between user-agents", "User-agent: Yandex\nCrawl-delay: 5\nUser-agent: *\nDisallow: /admin/\n", []want{{3, GroupMerge}}},
 	{"sitemap between user-agents", "User-agent: a\nSitemap: https://example.com/s.xml\nUser-agent: b\nDisallow: /x\n", []want{{3, GroupMerge}}},
 	{"star after star merges nothing", "User-agent: *\nCrawl-delay: 1\n\nUser-agent: *\nDisallow: /x\n", nil},
@@ -189,6 +194,61 @@ func checkSameAsParser(t *testing.T, name string, body []byte, fs []Finding) {
 	slices.SortFunc(fromParser, order)
 	if !slices.Equal(got, fromParser) {
 		t.Errorf("%s: lint reports %v, the parser %v", name, got, fromParser)
+	}
+}
+
+// TestMessages: what a finding says matches what the other findings and the
+// documents say. Google reads one product token per user-agent line (agent-token), so
+// the crawlers a group names are those tokens; a rule the "*" group repeats is one rule;
+// a user-agent line matches no URL; only "*" alone is a wildcard.
+func TestMessages(t *testing.T) {
+	tests := []struct {
+		name, body string
+		line       int
+		code       Code
+		has, lacks []string
+	}{
+		{"drops-star-rules names the tokens Google reads",
+			"User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot, Bingbot\nDisallow: /other\n", 4, DropsStarRules,
+			[]string{"(Googlebot)"}, []string{"Bingbot"}},
+		{"drops-star-rules lists a repeated rule once",
+			"User-agent: *\nDisallow: /private\nDisallow: /private\n\nUser-agent: Googlebot\nDisallow: /other\n", 5, DropsStarRules,
+			[]string{`"Disallow: /private" (line 2)`}, []string{"(line 3)"}},
+		{"invalid-utf8 on a user-agent line",
+			"User-agent: Caf\xe9bot\nDisallow: /x\n", 1, InvalidUTF8,
+			[]string{`"Caf"`, "product token"}, []string{"URL"}},
+		{"invalid-utf8 on a rule",
+			"User-agent: *\nDisallow: /caf\xe9\n", 2, InvalidUTF8,
+			[]string{"matches URLs with those escapes"}, nil},
+		{"Google* names no Google crawler",
+			"User-agent: Google*\nDisallow: /x\n", 1, AgentWildcard,
+			[]string{"not a wildcard", `as "Google"`, "Googlebot"}, nil},
+		{"Googlebot* is read as Googlebot",
+			"User-agent: Googlebot*\nDisallow: /x\n", 1, AgentWildcard,
+			[]string{"not a wildcard", `write "Googlebot"`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var msg string
+			for _, f := range Check("robots.txt", []byte(tt.body)) {
+				if f.Line == tt.line && f.Code == tt.code {
+					msg = f.Message
+				}
+			}
+			if msg == "" {
+				t.Fatalf("no %s finding on line %d", tt.code, tt.line)
+			}
+			for _, h := range tt.has {
+				if !strings.Contains(msg, h) {
+					t.Errorf("message %q does not say %q", msg, h)
+				}
+			}
+			for _, l := range tt.lacks {
+				if strings.Contains(msg, l) {
+					t.Errorf("message %q says %q", msg, l)
+				}
+			}
+		})
 	}
 }
 

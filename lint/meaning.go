@@ -79,6 +79,9 @@ func tokenProblem(v string) string {
 		return fmt.Sprintf("Google reads no product token in %q (a token is letters, \"_\" and \"-\", from the start): this line names no crawler", v)
 	}
 	rest := v[len(tok):]
+	if strings.HasPrefix(rest, "*") {
+		return ""
+	}
 	if low := strings.ToLower(v); (strings.HasPrefix(low, "mozilla/") || strings.Contains(low, "compatible;")) && robots.ProductToken(v) != tok {
 		return fmt.Sprintf("%q looks like a whole User-Agent header: Google reads only %q, so the group does not apply to %s; write the crawler's product token", v, tok, robots.ProductToken(v))
 	}
@@ -98,6 +101,36 @@ func tokenProblem(v string) string {
 		name = name[:i]
 	}
 	return fmt.Sprintf("Google reads %q as %q (a product token is letters, \"_\" and \"-\" only): crawlers that match as Google and RFC 9309 do never apply this group to %s, only to a crawler named %s", v, tok, name, tok)
+}
+
+// wildcardProblem says what a "*" straight after a user-agent name's product token
+// does ("Google*"), or "" when there is none: only "*" alone is a wildcard, so Google
+// reads the token, which names one crawler and not those whose names start with it,
+// and a crawler that compares the whole value as a token names none.
+func wildcardProblem(v string) string {
+	tok := leading(v)
+	if tok == "" || !strings.HasPrefix(v[len(tok):], "*") {
+		return ""
+	}
+	known := false
+	var others []string
+	for _, name := range crawlers.Names() {
+		switch {
+		case strings.EqualFold(name, tok):
+			known = true
+		case len(name) > len(tok) && strings.EqualFold(name[:len(tok)], tok):
+			others = append(others, name)
+		}
+	}
+	msg := fmt.Sprintf("%q is not a wildcard: only \"*\" alone matches every crawler; Google reads this name as %q, and crawlers that compare the whole name as a product token match no crawler", v, tok)
+	if known {
+		return msg + fmt.Sprintf("; write %q", tok)
+	}
+	msg += fmt.Sprintf(", so the group applies to no crawler except one named %s", tok)
+	if len(others) > 0 {
+		msg += fmt.Sprintf(" (not to %s)", list(others))
+	}
+	return msg + "; write one user-agent line per crawler"
 }
 
 func isAlnum(c byte) bool {
@@ -122,6 +155,9 @@ func checkAgents(f *file) {
 			if a.Name != "" && tok != "*" {
 				if msg := tokenProblem(a.Name); msg != "" {
 					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentToken, "%s", msg)
+				}
+				if msg := wildcardProblem(a.Name); msg != "" {
+					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentWildcard, "%s", msg)
 				}
 			}
 			key := strings.ToLower(tok)
@@ -222,7 +258,7 @@ func list(names []string) string {
 // naming one product token, or of the "*" groups.
 type ruleSet struct {
 	token  string   // lower case; "*" for the catch-all; the first one when several share the groups
-	names  []string // the user-agent values naming the groups' tokens, as first written
+	names  []string // the product tokens naming the groups, as first written (as agent-token reads them)
 	groups []int
 	rules  []robots.Rule
 }
@@ -243,7 +279,7 @@ func (f *file) ruleSets() []ruleSet {
 			}
 			if _, ok := byToken[tok]; !ok {
 				order = append(order, tok)
-				name[tok] = a.Name
+				name[tok] = a.Token() // what Google reads: "Googlebot" of "Googlebot, Bingbot"
 			}
 			if !slices.Contains(byToken[tok], gi) {
 				byToken[tok] = append(byToken[tok], gi)

@@ -31,9 +31,9 @@ func checkStarRules(f *file) {
 	if star == nil {
 		return
 	}
-	var starDisallow []robots.Rule
+	var starDisallow []robots.Rule // each value once: a rule the "*" group repeats is one rule dropped
 	for _, r := range star.rules {
-		if !r.Allow && isPath(r.Value) {
+		if !r.Allow && isPath(r.Value) && !slices.ContainsFunc(starDisallow, func(d robots.Rule) bool { return d.Value == r.Value }) {
 			starDisallow = append(starDisallow, r)
 		}
 	}

@@ -156,7 +156,7 @@ func checkLines(f *file) {
 	}
 	for _, l := range f.read {
 		if col := invalidUTF8(l); col > 0 {
-			f.add(l.Num, col, InvalidUTF8, "bytes that are not UTF-8 (Latin-1?): crawlers percent-encode them as they are, so this line matches URLs with those escapes, not the UTF-8 spelling; save the file as UTF-8")
+			f.add(l.Num, col, InvalidUTF8, "%s", invalidUTF8Message(l, col))
 		}
 		switch l.Kind {
 		case robots.KindAllow, robots.KindDisallow:
@@ -281,6 +281,26 @@ func invalidUTF8(l robots.Line) int {
 		i += n
 	}
 	return 0
+}
+
+// invalidUTF8Message says what the bytes that are not UTF-8, the first at column col,
+// do to line l: a rule matches URLs with their escapes, a user-agent's product token
+// stops at them.
+func invalidUTF8Message(l robots.Line, col int) string {
+	const head, tail = "bytes that are not UTF-8 (Latin-1?)", "; save the file as UTF-8"
+	switch l.Kind {
+	case robots.KindAllow, robots.KindDisallow:
+		return head + ": crawlers percent-encode them as they are, so this rule matches URLs with those escapes, not the UTF-8 spelling" + tail
+	case robots.KindUserAgent:
+		tok := leading(l.Value)
+		if l.ValueCol > 0 && col == l.ValueCol+len(tok) {
+			if tok == "" {
+				return head + ": a product token is letters, \"_\" and \"-\", so Google reads no token in this name and the line names no crawler" + tail
+			}
+			return fmt.Sprintf("%s: a product token is letters, \"_\" and \"-\", so Google reads this name as %q, the letters before them%s", head, tok, tail)
+		}
+	}
+	return head + ": crawlers may read them as other characters or drop them" + tail
 }
 
 // checkValue looks at the value of an allow or disallow line.
