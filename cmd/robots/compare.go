@@ -85,7 +85,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			continue
 		}
 		if *format == formatText && encoded(raw, u) {
-			fmt.Fprintf(e.stderr, "robots: compare: warning: %s is requested as %s (encoded as a browser does)\n", raw, u)
+			fmt.Fprintf(e.stderr, "robots: compare: warning: %s\n", requestedAs(raw, u))
 		}
 		for _, a := range agents {
 			vs, agree := rd.Check(a, u)

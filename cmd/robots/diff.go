@@ -90,7 +90,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	urls = urls[:0]
 	for _, u := range typed {
 		if encoded(u.raw, u.url) {
-			fmt.Fprintf(e.stderr, "robots: diff: warning: %s is requested as %s (encoded as a browser does)\n", u.raw, u.url)
+			fmt.Fprintf(e.stderr, "robots: diff: warning: %s\n", requestedAs(u.raw, u.url))
 		}
 		urls = append(urls, u.url)
 	}
@@ -107,6 +107,9 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 		files[i] = robots.Parse(b, robots.WithDialect(f.dialect))
 	}
 	changes := diffRobots(files[0], files[1], agents, urls)
+	if changes == nil {
+		changes = []change{} // "[]", not "null", when nothing changes
+	}
 	w := bufio.NewWriter(e.stdout)
 	if f.format == formatJSON {
 		writeIndented(w, changes)

@@ -80,7 +80,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	typed, failed := encodeURLs(e, "explain", urls)
 	for _, u := range typed {
 		if encoded(u.raw, u.url) {
-			warn("%s is requested as %s (encoded as a browser does)", u.raw, u.url)
+			warn("%s", requestedAs(u.raw, u.url))
 		}
 	}
 	var out []agentExplained

@@ -165,15 +165,29 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 // formats carry it as "input" in each verdict.
 func (o *verdictWriter) encodedNote(raw, u string) {
 	if o.format == formatText && encoded(raw, u) {
-		o.warn("%s is requested as %s (encoded as a browser does)", raw, u)
+		o.warn("%s", requestedAs(raw, u))
 	}
 }
 
 // encoded reports whether the URL decided differs from the one given, beyond the
-// "/" a bare origin gets.
+// "/" a bare origin gets: percent-encoded, or with surrounding spaces trimmed.
 func encoded(raw, u string) bool {
-	raw = strings.TrimSpace(raw)
 	return u != raw && u != raw+"/"
+}
+
+// requestedAs is the warning that raw was decided as u: with its surrounding spaces
+// and control characters trimmed, as the URL parser does, or encoded as a browser
+// requests it, or both.
+func requestedAs(raw, u string) string {
+	trimmed := strings.TrimFunc(raw, func(r rune) bool { return r <= ' ' })
+	if trimmed == raw {
+		return fmt.Sprintf("%s is requested as %s (encoded as a browser does)", raw, u)
+	}
+	how := "surrounding spaces trimmed"
+	if encoded(trimmed, u) {
+		how += ", then encoded as a browser does"
+	}
+	return fmt.Sprintf("%q is requested as %s (%s)", raw, u, how)
 }
 
 // close writes the JSON document (for -format json) and returns the exit status.
