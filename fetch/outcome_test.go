@@ -109,19 +109,22 @@ func httpStatus(status int, body string) func(t *testing.T) string {
 
 // redirectChain serves /robots.txt → /r1 → … → /rN → rulesBody, with code.
 func redirectChain(n, code int) func(t *testing.T) string {
-	return func(t *testing.T) string {
-		return serve(t, func(w http.ResponseWriter, r *http.Request) {
-			step := 0
-			if r.URL.Path != "/robots.txt" {
-				fmt.Sscanf(r.URL.Path, "/r%d", &step)
-			}
-			if step < n {
-				http.Redirect(w, r, fmt.Sprintf("/r%d", step+1), code)
-				return
-			}
-			w.Write([]byte(rulesBody))
-		}).URL
-	}
+	return func(t *testing.T) string { return redirectChainTo(t, n, code, rulesBody) }
+}
+
+// redirectChainTo serves /robots.txt → /r1 → … → /rN → body, with code.
+func redirectChainTo(t *testing.T, n, code int, body string) string {
+	return serve(t, func(w http.ResponseWriter, r *http.Request) {
+		step := 0
+		if r.URL.Path != "/robots.txt" {
+			fmt.Sscanf(r.URL.Path, "/r%d", &step)
+		}
+		if step < n {
+			http.Redirect(w, r, fmt.Sprintf("/r%d", step+1), code)
+			return
+		}
+		w.Write([]byte(body))
+	}).URL
 }
 
 func redirectLoop(t *testing.T) string {
@@ -241,19 +244,6 @@ func TestRedirectHops(t *testing.T) {
 // (20) and never round a loop.
 func TestLegacy1996Redirects(t *testing.T) {
 	const body = "User-agent: *\nDisallow: /x\n"
-	chain := func(t *testing.T, n int) string {
-		return serve(t, func(w http.ResponseWriter, r *http.Request) {
-			step := 0
-			if r.URL.Path != "/robots.txt" {
-				fmt.Sscanf(r.URL.Path, "/r%d", &step)
-			}
-			if step < n {
-				http.Redirect(w, r, fmt.Sprintf("/r%d", step+1), http.StatusFound)
-				return
-			}
-			w.Write([]byte(body))
-		}).URL
-	}
 	legacy := fetch.Config{Dialect: robots.Legacy1996}
 	tests := []struct {
 		name      string
@@ -272,7 +262,7 @@ func TestLegacy1996Redirects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustGet(t, newClient(t, tt.cfg), chain(t, tt.redirects)+"/", t0)
+			res := mustGet(t, newClient(t, tt.cfg), redirectChainTo(t, tt.redirects, http.StatusFound, body)+"/", t0)
 			if res.Outcome != tt.outcome || res.Allowed(agent, "/x") != tt.xAllowed || len(res.Hops) != tt.hops {
 				t.Errorf("%v, /x allowed %v, %d hops (err %v); want %v, %v, %d hops",
 					res.Outcome, res.Allowed(agent, "/x"), len(res.Hops), res.Err, tt.outcome, tt.xAllowed, tt.hops)
