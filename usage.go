@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -28,27 +29,45 @@ func (p Preference) String() string {
 	return "preference?"
 }
 
+// MarshalText writes the preference's name: "unknown", "allowed" or "disallowed".
+func (p Preference) MarshalText() ([]byte, error) {
+	if int(p) >= len(preferenceNames) {
+		return nil, fmt.Errorf("robots: no preference %d", p)
+	}
+	return []byte(preferenceNames[p]), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (p *Preference) UnmarshalText(b []byte) error {
+	i := slices.Index(preferenceNames[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("robots: unknown preference %q (want unknown, allowed or disallowed)", b)
+	}
+	*p = Preference(i)
+	return nil
+}
+
 // Stated is the preference for one category or signal, and what stated it.
 type Stated struct {
-	Label      string // the category ("train-ai") or signal ("ai-input")
-	Preference Preference
+	Label      string     `json:"label"` // the category ("train-ai") or signal ("ai-input")
+	Preference Preference `json:"preference"`
 	// Line is the robots.txt line whose statement gives Preference; 0 when no line
 	// does (Preference is unknown, or the header alone gives it).
-	Line int
+	Line int `json:"line"`
 	// Header is true when the response's own header field gives Preference (see
 	// Usage.WithHeader).
-	Header bool
+	Header bool `json:"header,omitempty"`
 }
 
 // UsageLine is a Content-Usage or Content-Signal line that applies to a URL.
 type UsageLine struct {
-	Signal    bool   // a Content-Signal line; else a Content-Usage line
-	Path      string // the path as written; "" when the line has none, and applies to every path
-	Statement string // the rest of the value: an RFC 9651 Dictionary, as written
-	Line      int
-	// Err says why Statement is not a Dictionary; every category is unknown then
-	// (draft-ietf-aipref-vocab §6.5.1). It is nil when Statement parses.
-	Err error
+	Signal    bool   `json:"signal"`    // a Content-Signal line; else a Content-Usage line
+	Path      string `json:"path"`      // the path as written; "" when the line has none, and applies to every path
+	Statement string `json:"statement"` // the rest of the value: an RFC 9651 Dictionary, as written
+	Line      int    `json:"line"`
+	// Error says why Statement is not a Dictionary; every category is unknown then
+	// (draft-ietf-aipref-vocab §6.5.1). It is "" when Statement parses.
+	Error string `json:"error,omitempty"`
 }
 
 // Usage is what a site prefers about the use of the content at one URL by one
@@ -69,13 +88,13 @@ type Usage struct {
 	// Fetchable reports whether robots.txt lets the crawler fetch the URL. When it
 	// does not, no preference of the file applies (draft-ietf-aipref-attach §3.1):
 	// every category is unknown and Lines is empty.
-	Fetchable bool
+	Fetchable bool `json:"fetchable"`
 	// ContentUsage has one entry for each category of Categories, in that order.
-	ContentUsage []Stated
+	ContentUsage []Stated `json:"content_usage"`
 	// ContentSignal has one entry for each signal of Signals, in that order.
-	ContentSignal []Stated
+	ContentSignal []Stated `json:"content_signal"`
 	// Lines are the robots.txt lines that apply, in file order.
-	Lines []UsageLine
+	Lines []UsageLine `json:"lines"`
 }
 
 // Category returns the preference for the category with label ("train-ai"); an
@@ -145,7 +164,7 @@ func unknowns(vocab []Category) []Stated {
 // neither, and every preference is unknown in them. To combine the preferences with a
 // response's own header, see Usage.WithHeader.
 func (r *Robots) Usage(agent, url string) Usage {
-	u := Usage{ContentUsage: unknowns(vocabulary), ContentSignal: unknowns(signalVocabulary)}
+	u := Usage{ContentUsage: unknowns(vocabulary), ContentSignal: unknowns(signalVocabulary), Lines: []UsageLine{}}
 	if !r.Check(agent, url).Allowed {
 		return u
 	}
@@ -180,7 +199,7 @@ func (d Dialect) usage(lines []UsageLine, path string) Usage {
 	var cu, cs []UsageLine
 	cu, u.ContentUsage = d.applyLines(lines, false, path, vocabulary, usageYes, usageNo)
 	cs, u.ContentSignal = d.applyLines(lines, true, path, signalVocabulary, signalYes, signalNo)
-	u.Lines = append(cu, cs...)
+	u.Lines = append(append([]UsageLine{}, cu...), cs...)
 	slices.SortFunc(u.Lines, func(a, b UsageLine) int { return a.Line - b.Line })
 	return u
 }
@@ -209,8 +228,10 @@ func (d Dialect) applyLines(lines []UsageLine, signal bool, path string, vocab [
 	}
 	st := unknowns(vocab)
 	for i := range best {
-		var prefs []Preference
-		prefs, best[i].Err = readStatement(vocab, yes, no, best[i].Statement)
+		prefs, err := readStatement(vocab, yes, no, best[i].Statement)
+		if err != nil {
+			best[i].Error = err.Error()
+		}
 		for c, p := range prefs {
 			// Lines in file order: the first that gives the combined preference names it.
 			if s := &st[c]; p > s.Preference {

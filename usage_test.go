@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -273,8 +274,8 @@ func TestUsageLines(t *testing.T) {
 			var applied []int
 			for _, l := range u.Lines {
 				applied = append(applied, l.Line)
-				if (l.Err != nil) != strings.HasPrefix(l.Statement, "Train") {
-					t.Errorf("line %d: error %v", l.Line, l.Err)
+				if (l.Error != "") != strings.HasPrefix(l.Statement, "Train") {
+					t.Errorf("line %d: error %q", l.Line, l.Error)
 				}
 			}
 			if !slices.Equal(applied, tt.applied) {
@@ -389,5 +390,31 @@ func TestUsageParse(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestUsageJSON: the one JSON shape of preferences, which the tools and the service
+// write as they are.
+func TestUsageJSON(t *testing.T) {
+	r := Parse([]byte("User-agent: *\nContent-Usage: /a/ Train-ai=n\nContent-Signal: ai-train=no\n"))
+	b, err := json.Marshal(r.Usage("x", "/a/b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"fetchable":true,` +
+		`"content_usage":[{"label":"train-ai","preference":"unknown","line":0},{"label":"search","preference":"unknown","line":0}],` +
+		`"content_signal":[{"label":"search","preference":"unknown","line":0},{"label":"ai-input","preference":"unknown","line":0},{"label":"ai-train","preference":"disallowed","line":3}],` +
+		`"lines":[{"signal":false,"path":"/a/","statement":"Train-ai=n","line":2,"error":"structured field: upper-case letter 'T' where it needs a key: keys are lower case at byte 0"},` +
+		`{"signal":true,"path":"","statement":"ai-train=no","line":3}]}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+	var back Usage
+	if err := json.Unmarshal(b, &back); err != nil || back.Signal("ai-train").Preference != UsageDisallowed {
+		t.Errorf("read back: %+v, %v", back, err)
+	}
+	r = Parse([]byte("User-agent: *\nContent-Usage: /a/ train-ai=n\n"))
+	if b, _ := json.Marshal(r.Usage("x", "/elsewhere")); !strings.Contains(string(b), `"lines":[]`) {
+		t.Errorf("no lines apply: %s; want an empty array", b)
 	}
 }
