@@ -168,6 +168,7 @@ type pageData struct {
 // pageResult is what a test found.
 type pageResult struct {
 	Diff     bool
+	BadURLs  int // lines of the URL list that are not URLs, shown in their rows
 	Source   sourceView
 	Columns  []column
 	Rows     []pageRow
@@ -208,6 +209,10 @@ type pageRow struct {
 	URL     string
 	Cells   []pageCell
 	Changed bool
+	// Error says why a line of the URL list was not tested (not a URL), at its place
+	// among the verdicts; Line is its line in the list.
+	Error string
+	Line  int
 }
 
 type pageCell struct {
@@ -524,18 +529,27 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		return nil, err
 	}
 	// URLs as people type them are tested as a browser requests them (weburl, as the
-	// command and the API do): /café is /caf%C3%A9.
+	// command and the API do): /café is /caf%C3%A9. A line that is not a URL is
+	// shown where it is, with why, and the others are tested, as "robots check" and
+	// POST /v1/check do.
 	var urls []string
-	for _, l := range strings.Split(f.URLs, "\n") {
+	var bad []pageRow // with the index in urls before which each goes
+	var badAt []int
+	for i, l := range strings.Split(f.URLs, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
 			u, err := weburl.Encode(l)
 			if err != nil {
-				return nil, errorf(http.StatusBadRequest, "%v", err)
+				bad = append(bad, pageRow{URL: l, Error: err.Error(), Line: i + 1})
+				badAt = append(badAt, len(urls))
+				continue
 			}
 			urls = append(urls, u)
 		}
 	}
 	if len(urls) == 0 {
+		if len(bad) > 0 {
+			return nil, errorf(http.StatusBadRequest, "line %d of the URL list: %s", bad[0].Line, bad[0].Error)
+		}
 		return nil, errorf(http.StatusBadRequest, "list at least one URL or path to test")
 	}
 	if len(urls) > s.cfg.MaxURLs {
@@ -669,7 +683,12 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		res.Columns[i].Agents = append(res.Columns[i].Agents, a)
 		agentCol = append(agentCol, i)
 	}
-	for _, u := range urls {
+	res.BadURLs = len(bad)
+	for ui, u := range urls {
+		for len(bad) > 0 && badAt[0] == ui {
+			res.Rows = append(res.Rows, bad[0])
+			bad, badAt = bad[1:], badAt[1:]
+		}
 		row := pageRow{URL: u, Cells: make([]pageCell, len(res.Columns))}
 		for ai, a := range agents {
 			ci := agentCol[ai]
@@ -690,6 +709,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		}
 		res.Rows = append(res.Rows, row)
 	}
+	res.Rows = append(res.Rows, bad...)
 	for _, v := range res.Files {
 		for _, l := range v.Lines {
 			if l.Hit {

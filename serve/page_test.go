@@ -237,7 +237,39 @@ func TestPageTypedURLs(t *testing.T) {
 		t.Errorf("status %d, want 200 with the URL disallowed by line 2; page:\n%.3000s", code, page)
 	}
 	code, page = postPage(t, s, url.Values{"action": {"test"}, "robots": {robots}, "urls": {"mailto:x@y"}, "agent": {"Googlebot"}})
-	if code != http.StatusBadRequest || !strings.Contains(page, "not a URL or an absolute path") {
+	if code != http.StatusBadRequest || !strings.Contains(page, "line 1 of the URL list") || !strings.Contains(page, "not a URL or an absolute path") {
 		t.Errorf("mailto: status %d, want 400 naming it; page:\n%.2000s", code, page)
+	}
+}
+
+// TestPageBadURLAmongMany: one line that is not a URL among others is shown in
+// its place with why, and the others get their verdicts, as "robots check" and
+// POST /v1/check do (issue 28: one bad line answered 400 "Not tested" and no
+// verdict at all).
+func TestPageBadURLAmongMany(t *testing.T) {
+	s, _ := start(t, Config{})
+	robots := "User-agent: *\nDisallow: /private/\n"
+	list := "/a\n/private/b\n\nsearch\n/c\nmailto:x@y\n"
+	code, page := postPage(t, s, url.Values{"action": {"test"}, "robots": {robots}, "urls": {list}, "agent": {"Googlebot", "bingbot"}})
+	if code != 200 {
+		t.Fatalf("status %d, want 200; page:\n%.3000s", code, page)
+	}
+	tbody := page[strings.Index(page, `<table id="verdicts">`):]
+	tbody = tbody[:strings.Index(tbody, "</table>")]
+	var rows []string // each row's URL and, for a bad one, its line
+	for _, tr := range strings.Split(tbody, "<tr")[2:] {
+		th := tr[strings.Index(tr, `class="url">`)+len(`class="url">`):]
+		u := strings.ReplaceAll(th[:strings.Index(th, "</th>")], "<wbr>", "")
+		if strings.Contains(tr, "not tested") {
+			u += " bad " + tr[strings.Index(tr, "line "):strings.Index(tr, " of the URL list")]
+		}
+		rows = append(rows, u)
+	}
+	want := []string{"/a", "/private/b", "search bad line 4", "/c", "mailto:x@y bad line 6"}
+	if strings.Join(rows, "|") != strings.Join(want, "|") {
+		t.Errorf("rows %q, want %q", rows, want)
+	}
+	if !strings.Contains(page, "2 lines are not URLs: not tested") || strings.Count(page, `class="v disallowed" href="#a2"`) != 1 {
+		t.Errorf("want the count of bad lines and /private/b disallowed by line 2 (one column: both crawlers get the * group); page:\n%.4000s", page)
 	}
 }
