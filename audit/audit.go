@@ -212,7 +212,7 @@ func newAuditor(origin string, cfg Config) *auditor {
 		seen: map[string]bool{}, inflight: map[*Sitemap]*pending{},
 		rep: &Report{
 			Origin: origin, Agents: append([]string(nil), cfg.Agents...), Dialect: cfg.Dialect.String(),
-			Lint: []lint.Finding{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{},
+			Lint: []lint.Finding{}, Purposes: []Purpose{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{},
 			StartedAt: now.UTC().Truncate(time.Second),
 		},
 	}
@@ -247,6 +247,7 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 			rep.Lint = []lint.Finding{}
 		}
 	}
+	rep.Purposes = purposes(rb, res.Effect, a.origin)
 	a.dec = newDecider(rb, res.Effect, a.cfg.Agents)
 	a.stats = newStats(a.dec, a.cfg.Examples, a.cfg.MaxExamples)
 	a.tree = newTree(a.dec, a.origin)

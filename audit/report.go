@@ -38,6 +38,11 @@ type Report struct {
 	// read ("max-urls", "max-sitemaps", "timeout"), and is "" when the audit is
 	// complete. Sitemaps left unread are listed with status "skipped".
 	Stopped string `json:"stopped"`
+	// Purposes answers, purpose by purpose, which crawlers of the registry (package
+	// crawlers, not only those asked about) may fetch the site's root URL and what the
+	// site prefers about the use of what they fetch: the training crawlers blocked or
+	// told train-ai=n, the search and user-triggered fetchers that stay open.
+	Purposes []Purpose `json:"purposes"`
 	// Blocked has one entry per rule that blocks sitemap URLs for some crawlers
 	// asked about, the most URLs first.
 	Blocked []Block `json:"blocked"`

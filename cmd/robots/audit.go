@@ -38,6 +38,11 @@ indexes included, and decides every URL they list for every crawler. It reports:
     XML breaks), over the limits of sitemaps.org (50,000 URLs, 50 MiB
     uncompressed per file), on another origin (reported, not read: another
     robots.txt decides their URLs) or left unread at an overall limit;
+  - by purpose (search, ai-train, ai-search, ai-user, seo, social, archive, ads,
+    other: package crawlers), which crawlers of the registry may not fetch the
+    site's root URL, which may but are told not to use what they fetch for the
+    purpose (Content-Usage train-ai=n or search=n, Content-Signal ai-train=no,
+    search=no or ai-input=no), and which stay open;
   - the lint findings of robots.txt.
 
 Each -agent is one crawler, by its product token ("Googlebot"); by default the
@@ -272,6 +277,8 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 		}
 	}
 
+	writePurposes(w, rep)
+
 	// Crawlers that may not fetch the sitemaps: one entry per rule and crawlers,
 	// with the sitemaps it blocks.
 	type mapBlock struct {
@@ -353,6 +360,61 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 			}
 			fmt.Fprintf(w, "  %s: %s: %s [%s]\n", pos, f.Severity, f.Message, f.Code)
 		}
+	}
+}
+
+// writePurposes answers the site owner's question purpose by purpose: which
+// crawlers of the registry may not fetch the site, which are told not to use what
+// they fetch for the purpose, which stay open, each list grouped by what decides.
+func writePurposes(w io.Writer, rep *audit.Report) {
+	if len(rep.Purposes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nBy purpose, at %s/ (every crawler of the registry with the purpose):\n", rep.Origin)
+	for _, p := range rep.Purposes {
+		n := len(p.Blocked) + len(p.ToldNo) + len(p.Open)
+		if n == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %s", p.Purpose)
+		if len(p.Preferences) > 0 {
+			fmt.Fprintf(w, " (%s)", strings.Join(p.Preferences, ", "))
+		}
+		fmt.Fprintf(w, ": %s\n", plural(n, "crawler", "crawlers"))
+		writePurposeList(w, "blocked", p.Blocked, func(c audit.PurposeCrawler) string {
+			if c.Rule == nil {
+				return fmt.Sprintf("robots.txt's fetch (%s)", rep.Robots.Outcome)
+			}
+			return fmt.Sprintf("line %d  %s", c.Line, *c.Rule)
+		})
+		told := func(c audit.PurposeCrawler) string {
+			if len(c.Told) == 0 {
+				return "nothing said"
+			}
+			var said []string
+			for _, t := range c.Told {
+				said = append(said, fmt.Sprintf("%s %s=%s (line %d)", t.Field, t.Label, t.Preference, t.Line))
+			}
+			return strings.Join(said, ", ")
+		}
+		writePurposeList(w, "told no", p.ToldNo, told)
+		writePurposeList(w, "open", p.Open, told)
+	}
+}
+
+// writePurposeList prints the crawlers of one list of a purpose, grouped by why.
+func writePurposeList(w io.Writer, list string, cs []audit.PurposeCrawler, why func(audit.PurposeCrawler) string) {
+	var order []string
+	names := map[string][]string{}
+	for _, c := range cs {
+		k := why(c)
+		if _, ok := names[k]; !ok {
+			order = append(order, k)
+		}
+		names[k] = append(names[k], c.Name)
+	}
+	for _, k := range order {
+		fmt.Fprintf(w, "    %-8s %s  for %s\n", list, k, agentsShort(names[k]))
 	}
 }
 
