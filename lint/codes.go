@@ -37,6 +37,7 @@ const (
 	NotAPath           Code = "not-a-path"           // a rule value that does not start with "/" or "*" never matches
 	MisplacedDollar    Code = "misplaced-dollar"     // "$" before the end of a value is a literal "$"
 	InvalidCrawlDelay  Code = "invalid-crawl-delay"  // crawl-delay that is not a non-negative number
+	IgnoredCrawlDelay  Code = "ignored-crawl-delay"  // crawl-delay in a group only crawlers that ignore it read
 	SitemapNotAbsolute Code = "sitemap-not-absolute" // sitemap that is not an absolute http(s) URL
 	InvalidUTF8        Code = "invalid-utf8"         // bytes that are not UTF-8
 	HTMLPage           Code = "html-page"            // an HTML or XML page served as robots.txt
@@ -103,6 +104,8 @@ var codes = []CodeInfo{
 		"\"$\" anchors only at the end of a value; anywhere else it matches a literal \"$\"."},
 	{InvalidCrawlDelay, Warning, "A crawl-delay that is not a non-negative number of seconds.",
 		"Crawlers that read crawl-delay (Bing; not Google, nor Yandex since February 2018) ignore it."},
+	{IgnoredCrawlDelay, Warning, "A crawl-delay in a group whose crawlers all ignore crawl-delay (\"User-agent: Googlebot\", \"User-agent: Yandex\").",
+		"Google has never honoured crawl-delay and Yandex has ignored it since February 2018 (package crawlers says which crawlers do): the line changes nothing for them."},
 	{SitemapNotAbsolute, Warning, "A sitemap value that is not an absolute http or https URL.",
 		"Crawlers ignore it: sitemap URLs are not resolved against the site."},
 	{FileTooLarge, Error, "The file is larger than 500 KiB.",

@@ -77,6 +77,7 @@ var checks = []func(*file){
 	checkGroupMerge,
 	checkAgents,
 	checkEmptyGroups,
+	checkCrawlDelay,
 	checkStarRules,
 	checkRules,
 	checkBlocksAll,

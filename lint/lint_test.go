@@ -94,7 +94,14 @@ var checkTests = []struct {
 	{"sitemap between user-agents", "User-agent: a\nSitemap: https://example.com/s.xml\nUser-agent: b\nDisallow: /x\n", []want{{3, GroupMerge}}},
 	{"star after star merges nothing", "User-agent: *\nCrawl-delay: 1\n\nUser-agent: *\nDisallow: /x\n", nil},
 	{"merge without rules changes nothing", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 5\n", nil},
-	{"group with only a crawl-delay", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nCrawl-delay: 5\n", []want{{4, EmptyGroup}}},
+	{"group with only a crawl-delay", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nCrawl-delay: 5\n", []want{{4, EmptyGroup}, {5, IgnoredCrawlDelay}}},
+	// Crawl-delay: Google has never honoured it, Yandex has ignored it since February
+	// 2018, bingbot honours it (package crawlers, from the operators' pages).
+	{"crawl-delay only Googlebot reads", "User-agent: Googlebot\nDisallow: /x\nCrawl-delay: 10\n", []want{{3, IgnoredCrawlDelay}}},
+	{"crawl-delay only Yandex reads", "User-agent: Yandex\nDisallow: /x\nCrawl-delay: 5\n", []want{{3, IgnoredCrawlDelay}}},
+	{"crawl-delay bingbot honours", "User-agent: bingbot\nDisallow: /x\nCrawl-delay: 10\n", nil},
+	{"crawl-delay shared with bingbot", "User-agent: Googlebot\nUser-agent: bingbot\nDisallow: /x\nCrawl-delay: 10\n", nil},
+	{"crawl-delay for a crawler not in the registry", "User-agent: FooBot\nDisallow: /x\nCrawl-delay: 10\n", nil},
 	{"explicit empty disallow", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow:\n", nil},
 	{"duplicate rule", "User-agent: *\nDisallow: /x\nDisallow: /x\n", []want{{3, DuplicateRule}}},
 	{"allow and disallow with the same value", "User-agent: *\nDisallow: /folder\nAllow: /folder\n", []want{{2, ConflictingRules}}},
@@ -130,7 +137,7 @@ Disallow: /*?s=
 Disallow: /*.pdf$
 
 User-agent: Googlebot-Image
-User-agent: Googlebot-News
+User-agent: bingbot
 Disallow: /wp-admin/
 Disallow: /private/
 Crawl-delay: 2

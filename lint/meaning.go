@@ -231,6 +231,34 @@ func checkEmptyGroups(f *file) {
 	}
 }
 
+// checkCrawlDelay finds crawl-delay lines in groups whose crawlers all ignore
+// crawl-delay, as their operators say (package crawlers): Googlebot's, Yandex's. A
+// group that names "*" or a crawler not known to ignore it may be read by one that
+// honours it.
+func checkCrawlDelay(f *file) {
+	for _, g := range f.groups {
+		var names []string
+		for _, a := range g.Agents {
+			c, ok := crawlers.Lookup(a.Token())
+			if !ok || c.CrawlDelay != crawlers.Ignored {
+				names = nil
+				break
+			}
+			if !slices.Contains(names, c.Name) {
+				names = append(names, c.Name)
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		for _, fl := range g.Fields {
+			if fl.Name == "crawl-delay" {
+				f.add(fl.Line, keyCol(f.line(fl.Line)), IgnoredCrawlDelay, "crawl-delay is ignored by %s, as the operators say, and no other crawler reads this group: the line changes nothing", list(names))
+			}
+		}
+	}
+}
+
 // hasRuleLines reports whether group gi has an allow or disallow line, also one with
 // no value (which Groups leaves out).
 func (f *file) hasRuleLines(gi int) bool {

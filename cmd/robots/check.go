@@ -59,9 +59,9 @@ error). A verdict is
 	{"url": "https://example.com/x", "agent": "FooBot", "allowed": false,
 	 "rule": "Disallow: /x", "line": 2}
 with "rule" null and "line" 0 when no rule matched, "input" (the URL as given) when
-it differs from "url" (encoded, or surrounding spaces trimmed), and "error" instead of a verdict for a URL that could not be
-decided. Without -robots, a verdict also has "robots" (the fetch of its origin's
-robots.txt, see "robots fetch -format json").
+it differs from "url" (encoded, or surrounding spaces trimmed), and "error" instead of a
+verdict for a URL that could not be decided. Without -robots, a verdict also has
+"robots" (the fetch of its origin's robots.txt, see "robots fetch -format json").
 
 With -cases FILE ("-" for standard input), read the cases from FILE, JSON objects
 one per line:

@@ -22,8 +22,9 @@ const explainUsage = `Usage:
 
 Reads the robots.txt FILE ("-" for standard input) as Google and RFC 9309 crawlers
 do (or as -dialect says: rfc9309, legacy1996, legacy1994) and shows, for each
-crawler: the group that applies (its lines) or that none does, its crawl-delay, and
-for each URL the verdict with the deciding rule.
+crawler: the group that applies (its lines) or that none does, its crawl-delay and
+whether the crawler honours one (as its operator says: Google's and Yandex's do not),
+and for each URL the verdict with the deciding rule.
 
 Each -agent names one crawler by its product token (say "Googlebot"); by default
 the major search, AI and SEO crawlers (package crawlers) are shown. Unlike check,
@@ -128,14 +129,17 @@ type explainer struct {
 
 // agentExplained is what applies to one crawler; it is also the JSON output.
 type agentExplained struct {
-	Agent      string        `json:"agent"`
-	ValidToken bool          `json:"valid_token"` // only letters, "_" and "-": a token a group can name
-	Global     bool          `json:"global"`      // no group names it; the "*" groups apply
-	Groups     []groupText   `json:"groups"`      // empty when no group applies
-	CrawlDelay *float64      `json:"crawl_delay"` // seconds; null when none applies
-	DelayLine  int           `json:"crawl_delay_line,omitempty"`
-	URLs       []verdictJSON `json:"urls"`
-	key        string        // the groups that apply, to show crawlers together
+	Agent      string      `json:"agent"`
+	ValidToken bool        `json:"valid_token"` // only letters, "_" and "-": a token a group can name
+	Global     bool        `json:"global"`      // no group names it; the "*" groups apply
+	Groups     []groupText `json:"groups"`      // empty when no group applies
+	CrawlDelay *float64    `json:"crawl_delay"` // seconds; null when none applies
+	DelayLine  int         `json:"crawl_delay_line,omitempty"`
+	// DelaySupport says whether the crawler honours Crawl-delay, as its operator
+	// documents it (package crawlers): "honoured", "ignored" or "unknown".
+	DelaySupport string        `json:"crawl_delay_support"`
+	URLs         []verdictJSON `json:"urls"`
+	key          string        // the groups that apply, to show crawlers together
 }
 
 type groupText struct {
@@ -149,6 +153,8 @@ func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 	gs, global := x.r.GroupsFor(agent)
 	ex := agentExplained{Agent: agent, ValidToken: robots.Agent{Name: agent}.Token() == agent, Global: global,
 		Groups: []groupText{}, URLs: []verdictJSON{}, key: fmt.Sprint(gs)}
+	c, _ := crawlers.Lookup(agent)
+	ex.DelaySupport = supportText(c.CrawlDelay)
 	for _, gi := range gs {
 		g := x.groups[gi]
 		gt := groupText{Line: g.Line, EndLine: x.groupEnd(gi), Agents: []string{}}
@@ -242,7 +248,7 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 			}
 		}
 		if ex.CrawlDelay != nil {
-			fmt.Fprintf(w, "  crawl-delay: %v (line %d)\n", time.Duration(*ex.CrawlDelay*float64(time.Second)), ex.DelayLine)
+			fmt.Fprintf(w, "  crawl-delay: %v (line %d): %s\n", time.Duration(*ex.CrawlDelay*float64(time.Second)), ex.DelayLine, delaySupport(out[i:], ex.key))
 		} else if len(ex.Groups) > 0 {
 			fmt.Fprintf(w, "  crawl-delay: none\n")
 		}
@@ -254,6 +260,32 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 			fmt.Fprintf(w, "  %-10s  %s  (%s)\n", verdict(u.Allowed), u.URL, rule)
 		}
 	}
+}
+
+// delaySupport says which of the crawlers shown together (those of out with the
+// given key) honour crawl-delay and which ignore it, as their operators say.
+func delaySupport(out []agentExplained, key string) string {
+	by := map[string][]string{}
+	for _, o := range out {
+		if o.key == key {
+			by[o.DelaySupport] = append(by[o.DelaySupport], o.Agent)
+		}
+	}
+	var parts []string
+	if names := by["honoured"]; len(names) > 0 {
+		parts = append(parts, "honoured by "+strings.Join(names, ", "))
+	}
+	if names := by["ignored"]; len(names) == 1 {
+		parts = append(parts, "ignored by "+names[0]+", as its operator says")
+	} else if len(names) > 1 {
+		parts = append(parts, "ignored by "+strings.Join(names, ", ")+", as their operators say")
+	}
+	if names := by["unknown"]; len(names) == 1 {
+		parts = append(parts, "whether "+names[0]+" honours it is not known")
+	} else if len(names) > 1 {
+		parts = append(parts, "whether "+strings.Join(names, ", ")+" honour it is not known")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // textWidth is where the text output wraps lists of crawler names.
