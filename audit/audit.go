@@ -28,6 +28,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/defaults"
 	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/lint"
 	"github.com/gorobots/robots/sitemap"
@@ -89,27 +90,13 @@ func DefaultLimits() Limits {
 	}
 }
 
-func (l Limits) withDefaults() Limits {
-	d := DefaultLimits()
-	if l.Sitemaps <= 0 {
-		l.Sitemaps = d.Sitemaps
+// Or returns l with each field zero or below taken from d: a server's own maxima, say.
+func (l Limits) Or(d Limits) Limits {
+	return Limits{
+		Sitemaps: defaults.Or(l.Sitemaps, d.Sitemaps), URLs: defaults.Or(l.URLs, d.URLs),
+		FileURLs: defaults.Or(l.FileURLs, d.FileURLs), FileBytes: defaults.Or(l.FileBytes, d.FileBytes),
+		Depth: defaults.Or(l.Depth, d.Depth), Time: defaults.Or(l.Time, d.Time),
 	}
-	if l.URLs <= 0 {
-		l.URLs = d.URLs
-	}
-	if l.FileURLs <= 0 {
-		l.FileURLs = d.FileURLs
-	}
-	if l.FileBytes <= 0 {
-		l.FileBytes = d.FileBytes
-	}
-	if l.Depth <= 0 {
-		l.Depth = d.Depth
-	}
-	if l.Time <= 0 {
-		l.Time = d.Time
-	}
-	return l
 }
 
 // Config configures an audit. The zero Config audits for the major crawlers
@@ -199,16 +186,12 @@ func newAuditor(origin string, cfg Config) *auditor {
 	if len(cfg.Agents) == 0 {
 		cfg.Agents = crawlers.Names()
 	}
-	if cfg.Examples <= 0 {
-		cfg.Examples = DefaultExamples
-	}
-	if cfg.MaxExamples <= 0 {
-		cfg.MaxExamples = DefaultMaxExamples
-	}
+	cfg.Examples = defaults.Or(cfg.Examples, DefaultExamples)
+	cfg.MaxExamples = defaults.Or(cfg.MaxExamples, DefaultMaxExamples)
 	hc := sameOrigin(cfg.HTTP, origin)
 	now := time.Now()
 	return &auditor{
-		cfg: cfg, lim: cfg.Limits.withDefaults(), origin: origin, hc: hc, start: now,
+		cfg: cfg, lim: cfg.Limits.Or(DefaultLimits()), origin: origin, hc: hc, start: now,
 		seen: map[string]bool{}, inflight: map[*Sitemap]*pending{},
 		rep: &Report{
 			Origin: origin, Agents: append([]string(nil), cfg.Agents...), Dialect: cfg.Dialect.String(),
@@ -528,17 +511,6 @@ func (a *auditor) readError(sm *Sitemap, err error) {
 // audited origin; the URL and false for another origin; "" and false when loc is not
 // an http(s) URL.
 func (a *auditor) pageURL(loc string) (string, bool) {
-	if plainURL(loc) && strings.HasPrefix(loc, a.origin) {
-		if len(loc) == len(a.origin) {
-			return loc + "/", true
-		}
-		switch loc[len(a.origin)] {
-		case '/':
-			return loc, true
-		case '?', '#':
-			return a.origin + "/" + loc[len(a.origin):], true
-		}
-	}
 	u, err := weburl.Encode(loc)
 	if err != nil || !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return "", false
@@ -548,29 +520,6 @@ func (a *auditor) pageURL(loc string) (string, bool) {
 		return "", false
 	}
 	return u, o == a.origin
-}
-
-// plainURL reports whether s is printable ASCII with nothing a browser would
-// encode or rewrite (space, quotes, <>, backslash, "%" not followed by two hex
-// digits, dot segments), so that it is requested as written.
-func plainURL(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || c == '"' || c == '<' || c == '>' || c == '\\' || c == '`' || c == '{' || c == '}' || c == '|' || c == '^' {
-			return false
-		}
-		if c == '%' && (i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2])) {
-			return false
-		}
-		if c == '.' && i > 0 && s[i-1] == '/' && (i+1 == len(s) || s[i+1] == '/' || s[i+1] == '.' || s[i+1] == '?' || s[i+1] == '#') {
-			return false
-		}
-	}
-	return true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // decide decides u for every crawler and counts it.

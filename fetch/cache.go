@@ -18,22 +18,18 @@ import (
 // get is Get at time now: expiry and retry decisions are made for now, and a fetch
 // made is dated now.
 func (c *Client) get(ctx context.Context, rawURL string, now time.Time) (*Result, error) {
-	if origin, ok := quickOrigin(rawURL); ok {
-		if res, ok := c.fresh(origin, now); ok {
-			return res, nil
-		}
-	}
 	origin, err := Origin(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	if res := c.refuseLiteral(origin, now); res != nil {
-		return res, nil
-	}
+	// A refused address is never held: refuseLiteral answers before anything is kept.
 	held, ok := c.rules.get(origin)
 	if ok && now.Before(held.ExpiresAt) {
 		c.observe(c.cfg.Observer.CacheHit, origin)
 		return held, nil
+	}
+	if res := c.refuseLiteral(origin, now); res != nil {
+		return res, nil
 	}
 	// From here the origin may be kept (in the result, as the cache's key): a copy, so
 	// that it does not keep alive what rawURL is part of (a whole request body, say).
@@ -120,12 +116,9 @@ func (c *Client) acquire(w *waiters) error {
 
 // peek is Peek at time now.
 func (c *Client) peek(rawURL string, now time.Time) (*Result, bool) {
-	origin, ok := quickOrigin(rawURL)
-	if !ok {
-		var err error
-		if origin, err = Origin(rawURL); err != nil {
-			return nil, false
-		}
+	origin, err := Origin(rawURL)
+	if err != nil {
+		return nil, false
 	}
 	return c.fresh(origin, now)
 }

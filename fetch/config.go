@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/defaults"
 )
 
 // Limits and defaults of the access method: the values a zero field of Config
@@ -171,15 +173,10 @@ type settings struct {
 
 // withDefaults fills cfg's zero fields.
 func withDefaults(cfg Config) settings {
-	if cfg.UserAgent == "" {
-		cfg.UserAgent = DefaultUserAgent
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.ConnectTimeout <= 0 {
-		cfg.ConnectTimeout = DefaultConnectTimeout
-	}
+	// A number zero or below takes its default.
+	cfg.UserAgent = cmp.Or(cfg.UserAgent, DefaultUserAgent)
+	cfg.Timeout = defaults.Or(cfg.Timeout, DefaultTimeout)
+	cfg.ConnectTimeout = defaults.Or(cfg.ConnectTimeout, DefaultConnectTimeout)
 	cfg.MaxBytes = max(cfg.MaxBytes, robots.DefaultMaxBytes)
 	if cfg.Proxy == nil {
 		cfg.Proxy = http.ProxyFromEnvironment
@@ -191,53 +188,25 @@ func withDefaults(cfg Config) settings {
 	base := policyFor(cfg.Dialect)
 	if p := cfg.Policy; p.Classify == nil && p.TTL == 0 && p.MaxUnreachable == 0 && !p.Expires && p.MaxFresh == 0 &&
 		p.MaxRedirects == 0 {
-		cfg.Policy = base
+		cfg.Policy = base // Expires included
 	}
 	if cfg.Policy.Classify == nil {
 		cfg.Policy.Classify = base.Classify
 	}
-	if cfg.Policy.TTL <= 0 {
-		cfg.Policy.TTL = base.TTL
-	}
-	if cfg.Policy.MaxUnreachable <= 0 {
-		cfg.Policy.MaxUnreachable = base.MaxUnreachable
-	}
-	if cfg.Policy.MaxFresh <= 0 {
-		cfg.Policy.MaxFresh = base.MaxFresh
-	}
-	if cfg.Policy.MaxRedirects <= 0 {
-		cfg.Policy.MaxRedirects = base.MaxRedirects
-	}
-	if cfg.Policy.MaxRedirects <= 0 {
-		cfg.Policy.MaxRedirects = MaxRedirects
-	}
-	if cfg.MinTTL <= 0 {
-		cfg.MinTTL = DefaultMinTTL
-	}
-	if cfg.MaxTTL <= 0 {
-		cfg.MaxTTL = DefaultMaxTTL
-	}
-	cfg.MaxTTL = max(cfg.MaxTTL, cfg.MinTTL)
-	if cfg.RetryMin <= 0 {
-		cfg.RetryMin = DefaultRetryMin
-	}
-	if cfg.RetryMax <= 0 {
-		cfg.RetryMax = DefaultRetryMax
-	}
-	cfg.RetryMin = max(cfg.RetryMin, time.Second)
-	cfg.RetryMax = max(cfg.RetryMax, cfg.RetryMin)
+	cfg.Policy.TTL = defaults.Or(cfg.Policy.TTL, base.TTL)
+	cfg.Policy.MaxUnreachable = defaults.Or(cfg.Policy.MaxUnreachable, base.MaxUnreachable)
+	cfg.Policy.MaxFresh = defaults.Or(cfg.Policy.MaxFresh, base.MaxFresh)
+	cfg.Policy.MaxRedirects = defaults.Or(cfg.Policy.MaxRedirects, defaults.Or(base.MaxRedirects, MaxRedirects))
+	cfg.MinTTL = defaults.Or(cfg.MinTTL, DefaultMinTTL)
+	cfg.MaxTTL = max(defaults.Or(cfg.MaxTTL, DefaultMaxTTL), cfg.MinTTL)
+	cfg.RetryMin = max(defaults.Or(cfg.RetryMin, DefaultRetryMin), time.Second)
+	cfg.RetryMax = max(defaults.Or(cfg.RetryMax, DefaultRetryMax), cfg.RetryMin)
 	if cfg.Store == nil {
 		cfg.Store = NewMemoryStore(DefaultMemoryBytes)
 	}
-	if cfg.RulesMemory <= 0 {
-		cfg.RulesMemory = DefaultMemoryBytes
-	}
-	if cfg.MaxInFlight <= 0 {
-		cfg.MaxInFlight = DefaultMaxInFlight
-	}
-	if cfg.MaxQueued <= 0 {
-		cfg.MaxQueued = DefaultMaxQueued
-	}
+	cfg.RulesMemory = defaults.Or(cfg.RulesMemory, DefaultMemoryBytes)
+	cfg.MaxInFlight = defaults.Or(cfg.MaxInFlight, DefaultMaxInFlight)
+	cfg.MaxQueued = defaults.Or(cfg.MaxQueued, DefaultMaxQueued)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

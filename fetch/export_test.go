@@ -15,6 +15,3 @@ func GetAt(c *Client, ctx context.Context, rawURL string, now time.Time) (*Resul
 func Claim(t *Transport, origin string, delay time.Duration, now time.Time) time.Duration {
 	return t.claim(origin, delay, now)
 }
-
-// QuickOrigin exposes quickOrigin, the allocation-free origin of common URLs.
-var QuickOrigin = quickOrigin

@@ -69,69 +69,6 @@ func TestOriginAllocs(t *testing.T) {
 	}
 }
 
-// TestQuickOrigin: the allocation-free origin agrees with Origin wherever it
-// answers, and answers for the common forms.
-func TestQuickOrigin(t *testing.T) {
-	for _, tc := range []struct {
-		url  string
-		want string // "" when quickOrigin must leave the URL to Origin
-	}{
-		{"https://example.com/", "https://example.com"},
-		{"https://example.com", "https://example.com"},
-		{"http://example.com?q", "http://example.com"},
-		{"http://example.com#f", "http://example.com"},
-		{"https://example.com:8181/a?b#c", "https://example.com:8181"},
-		{"http://my_host.example.com/a%2Fb", "http://my_host.example.com"},
-		{"http://192.0.2.1:8080/x", "http://192.0.2.1:8080"},
-		{"http://example.com:443/", "http://example.com:443"},
-		{"http://example.com/ä?ü", "http://example.com"},
-		{"HTTPS://example.com/", ""},
-		{"https://Example.com/", ""},
-		{"https://example.com:443/", ""},
-		{"https://example.com:08181/", ""},
-		{"https://example.com:65536/", ""},
-		{"https://example.com:/", ""},
-		{"https://example.com:1:2/", ""},
-		{"http://www.xn--exmple-cua.com/", ""},
-		{"http://user@example.com/", ""},
-		{"http://[::1]/", ""},
-		{"http:///x", ""},
-		{"ftp://example.com/", ""},
-		{" https://example.com/", ""},
-		{"https://example.com/%zz", ""},
-		{"https://example.com/%4", ""},
-		{"https://example.com/a\x7f", ""},
-		{"https://example.com/a\n", ""},
-	} {
-		t.Run(tc.url, func(t *testing.T) {
-			got, ok := fetch.QuickOrigin(tc.url)
-			if got != tc.want || ok != (tc.want != "") {
-				t.Errorf("QuickOrigin(%q) = %q, %v; want %q", tc.url, got, ok, tc.want)
-			}
-			if ok {
-				if o, err := fetch.Origin(tc.url); err != nil || o != got {
-					t.Errorf("Origin(%q) = %q, %v; QuickOrigin said %q", tc.url, o, err, got)
-				}
-			}
-		})
-	}
-}
-
-func FuzzQuickOrigin(f *testing.F) {
-	for _, s := range []string{"https://example.com/", "http://a.b:8080/x?y#z", "http://a.com/%41", "http://a_b.c:65535"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, ok := fetch.QuickOrigin(s)
-		if !ok {
-			return
-		}
-		if o, err := fetch.Origin(s); err != nil || o != got {
-			t.Errorf("QuickOrigin(%q) = %q; Origin = %q, %v", s, got, o, err)
-		}
-	})
-}
-
 // TestRefusedLiteral: a client with AddrCheck refuses a URL whose host is an address
 // the check refuses, in any spelling, without a dial and without keeping anything;
 // names are left to the dialer, whatever they look like.

@@ -39,6 +39,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -53,6 +54,7 @@ import (
 
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/defaults"
 	"github.com/gorobots/robots/internal/netguard"
 )
 
@@ -188,64 +190,21 @@ type Server struct {
 
 // New checks cfg and returns a server that is not yet listening.
 func New(cfg Config) (*Server, error) {
-	if cfg.Addr == "" {
-		cfg.Addr = DefaultAddr
-	}
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if cfg.MaxURLs <= 0 {
-		cfg.MaxURLs = DefaultMaxURLs
-	}
-	if cfg.MaxAgents <= 0 {
-		cfg.MaxAgents = DefaultMaxAgents
-	}
-	if cfg.BatchFetches <= 0 {
-		cfg.BatchFetches = DefaultBatchFetches
-	}
-	if cfg.BatchMaxBytes <= 0 {
-		cfg.BatchMaxBytes = DefaultBatchMaxBytes
-	}
-	if cfg.CheckTimeout <= 0 {
-		cfg.CheckTimeout = DefaultCheckTimeout
-	}
-	if cfg.WriteTimeout <= 0 {
-		cfg.WriteTimeout = cfg.CheckTimeout + 10*time.Second
-	}
-	if cfg.MaxBatches <= 0 {
-		cfg.MaxBatches = DefaultMaxBatches
-	}
-	if cfg.ShutdownTimeout <= 0 {
-		cfg.ShutdownTimeout = DefaultShutdownTimeout
-	}
-	if cfg.PageMaxCells <= 0 {
-		cfg.PageMaxCells = DefaultPageMaxCells
-	}
-	if cfg.PageMaxBytes <= 0 {
-		cfg.PageMaxBytes = DefaultPageMaxBytes
-	}
-	if cfg.MaxAudits <= 0 {
-		cfg.MaxAudits = DefaultMaxAudits
-	}
-	def := defaultAuditLimits()
-	if cfg.Audit.Sitemaps <= 0 {
-		cfg.Audit.Sitemaps = def.Sitemaps
-	}
-	if cfg.Audit.URLs <= 0 {
-		cfg.Audit.URLs = def.URLs
-	}
-	if cfg.Audit.FileURLs <= 0 {
-		cfg.Audit.FileURLs = def.FileURLs
-	}
-	if cfg.Audit.FileBytes <= 0 {
-		cfg.Audit.FileBytes = def.FileBytes
-	}
-	if cfg.Audit.Depth <= 0 {
-		cfg.Audit.Depth = def.Depth
-	}
-	if cfg.Audit.Time <= 0 {
-		cfg.Audit.Time = def.Time
-	}
+	// A field zero or below takes its default.
+	cfg.Addr = cmp.Or(cfg.Addr, DefaultAddr)
+	cfg.MaxBodyBytes = defaults.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes)
+	cfg.MaxURLs = defaults.Or(cfg.MaxURLs, DefaultMaxURLs)
+	cfg.MaxAgents = defaults.Or(cfg.MaxAgents, DefaultMaxAgents)
+	cfg.BatchFetches = defaults.Or(cfg.BatchFetches, DefaultBatchFetches)
+	cfg.BatchMaxBytes = defaults.Or(cfg.BatchMaxBytes, DefaultBatchMaxBytes)
+	cfg.MaxBatches = defaults.Or(cfg.MaxBatches, DefaultMaxBatches)
+	cfg.CheckTimeout = defaults.Or(cfg.CheckTimeout, DefaultCheckTimeout)
+	cfg.WriteTimeout = defaults.Or(cfg.WriteTimeout, cfg.CheckTimeout+10*time.Second)
+	cfg.ShutdownTimeout = defaults.Or(cfg.ShutdownTimeout, DefaultShutdownTimeout)
+	cfg.PageMaxCells = defaults.Or(cfg.PageMaxCells, DefaultPageMaxCells)
+	cfg.PageMaxBytes = defaults.Or(cfg.PageMaxBytes, DefaultPageMaxBytes)
+	cfg.MaxAudits = defaults.Or(cfg.MaxAudits, DefaultMaxAudits)
+	cfg.Audit = cfg.Audit.Or(defaultAuditLimits())
 	for _, t := range cfg.Tokens {
 		if t == "" {
 			return nil, errors.New("serve: empty bearer token")

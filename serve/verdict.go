@@ -83,9 +83,6 @@ func (dc decider) check(tokens []string, url string) robots.Decision {
 // report when encoding changed it ("" otherwise). An input that is not an absolute
 // URL is an error for the caller (400).
 func encodeURL(u string) (url, input string, err error) {
-	if isPlainURL(u) {
-		return u, "", nil
-	}
 	enc, err := weburl.Encode(u)
 	if err != nil {
 		return "", "", errorf(http.StatusBadRequest, "url: %v", err)
@@ -108,40 +105,4 @@ func siteURL(raw string) (u, note string, err error) {
 		return "", "", errorf(http.StatusBadRequest, "%v", err)
 	}
 	return u, note, nil
-}
-
-// isPlainURL reports whether u is an http(s) URL a browser would send as it is:
-// printable ASCII without the bytes the URL parser encodes, a lower-case scheme and
-// host, and a path. Most crawler URLs are; they skip weburl.
-func isPlainURL(u string) bool {
-	var rest string
-	switch {
-	case strings.HasPrefix(u, "https://"):
-		rest = u[8:]
-	case strings.HasPrefix(u, "http://"):
-		rest = u[7:]
-	default:
-		return false
-	}
-	slash := strings.IndexByte(rest, '/')
-	if slash <= 0 {
-		return false
-	}
-	for i := 0; i < slash; i++ {
-		c := rest[i]
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
-			return false // upper case, a port, userinfo, IPv6, IDNA: the slow path
-		}
-	}
-	for i := slash; i < len(rest); i++ {
-		switch c := rest[i]; {
-		case c <= ' ' || c > '~', c == '"', c == '<', c == '>', c == '`', c == '{', c == '}', c == '\\', c == '\'':
-			return false
-		case c == '.' && (rest[i-1] == '/' || rest[i-1] == '.'):
-			return false // a dot segment, maybe
-		case c == '#':
-			return false
-		}
-	}
-	return true
 }

@@ -7,8 +7,8 @@
 // types https://example.com/café/menu means the URL a browser sends,
 // /caf%C3%A9/menu, and a crawler requests that one too. [Encode] follows the WHATWG
 // URL Standard (https://url.spec.whatwg.org/) for what matters to robots.txt: the
-// host in lower case and punycode (UTS #46, through package fetch, which owns
-// origins), the default port left out, "\" read as "/", dot segments removed, and the
+// host in lower case and punycode (UTS #46, [Origin], which package fetch's Origin
+// is), the default port left out, "\" read as "/", dot segments removed, and the
 // path, query and fragment percent-encoded with the standard's encode sets. Existing
 // escapes are kept as written. Numeric IPv4 forms such as 0x7f.1 are not rewritten.
 package weburl
@@ -18,8 +18,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/gorobots/robots/fetch"
 )
 
 // ErrNotURL is matched (errors.Is) by the error for input that is neither an
@@ -29,8 +27,17 @@ var ErrNotURL = errors.New("not a URL or an absolute path")
 // Encode returns raw as a browser would request it. raw is an absolute http, https
 // or ftp URL, or an absolute path ("/a?b"), which is encoded alike and stays a path.
 // Anything else ("search", "example.com/a", "mailto:x@y", "", "https://") is an error
-// naming the input and matching ErrNotURL.
+// naming the input and matching ErrNotURL. Most URLs a crawler holds are returned as
+// they are, without allocating.
 func Encode(raw string) (string, error) {
+	if isPlain(raw) {
+		return raw, nil
+	}
+	return encode(raw)
+}
+
+// encode is Encode without the shortcut for URLs it keeps as they are.
+func encode(raw string) (string, error) {
 	s := trim(raw)
 	if s == "" {
 		return "", fmt.Errorf("%q: %w", raw, ErrNotURL)
@@ -67,7 +74,7 @@ func Encode(raw string) (string, error) {
 	if !utf8.ValidString(authority) {
 		return "", fmt.Errorf("%q: %w: the host is not valid UTF-8", raw, ErrNotURL)
 	}
-	origin, err := fetch.Origin(scheme + "://" + authority + "/")
+	origin, err := Origin(scheme + "://" + authority + "/")
 	if err != nil {
 		return "", fmt.Errorf("%q: %w: %v", raw, ErrNotURL, err)
 	}
