@@ -429,7 +429,9 @@ var auditSARIFRules = []struct {
 
 // auditSARIF is the report in SARIF 2.1.0: lint's log of the file's findings, with
 // the audit's rules and results added. Results about rules point at robots.txt's
-// lines; those about sitemaps at the sitemap (and the line where its XML breaks).
+// lines; a sitemap's problem at the line that lists it (robots.txt's Sitemap line,
+// or the index's <loc>), with the line where its XML breaks as a related location; a
+// sitemap tried without being listed (/sitemap.xml) at itself.
 func auditSARIF(rep *audit.Report) sarifReport {
 	log := sarifLog(rep.Lint, nil)
 	run := &log.Runs[0]
@@ -445,11 +447,16 @@ func auditSARIF(rep *audit.Report) sarifReport {
 		sr.DefaultConfiguration.Level = r.level
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sr)
 	}
-	add := func(id, uri string, line int, msg string) {
+	location := func(uri string, line int) sarifLocation {
 		var loc sarifLocation
 		loc.PhysicalLocation.ArtifactLocation.URI = uri
 		loc.PhysicalLocation.Region.StartLine = max(line, 1)
-		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: index[id], Level: "error", Message: sarifText{msg}, Locations: []sarifLocation{loc}})
+		return loc
+	}
+	add := func(id, uri string, line int, msg string) *sarifResult {
+		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: index[id], Level: "error", Message: sarifText{msg},
+			Locations: []sarifLocation{location(uri, line)}})
+		return &run.Results[len(run.Results)-1]
 	}
 	for _, b := range rep.Blocked {
 		what := "robots.txt's fetch (" + rep.Robots.Outcome.String() + ")"
@@ -472,7 +479,17 @@ func auditSARIF(rep *audit.Report) sarifReport {
 		}
 	}
 	for _, s := range rep.Broken() {
-		add("sitemap-problem", s.URL, s.ErrorLine, fmt.Sprintf("sitemap %s: %s", s.Status, s.Error))
+		uri, line := s.URL, s.ErrorLine
+		switch s.Source {
+		case audit.SourceRobots:
+			uri, line = robotsURL, s.Line
+		case audit.SourceIndex:
+			uri, line = s.Parent, s.Line
+		}
+		res := add("sitemap-problem", uri, line, fmt.Sprintf("sitemap %s is %s: %s", s.URL, s.Status, s.Error))
+		if s.ErrorLine > 0 && uri != s.URL {
+			res.RelatedLocations = []sarifLocation{location(s.URL, s.ErrorLine)}
+		}
 	}
 	return log
 }

@@ -166,6 +166,9 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	// RelatedLocations: for a sitemap listed in robots.txt whose XML breaks, the line
+	// where it does.
+	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
 }
 
 type sarifLocation struct {
