@@ -17,7 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/audit"
+	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/netguard"
 	"github.com/gorobots/robots/internal/testenv"
@@ -484,5 +486,30 @@ func TestAuditWriteDeadline(t *testing.T) {
 	}
 	if code, page := postPage(t, s, url.Values{"mode": {"audit"}, "audit_url": {site.URL}, "agent": {"Googlebot"}}); code != 200 || !strings.Contains(page, `id="audit_totals"`) {
 		t.Errorf("tester: %d, want the audit's page", code)
+	}
+}
+
+// TestPurposeViews: the tester's answer by purpose groups each list's crawlers by
+// what decides for them, the rule or the preferences stated.
+func TestPurposeViews(t *testing.T) {
+	rule := "Disallow: /"
+	rep := &audit.Report{Purposes: []audit.Purpose{
+		{Purpose: crawlers.AITrain, Preferences: []string{"content-usage train-ai", "content-signal ai-train"},
+			Blocked: []audit.PurposeCrawler{{Name: "GPTBot", Rule: &rule, Line: 7}, {Name: "CCBot", Rule: &rule, Line: 7}},
+			ToldNo: []audit.PurposeCrawler{{Name: "ClaudeBot", Told: []audit.Told{{Field: "content-usage",
+				Stated: robots.Stated{Label: "train-ai", Preference: robots.UsageDisallowed, Line: 3}}}}}},
+		{Purpose: crawlers.Archive},
+	}}
+	got := purposeViews(rep)
+	if len(got) != 1 {
+		t.Fatalf("%d purposes shown, want 1 (archive has no crawler here)", len(got))
+	}
+	p := got[0]
+	want := []purposeList{
+		{Title: "blocked", Class: "bad", Groups: []purposeGroup{{Why: "line 7 Disallow: /", Names: []string{"GPTBot", "CCBot"}}}},
+		{Title: "told no", Class: "warn", Groups: []purposeGroup{{Why: "content-usage train-ai=disallowed (line 3)", Names: []string{"ClaudeBot"}}}},
+	}
+	if p.Purpose != "ai-train" || p.Crawlers != 3 || p.Preferences != "content-usage train-ai, content-signal ai-train" || fmt.Sprint(p.Lists) != fmt.Sprint(want) {
+		t.Errorf("got %+v\nwant lists %+v", p, want)
 	}
 }

@@ -29,6 +29,7 @@ type auditView struct {
 	Picture         *picture
 	Data            template.JS // the branches' figures and samples, for app.js
 	Blocked         []blockedView
+	Purposes        []purposeView
 	Sitemaps        []sitemapView
 	SitemapProblems int
 	Findings        []findingView
@@ -48,6 +49,87 @@ type blockedView struct {
 	Agents   []string
 	URLs     int
 	Examples []string
+}
+
+// purposeView is one purpose of the crawler registry: its crawlers blocked, told not
+// to use what they fetch for it, and open, each list grouped by what decides.
+type purposeView struct {
+	Purpose     string
+	Preferences string // the preferences that speak to it: "content-usage train-ai, content-signal ai-train"
+	Crawlers    int
+	Lists       []purposeList
+}
+
+type purposeList struct {
+	Title  string // "blocked", "told no", "open"
+	Class  string // "bad", "warn", "ok"
+	Groups []purposeGroup
+}
+
+// purposeGroup is crawlers told the same: Why is the rule or the preferences stated.
+type purposeGroup struct {
+	Why   string
+	Names []string
+	More  int // crawlers past those named
+}
+
+// maxPurposeNames is how many crawlers a group of the purpose table names; the rest
+// are counted.
+const maxPurposeNames = 12
+
+// purposeViews is the report's answer by purpose, as the page shows it.
+func purposeViews(rep *audit.Report) []purposeView {
+	var out []purposeView
+	told := func(c audit.PurposeCrawler) string {
+		if len(c.Told) == 0 {
+			return "nothing said"
+		}
+		var said []string
+		for _, t := range c.Told {
+			said = append(said, fmt.Sprintf("%s %s=%s (line %d)", t.Field, t.Label, t.Preference, t.Line))
+		}
+		return strings.Join(said, ", ")
+	}
+	rule := func(c audit.PurposeCrawler) string {
+		if c.Rule == nil {
+			return "robots.txt could not be fetched"
+		}
+		return fmt.Sprintf("line %d %s", c.Line, *c.Rule)
+	}
+	for _, p := range rep.Purposes {
+		pv := purposeView{Purpose: string(p.Purpose), Preferences: strings.Join(p.Preferences, ", "),
+			Crawlers: len(p.Blocked) + len(p.ToldNo) + len(p.Open)}
+		for _, l := range []struct {
+			title, class string
+			cs           []audit.PurposeCrawler
+			why          func(audit.PurposeCrawler) string
+		}{{"blocked", "bad", p.Blocked, rule}, {"told no", "warn", p.ToldNo, told}, {"open", "ok", p.Open, told}} {
+			if len(l.cs) == 0 {
+				continue
+			}
+			pl := purposeList{Title: l.title, Class: l.class}
+			at := map[string]int{}
+			for _, c := range l.cs {
+				why := l.why(c)
+				i, ok := at[why]
+				if !ok {
+					i = len(pl.Groups)
+					at[why] = i
+					pl.Groups = append(pl.Groups, purposeGroup{Why: why})
+				}
+				if g := &pl.Groups[i]; len(g.Names) < maxPurposeNames {
+					g.Names = append(g.Names, c.Name)
+				} else {
+					g.More++
+				}
+			}
+			pv.Lists = append(pv.Lists, pl)
+		}
+		if pv.Crawlers > 0 {
+			out = append(out, pv)
+		}
+	}
+	return out
 }
 
 // sitemapView is one sitemap the audit saw.
@@ -162,6 +244,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 		}
 		v.Blocked = append(v.Blocked, bv)
 	}
+	v.Purposes = purposeViews(rep)
 	broken := map[string]bool{}
 	for _, sm := range rep.Broken() {
 		broken[sm.URL] = true
