@@ -769,7 +769,12 @@ func fetchSource(fr *fetch.Result) sourceView {
 		src.Detail = fmt.Sprintf("%s, %s. The verdicts follow its rules; edit it below and press Test to try changes (Test never fetches).", status, sizeText(int64(len(fr.Body))))
 		if fr.Truncated {
 			src.Class = "warn"
-			src.Detail += " The file is longer than crawlers read: the rest was ignored."
+			last := 0
+			for l := range robots.Lines(fr.Body) {
+				last = l.Num
+			}
+			src.Detail += fmt.Sprintf(" The file is longer than crawlers read: they read its first %s bytes (500 KiB, the limit of Google and RFC 9309) and stop in line %s; the groups and rules after that are not read, and were not fetched.",
+				thousands(len(fr.Body)), thousands(last))
 		}
 	case fr.Effect == fetch.AllowAll:
 		src.Class = "warn"

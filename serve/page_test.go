@@ -176,6 +176,21 @@ func TestPageFetchThenEdit(t *testing.T) {
 	}
 }
 
+// TestPageFetchCut: a fetched file over 500 KiB is read as crawlers read it, to its
+// first 512,000 bytes (RFC 9309 §2.5), and the tester says where reading stopped:
+// "User-agent: *" (14 bytes) and lines of 100 bytes put byte 512,000 in line 5121,
+// and the rule past it does not apply.
+func TestPageFetchCut(t *testing.T) {
+	body := "User-agent: *\n" + strings.Repeat("Disallow: /"+strings.Repeat("x", 88)+"\n", 6000) + "Disallow: /lost\n"
+	o := newOrigin(t, 200, body)
+	s, _ := start(t, Config{AllowPrivate: true})
+	code, page := postPage(t, s, url.Values{"action": {"fetch"}, "fetch_url": {o.URL}, "urls": {"/lost"}, "agent": {"Googlebot"}})
+	want := "they read its first 512,000 bytes (500 KiB, the limit of Google and RFC 9309) and stop in line 5,121; the groups and rules after that are not read"
+	if code != 200 || !strings.Contains(page, want) || !strings.Contains(page, `class="v allowed"`) {
+		t.Errorf("status %d, want 200 saying %q and /lost allowed; page:\n%.3000s", code, want, page)
+	}
+}
+
 func TestOriginURL(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"example.com", "https://example.com/"},

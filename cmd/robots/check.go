@@ -62,6 +62,10 @@ with "rule" null and "line" 0 when no rule matched, "input" (the URL as given) w
 it differs from "url" (encoded, or surrounding spaces trimmed), and "error" instead of a
 verdict for a URL that could not be decided. Without -robots, a verdict also has
 "robots" (the fetch of its origin's robots.txt, see "robots fetch -format json").
+With -robots, a file over 500 KiB is read as crawlers read it, to its first 512,000
+bytes (check reads at most 2,048,000 bytes of a file): check warns where reading
+stopped and why, and the json document has "cut": {"line", "bytes_read",
+"file_bytes", "message"} ("file_bytes" null when check stopped first).
 
 With -cases FILE ("-" for standard input), read the cases from FILE, JSON objects
 one per line:
@@ -166,7 +170,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	if f.robotsFile == "" {
 		return checkRemote(ctx, e, &f, urls)
 	}
-	body, err := readInput(e.stdin, f.robotsFile)
+	body, capped, err := readInput(e.stdin, f.robotsFile)
 	if err != nil {
 		return err
 	}
@@ -174,6 +178,9 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	out := newVerdictWriter(e, f.format)
 	out.warnAgents(f.agents)
 	out.warnBody(f.robotsFile, body)
+	if out.cut = cutOf(f.robotsFile, r, capped); out.cut != nil {
+		out.warn("%s", out.cut.Message)
+	}
 	crawlers := f.crawlers()
 	for _, raw := range urls {
 		u, err := weburl.Encode(raw)
@@ -193,20 +200,25 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 // parse limit, so that "file too large" can still be reported with the file's size.
 const maxInputFile = 4 * robots.DefaultMaxBytes
 
-// readInput reads a robots.txt file; "-" is standard input.
-func readInput(stdin io.Reader, name string) ([]byte, error) {
+// readInput reads a robots.txt file; "-" is standard input. capped says that the
+// file goes on past maxInputFile bytes, which are all it returns.
+func readInput(stdin io.Reader, name string) (body []byte, capped bool, err error) {
 	var rd io.Reader
 	if name == "-" {
 		rd = stdin
 	} else {
 		fh, err := os.Open(name)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		defer fh.Close()
 		rd = fh
 	}
-	return io.ReadAll(io.LimitReader(rd, maxInputFile))
+	body, err = io.ReadAll(io.LimitReader(rd, maxInputFile+1))
+	if len(body) > maxInputFile {
+		body, capped = body[:maxInputFile], true
+	}
+	return body, capped, err
 }
 
 // maxCaseLine bounds one -jsonl input line (a body of up to 500 KiB, JSON-escaped, fits).
@@ -336,7 +348,7 @@ func (p *caseParser) run(line []byte, lineNum int) any {
 		key := fileKey{*c.RobotsFile, dialect}
 		var ok bool
 		if r, ok = p.files[key]; !ok {
-			b, err := readInput(nil, *c.RobotsFile)
+			b, _, err := readInput(nil, *c.RobotsFile)
 			if err != nil {
 				return fail(`field "robots_file": %v`, err)
 			}

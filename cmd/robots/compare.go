@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/lint"
 )
@@ -23,6 +24,11 @@ draft: first match wins, no wildcards) and legacy1994 (the original standard:
 Disallow only, agent names matched as substrings). Rows where the interpretations
 disagree are marked with "!". Without -agent, the agent is "*": a crawler that no
 group names.
+
+A file over 500 KiB is read as crawlers read it, to its first 512,000 bytes; the
+command reads at most 2,048,000 bytes of a file. Compare says where reading stopped and
+why (in JSON, "cut": {"line", "bytes_read", "file_bytes", "message"}; "file_bytes" is
+null when the command stopped first).
 
 Exit status: 0 when all interpretations agree, 1 when any row disagrees, 2 on a
 usage error, a file that cannot be read or a URL that is not one.
@@ -43,6 +49,7 @@ type compareRow struct {
 	Agent    string           `json:"agent"`
 	Agree    bool             `json:"agree"`
 	Verdicts []compareVerdict `json:"verdicts"`
+	Cut      *cutJSON         `json:"cut,omitempty"` // where crawlers stop reading the file, when they do
 }
 
 func runCompare(ctx context.Context, e *env, args []string) error {
@@ -65,11 +72,15 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	if len(agents) == 0 {
 		agents = agentList{"*"}
 	}
-	body, err := readInput(e.stdin, *robotsFile)
+	body, capped, err := readInput(e.stdin, *robotsFile)
 	if err != nil {
 		return err
 	}
 	rd := lint.ReadDialects(body)
+	cut := cutOf(*robotsFile, robots.Parse(body), capped)
+	if cut != nil {
+		fmt.Fprintf(e.stderr, "robots: compare: warning: %s\n", cut.Message)
+	}
 	rows := []any{}
 	disagree, failed := false, false
 	w := bufio.NewWriter(e.stdout)
@@ -89,7 +100,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		}
 		for _, a := range agents {
 			vs, agree := rd.Check(a, u)
-			row := compareRow{URL: u, Agent: a, Agree: agree}
+			row := compareRow{URL: u, Agent: a, Agree: agree, Cut: cut}
 			if encoded(raw, u) {
 				row.Input = raw
 			}

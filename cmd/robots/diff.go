@@ -100,11 +100,14 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	}
 	var files [2]*robots.Robots
 	for i, name := range pos[:2] {
-		b, err := readInput(e.stdin, name)
+		b, capped, err := readInput(e.stdin, name)
 		if err != nil {
 			return err
 		}
 		files[i] = robots.Parse(b, robots.WithDialect(f.dialect))
+		if cut := cutOf(name, files[i], capped); cut != nil {
+			fmt.Fprintf(e.stderr, "robots: diff: warning: %s\n", cut.Message)
+		}
 	}
 	changes := diffRobots(files[0], files[1], agents, urls)
 	if changes == nil {

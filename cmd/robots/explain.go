@@ -31,6 +31,11 @@ the major search, AI and SEO crawlers (package crawlers) are shown. Unlike check
 several -agent flags mean several crawlers, each explained on its own. In the text
 format, crawlers that the same groups apply to are shown together.
 
+A file over 500 KiB is read as crawlers read it, to its first 512,000 bytes; the
+command reads at most 2,048,000 bytes of a file. Explain says where reading stopped and
+why (in JSON, "cut": {"line", "bytes_read", "file_bytes", "message"}; "file_bytes" is
+null when the command stopped first).
+
 Exit status: 0 when every URL given is allowed for every crawler (or no URL is
 given), 1 when some URL is disallowed for some crawler, 2 when a URL is not one
 (the others are still explained), the file cannot be read or on a usage error.
@@ -62,13 +67,13 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	if len(agents) == 0 {
 		agents = crawlers.Names()
 	}
-	body, err := readInput(e.stdin, f.robotsFile)
+	body, capped, err := readInput(e.stdin, f.robotsFile)
 	if err != nil {
 		return err
 	}
 	r := robots.Parse(body, robots.WithDialect(f.dialect))
-	x := &explainer{r: r, groups: r.Groups()}
-	for l := range robots.Lines(body) {
+	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(f.robotsFile, r, capped)}
+	for l := range robots.Lines(readPart(body)) { // a group is shown as far as crawlers read it
 		x.lines = append(x.lines, l.Text)
 		x.kinds = append(x.kinds, l.Kind)
 	}
@@ -123,8 +128,9 @@ func encodeURLs(e *env, cmd string, raws []string) (out []typedURL, failed bool)
 type explainer struct {
 	r      *robots.Robots
 	groups []robots.Group
-	lines  []string // the file's lines, for showing groups as written
+	lines  []string // the file's lines that crawlers read, for showing groups as written
 	kinds  []robots.Kind
+	cut    *cutJSON // where crawlers stop reading, when they do
 }
 
 // agentExplained is what applies to one crawler; it is also the JSON output.
@@ -139,7 +145,10 @@ type agentExplained struct {
 	// documents it (package crawlers): "honoured", "ignored" or "unknown".
 	DelaySupport string        `json:"crawl_delay_support"`
 	URLs         []verdictJSON `json:"urls"`
-	key          string        // the groups that apply, to show crawlers together
+	// Cut says where crawlers stop reading the file (null when they read it all): the
+	// groups and rules past it do not apply.
+	Cut *cutJSON `json:"cut"`
+	key string   // the groups that apply, to show crawlers together
 }
 
 type groupText struct {
@@ -154,7 +163,7 @@ func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 	ex := agentExplained{Agent: agent, ValidToken: robots.Agent{Name: agent}.Token() == agent, Global: global,
 		Groups: []groupText{}, URLs: []verdictJSON{}, key: fmt.Sprint(gs)}
 	c, _ := crawlers.Lookup(agent)
-	ex.DelaySupport = supportText(c.CrawlDelay)
+	ex.DelaySupport, ex.Cut = supportText(c.CrawlDelay), x.cut
 	for _, gi := range gs {
 		g := x.groups[gi]
 		gt := groupText{Line: g.Line, EndLine: x.groupEnd(gi), Agents: []string{}}
@@ -210,6 +219,9 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 		name = "<stdin>"
 	}
 	fmt.Fprintf(w, "%s: %d group(s), %d sitemap(s)\n", name, len(x.groups), len(x.r.Sitemaps()))
+	if x.cut != nil {
+		fmt.Fprintf(w, "read up to line %d: %s\n", x.cut.Line, x.cut.Message)
+	}
 	done := map[string]bool{}
 	for i, ex := range out {
 		if done[ex.key] {

@@ -60,6 +60,7 @@ type verdictWriter struct {
 	warnings   []string
 	disallowed bool
 	failed     int
+	cut        *cutJSON // where crawlers stop reading the file, when they do
 }
 
 func newVerdictWriter(e *env, format string) *verdictWriter {
@@ -196,7 +197,8 @@ func (o *verdictWriter) close() error {
 		writeJSONLine(o.w, struct {
 			Results  []any    `json:"results"`
 			Warnings []string `json:"warnings"`
-		}{o.results, o.warnings})
+			Cut      *cutJSON `json:"cut,omitempty"`
+		}{o.results, o.warnings, o.cut})
 	}
 	if err := o.w.Flush(); err != nil {
 		return err
