@@ -60,6 +60,8 @@ const (
 	// matches ".../path/file-with-a-*.html". Everything else is as Google, including the
 	// misspellings and missing colons its parser accepts: the draft's grammar asks
 	// readers to "be lenient when reading lines that don't conform. Apply Postel's law".
+	// Package fetch reads its access rules with this dialect: a file that was fetched
+	// lives at most 24 hours, "unless the robots.txt is unreachable" (§2.4).
 	RFC9309
 
 	// Legacy1996 follows the 1996 draft "A Method for Robots Exclusion" (§3.2): fields
@@ -80,7 +82,9 @@ const (
 	// excludes nothing, as Legacy1994 reads a record without a Disallow line.) Fields the
 	// draft does not define (Crawl-delay, Sitemap, …) are skipped and neither start nor
 	// end a record. A User-agent line straight after a rule line, which the grammar does
-	// not allow, starts a new record, as Google does.
+	// not allow, starts a new record, as Google does. Package fetch reads the draft's
+	// access rules with this dialect: redirects are followed "until a resource can be
+	// found" (§3.1), up to a safety limit of 20 and never round a loop.
 	Legacy1996
 
 	// Legacy1994 follows the 1994 "Standard for Robot Exclusion": only User-agent and
