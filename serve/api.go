@@ -65,6 +65,16 @@ var jsonType = []string{"application/json"}
 // api wraps a JSON handler: authorization, the body limit, the error shape, logs and
 // metrics. h returns the encoded answer or an error.
 func (s *Server) api(name string, h func(r *http.Request) ([]byte, error)) http.Handler {
+	return s.jsonHandler(name, false, h)
+}
+
+// admitted is api for the requests counted by admission (admit.go): the body is
+// read first, then the request takes a place, held until its answer is written.
+func (s *Server) admitted(name string, h func(r *http.Request) ([]byte, error)) http.Handler {
+	return s.jsonHandler(name, true, h)
+}
+
+func (s *Server) jsonHandler(name string, admitted bool, h func(r *http.Request) ([]byte, error)) http.Handler {
 	hm := s.metrics.handler(name)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -72,7 +82,22 @@ func (s *Server) api(name string, h func(r *http.Request) ([]byte, error)) http.
 		var err error
 		if s.authorized(r) {
 			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-			body, err = h(r)
+			if admitted {
+				var release func()
+				if err = s.readBodyFirst(w, r); err == nil {
+					release, err = s.takePlace()
+				}
+				if release != nil {
+					defer release() // once the answer is written
+				}
+			}
+			if err == nil {
+				body, err = h(r)
+			}
+			if err == nil && len(body) > s.cfg.MaxAnswerBytes {
+				s.buffers.put(body)
+				err = tooLarge(len(body), s.cfg.MaxAnswerBytes)
+			}
 		} else {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="robots"`)
 			err = errorf(http.StatusUnauthorized, "missing or unknown bearer token")
@@ -118,4 +143,9 @@ func (s *Server) authorized(r *http.Request) bool {
 		good |= subtle.ConstantTimeCompare([]byte(tok), []byte(t))
 	}
 	return good == 1
+}
+
+// tooLarge is the error of an answer past MaxAnswerBytes: at least n bytes.
+func tooLarge(n, limit int) error {
+	return errorf(http.StatusRequestEntityTooLarge, "the answer is larger than %d bytes (at least %d), the server's limit (-max-answer-bytes): ask about less at once", limit, n)
 }

@@ -179,12 +179,13 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		return nil, err
 	}
 	rep, err := audit.Run(ctx, u, audit.Config{
-		Fetch:    s.client,
-		HTTP:     s.sitemap,
-		Agents:   agents,
-		Dialect:  dialect,
-		Limits:   lim,
-		Examples: examples,
+		Fetch:       s.client,
+		HTTP:        s.sitemap,
+		Agents:      agents,
+		Dialect:     dialect,
+		Limits:      lim,
+		Examples:    examples,
+		MaxExamples: s.cfg.AuditMaxExamples,
 	})
 	switch {
 	case err == nil:

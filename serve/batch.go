@@ -132,6 +132,9 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	if len(req.URLs) > s.cfg.MaxURLs {
 		return nil, errorf(http.StatusRequestEntityTooLarge, "%d URLs, more than the limit of %d", len(req.URLs), s.cfg.MaxURLs)
 	}
+	if n := len(req.URLs) * len(c.tokens); n > s.cfg.MaxDecisions {
+		return nil, errorf(http.StatusRequestEntityTooLarge, "%d URLs for %d crawlers: %d decisions, more than the limit of %d (-max-decisions)", len(req.URLs), len(c.tokens), n, s.cfg.MaxDecisions)
+	}
 
 	// Group by origin (for common URLs a substring of the URL, found without
 	// allocating). A URL without one is a group of its own, which lookup reports. The
@@ -157,7 +160,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	for _, u := range req.URLs {
 		size += (len(u) + 80) * len(c.tokens) // 80: the fixed keys, a rule's prefix
 	}
-	b := s.buffers.get(size) // grown by append when the batch has many origins
+	b := s.buffers.get(min(size, s.cfg.MaxAnswerBytes)) // grown by append when the batch has many origins
 	b = appendBatchStart(b, c)
 	results := sc.results[:0]
 	var bad []error
@@ -171,7 +174,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 			}
 		}
 	}
-	a := answerWriter{s: s, sc: sc, c: c, dialect: dialect, urls: req.URLs, b: b, results: results}
+	a := answerWriter{s: s, sc: sc, c: c, dialect: dialect, urls: req.URLs, b: b, results: results, max: s.cfg.MaxAnswerBytes}
 	lo := 0
 	for ; lo < len(req.URLs); lo += batchChunk {
 		hi := min(lo+batchChunk, len(req.URLs))
@@ -183,8 +186,11 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 		}
 		warmResults(sc.states[first:], c.tokens[0][0], &sc.files)
 		a.answer(lo, hi, bad)
+		if a.over {
+			break
+		}
 	}
-	if lo < len(req.URLs) {
+	if lo < len(req.URLs) && !a.over {
 		// An origin not held: every origin not looked up yet is, under one deadline
 		// (fetching those not held), and the URLs left are answered.
 		s.lookupRest(r, sc, c)
@@ -192,6 +198,10 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	}
 	b, results = a.b, a.results
 	sc.results = results
+	if a.over {
+		s.buffers.put(b)
+		return nil, tooLarge(len(b)+len(results), s.cfg.MaxAnswerBytes)
+	}
 	if len(results) > 0 {
 		results = results[1:] // the first separator is not one
 	}
@@ -255,6 +265,8 @@ type answerWriter struct {
 	n                   int // origins in b
 	allowed, disallowed int
 	days                [2]dayText // appendOrigin's
+	max                 int        // MaxAnswerBytes
+	over                bool       // the answer passed max: answering stopped
 }
 
 // answer decides urls[lo:hi], whose origins are looked up, encoding each origin at
@@ -263,6 +275,10 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 	sc, c := a.sc, a.c
 	single := len(c.tokens) == 1
 	for i := lo; i < hi; i++ {
+		if len(a.b)+len(a.results) > a.max {
+			a.over = true
+			return
+		}
 		if bad != nil && bad[i] != nil {
 			a.results = appendResultSep(a.results)
 			a.results = appendURLError(a.results, sc.inputs[i], statusOf(bad[i]), bad[i].Error())
@@ -398,9 +414,14 @@ func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawle
 }
 
 // readRequestBody reads r's body (already bounded by http.MaxBytesReader) into one
-// buffer sized by Content-Length when the client sent it. The buffer is always a
-// new one (handleBatch reads strings out of it without copying).
+// buffer sized by Content-Length when the client sent it, or returns the body
+// admission read (admit.go). The buffer is always a new one (handleBatch reads
+// strings out of it without copying).
 func readRequestBody(r *http.Request, limit int64) ([]byte, error) {
+	if p, ok := r.Body.(*preread); ok && p.off == 0 {
+		p.off = len(p.b)
+		return p.b, nil
+	}
 	n := r.ContentLength
 	if n < 0 || n > limit {
 		n = 512

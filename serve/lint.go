@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 
@@ -19,9 +18,12 @@ func (s *Server) handleLint(r *http.Request) ([]byte, error) {
 	if name == "" {
 		name = "robots.txt"
 	}
-	findings := lint.Check(name, body)
-	if findings == nil {
-		findings = []lint.Finding{}
+	// Linting holds some hundred bytes per byte of the file at worst (a finding per
+	// line, the parse's diagnostics): its bytes are counted against FileWorkBytes.
+	release, err := s.takeFileWork(len(body))
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(findings)
+	defer release()
+	return appendArray(nil, lint.Check(name, body), s.cfg.MaxAnswerBytes)
 }

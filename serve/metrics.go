@@ -29,6 +29,7 @@ type metrics struct {
 	storeErrors    prometheus.Counter
 	fetchErrors    *prometheus.CounterVec // by fetch.ErrorKind
 	rejected       prometheus.Counter     // batches answered 503: MaxBatches were in progress
+	slowBodies     prometheus.Counter     // requests answered 408: the body came slower than MinBodyRate
 	auditsRejected prometheus.Counter     // audits answered 503: MaxAudits were running
 	// budgetRefused counts origins of batches not looked up: BatchMaxBytes were held
 	budgetRefused prometheus.Counter
@@ -69,7 +70,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "robots_store_errors_total", Help: "Cache store operations that failed (the server went on without the store).",
 		}),
 		rejected: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_batches_rejected_total", Help: "Batch requests answered 503 because MaxBatches were being answered.",
+			Name: "robots_batches_rejected_total", Help: "Batches, lints and GET /v1/robots answered 503 because MaxBatches were being answered.",
+		}),
+		slowBodies: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "robots_slow_bodies_total", Help: "Requests answered 408 because their body came slower than -min-body-rate.",
 		}),
 		auditsRejected: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "robots_audits_rejected_total", Help: "Audits (API and tester) answered 503 because MaxAudits were running.",
@@ -86,7 +90,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		Name: "robots_build_info", Help: "The build of the running server: always 1, with the module version, VCS revision and Go version as labels.",
 	}, []string{"version", "revision", "goversion"})
 	build.WithLabelValues(bi.Version, bi.Revision, bi.GoVersion).Set(1)
-	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, m.auditsRejected, m.budgetRefused, build} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, m.slowBodies, m.auditsRejected, m.budgetRefused, build} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

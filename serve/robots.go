@@ -10,20 +10,12 @@ import (
 
 // GET /v1/robots: what the server knows of an origin's robots.txt.
 
-// robotsAnswer is the body of GET /v1/robots: the URL asked about, the fetch of its
+// The body of GET /v1/robots: the URL asked about ("url"), the fetch of its
 // origin's robots.txt in the fetch package's shape (fetch.Report, as the robots
-// command shows it), and what the file says.
-type robotsAnswer struct {
-	URL string `json:"url"`
-	// Input is the site as given when it was not the URL fetched ("example.com"
-	// is fetched as https://example.com/: weburl.Site's rule).
-	Input string `json:"input,omitempty"`
-	fetch.Report
-	Groups      []groupJSON         `json:"groups"`
-	Sitemaps    []string            `json:"sitemaps"`
-	Fields      []robots.Field      `json:"fields"`
-	Diagnostics []robots.Diagnostic `json:"diagnostics"`
-}
+// command shows it), and what the file says: "groups", "sitemaps", "fields" and
+// "diagnostics". "input" is the site as given when it was not the URL fetched
+// ("example.com" is fetched as https://example.com/: weburl.Site's rule), and left
+// out otherwise.
 
 type groupJSON struct {
 	Line       int            `json:"line"`
@@ -64,17 +56,61 @@ func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := robotsAnswer{
-		URL: u, Input: input, Report: res.Report(),
-		Groups: []groupJSON{}, Sitemaps: []string{}, Fields: []robots.Field{}, Diagnostics: []robots.Diagnostic{},
+	// Describing a file holds some hundred bytes per byte of it at worst (a
+	// diagnostic per line): its bytes are counted against FileWorkBytes meanwhile.
+	release, err := s.takeFileWork(len(res.Body))
+	if err != nil {
+		return nil, err
 	}
-	if rb := res.Robots; rb != nil {
-		a.Groups = groupsJSON(rb.Groups())
-		a.Sitemaps = append(a.Sitemaps, rb.Sitemaps()...)
-		a.Fields = append(a.Fields, rb.Fields()...)
-		a.Diagnostics = append(a.Diagnostics, rb.Diagnostics()...)
+	defer release()
+	// Encoded element by element, so that an answer past MaxAnswerBytes stops there.
+	head, err := json.Marshal(struct {
+		URL   string `json:"url"`
+		Input string `json:"input,omitempty"`
+		fetch.Report
+	}{u, input, res.Report()})
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(a)
+	b := head[:len(head)-1]
+	rb := res.Robots
+	max := s.cfg.MaxAnswerBytes
+	b = append(b, `,"groups":`...)
+	if b, err = appendArray(b, groupsJSON(rb.Groups()), max); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"sitemaps":`...)
+	if b, err = appendArray(b, rb.Sitemaps(), max); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"fields":`...)
+	if b, err = appendArray(b, rb.Fields(), max); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"diagnostics":`...)
+	if b, err = appendArray(b, rb.Diagnostics(), max); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// appendArray appends xs as a JSON array, each element as encoding/json writes it,
+// and stops with a 413 once b is longer than max.
+func appendArray[T any](b []byte, xs []T, max int) ([]byte, error) {
+	b = append(b, '[')
+	for i := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		e, err := json.Marshal(xs[i])
+		if err != nil {
+			return nil, err
+		}
+		if b = append(b, e...); len(b) > max {
+			return nil, tooLarge(len(b), max)
+		}
+	}
+	return append(b, ']'), nil
 }
 
 func groupsJSON(gs []robots.Group) []groupJSON {

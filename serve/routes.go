@@ -24,9 +24,9 @@ var apiMethods = map[string]string{
 func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /v1/check", s.api("check", s.handleCheck))
-	mux.Handle("POST /v1/check", s.admit(s.api("batch", s.handleBatch)))
-	mux.Handle("GET /v1/robots", s.api("robots", s.handleRobots))
-	mux.Handle("POST /v1/lint", s.api("lint", s.handleLint))
+	mux.Handle("POST /v1/check", s.admitted("batch", s.handleBatch))
+	mux.Handle("GET /v1/robots", s.admitted("robots", s.handleRobots))
+	mux.Handle("POST /v1/lint", s.admitted("lint", s.handleLint))
 	mux.Handle("POST /v1/audit", s.auditDeadlines(s.api("audit", s.handleAudit)))
 	mux.Handle("/v1/", s.api("unknown", func(r *http.Request) ([]byte, error) {
 		// A known path asked with another method is 405 with the methods it takes

@@ -28,8 +28,11 @@
 // The server fetches URLs its callers name, so by default it refuses to connect to
 // loopback, private, link-local and other special addresses (see
 // [github.com/gorobots/robots/internal/netguard]): the check runs on the address
-// actually dialled, for every redirect hop. Request bodies, batch sizes and every
-// connection's time are bounded by the Config limits; so are the robots.txt files
+// actually dialled, for every redirect hop. Request bodies (their size and pace),
+// batch sizes (URLs, and URLs × crawlers), every answer (MaxAnswerBytes: past it,
+// 413), the connections open at once and every connection's time are bounded by
+// the Config limits, and batches, lints and robots.txt answers are admitted
+// MaxBatches at once (admit.go); so are the robots.txt files
 // one batch holds (BatchMaxBytes: past it, the batch's other URLs answer 413) and
 // the web tester's answers (MaxPageAgents crawlers, PageMaxCells verdicts,
 // PageMaxFileBytes of pasted file, PageMaxBytes of HTML: past them, 413). An audit reads at most the
@@ -51,6 +54,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/net/netutil"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
@@ -92,13 +97,25 @@ const (
 	// batches hold at most 4 GiB at once.
 	DefaultBatchMaxBytes = 64 << 20
 
-	// DefaultMaxBatches bounds the batch requests (POST /v1/check) being answered at
-	// once, from reading the body to the last byte written. With the default body and
-	// URL limits one batch holds a few MiB (its URLs, its answer), so 64 hold well
-	// under a GiB even when their clients never read the answers (each is held until
-	// WriteTimeout). Past it a batch is answered 503 with Retry-After at once; single
-	// checks, the tester, /healthz and /metrics are not counted.
+	// DefaultMaxBatches bounds the batch requests (POST /v1/check), lints (POST
+	// /v1/lint) and GET /v1/robots being answered at once, each from the start of its
+	// work (its body read, see admit.go) to the last byte written. Each answer is at
+	// most MaxAnswerBytes, so that 64 hold at most 512 MiB of answers even when their
+	// clients never read them (each is held until WriteTimeout). Past it a request is
+	// answered 503 with Retry-After at once; single checks, the tester, /healthz and
+	// /metrics are not counted.
 	DefaultMaxBatches = 64
+
+	// DefaultMaxAnswerBytes bounds one answer of the API: past it the answer is 413,
+	// naming the limit. A batch of 10,000 URLs of 300 bytes for one crawler answers
+	// about 4.5 MB; a robots.txt of 255,000 bad lines answered 22 MB (GET /v1/robots)
+	// and 49.5 MB (POST /v1/lint), and a batch for 100 crawlers 469 MB.
+	DefaultMaxAnswerBytes = 8 << 20
+
+	// DefaultMaxDecisions bounds the decisions of one batch: its URLs times its
+	// crawlers (each answered apart). 10,000 URLs for 10 crawlers; 100 crawlers for
+	// 10,000 URLs was 469 MB of answer.
+	DefaultMaxDecisions = 100_000
 
 	// DefaultCheckTimeout bounds how long a request waits for robots.txt files. It is
 	// longer than the fetch client's whole-fetch timeout, so that a fetch normally
@@ -106,10 +123,20 @@ const (
 	// 504.
 	DefaultCheckTimeout = fetch.DefaultTimeout + 5*time.Second
 
-	// Timeouts of every client connection: a slow or idle client cannot hold one open.
+	// Timeouts of every client connection: a slow or idle client cannot hold one
+	// open. A new connection has ReadHeaderTimeout to send its first request's
+	// header, and an idle one IdleTimeout to send its next (nginx's keepalive_timeout
+	// is 75 s); a request's body must come within ReadTimeout, and at MinBodyRate.
 	ReadHeaderTimeout = 10 * time.Second
 	ReadTimeout       = 30 * time.Second
-	IdleTimeout       = 2 * time.Minute
+	IdleTimeout       = 60 * time.Second
+
+	// DefaultMaxConns bounds the client connections open at once; past it, new
+	// connections wait in the listener's queue until one closes. It is kept below
+	// half the process's limit of open files (see Open), so that robots.txt fetches,
+	// the store and the logs always have files: 20,500 idle connections took every
+	// file of a process limited to 20,480 ("accept4: too many open files").
+	DefaultMaxConns = 10_000
 
 	// DefaultShutdownTimeout bounds Close's wait for requests in progress.
 	DefaultShutdownTimeout = 10 * time.Second
@@ -153,7 +180,12 @@ type Config struct {
 	MaxAgents       int           // DefaultMaxAgents
 	BatchFetches    int           // DefaultBatchFetches
 	BatchMaxBytes   int64         // DefaultBatchMaxBytes: robots.txt files one batch holds
-	MaxBatches      int           // DefaultMaxBatches: batch requests answered at once
+	MaxBatches      int           // DefaultMaxBatches: batches, lints and robots.txt answers at once
+	MaxAnswerBytes  int           // DefaultMaxAnswerBytes: one answer of the API
+	MaxDecisions    int           // DefaultMaxDecisions: URLs × crawlers of one batch
+	MinBodyRate     int           // DefaultMinBodyRate: request body bytes a second, after BodyGrace
+	MaxConns        int           // DefaultMaxConns, at most half the limit of open files: client connections at once
+	FileWorkBytes   int           // DefaultFileWorkBytes: robots.txt bytes linted or described at once
 	CheckTimeout    time.Duration // DefaultCheckTimeout
 	WriteTimeout    time.Duration // CheckTimeout plus ten seconds
 	ShutdownTimeout time.Duration // DefaultShutdownTimeout
@@ -164,8 +196,9 @@ type Config struct {
 	// read and take; a request may ask for less. Zero fields take the defaults:
 	// DefaultAuditSitemaps, DefaultAuditURLs, sitemaps.org's 50,000 URLs and 50 MiB
 	// per file, audit.DefaultMaxDepth, DefaultAuditTime.
-	Audit     audit.Limits
-	MaxAudits int // DefaultMaxAudits: audits run at once
+	Audit            audit.Limits
+	MaxAudits        int // DefaultMaxAudits: audits run at once
+	AuditMaxExamples int // audit.DefaultMaxExamples: example URLs of one audit's report
 }
 
 // Server is the HTTP service. Create it with New, start it with Open, stop it
@@ -176,16 +209,18 @@ type Server struct {
 	client  *fetch.Client
 	log     *slog.Logger
 	metrics *metrics
-	batches chan struct{} // one per batch being answered (admit)
+	batches chan struct{} // one per admitted request being answered (admit.go)
 	audits  chan struct{} // one per audit running (admitAudit)
-	sitemap *http.Client  // audits' sitemap requests
-	buffers bufferPool
-	page    *template.Template
-	handler http.Handler
-	certs   *certFiles // with TLSCertFile and TLSKeyFile
-	ln      net.Listener
-	srv     *http.Server
-	done    chan error
+	// fileWork counts the bytes of robots.txt files being linted or described.
+	fileWork *semaphore.Weighted
+	sitemap  *http.Client // audits' sitemap requests
+	buffers  bufferPool
+	page     *template.Template
+	handler  http.Handler
+	certs    *certFiles // with TLSCertFile and TLSKeyFile
+	ln       net.Listener
+	srv      *http.Server
+	done     chan error
 }
 
 // New checks cfg and returns a server that is not yet listening.
@@ -198,6 +233,11 @@ func New(cfg Config) (*Server, error) {
 	cfg.BatchFetches = defaults.Or(cfg.BatchFetches, DefaultBatchFetches)
 	cfg.BatchMaxBytes = defaults.Or(cfg.BatchMaxBytes, DefaultBatchMaxBytes)
 	cfg.MaxBatches = defaults.Or(cfg.MaxBatches, DefaultMaxBatches)
+	cfg.MaxAnswerBytes = defaults.Or(cfg.MaxAnswerBytes, DefaultMaxAnswerBytes)
+	cfg.MaxDecisions = defaults.Or(cfg.MaxDecisions, DefaultMaxDecisions)
+	cfg.FileWorkBytes = defaults.Or(cfg.FileWorkBytes, DefaultFileWorkBytes)
+	cfg.MaxConns = defaults.Or(cfg.MaxConns, DefaultMaxConns)
+	cfg.MinBodyRate = defaults.Or(cfg.MinBodyRate, DefaultMinBodyRate)
 	cfg.CheckTimeout = defaults.Or(cfg.CheckTimeout, DefaultCheckTimeout)
 	cfg.WriteTimeout = defaults.Or(cfg.WriteTimeout, cfg.CheckTimeout+10*time.Second)
 	cfg.ShutdownTimeout = defaults.Or(cfg.ShutdownTimeout, DefaultShutdownTimeout)
@@ -211,7 +251,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, batches: make(chan struct{}, cfg.MaxBatches),
-		audits: make(chan struct{}, cfg.MaxAudits)}
+		audits: make(chan struct{}, cfg.MaxAudits), fileWork: semaphore.NewWeighted(int64(cfg.FileWorkBytes))}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -296,7 +336,12 @@ func (s *Server) Open() error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	s.ln = ln
+	conns := s.cfg.MaxConns
+	if fl := fileLimit(); fl > 0 && conns > fl/2 {
+		s.log.Warn("fewer client connections than asked: the process may open only so many files", "max_conns", fl/2, "asked", conns, "file_limit", fl)
+		conns = fl / 2
+	}
+	s.ln = netutil.LimitListener(ln, conns)
 	s.srv = &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -313,7 +358,7 @@ func (s *Server) Open() error {
 	}
 	s.done = make(chan error, 1)
 	go func() {
-		err := serveLn(ln)
+		err := serveLn(s.ln)
 		if errors.Is(err, http.ErrServerClosed) {
 			err = nil
 		}

@@ -81,7 +81,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
 	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
 	batchMaxBytes := fs.Int64("batch-max-bytes", serve.DefaultBatchMaxBytes, "`bytes` of robots.txt files one batch request holds; past it, its other origins answer 413")
-	maxBatches := fs.Int("max-batches", serve.DefaultMaxBatches, "batch requests answered at once; past it, 503 with Retry-After")
+	maxBatches := fs.Int("max-batches", serve.DefaultMaxBatches, "batches, lints and GET /v1/robots answered at once; past it, 503 with Retry-After")
+	maxAnswer := fs.Int("max-answer-bytes", serve.DefaultMaxAnswerBytes, "`bytes` of one answer of the API; past it, 413")
+	maxDecisions := fs.Int("max-decisions", serve.DefaultMaxDecisions, "URLs times crawlers of one batch request; past it, 413")
+	minBodyRate := fs.Int("min-body-rate", serve.DefaultMinBodyRate, "`bytes` a second a request body must come at, after its first 5 s; slower, 408")
+	fileWork := fs.Int("file-work-bytes", serve.DefaultFileWorkBytes, "`bytes` of robots.txt files linted or described (GET /v1/robots) at once; past it, 503 with Retry-After")
+	maxConns := fs.Int("max-conns", serve.DefaultMaxConns, "client connections open at once (at most half the process's limit of open files); past it, new ones wait")
 	maxAudits := fs.Int("max-audits", serve.DefaultMaxAudits, "audits (POST /v1/audit and the tester's) run at once; past it, 503 with Retry-After")
 	auditSitemaps := fs.Int("audit-max-sitemaps", serve.DefaultAuditSitemaps, "sitemap files one audit fetches, at most")
 	auditURLs := fs.Int("audit-max-urls", serve.DefaultAuditURLs, "sitemap URLs one audit reads, at most")
@@ -89,6 +94,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	auditFileBytes := fs.Int64("audit-max-file-bytes", sitemap.MaxBytes, "`bytes` read of one sitemap file, uncompressed (sitemaps.org's limit)")
 	auditDepth := fs.Int("audit-max-depth", audit.DefaultMaxDepth, "nesting of sitemap indexes one audit follows")
 	auditTimeout := fs.Duration("audit-timeout", serve.DefaultAuditTime, "`time` of one audit; the answer reports what was read by then")
+	auditExamples := fs.Int("audit-max-examples", audit.DefaultMaxExamples, "example URLs of one audit's report, all rules together")
 	logFormat := fs.String("log", "text", "log `format`: text or json (then every line the server prints is a JSON object)")
 	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
 	accessLog := fs.Bool("access-log", false, "log one line per request (method, path, status, bytes, duration, client)")
@@ -166,8 +172,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
 		TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
-		BatchMaxBytes: *batchMaxBytes,
-		MaxAudits:     *maxAudits,
+		BatchMaxBytes:  *batchMaxBytes,
+		MaxAnswerBytes: *maxAnswer, MaxDecisions: *maxDecisions, MinBodyRate: *minBodyRate,
+		FileWorkBytes: *fileWork, MaxConns: *maxConns,
+		MaxAudits: *maxAudits, AuditMaxExamples: *auditExamples,
 		Audit: audit.Limits{
 			Sitemaps: *auditSitemaps, URLs: *auditURLs, FileURLs: *auditFileURLs, FileBytes: *auditFileBytes,
 			Depth: *auditDepth, Time: *auditTimeout,
