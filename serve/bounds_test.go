@@ -174,3 +174,40 @@ func TestMaxConns(t *testing.T) {
 		t.Errorf("third connection once one closed: %d, want 200", code)
 	}
 }
+
+// TestHosts: with configured names, the Host header must be one of them on any
+// listener (issue 29, item 9); a loopback listener answers loopback names as well.
+func TestHosts(t *testing.T) {
+	s, _ := start(t, Config{Hosts: []string{"robots.example.com"}})
+	for _, tc := range []struct {
+		host string
+		code int
+	}{
+		{"robots.example.com", 200},
+		{"ROBOTS.example.com.:443", 200},
+		{"localhost:8080", 200},
+		{"other.example.com", 421},
+		{"robots.example.com.evil.example", 421},
+	} {
+		req, _ := http.NewRequest("GET", "http://"+s.Addr()+"/healthz", nil)
+		req.Host = tc.host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("Host %q: %d, want %d", tc.host, resp.StatusCode, tc.code)
+		}
+	}
+}
+
+// TestEmptyPunycodeHost: "http://xn--/" has no host (issue 29, item 10): 400, not
+// an origin "http://".
+func TestEmptyPunycodeHost(t *testing.T) {
+	s, _ := start(t, Config{})
+	var a checkAnswer
+	if code := get(t, s, checkPath([]string{"a"}, "http://xn--/"), &a); code != 400 || !strings.Contains(a.Error, "empty label") {
+		t.Errorf("status %d %q, want 400 naming the empty label", code, a.Error)
+	}
+}

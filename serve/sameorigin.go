@@ -15,12 +15,31 @@ import (
 //     request with an Origin header naming another host, is refused (403) unless it
 //     is a GET or HEAD of the page, its assets, /healthz or /metrics, which change
 //     nothing. Clients that are not browsers (curl, crawlers) send neither header.
+//     A page of the same site (another port of the same host, a sibling
+//     subdomain: Sec-Fetch-Site: same-site) is another origin, and is treated as
+//     cross-site unless its Origin is the server's own.
 //   - On a loopback listener, the Host header must name a loopback host (localhost,
 //     127.0.0.0/8, ::1): a page whose name was rebound to 127.0.0.1 (DNS rebinding)
-//     sends its own name, and is refused (421).
+//     sends its own name, and is refused (421). On any listener with configured
+//     names (Config.Hosts, or a name in Addr), the Host header must be one of them
+//     (or, on loopback, a loopback host).
 func (s *Server) sameOrigin(h http.Handler) http.Handler {
+	names := map[string]bool{}
+	for _, n := range s.cfg.Hosts {
+		names[hostName(n)] = true
+	}
+	if h, _, err := net.SplitHostPort(s.cfg.Addr); err == nil && h != "" {
+		if _, err := netip.ParseAddr(h); err != nil {
+			names[hostName(h)] = true
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.ln != nil && isLoopbackAddr(s.ln.Addr()) && !isLoopbackHost(r.Host) {
+		loopback := s.ln != nil && isLoopbackAddr(s.ln.Addr())
+		switch {
+		case len(names) > 0 && !names[hostName(r.Host)] && !(loopback && isLoopbackHost(r.Host)):
+			http.Error(w, "this server answers only requests addressed to its configured names (-hosts)", http.StatusMisdirectedRequest)
+			return
+		case len(names) == 0 && loopback && !isLoopbackHost(r.Host):
 			http.Error(w, "this server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1]", http.StatusMisdirectedRequest)
 			return
 		}
@@ -37,21 +56,36 @@ func (s *Server) sameOrigin(h http.Handler) http.Handler {
 // Origin (a page whose referrer policy is no-referrer, as the tester's, makes
 // Chromium send "Origin: null" even for its own forms).
 func crossSite(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "cross-site":
 		return true
-	case "same-origin", "same-site", "none":
+	case "same-origin", "none":
 		return false
+	case "same-site":
+		return !ownOrigin(origin, r.Host)
 	}
-	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return false
 	}
-	if origin == "null" { // sandboxed frames, file: pages, some redirects
-		return true
+	return !ownOrigin(origin, r.Host)
+}
+
+// ownOrigin reports whether an Origin header names the host (and port) the request
+// was sent to. "null" (sandboxed frames, file: pages, some redirects) is no one's.
+func ownOrigin(origin, host string) bool {
+	_, h, ok := strings.Cut(origin, "://")
+	return ok && origin != "null" && strings.EqualFold(h, host)
+}
+
+// hostName is a Host header's or a configured name's host, without port or final
+// dot, in lower case.
+func hostName(hostport string) string {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
 	}
-	_, host, ok := strings.Cut(origin, "://")
-	return !ok || !strings.EqualFold(host, r.Host)
+	return strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
 }
 
 // harmless reports whether r only reads what the server shows anyone: the tester's

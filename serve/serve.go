@@ -162,6 +162,10 @@ type Config struct {
 	// is served without a restart; one that does not load is logged and the previous
 	// one kept.
 	TLSCertFile, TLSKeyFile string
+	// Hosts, when not empty, are the names the server answers to: a request whose
+	// Host header names another is answered 421 (a name in Addr counts as one). On a
+	// loopback listener loopback names are answered as well.
+	Hosts []string
 	// Tokens, when not empty, are the bearer tokens the API accepts. /healthz,
 	// /metrics and the web tester's Test stay open; the tester's Fetch needs a token
 	// in its form (it fetches and fills the shared cache as the API does).

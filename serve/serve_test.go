@@ -692,6 +692,10 @@ func TestRefused(t *testing.T) {
 		{"redirect to localhost", "http://public.test/x"},
 		{"link-local metadata address", "http://169.254.169.254/latest/meta-data/"},
 		{"private address", "http://10.0.0.1/x"},
+		// Read as a browser reads them (the URL Standard's IPv4 parser), then refused.
+		{"hex loopback", "http://0x7f000001:" + port + "/x"},
+		{"decimal loopback", "http://2130706433:" + port + "/x"},
+		{"short loopback", "http://127.1:" + port + "/x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var a checkAnswer
@@ -1084,6 +1088,9 @@ func TestSameOrigin(t *testing.T) {
 		{"cross-site audit", "POST", "/v1/audit", `{"url":"` + o.URL + `"}`, map[string]string{"Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain"}, "", 403},
 		{"cross-site tester audit", "POST", "/", "mode=audit&audit_url=https://example.com/&agent=Googlebot", map[string]string{"Origin": "https://evil.example", "Content-Type": "application/x-www-form-urlencoded"}, "", 403},
 		{"cross-site health", "GET", "/healthz", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 200},
+		{"same-site page on another port", "POST", "/v1/lint", "User-agent: *", map[string]string{"Origin": "http://127.0.0.1:1", "Sec-Fetch-Site": "same-site"}, "", 403},
+		{"same-site without Origin", "GET", check, "", map[string]string{"Sec-Fetch-Site": "same-site"}, "", 403},
+		{"same-site from its own origin", "POST", "/v1/lint", "User-agent: *", map[string]string{"Origin": "http://" + s.Addr(), "Sec-Fetch-Site": "same-site"}, "", 200},
 		{"rebound name", "GET", "/healthz", "", nil, "evil.example:8080", 421},
 		{"localhost", "GET", "/healthz", "", nil, "localhost:8080", 200},
 		{"IPv6 loopback", "GET", "/healthz", "", nil, "[::1]:8080", 200},

@@ -67,6 +67,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	data := fs.String("data", "", "data `directory` of the embedded store (default: robots-serve in the user cache directory)")
 	dataMax := fs.Int64("data-max-bytes", boltstore.DefaultMaxBytes, "`bytes` of the embedded store's file: past 3/4 of it, expired then least recently used entries are evicted; past it, the file is compacted")
 	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server, redis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
+	hosts := fs.String("hosts", "", "comma-separated `names` the server answers to; a request addressed to another is answered 421 (default: any on a public listener, loopback names on a loopback one)")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback, private and link-local addresses")
 	tlsCert := fs.String("tls-cert", "", "answer HTTPS only, with the certificate chain in PEM `FILE` (with -tls-key; read again when it changes)")
 	tlsKey := fs.String("tls-key", "", "private key in PEM `FILE` of -tls-cert")
@@ -169,7 +170,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	defer closeStore()
 
 	srv, err := serve.New(serve.Config{
-		Addr: *addr, AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
+		Addr: *addr, Hosts: splitList(*hosts), AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
 		TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
 		BatchMaxBytes:  *batchMaxBytes,
@@ -319,4 +320,15 @@ type redisLogger struct{ log *slog.Logger }
 
 func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
 	l.log.InfoContext(ctx, fmt.Sprintf(format, v...), "component", "go-redis")
+}
+
+// splitList splits a comma-separated flag into its non-empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
