@@ -41,6 +41,19 @@ func TestOrigin(t *testing.T) {
 		{"http://[::ffff:1.2.3.4]:8100/", "http://[::ffff:1.2.3.4]:8100"},
 		{"http://[::FFFF:102:304]/", "http://[::ffff:1.2.3.4]"},
 		{"http://[2001:DB8:0:0:0:0:0:1]/", "http://[2001:db8::1]"},
+		// The URL Standard's IPv4 parser (https://url.spec.whatwg.org/#concept-ipv4-parser)
+		// and the examples of its host-parsing table: a host ending in a number is
+		// an address, of one to four numbers in decimal, hex or octal.
+		{"http://0x7f000001/", "http://127.0.0.1"},
+		{"http://2130706433/", "http://127.0.0.1"},
+		{"http://127.1/", "http://127.0.0.1"},
+		{"http://0x7f.1:8080/", "http://127.0.0.1:8080"},
+		{"http://0177.0.0.1/", "http://127.0.0.1"},
+		{"http://192.0x00A80001/", "http://192.168.0.1"},
+		{"http://1.2.3.4./", "http://1.2.3.4"},
+		{"http://0x/", "http://0.0.0.0"},
+		{"http://EXAMPLE.3com/", "http://example.3com"},
+		{"http://1.2.3.256x/", "http://1.2.3.256x"}, // a name: its last label is no number
 	}
 	for _, tc := range tests {
 		t.Run(tc.url, func(t *testing.T) {
@@ -52,7 +65,11 @@ func TestOrigin(t *testing.T) {
 	}
 	for _, bad := range []string{"", "example.com", "/robots.txt", "file:///etc/passwd", "http://", "http://:80/",
 		"http://example.com:0/", "http://example.com:65536/", "http://example.com:x/", "http://[::1/",
-		"http://[1.2.3.4]/", "http://[fe80::1%25eth0]/", "http://%31%30.0.0.1/"} {
+		"http://[1.2.3.4]/", "http://[fe80::1%25eth0]/", "http://%31%30.0.0.1/",
+		// No host: a label "xn--" encodes nothing.
+		"http://xn--/", "http://XN--/", "http://a.xn--/",
+		// Ends in a number, yet not an address (the URL Standard fails them).
+		"http://1.2.3.4.5/", "http://256.0.0.1/", "http://foo.123/", "http://4294967296/", "http://08/"} {
 		t.Run(bad, func(t *testing.T) {
 			if o, err := fetch.Origin(bad); err == nil {
 				t.Errorf("Origin(%q) = %q; want an error", bad, o)

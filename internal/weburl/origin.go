@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -72,6 +73,10 @@ func parseOrigin(rawURL string) (string, error) {
 		host = "[" + ip.String() + "]"
 	} else if host, err = asciiHost(host); err != nil {
 		return "", fmt.Errorf("origin of %q: %w", rawURL, err)
+	} else if a, ok, err := numericIPv4(host); err != nil {
+		return "", fmt.Errorf("origin of %q: %w", rawURL, err)
+	} else if ok {
+		host = a.String()
 	}
 	if port != "" && port != def {
 		if !allDigits(port) {
@@ -105,7 +110,87 @@ func asciiHost(host string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("invalid host name %q: %w", host, err)
 	}
+	// A label "xn--" encodes nothing: the URL Standard fails it, where the IDNA
+	// package returns an empty label ("http://xn--/" had the origin "http://").
+	in, out := strings.Split(host, "."), strings.Split(h, ".")
+	for i := range out {
+		if out[i] == "" && (len(in) != len(out) || in[i] != "") {
+			return "", fmt.Errorf("invalid host name %q: an empty label", host)
+		}
+	}
 	return strings.ToLower(h), nil
+}
+
+// numericIPv4 reads a host as the URL Standard's IPv4 parser does: a host whose
+// last label is a number (decimal, 0x hex or 0-led octal) is an IPv4 address of one
+// to four numbers, the last filling the bytes left ("127.1" is 127.0.0.1,
+// "0x7f000001" and "2130706433" too), which a browser requests as such; one that
+// does not read as an address is an error. ok is false for a host name.
+func numericIPv4(host string) (addr netip.Addr, ok bool, err error) {
+	parts := strings.Split(host, ".")
+	if len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if !isNumber(parts[len(parts)-1]) {
+		return netip.Addr{}, false, nil
+	}
+	bad := fmt.Errorf("invalid IPv4 address %q: its last label is a number, so the whole is read as an address", host)
+	if len(parts) > 4 {
+		return netip.Addr{}, false, bad
+	}
+	var v uint64
+	for i, p := range parts {
+		n, ok := ipv4Number(p)
+		if !ok {
+			return netip.Addr{}, false, bad
+		}
+		if i < len(parts)-1 {
+			if n > 255 {
+				return netip.Addr{}, false, bad
+			}
+			v |= n << (8 * (3 - i))
+			continue
+		}
+		if n >= 1<<(8*(5-len(parts))) {
+			return netip.Addr{}, false, bad
+		}
+		v |= n
+	}
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true, nil
+}
+
+// isNumber reports whether a label is all decimal digits, or 0x followed by hex
+// digits (possibly none): the URL Standard's "ends in a number".
+func isNumber(s string) bool {
+	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		for i := 2; i < len(s); i++ {
+			if !isHex(s[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return s != "" && allDigits(s)
+}
+
+// ipv4Number reads one number of a numeric IPv4 host: 0x hex, 0-led octal or
+// decimal, at most 2^32-1.
+func ipv4Number(s string) (uint64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
+		s, base = s[2:], 16
+		if s == "" {
+			return 0, true
+		}
+	case len(s) >= 2 && s[0] == '0':
+		s, base = s[1:], 8
+	}
+	n, err := strconv.ParseUint(s, base, 32)
+	return n, err == nil
 }
 
 func allDigits(s string) bool {
@@ -159,6 +244,14 @@ func cutPlainOrigin(u string) (origin, rest string, ok bool) {
 	}
 	if host == "" || strings.Contains(host, "xn--") {
 		return "", "", false
+	}
+	if i := strings.LastIndexByte(strings.TrimSuffix(host, "."), '.'); host[i+1] >= '0' && host[i+1] <= '9' {
+		// A last label that may be a number: unless the host is an IPv4 address in
+		// its usual form, parseOrigin reads it as the URL Standard does ("127.1" is
+		// 127.0.0.1).
+		if a, err := netip.ParseAddr(host); err != nil || !a.Is4() {
+			return "", "", false
+		}
 	}
 	n := len(u) - len(rest) + end
 	return u[:n], u[n:], true

@@ -10,7 +10,8 @@
 // host in lower case and punycode (UTS #46, [Origin], which package fetch's Origin
 // is), the default port left out, "\" read as "/", dot segments removed, and the
 // path, query and fragment percent-encoded with the standard's encode sets. Existing
-// escapes are kept as written. Numeric IPv4 forms such as 0x7f.1 are not rewritten.
+// escapes are kept as written. A host ending in a number is read as the standard
+// reads it, an IPv4 address (0x7f.1 is 127.0.0.1).
 package weburl
 
 import (
