@@ -215,10 +215,17 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 		fc = fetch.NewClient(fetch.Config{Dialect: a.cfg.Dialect})
 	}
 	res, err := fc.Get(ctx, a.origin+"/robots.txt")
-	if err != nil {
-		if parent.Err() != nil {
-			return nil, parent.Err()
-		}
+	switch {
+	case err == nil:
+	case parent.Err() != nil:
+		return nil, parent.Err()
+	case ctx.Err() == context.DeadlineExceeded:
+		// The audit's own time limit ended the fetch: the report says so, as it does
+		// for sitemaps, and that the file decides as an unreachable one would.
+		res = &fetch.Result{Origin: a.origin, RobotsURL: a.origin + "/robots.txt", Outcome: fetch.Unreachable, Effect: fetch.DisallowAll,
+			Err: &fetch.Error{Kind: fetch.KindTimeout, Text: fmt.Sprintf("not fetched before the audit stopped at %s (%v)", limitFlag("timeout"), a.lim.Time)}}
+		a.stopped = "timeout"
+	default:
 		return nil, fmt.Errorf("fetching %s/robots.txt: %w", a.origin, err)
 	}
 	rep.Robots = res.Report()
@@ -381,6 +388,10 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 	}
 	sr, err := sitemap.NewReader(resp.Body, sitemap.Limits{URLs: a.lim.FileURLs, Bytes: a.lim.FileBytes})
 	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			a.stoppedReading(sm)
+			return
+		}
 		a.readError(sm, err)
 		return
 	}
@@ -389,11 +400,14 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 		e, err := sr.Next()
 		if err != nil {
 			sm.Kind, sm.Bytes, sm.Entries = string(sr.Kind()), sr.Bytes(), sr.Count()
-			if err == io.EOF {
+			switch {
+			case err == io.EOF:
 				sm.Status = StatusOK
-				return
+			case ctx.Err() == context.DeadlineExceeded:
+				a.stoppedReading(sm)
+			default:
+				a.readError(sm, err)
 			}
-			a.readError(sm, err)
 			return
 		}
 		if sr.Kind() == sitemap.Index {
@@ -425,12 +439,19 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 		if sr.Count()&1023 == 0 {
 			if ctx.Err() != nil {
 				sm.Kind, sm.Bytes, sm.Entries = string(sr.Kind()), sr.Bytes(), sr.Count()
-				sm.Status, sm.Error = StatusOK, "read in part: the audit stopped at the time limit (-timeout)"
+				a.stoppedReading(sm)
 				return
 			}
 			a.progress(sm.URL, false)
 		}
 	}
+}
+
+// stoppedReading reports a sitemap whose reading the audit's time limit ended (the
+// server trickling it, or a large file): read in part, the audit stopped.
+func (a *auditor) stoppedReading(sm *Sitemap) {
+	a.stopped = "timeout"
+	sm.Status, sm.Error = StatusOK, "read in part: the audit stopped at "+limitFlag("timeout")
 }
 
 // response is the answer to a request for sitemap sm, prefetched or not.

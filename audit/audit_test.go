@@ -528,3 +528,65 @@ func TestMaxRuleClasses(t *testing.T) {
 		t.Errorf("blocked per class %v, any %d; want [5 5], 5", s.blocked, s.any)
 	}
 }
+
+// TestTimeLimitTrickle: an audit whose time limit passes while a server trickles a
+// file (issue 29, item 8) reports the limit: stopped "timeout", the sitemap read in
+// part (not unreachable), or robots.txt not fetched in time (a report, not an error).
+func TestTimeLimitTrickle(t *testing.T) {
+	const limit = time.Second
+	trickle := func(w http.ResponseWriter, r *http.Request, body string) {
+		w.WriteHeader(200)
+		start := time.Now()
+		for i := range len(body) {
+			if time.Since(start) > 2*limit {
+				return // the fetch client goes on after the audit stopped waiting for it
+			}
+			if _, err := w.Write([]byte{body[i]}); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(limit / 10):
+			}
+		}
+	}
+	for _, slow := range []string{"/sitemap.xml", "/robots.txt"} {
+		t.Run(slow, func(t *testing.T) {
+			var base string
+			srv := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+				var body string
+				switch r.URL.Path {
+				case "/robots.txt":
+					body = "User-agent: *\nDisallow: /private/\nSitemap: " + base + "/sitemap.xml\n"
+				case "/sitemap.xml":
+					body = strings.ReplaceAll(set(seq("/private/", 100)...), "{A}", base)
+				}
+				if r.URL.Path == slow {
+					trickle(w, r, body)
+					return
+				}
+				w.Write([]byte(body))
+			})
+			base = srv.URL
+			rep, err := Run(context.Background(), base, Config{Agents: []string{"Googlebot"}, Limits: Limits{Time: limit}})
+			if err != nil {
+				t.Fatalf("error %v, want a report", err)
+			}
+			if rep.Stopped != "timeout" {
+				t.Errorf("stopped %q, want \"timeout\"", rep.Stopped)
+			}
+			switch slow {
+			case "/sitemap.xml":
+				if len(rep.Sitemaps) != 1 || rep.Sitemaps[0].Status != StatusOK || !strings.Contains(rep.Sitemaps[0].Error, "time limit") {
+					t.Errorf("sitemaps %+v, want one read in part, stopped at the time limit", rep.Sitemaps)
+				}
+			case "/robots.txt":
+				if rep.Robots.ErrorKind != fetch.KindTimeout || !strings.Contains(rep.Robots.Error, "time limit") {
+					t.Errorf("robots %+v, want not fetched within the time limit", rep.Robots)
+				}
+			}
+		})
+	}
+}

@@ -172,12 +172,18 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 	// the report to be made from what was read by then.
 	ctx, cancel := context.WithTimeout(ctx, lim.Time+5*time.Second)
 	defer cancel()
-	lctx, lcancel := s.withCheckTimeout(ctx)
+	// The robots.txt first, so that a refused address is 403, within the audit's
+	// time: a file that does not come by then is the report of an audit stopped at
+	// its time limit (the audit's own wait for it ends at once), not a 504.
+	start := time.Now()
+	lctx, lcancel := context.WithTimeout(ctx, min(lim.Time, s.cfg.CheckTimeout))
 	_, err = s.lookup(lctx, u)
 	lcancel()
-	if err != nil {
+	if err != nil && !(errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil) {
 		return nil, err
 	}
+	asked := lim.Time
+	lim.Time = max(lim.Time-time.Since(start), time.Millisecond)
 	rep, err := audit.Run(ctx, u, audit.Config{
 		Fetch:       s.client,
 		HTTP:        s.sitemap,
@@ -189,6 +195,7 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 	})
 	switch {
 	case err == nil:
+		rep.Limits.Time = asked
 		return rep, nil
 	case errors.Is(err, audit.ErrTarget):
 		return nil, errorf(http.StatusBadRequest, "%v", err)
