@@ -113,6 +113,10 @@ type Config struct {
 	Agents  []string
 	Dialect robots.Dialect
 	Limits  Limits
+	// Intended are the crawlers among Agents that the site blocks on purpose (say
+	// GPTBot): their blocks are reported, but Report.Fails does not count them. See
+	// Intended, which reads them from purposes and names.
+	Intended []string
 	// Examples is how many example URLs each blocking rule keeps (DefaultExamples).
 	Examples int
 	// MaxExamples bounds the example URLs of the whole report (DefaultMaxExamples).
@@ -195,7 +199,8 @@ func newAuditor(origin string, cfg Config) *auditor {
 		seen: map[string]bool{}, inflight: map[*Sitemap]*pending{},
 		rep: &Report{
 			Origin: origin, Agents: append([]string(nil), cfg.Agents...), Dialect: cfg.Dialect.String(),
-			Lint: []lint.Finding{}, Purposes: []Purpose{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{},
+			Intended: intendedOf(cfg.Agents, cfg.Intended),
+			Lint:     []lint.Finding{}, Purposes: []Purpose{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{},
 			StartedAt: now.UTC().Truncate(time.Second),
 		},
 	}
@@ -358,7 +363,6 @@ func (a *auditor) skip(sm *Sitemap, why string) {
 // read fetches one sitemap and decides its URLs.
 func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 	a.fetched++
-	a.rep.Totals.Sitemaps++
 	sm.Blocked = a.dec.sitemapBlocks(sm.URL)
 	a.progress(sm.URL, true)
 
@@ -576,6 +580,14 @@ func (a *auditor) finish() {
 		}
 		if !sm.hidden {
 			rep.Sitemaps = append(rep.Sitemaps, *sm)
+		}
+	}
+	for _, sm := range a.found {
+		switch sm.Status {
+		case StatusOK, StatusInvalid, StatusOverLimit:
+			rep.Totals.Sitemaps++
+		case StatusUnreachable:
+			rep.Totals.SitemapsFailed++
 		}
 	}
 	rep.Tree = a.tree.output()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/gorobots/robots/fetch"
@@ -27,9 +28,12 @@ type Report struct {
 	Lint []lint.Finding `json:"lint"`
 	// Agents are the crawlers asked about, by product token; Dialect the reading of
 	// the file ("google", "rfc9309", "legacy1996", "legacy1994").
-	Agents  []string `json:"agents"`
-	Dialect string   `json:"dialect"`
-	Limits  Limits   `json:"limits"`
+	Agents []string `json:"agents"`
+	// Intended are the crawlers asked about that the site blocks on purpose
+	// (Config.Intended): their blocks are reported and not failures (see Fails).
+	Intended []string `json:"intended"`
+	Dialect  string   `json:"dialect"`
+	Limits   Limits   `json:"limits"`
 	// SitemapFallback is true when robots.txt has no Sitemap line, so that
 	// /sitemap.xml was tried in its place.
 	SitemapFallback bool   `json:"sitemap_fallback"`
@@ -64,7 +68,8 @@ type Report struct {
 
 // Totals counts what the audit read and found.
 type Totals struct {
-	Sitemaps         int `json:"sitemaps"`          // sitemap files read (whatever their status)
+	Sitemaps         int `json:"sitemaps"`          // sitemap files read: answered 2xx (ok, invalid or over the limits)
+	SitemapsFailed   int `json:"sitemaps_failed"`   // requested but not read: no answer or a status other than 2xx
 	SitemapsSkipped  int `json:"sitemaps_skipped"`  // not read: past -max-sitemaps, -max-urls, -max-depth or the time limit
 	SitemapsUnlisted int `json:"sitemaps_unlisted"` // not read and not listed in Sitemaps (past MaxUnreadListed)
 	URLs             int `json:"urls"`              // sitemap URLs of the origin, each decided for every crawler
@@ -199,6 +204,59 @@ func (l *Limits) UnmarshalJSON(b []byte) error {
 	}
 	*l = Limits{j.Sitemaps, j.URLs, j.FileURLs, j.FileBytes, j.Depth, t}
 	return nil
+}
+
+// Fails reports whether the audit found a problem a deployment guard should fail
+// on: a sitemap URL or a sitemap blocked for a crawler asked about whose blocks are
+// not intended (Intended), a broken sitemap, or a robots.txt that could not be
+// fetched (every URL disallowed).
+func (r *Report) Fails() bool {
+	if r.Robots.Effect == fetch.DisallowAll || len(r.Broken()) > 0 {
+		return true
+	}
+	for i, a := range r.Agents {
+		if i < len(r.Totals.BlockedURLs) && r.Totals.BlockedURLs[i] > 0 && !r.IsIntended(a) {
+			return true
+		}
+	}
+	for _, s := range r.Sitemaps {
+		for _, b := range s.Blocked {
+			if !r.AllIntended(b.Agents) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsIntended reports whether the site blocks agent on purpose (Intended).
+func (r *Report) IsIntended(agent string) bool { return slices.Contains(r.Intended, agent) }
+
+// AllIntended reports whether every one of agents is blocked on purpose.
+func (r *Report) AllIntended(agents []string) bool {
+	for _, a := range agents {
+		if !r.IsIntended(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// ListedURLs is the count of URLs a sitemap lists, the one the command and the
+// tester show: the <loc> entries of a urlset (those on other origins included:
+// Totals.OffOriginURLs counts them apart), and for an index the URLs of the
+// sitemaps it lists, read in the audit, at any depth.
+func (r *Report) ListedURLs(s Sitemap) int {
+	if s.Kind != "sitemapindex" {
+		return s.Entries
+	}
+	n := 0
+	for _, c := range r.Sitemaps {
+		if c.Source == SourceIndex && c.Parent == s.URL && c.URL != s.URL && c.Depth > s.Depth {
+			n += r.ListedURLs(c)
+		}
+	}
+	return n
 }
 
 // BlocksAny reports whether some sitemap URL, or some sitemap, is blocked for a

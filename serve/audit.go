@@ -72,6 +72,14 @@ type auditRequest struct {
 	Dialect  string       `json:"dialect"`
 	Examples int          `json:"examples"`
 	Limits   audit.Limits `json:"limits"`
+	// MustAllow and AllowBlocked say which blocks the site intends, as the
+	// command's -must-allow and -allow-blocked do (purposes or crawlers; see
+	// audit.Intended): the report lists them in "intended".
+	MustAllow    []string `json:"must_allow"`
+	AllowBlocked []string `json:"allow_blocked"`
+	// Tree asks for the tree of the URL space ("tree", "rules"), as the command's
+	// -tree does; without it both are null.
+	Tree bool `json:"tree"`
 }
 
 func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
@@ -99,9 +107,12 @@ func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
 	if req.Examples < 0 || req.Examples > MaxAuditExamples {
 		return nil, errorf(http.StatusBadRequest, "examples: %d, want 0 (the default, %d) to %d", req.Examples, audit.DefaultExamples, MaxAuditExamples)
 	}
-	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples)
+	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples, req.MustAllow, req.AllowBlocked)
 	if err != nil {
 		return nil, err
+	}
+	if !req.Tree {
+		rep.Tree, rep.Rules = nil, nil
 	}
 	return json.Marshal(rep)
 }
@@ -152,12 +163,16 @@ func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
 // target's robots.txt is looked up first, as a check would: a refused address is
 // 403 and a target that is not a URL 400, before anything else is fetched. The
 // caller holds no admission: runAudit takes it.
-func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int) (*audit.Report, error) {
+func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int, mustAllow, allowBlocked []string) (*audit.Report, error) {
 	if len(agents) == 0 {
 		agents = crawlers.Names()
 	}
 	if err := s.agentsOf(agents); err != nil {
 		return nil, err
+	}
+	intended, err := audit.Intended(agents, mustAllow, allowBlocked)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "%v", err)
 	}
 	release, err := s.admitAudit()
 	if err != nil {
@@ -192,6 +207,7 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		Limits:      lim,
 		Examples:    examples,
 		MaxExamples: s.cfg.AuditMaxExamples,
+		Intended:    intended,
 	})
 	switch {
 	case err == nil:

@@ -161,9 +161,9 @@ type auditAnswer struct {
 		Seconds   float64 `json:"seconds"`
 	} `json:"limits"`
 	Totals struct {
-		Sitemaps    int   `json:"sitemaps"`
-		URLs        int   `json:"urls"`
-		BlockedURLs []int `json:"blocked_urls"`
+		Sitemaps    int            `json:"sitemaps"`
+		URLs        int            `json:"urls"`
+		BlockedURLs map[string]int `json:"blocked_urls"`
 	} `json:"totals"`
 	Stopped string `json:"stopped"`
 	Blocked []struct {
@@ -180,8 +180,8 @@ type auditAnswer struct {
 		ErrorLine int    `json:"error_line"`
 	} `json:"sitemaps"`
 	Tree *struct {
-		URLs    int   `json:"urls"`
-		Blocked []int `json:"blocked"`
+		URLs    int            `json:"urls"`
+		Blocked map[string]int `json:"blocked"`
 	} `json:"tree"`
 	Error string `json:"error"`
 }
@@ -201,7 +201,7 @@ func decodeAudit(t *testing.T, body []byte) auditAnswer {
 func TestAudit(t *testing.T) {
 	site := auditSite(t)
 	s, _ := start(t, Config{AllowPrivate: true})
-	code, _, body := postAudit(t, s, auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot", "bingbot", "GPTBot"}}), nil)
+	code, _, body := postAudit(t, s, auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot", "bingbot", "GPTBot"}, "tree": true}), nil)
 	if code != 200 {
 		t.Fatalf("status %d: %s", code, body)
 	}
@@ -213,8 +213,9 @@ func TestAudit(t *testing.T) {
 	}
 	// Googlebot: its own group closes /search and /tag/; bingbot: the * group closes
 	// /private/ as well; GPTBot: everything.
-	wantBlocked := []int{siteTags + siteSearch, siteTags + siteSearch + sitePrivate, urls}
-	if !slices.Equal(a.Totals.BlockedURLs, wantBlocked) {
+	// Keyed by crawler (issue 28: arrays in agent order were unreadable with jq).
+	wantBlocked := map[string]int{"Googlebot": siteTags + siteSearch, "bingbot": siteTags + siteSearch + sitePrivate, "GPTBot": urls}
+	if !maps.Equal(a.Totals.BlockedURLs, wantBlocked) {
 		t.Errorf("blocked URLs per crawler %v, want %v", a.Totals.BlockedURLs, wantBlocked)
 	}
 	type block struct {
@@ -256,7 +257,7 @@ func TestAudit(t *testing.T) {
 	if !maps.Equal(status, wantStatus) {
 		t.Errorf("sitemap statuses %v, want %v", status, wantStatus)
 	}
-	if a.Tree == nil || a.Tree.URLs != urls || !slices.Equal(a.Tree.Blocked, wantBlocked) {
+	if a.Tree == nil || a.Tree.URLs != urls || !maps.Equal(a.Tree.Blocked, wantBlocked) {
 		t.Errorf("tree root %+v, want %d URLs, blocked %v", a.Tree, urls, wantBlocked)
 	}
 	// The server's limits apply when the request sets none.
@@ -457,7 +458,7 @@ func TestAuditTimeLimit(t *testing.T) {
 		t.Errorf("the answer took %v, more than the limit of %v and its margin", took, limit)
 	}
 	a := decodeAudit(t, body)
-	if a.Totals.URLs != 2 || !slices.Equal(a.Totals.BlockedURLs, []int{1}) {
+	if a.Totals.URLs != 2 || !maps.Equal(a.Totals.BlockedURLs, map[string]int{"Googlebot": 1}) {
 		t.Errorf("%d URLs (blocked %v), want the 2 URLs of a.xml, 1 blocked", a.Totals.URLs, a.Totals.BlockedURLs)
 	}
 	for _, sm := range a.Sitemaps {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -135,8 +136,11 @@ func purposeViews(rep *audit.Report) []purposeView {
 // sitemapView is one sitemap the audit saw.
 type sitemapView struct {
 	URL, Kind, From, Status, Error string
-	URLs                           int
-	Class                          string // "ok", "warn" or "bad", by status
+	URLs                           int    // the URLs it lists (audit.Report.ListedURLs: an index's, those of its sitemaps)
+	Class                          string // "ok", "warn" or "bad", by status: a sitemap read in full is "ok"
+	// Blocked names the crawlers that may not fetch the sitemap itself, with the
+	// deciding line: a problem for them, not a status of the file.
+	Blocked string
 }
 
 // auditData is the JSON app.js reads from the page (#audit_data): the crawlers, and
@@ -203,7 +207,7 @@ func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
 	if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
 		return nil, errorf(http.StatusUnauthorized, "this server audits only for holders of an API token (it was started with -token-file): enter yours")
 	}
-	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0)
+	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +255,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 	}
 	for _, sm := range rep.Sitemaps {
 		sv := sitemapViewOf(sm, broken[sm.URL])
+		sv.URLs = rep.ListedURLs(sm)
 		if sv.Class == "bad" {
 			v.SitemapProblems++
 		}
@@ -369,7 +374,11 @@ func sitemapViewOf(sm audit.Sitemap, broken bool) sitemapView {
 	case audit.SourceFallback:
 		v.From = "/sitemap.xml, tried: robots.txt names no sitemap"
 	case audit.SourceIndex:
-		v.From = fmt.Sprintf("the index %s, line %d", sm.Parent, sm.Line)
+		parent := sm.Parent
+		if u, err := url.Parse(parent); err == nil && u.Path != "" {
+			parent = u.Path // the index is on the audited origin: its path says which
+		}
+		v.From = fmt.Sprintf("index %s, line %d", parent, sm.Line)
 	default:
 		v.From = sm.Source
 	}
@@ -386,15 +395,14 @@ func sitemapViewOf(sm audit.Sitemap, broken bool) sitemapView {
 		v.Error += fmt.Sprintf(" (line %d, byte %d)", sm.ErrorLine, sm.ErrorByte)
 	}
 	for _, b := range sm.Blocked {
-		v.Class = "bad"
 		how := "no robots.txt rule: the fetch status"
 		if b.Rule != nil {
 			how = fmt.Sprintf("line %d %s", b.Line, *b.Rule)
 		}
-		if v.Error != "" {
-			v.Error += "; "
+		if v.Blocked != "" {
+			v.Blocked += "; "
 		}
-		v.Error += fmt.Sprintf("%s may not fetch this sitemap (%s)", strings.Join(b.Agents, ", "), how)
+		v.Blocked += fmt.Sprintf("%s may not fetch this sitemap (%s)", strings.Join(b.Agents, ", "), how)
 	}
 	return v
 }

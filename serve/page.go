@@ -95,19 +95,27 @@ func parsePage() (*template.Template, error) {
 		"join":      strings.Join,
 		"thousands": thousands,
 		"half":      func(f float64) float64 { return round1(f / 2) },
-		// wbr lets a long URL wrap after its slashes and query separators rather than
-		// anywhere in a word.
-		"wbr": func(u string) template.HTML {
-			var b strings.Builder
-			for _, r := range u {
-				b.WriteString(template.HTMLEscapeString(string(r)))
-				if r == '/' || r == '?' || r == '&' || r == '=' {
-					b.WriteString("<wbr>")
-				}
-			}
-			return template.HTML(b.String())
-		},
+		"wbr":       wbr,
 	}).ParseFS(webFiles, "web/index.html")
+}
+
+// wbr lets a long URL wrap after the slashes of its path and its query separators
+// rather than anywhere in a word; never inside "scheme://", which wrapped would read
+// "http:// / 127.0.0.1/".
+func wbr(u string) template.HTML {
+	var b strings.Builder
+	start := 0
+	if i := strings.Index(u, "://"); i >= 0 && !strings.ContainsAny(u[:i], "/?&=") {
+		start = i + 3
+		b.WriteString(template.HTMLEscapeString(u[:start]))
+	}
+	for _, r := range u[start:] {
+		b.WriteString(template.HTMLEscapeString(string(r)))
+		if r == '/' || r == '?' || r == '&' || r == '=' {
+			b.WriteString("<wbr>")
+		}
+	}
+	return template.HTML(b.String())
 }
 
 func (s *Server) pageRoutes(mux *http.ServeMux) {

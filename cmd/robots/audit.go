@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/audit"
+	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/sitemap"
@@ -22,7 +24,8 @@ func init() {
 }
 
 const auditUsage = `Usage:
-	robots audit [-agent NAME]... [-dialect NAME] [-format text|json|sarif] [limits] SITE
+	robots audit [-agent NAME]... [-must-allow LIST] [-allow-blocked LIST] [-dialect NAME]
+	             [-format text|json|sarif] [-tree] [limits] SITE
 
 Audits a live site: fetches the robots.txt of SITE's origin (SITE is the origin,
 https://example.com, or its robots.txt; any other URL stands for its origin; typed
@@ -52,19 +55,32 @@ legacy1994. Sitemaps are read gzip-compressed or not, in the order found (the ne
 four requested while one is read), and every URL is decided as it is read: memory
 stays flat however many URLs the sitemaps list.
 
+What the site blocks on purpose is not a failure: -must-allow LIST names the
+purposes or crawlers that must be able to fetch the sitemap URLs (every other one
+asked about may be blocked), -allow-blocked LIST those the site blocks on purpose
+(every other one must be able to fetch). Each is repeatable, with commas between
+entries; an entry is a crawler's token or a purpose of package crawlers: search,
+ai-train, ai-search, ai-user, seo, social, archive, ads, other ("robots crawlers"
+lists them). For a site that keeps AI trainers out: -allow-blocked ai-train, or
+-must-allow search. Intended blocks are reported, marked "intended"; in SARIF
+they are notes, not errors.
+
 Formats: text (the default), json (the report of the service's POST /v1/audit:
-"blocked", "sitemaps", "totals", a tree of the URL space; every per-crawler count
-is an array in the order of "agents"), sarif (SARIF 2.1.0: a result at each
-robots.txt line that blocks sitemap URLs, each sitemap problem, and the lint
-findings). Progress is shown on standard error when it is a terminal.
+"totals", "blocked", "sitemaps", "intended"; per-crawler counts are objects keyed
+by crawler, .totals.blocked_urls.Googlebot; with -tree also the tree of the URL
+space the tester draws, and the rules its samples refer to), sarif (SARIF 2.1.0: a
+result at each robots.txt line that blocks sitemap URLs, each sitemap problem,
+and the lint findings). Progress is shown on standard error when it is a terminal.
 
 Exit status: 1 when a sitemap URL or a sitemap is blocked for a crawler asked
-about, a sitemap is unreachable, invalid or over the limits (a missing
-/sitemap.xml tried in the absence of Sitemap lines is not a problem), or
-robots.txt cannot be fetched (a 5xx, 429 or network failure: crawlers take every
-URL as disallowed); 0 when none is; 2 on a usage error (URL not an http or https
-URL, a bad flag) or when the audit cannot run at all. Reaching a limit ends the
-audit early without failing: the report says which limit, and the sitemaps left.
+about whose blocks are not intended, a sitemap is unreachable, invalid or over the
+limits (a missing /sitemap.xml tried in the absence of Sitemap lines is not a
+problem), or robots.txt cannot be fetched (a 5xx, 429 or network failure:
+crawlers take every URL as disallowed); 0 when none is; 2 on a usage error (not
+a site, a bad flag, an entry of -must-allow or -allow-blocked that is neither a
+crawler asked about nor a purpose) or when the audit cannot run at all. Reaching
+a limit ends the audit early without failing: the report says which limit, and
+the sitemaps left.
 `
 
 func runAudit(ctx context.Context, e *env, args []string) error {
@@ -83,6 +99,10 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&lim.Depth, "max-depth", lim.Depth, "nesting of sitemap indexes followed")
 	fs.DurationVar(&lim.Time, "timeout", lim.Time, "`duration` of the whole audit")
 	examples := fs.Int("examples", audit.DefaultExamples, "example URLs shown per blocking rule")
+	var mustAllow, allowBlocked agentList
+	fs.Var(&mustAllow, "must-allow", "purposes or crawlers that must be able to fetch the sitemap URLs (`LIST`, repeatable)")
+	fs.Var(&allowBlocked, "allow-blocked", "purposes or crawlers the site blocks on purpose (`LIST`, repeatable)")
+	tree := fs.Bool("tree", false, "with -format json, include the tree of the URL space and its rules")
 	pos, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
@@ -111,9 +131,18 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "robots: audit: warning: %s\n", msg)
 		}
 	}
+	asked := []string(agents)
+	if len(asked) == 0 {
+		asked = crawlers.Names()
+	}
+	intended, err := audit.Intended(asked, mustAllow, allowBlocked)
+	if err != nil {
+		return usagef("audit: %v", err)
+	}
 	cfg := audit.Config{
 		Fetch:    fetch.NewClient(fetch.Config{Dialect: dialect, Timeout: min(fetch.DefaultTimeout, lim.Time)}),
-		Agents:   agents,
+		Agents:   asked,
+		Intended: intended,
 		Dialect:  dialect,
 		Limits:   lim,
 		Examples: *examples,
@@ -133,6 +162,9 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	switch *format {
 	case formatJSON:
+		if !*tree {
+			rep.Tree, rep.Rules = nil, nil
+		}
 		writeIndented(w, rep)
 	case formatSARIF:
 		writeIndented(w, auditSARIF(rep))
@@ -145,7 +177,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	if rep.Stopped != "" && *format != formatText {
 		fmt.Fprintf(e.stderr, "robots: audit: warning: the audit stopped at %s before reading every sitemap\n", stopFlag(rep.Stopped))
 	}
-	if rep.BlocksAny() || len(rep.Broken()) > 0 || rep.Robots.Effect == fetch.DisallowAll {
+	if rep.Fails() {
 		return exitError{1}
 	}
 	return nil
@@ -244,6 +276,9 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 	}
 	fmt.Fprintf(w, "read        %s, %s of the origin decided for %s (%s reading)\n",
 		plural(t.Sitemaps, "sitemap", "sitemaps"), plural(t.URLs, "URL", "URLs"), plural(len(rep.Agents), "crawler", "crawlers"), rep.Dialect)
+	if t.SitemapsFailed > 0 {
+		fmt.Fprintf(w, "            %s not read: no answer or an HTTP error (see Sitemaps)\n", plural(t.SitemapsFailed, "sitemap", "sitemaps"))
+	}
 	if t.OffOriginURLs > 0 {
 		fmt.Fprintf(w, "            %s on other origins not decided (their own robots.txt decides them)\n", plural(t.OffOriginURLs, "URL", "URLs"))
 	}
@@ -260,22 +295,21 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 	} else {
 		fmt.Fprintf(w, "Sitemap URLs blocked (%s blocked for at least one crawler):\n", plural(t.BlockedAny, "URL", "URLs"))
 		for _, b := range rep.Blocked {
+			intended := ""
+			if rep.AllIntended(b.Agents) {
+				intended = " (intended)"
+			}
 			if b.Rule == nil {
-				fmt.Fprintf(w, "  robots.txt's fetch (%s) blocks %s for %s\n", r.Outcome, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents))
+				fmt.Fprintf(w, "  robots.txt's fetch (%s) blocks %s for %s%s\n", r.Outcome, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents), intended)
 			} else {
-				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s\n", b.Line, *b.Rule, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents))
+				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s%s\n", b.Line, *b.Rule, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents), intended)
 			}
 			for _, x := range b.Examples {
 				fmt.Fprintf(w, "      %s\n", x)
 			}
 		}
-		fmt.Fprintln(w, "\nPer crawler:")
-		for i, a := range rep.Agents {
-			if n := t.BlockedURLs[i]; n > 0 {
-				fmt.Fprintf(w, "  %-24s %s of %s blocked\n", a, thousands(n), thousands(t.URLs))
-			}
-		}
 	}
+	writePerCrawler(w, rep)
 
 	writePurposes(w, rep)
 
@@ -307,7 +341,11 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 	if len(mapBlocks) > 0 {
 		fmt.Fprintln(w, "\nCrawlers that may not fetch the sitemaps themselves:")
 		for _, mb := range mapBlocks {
-			fmt.Fprintf(w, "  %s  blocks %s for %s\n", mb.rule, plural(len(mb.maps), "sitemap", "sitemaps"), agentsShort(mb.agents))
+			intended := ""
+			if rep.AllIntended(mb.agents) {
+				intended = " (intended)"
+			}
+			fmt.Fprintf(w, "  %s  blocks %s for %s%s\n", mb.rule, plural(len(mb.maps), "sitemap", "sitemaps"), agentsShort(mb.agents), intended)
 			for i, m := range mb.maps {
 				if i == 3 {
 					fmt.Fprintf(w, "      and %d more\n", len(mb.maps)-3)
@@ -329,9 +367,9 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 		}
 		fmt.Fprintf(w, "  %-11s %s", s.Status, s.URL)
 		if s.Status == audit.StatusOK || s.Status == audit.StatusOverLimit || s.Kind != "" {
-			what := plural(s.Entries, "URL", "URLs")
+			what := plural(rep.ListedURLs(s), "URL", "URLs")
 			if s.Kind == string(sitemap.Index) {
-				what = "index of " + plural(s.Entries, "sitemap", "sitemaps")
+				what = "index of " + plural(s.Entries, "sitemap", "sitemaps") + ", " + what
 			}
 			if s.Gzip {
 				what += ", gzip"
@@ -418,6 +456,119 @@ func writePurposeList(w io.Writer, list string, cs []audit.PurposeCrawler, why f
 	}
 }
 
+// perCrawlerGrouped is the number of crawlers past which "Per crawler" groups them
+// by purpose and by count: the default 75 crawlers were 75 lines.
+const perCrawlerGrouped = 12
+
+// writePerCrawler prints the sitemap URLs blocked for every crawler asked about,
+// blocked or not: one line each for a few crawlers, with the column as wide as the
+// longest name; for many, grouped by main purpose (package crawlers; "unlisted"
+// for a name the registry does not know), then by count, each count with its
+// crawlers' names. Crawlers the site blocks on purpose are marked "intended".
+func writePerCrawler(w io.Writer, rep *audit.Report) {
+	t := rep.Totals
+	count := func(i int) int {
+		if i < len(t.BlockedURLs) {
+			return t.BlockedURLs[i]
+		}
+		return 0
+	}
+	mark := func(a string, n int) string {
+		if n > 0 && rep.IsIntended(a) {
+			return "  (intended)"
+		}
+		return ""
+	}
+	if len(rep.Agents) <= perCrawlerGrouped {
+		fmt.Fprintf(w, "\nPer crawler (sitemap URLs blocked, of %s):\n", thousands(t.URLs))
+		width, nw := 0, 0
+		for i, a := range rep.Agents {
+			width = max(width, len(a))
+			nw = max(nw, len(thousands(count(i))))
+		}
+		for i, a := range rep.Agents {
+			fmt.Fprintf(w, "  %-*s  %*s%s\n", width, a, nw, thousands(count(i)), mark(a, count(i)))
+		}
+		return
+	}
+	type row struct {
+		n        int
+		intended bool
+		names    []string
+	}
+	purposes := []string{}
+	for _, p := range crawlers.Purposes() {
+		purposes = append(purposes, string(p))
+	}
+	purposes = append(purposes, "unlisted")
+	rows := map[string][]*row{}
+	for i, a := range rep.Agents {
+		p := "unlisted"
+		if c, ok := crawlers.Lookup(a); ok && len(c.Purposes) > 0 {
+			p = string(c.Purposes[0])
+		}
+		var r *row
+		for _, x := range rows[p] {
+			if x.n == count(i) && x.intended == (mark(a, count(i)) != "") {
+				r = x
+			}
+		}
+		if r == nil {
+			r = &row{n: count(i), intended: mark(a, count(i)) != ""}
+			rows[p] = append(rows[p], r)
+		}
+		r.names = append(r.names, a)
+	}
+	fmt.Fprintf(w, "\nPer crawler, by purpose (sitemap URLs blocked, of %s):\n", thousands(t.URLs))
+	nw := 0
+	for _, p := range purposes {
+		for _, r := range rows[p] {
+			nw = max(nw, len(thousands(r.n)))
+		}
+	}
+	for _, p := range purposes {
+		n := 0
+		for _, r := range rows[p] {
+			n += len(r.names)
+		}
+		if n == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %s (%d)\n", p, n)
+		for _, r := range rows[p] {
+			head := fmt.Sprintf("    %*s  ", nw, thousands(r.n))
+			names := slices.Clone(r.names)
+			if r.intended {
+				names[len(names)-1] += "  (intended)"
+			}
+			writeWrapped(w, head, names, maxHelpLine)
+		}
+	}
+}
+
+// writeWrapped writes head and the items separated by commas, wrapping between
+// items so that no line is wider than width (an item is never split: "Sogou web
+// spider" is one name), continuing under the first item.
+func writeWrapped(w io.Writer, head string, items []string, width int) {
+	line := head
+	indent := strings.Repeat(" ", len(head))
+	for i, item := range items {
+		if i < len(items)-1 {
+			item += ","
+		}
+		switch {
+		case i == 0:
+			line += item
+		case len(line)+1+len(item) > width:
+			fmt.Fprintln(w, line)
+			line = indent + item
+		default:
+			line += " " + item
+		}
+	}
+	fmt.Fprintln(w, line)
+}
+
 // The SARIF rules of an audit's own results, beside lint's codes.
 var auditSARIFRules = []struct {
 	id, summary, level string
@@ -453,8 +604,12 @@ func auditSARIF(rep *audit.Report) sarifReport {
 		loc.PhysicalLocation.Region.StartLine = max(line, 1)
 		return loc
 	}
-	add := func(id, uri string, line int, msg string) *sarifResult {
-		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: index[id], Level: "error", Message: sarifText{msg},
+	add := func(id, uri string, line int, msg string, intended bool) *sarifResult {
+		level := "error"
+		if intended {
+			level, msg = "note", msg+" (intended)"
+		}
+		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: index[id], Level: level, Message: sarifText{msg},
 			Locations: []sarifLocation{location(uri, line)}})
 		return &run.Results[len(run.Results)-1]
 	}
@@ -467,7 +622,7 @@ func auditSARIF(rep *audit.Report) sarifReport {
 		if len(b.Examples) > 0 {
 			msg += ", such as " + b.Examples[0]
 		}
-		add("blocks-sitemap-urls", robotsURL, b.Line, msg)
+		add("blocks-sitemap-urls", robotsURL, b.Line, msg, rep.AllIntended(b.Agents))
 	}
 	for _, s := range rep.Sitemaps {
 		for _, b := range s.Blocked {
@@ -475,7 +630,7 @@ func auditSARIF(rep *audit.Report) sarifReport {
 			if b.Rule != nil {
 				what = *b.Rule
 			}
-			add("blocks-sitemap", robotsURL, b.Line, fmt.Sprintf("%s blocks the sitemap %s for %s", what, s.URL, agentsShort(b.Agents)))
+			add("blocks-sitemap", robotsURL, b.Line, fmt.Sprintf("%s blocks the sitemap %s for %s", what, s.URL, agentsShort(b.Agents)), rep.AllIntended(b.Agents))
 		}
 	}
 	for _, s := range rep.Broken() {
@@ -486,7 +641,7 @@ func auditSARIF(rep *audit.Report) sarifReport {
 		case audit.SourceIndex:
 			uri, line = s.Parent, s.Line
 		}
-		res := add("sitemap-problem", uri, line, fmt.Sprintf("sitemap %s is %s: %s", s.URL, s.Status, s.Error))
+		res := add("sitemap-problem", uri, line, fmt.Sprintf("sitemap %s is %s: %s", s.URL, s.Status, s.Error), false)
 		if s.ErrorLine > 0 && uri != s.URL {
 			res.RelatedLocations = []sarifLocation{location(s.URL, s.ErrorLine)}
 		}
