@@ -135,6 +135,10 @@ func FuzzDecide(f *testing.F) {
 	f.Add("User-agent: *\nDisallow: /private/\n\nUser-agent: googlebot\nAllow: /x\n\nUser-agent: omgilibot\nDisallow: /\n", "Googlebot", "/a")
 	f.Add("User-agent: foobot\nCrawl-delay: 5\n\nUser-agent: barbot\nDisallow: /\n", "foobot", "/a")
 	f.Add("User-agent: a\n# c\nDisallow: /%7e\n  \nDisallow: /b\r\rUser-agent: *\nDisallow: /a%2fb\n", "a/1.0", "/~x")
+	// RFC 9309's reserved characters: a query value written raw or encoded, %2A and %24
+	// for a literal '*' and '$', a '$' inside a rule.
+	f.Add("User-agent: *\nDisallow: /foo/bar?baz=http%3A%2F%2Ffoo.bar\nAllow: /a%2A*$\n", "x", "/foo/bar?baz=http://foo.bar")
+	f.Add("User-agent: *\nDisallow: /path/foo-%24\nDisallow: /a$b?c=d&e\n", "x", "/a$b?c=d&e/f")
 	f.Fuzz(func(t *testing.T, body, agent, url string) {
 		if len(body) > 2048 || len(url) > 256 {
 			return
@@ -343,4 +347,18 @@ func pathOf(url string) string {
 		return "/" + p
 	}
 	return p
+}
+
+// FuzzCanonRFC checks RFC 9309's rewriting of paths and rule values against the
+// reference's transcription of it (refPattern).
+func FuzzCanonRFC(f *testing.F) {
+	for _, s := range []string{"/foo/bar?baz=http://foo.bar", "/foo/bar/%62%61%7A", "/path/file-with-a-%2a.html", "/a$b?c=d&e$", "/caf\u00e9*", "/%e3%83%84?q=%3d"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, rule bool) {
+		if got, want := canonRFC(s, rule), refPattern(RFC9309, s, !rule); got != want {
+			t.Fatalf("canonRFC(%q, %v) = %q, want %q", s, rule, got, want)
+		}
+	})
 }
