@@ -163,16 +163,20 @@ func unknowns(vocab []Category) []Stated {
 // dialects read Content-Usage and Content-Signal lines; the legacy dialects know
 // neither, and every preference is unknown in them. To combine the preferences with a
 // response's own header, see Usage.WithHeader.
-func (r *Robots) Usage(agent, url string) Usage {
+func (r *Robots) Usage(agent, url string) Usage { return r.UsageAgents([]string{agent}, url) }
+
+// UsageAgents is Usage for one crawler that answers to several product tokens: the
+// groups naming any of them apply together, as in CheckAgents.
+func (r *Robots) UsageAgents(agents []string, url string) Usage {
 	u := Usage{ContentUsage: unknowns(vocabulary), ContentSignal: unknowns(signalVocabulary), Lines: []UsageLine{}}
-	if !r.Check(agent, url).Allowed {
+	if !r.CheckAgents(agents, url).Allowed {
 		return u
 	}
 	if r == nil || r.opts.dialect.legacy() {
 		u.Fetchable = true
 		return u
 	}
-	groups, _ := r.GroupsFor(agent)
+	groups, _ := r.GroupsFor(agents...)
 	all := r.Groups()
 	var lines []UsageLine
 	for _, gi := range groups {

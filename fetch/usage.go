@@ -13,13 +13,19 @@ import (
 // every preference is unknown; under DisallowAll the crawler may not fetch url, and
 // no preference applies.
 func (r *Result) Usage(agent, url string) robots.Usage {
+	return r.UsageAgents([]string{agent}, url)
+}
+
+// UsageAgents is Usage for one crawler that answers to several product tokens (see
+// robots.Robots.UsageAgents).
+func (r *Result) UsageAgents(agents []string, url string) robots.Usage {
 	var rb *robots.Robots // nil: no lines, everything allowed
 	if r.Effect == ObeyRules {
 		if rb = r.Robots; rb == nil {
 			rb = robots.Parse(r.Body)
 		}
 	}
-	u := rb.Usage(agent, url)
+	u := rb.UsageAgents(agents, url)
 	if r.Effect == DisallowAll {
 		u.Fetchable = false
 	}

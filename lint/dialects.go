@@ -46,6 +46,17 @@ func (rd *Readings) Dialects() []robots.Dialect {
 	return append([]robots.Dialect(nil), rd.dialects...)
 }
 
+// Usage returns what the file prefers about the use of url's content by the crawler
+// whose product token is agent under every dialect, in the order of Dialects (see
+// robots.Robots.Usage: the legacy dialects read no preference).
+func (rd *Readings) Usage(agent, url string) []robots.Usage {
+	out := make([]robots.Usage, len(rd.parsed))
+	for i, r := range rd.parsed {
+		out[i] = r.Usage(agent, url)
+	}
+	return out
+}
+
 // Check decides url for the crawler whose product token is agent under every dialect,
 // in the order of Dialects, and reports whether every dialect gives the same verdict
 // (allowed or not; the deciding rules may differ).

@@ -190,7 +190,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		}
 		out.encodedNote(raw, u)
 		for _, c := range crawlers {
-			out.verdict(raw, u, c, r.CheckAgents(c, u), nil)
+			out.verdict(raw, u, c, r.CheckAgents(c, u), r.UsageAgents(c, u), nil)
 		}
 	}
 	return out.close()
@@ -359,7 +359,8 @@ func (p *caseParser) run(line []byte, lineNum int) any {
 		return fail(`missing field "robots", "robots_base64" or "robots_file"`)
 	}
 	d := r.CheckAgents(agents, u)
-	v := verdictJSON{URL: u, Agent: agentName(agents), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
+	v := verdictJSON{URL: u, Agent: agentName(agents), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line,
+		Usage: usageJSON(r.UsageAgents(agents, u))}
 	if encoded(*c.URL, u) {
 		v.Input = *c.URL
 	}

@@ -85,7 +85,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 		}
 		out.encodedNote(raw, u)
 		for _, agents := range crawlers {
-			out.verdict(raw, u, agents, res.CheckAgents(agents, u), res)
+			out.verdict(raw, u, agents, res.CheckAgents(agents, u), res.UsageAgents(agents, u), res)
 		}
 	}
 	return out.close()

@@ -23,7 +23,10 @@ google (Google's reading, the default elsewhere), rfc9309, legacy1996 (the 1996
 draft: first match wins, no wildcards) and legacy1994 (the original standard:
 Disallow only, agent names matched as substrings). Rows where the interpretations
 disagree are marked with "!". Without -agent, the agent is "*": a crawler that no
-group names.
+group names. Where a Content-Usage or Content-Signal line applies (AI usage
+preferences), a second line shows each interpretation's reading of them, stated
+preferences only ("usage" in the JSON): google and rfc9309 read both lines, the
+legacy interpretations neither.
 
 A file over 500 KiB is read as crawlers read it, to its first 512,000 bytes; the
 command reads at most 2,048,000 bytes of a file. Compare says where reading stopped and
@@ -41,6 +44,9 @@ type compareVerdict struct {
 	Allowed bool    `json:"allowed"`
 	Rule    *string `json:"rule"`
 	Line    int     `json:"line"`
+	// Usage is the dialect's reading of the usage preferences, when a Content-Usage or
+	// Content-Signal line applies (the legacy dialects know neither).
+	Usage *robots.Usage `json:"usage,omitempty"`
 }
 
 type compareRow struct {
@@ -50,6 +56,7 @@ type compareRow struct {
 	Agree    bool             `json:"agree"`
 	Verdicts []compareVerdict `json:"verdicts"`
 	Cut      *cutJSON         `json:"cut,omitempty"` // where crawlers stop reading the file, when they do
+	said     bool             // a usage preference line applies under some dialect
 }
 
 func runCompare(ctx context.Context, e *env, args []string) error {
@@ -104,8 +111,11 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			if encoded(raw, u) {
 				row.Input = raw
 			}
-			for _, v := range vs {
-				row.Verdicts = append(row.Verdicts, compareVerdict{Dialect: v.Dialect.String(), Allowed: v.Allowed, Rule: ruleJSON(v.Rule), Line: v.Rule.Line})
+			prefs := rd.Usage(a, u)
+			for i, v := range vs {
+				row.Verdicts = append(row.Verdicts, compareVerdict{Dialect: v.Dialect.String(), Allowed: v.Allowed, Rule: ruleJSON(v.Rule), Line: v.Rule.Line,
+					Usage: usageJSON(prefs[i])})
+				row.said = row.said || row.Verdicts[i].Usage != nil
 			}
 			if !row.Agree {
 				disagree = true
@@ -140,6 +150,17 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 				fmt.Fprintf(tw, "\t%s", cell)
 			}
 			fmt.Fprintln(tw)
+			if row.said {
+				fmt.Fprint(tw, "\t\t")
+				for _, v := range row.Verdicts {
+					cell := "no preference read"
+					if v.Usage != nil {
+						cell = compactUsage(v.Usage)
+					}
+					fmt.Fprintf(tw, "\t%s", cell)
+				}
+				fmt.Fprintln(tw)
+			}
 		}
 		tw.Flush()
 		if disagree {

@@ -24,7 +24,9 @@ Reads the robots.txt FILE ("-" for standard input) as Google and RFC 9309 crawle
 do (or as -dialect says: rfc9309, legacy1996, legacy1994) and shows, for each
 crawler: the group that applies (its lines) or that none does, its crawl-delay and
 whether the crawler honours one (as its operator says: Google's and Yandex's do not),
-and for each URL the verdict with the deciding rule.
+and for each URL the verdict with the deciding rule, and what the file prefers
+about the use of the URL's content where a Content-Usage or Content-Signal line
+applies (AI usage preferences: "usage" in the JSON).
 
 Each -agent names one crawler by its product token (say "Googlebot"); by default
 the major search, AI and SEO crawlers (package crawlers) are shown. Unlike check,
@@ -189,7 +191,8 @@ func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 	}
 	for _, u := range urls {
 		d := x.r.Check(agent, u.url)
-		v := verdictJSON{URL: u.url, Agent: agent, Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
+		v := verdictJSON{URL: u.url, Agent: agent, Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line,
+			Usage: usageJSON(x.r.Usage(agent, u.url))}
 		if encoded(u.raw, u.url) {
 			v.Input = u.raw
 		}
@@ -270,6 +273,9 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 				rule = fmt.Sprintf("line %d: %s", u.Line, *u.Rule)
 			}
 			fmt.Fprintf(w, "  %-10s  %s  (%s)\n", verdict(u.Allowed), u.URL, rule)
+			if said := usageText(u.Usage); said != "" {
+				fmt.Fprintf(w, "  %-10s  %s\n", "", said)
+			}
 		}
 	}
 }

@@ -25,6 +25,9 @@ type verdictJSON struct {
 	Rule    *string    `json:"rule"`
 	Line    int        `json:"line"`
 	Robots  *fetchJSON `json:"robots,omitempty"` // check without -robots: how the file was fetched
+	// Usage is what the file prefers about the use of the URL's content, when a
+	// Content-Usage or Content-Signal line applies to it.
+	Usage *robots.Usage `json:"usage,omitempty"`
 }
 
 // errorJSON stands in the results for a URL or an input line that could not be
@@ -137,11 +140,11 @@ func (o *verdictWriter) fail(raw string, err error) {
 
 // verdict prints one decision for one crawler. raw is the URL as given, u as decided.
 // res is the fetch the decision came from, or nil.
-func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decision, res *fetch.Result) {
+func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decision, pref robots.Usage, res *fetch.Result) {
 	if !d.Allowed {
 		o.disallowed = true
 	}
-	v := verdictJSON{URL: u, Agent: agentName(agents), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
+	v := verdictJSON{URL: u, Agent: agentName(agents), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line, Usage: usageJSON(pref)}
 	if encoded(raw, u) {
 		v.Input = raw
 	}
@@ -157,6 +160,9 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 		why := describeRule(d.Rule)
 		if res != nil {
 			why = describeRemote(d, res)
+		}
+		if said := usageText(v.Usage); said != "" {
+			why += "\t" + said
 		}
 		fmt.Fprintf(o.w, "%s\t%s\t%s\t%s\n", verdict(d.Allowed), v.Agent, u, why)
 	}
