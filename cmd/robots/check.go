@@ -50,8 +50,9 @@ An absolute path ("/a?b") is accepted with -robots. Anything else ("search",
 
 -dialect picks the interpretation: google (the default), rfc9309, legacy1996 or
 legacy1994 (see "go doc github.com/gorobots/robots Dialect"). Without -robots it
-picks the status policy too: legacy1996 reads 401 and 403 as "disallow all" and
-keeps a file 7 days without cache headers; the others follow Google.
+picks the status policy too: legacy1996 reads 401 and 403 as "disallow all",
+follows up to 20 redirects and keeps a file 7 days without cache headers; rfc9309
+keeps a file at most 24 hours whatever Cache-Control says; the others follow Google.
 
 Formats: text (tab-separated columns), json (one object: "results", a verdict per
 crawler per URL, and "warnings"), jsonl (one verdict per line; warnings on standard
