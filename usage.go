@@ -97,6 +97,42 @@ type Usage struct {
 	Lines []UsageLine `json:"lines"`
 }
 
+// String writes the stated preferences as a file writes them, each with what stated
+// it: "train-ai=n (line 4), search=y (line 4), ai-train=no (line 5)"; Content-Usage's
+// come first, and its tokens y and n tell them from Content-Signal's yes and no.
+// "(header)" marks a preference the response's header gives. Unknown preferences are
+// left out; it is "" when none is stated.
+func (u Usage) String() string {
+	var b strings.Builder
+	for _, f := range []struct {
+		st      []Stated
+		yes, no string
+	}{{u.ContentUsage, usageYes, usageNo}, {u.ContentSignal, signalYes, signalNo}} {
+		for _, s := range f.st {
+			tok := f.yes
+			switch s.Preference {
+			case UsageUnknown:
+				continue
+			case UsageDisallowed:
+				tok = f.no
+			}
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(s.Label + "=" + tok)
+			switch {
+			case s.Line > 0 && s.Header:
+				fmt.Fprintf(&b, " (line %d, header)", s.Line)
+			case s.Line > 0:
+				fmt.Fprintf(&b, " (line %d)", s.Line)
+			case s.Header:
+				b.WriteString(" (header)")
+			}
+		}
+	}
+	return b.String()
+}
+
 // Category returns the preference for the category with label ("train-ai"); an
 // unknown label is unknown.
 func (u Usage) Category(label string) Stated { return find(u.ContentUsage, label) }

@@ -418,3 +418,18 @@ func TestUsageJSON(t *testing.T) {
 		t.Errorf("no lines apply: %s; want an empty array", b)
 	}
 }
+
+func TestUsageString(t *testing.T) {
+	r := Parse([]byte("User-agent: *\nContent-Usage: train-ai=n, search=y\nContent-Signal: search=yes, ai-train=no\n"))
+	u := r.Usage("x", "/")
+	if got, want := u.String(), "train-ai=n (line 2), search=y (line 2), search=yes (line 3), ai-train=no (line 3)"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	h := u.WithHeader(map[string][]string{"Content-Usage": {"train-ai=n"}, "Content-Signal": {"ai-input=no"}})
+	if got, want := h.String(), "train-ai=n (line 2, header), search=y (line 2), search=yes (line 3), ai-input=no (header), ai-train=no (line 3)"; got != want {
+		t.Errorf("with the header: got  %s\nwant %s", got, want)
+	}
+	if got := r.Usage("x", "/").WithHeader(nil); got.String() == "" || (Usage{}).String() != "" {
+		t.Errorf("nothing stated should be empty")
+	}
+}

@@ -235,6 +235,7 @@ type verdict struct {
 	Rule    string
 	Why     string // when no rule decided: why
 	Status  bool   // the fetch status decided, not the file
+	Usage   string // the usage preferences stated for the URL (robots.Usage.String), "" when none
 }
 
 type fileView struct {
@@ -590,6 +591,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	res := &pageResult{Diff: f.Diff}
 	// The old (or only) file: fetched, or the editor's text.
 	var decideOld func(agent, url string) robots.Decision
+	var usageOld func(agent, url string) robots.Usage
 	var oldBody []byte
 	var oldRobots *robots.Robots
 	effect := fetch.ObeyRules
@@ -625,6 +627,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			return u
 		}
 		decideOld = func(agent, u string) robots.Decision { return fr.Check(agent, abs(u)) }
+		usageOld = func(agent, u string) robots.Usage { return fr.Usage(agent, abs(u)) }
 		oldRobots = fr.Robots
 		if oldRobots == nil || dialect != robots.Google && fr.Effect == fetch.ObeyRules {
 			// Another reading of the same file; the status code's effect (allow or
@@ -632,12 +635,14 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			oldRobots = robots.Parse(oldBody, readAs)
 			if fr.Effect == fetch.ObeyRules {
 				decideOld = func(agent, u string) robots.Decision { return oldRobots.Check(agent, abs(u)) }
+				usageOld = func(agent, u string) robots.Usage { return oldRobots.Usage(agent, abs(u)) }
 			}
 		}
 	} else {
 		oldBody = []byte(f.Robots)
 		oldRobots = robots.Parse(oldBody, readAs)
 		decideOld = oldRobots.Check
+		usageOld = oldRobots.Usage
 		res.Source = editorSource(f, oldBody)
 	}
 	if f.Action == "" {
@@ -705,8 +710,10 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			}
 			var c pageCell
 			c.Old = verdictOf(decideOld(a, u), oldView, effect)
+			c.Old.Usage = usageOld(a, u).String()
 			if f.Diff {
 				c.New = verdictOf(newRobots.Check(a, u), newView, fetch.ObeyRules)
+				c.New.Usage = newRobots.Usage(a, u).String()
 				c.Changed = c.Old.Allowed != c.New.Allowed
 				row.Changed = row.Changed || c.Changed
 			}

@@ -288,3 +288,24 @@ func TestPageBadURLAmongMany(t *testing.T) {
 		t.Errorf("want the count of bad lines and /private/b disallowed by line 2 (one column: both crawlers get the * group); page:\n%.4000s", page)
 	}
 }
+
+// TestPageUsage: the tester shows the usage preferences that apply beside each
+// verdict, in the file's own tokens, with their lines (the attach draft's example:
+// train-ai=n by line 4, train-ai=y under /ai-ok/ by line 5, nothing where the crawler
+// may not fetch).
+func TestPageUsage(t *testing.T) {
+	s, _ := start(t, Config{})
+	file := "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n"
+	code, page := postPage(t, s, url.Values{"action": {"test"}, "robots": {file}, "urls": {"/test\n/never/test\n/ai-ok/test"}, "agent": {"SomeBot"}})
+	if code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	for _, want := range []string{">train-ai=n (line 4)</small>", ">train-ai=y (line 5)</small>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, `class="usage"`); n != 2 {
+		t.Errorf("%d verdicts show preferences, want 2 (not /never/test, which may not be fetched)", n)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"text/tabwriter"
@@ -155,7 +156,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 				for _, v := range row.Verdicts {
 					cell := "no preference read"
 					if v.Usage != nil {
-						cell = compactUsage(v.Usage)
+						cell = cmp.Or(v.Usage.String(), "nothing stated")
 					}
 					fmt.Fprintf(tw, "\t%s", cell)
 				}
