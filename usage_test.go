@@ -433,3 +433,52 @@ func TestUsageString(t *testing.T) {
 		t.Errorf("nothing stated should be empty")
 	}
 }
+
+// FuzzUsage: any file, any URL: Usage does not panic; a URL the crawler may not fetch
+// has no preference; every stated preference names a line that applies, whose
+// statement states it; the combination never allows what one applying line disallows.
+func FuzzUsage(f *testing.F) {
+	f.Add("User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n", "/ai-ok/test", uint8(0))
+	f.Add("User-agent: *\nContent-Usage: /a* train-ai=y, search=n\nContent-Usage: /ab train-ai=n\nContent-Signal: ai-train=no\n", "/abc?x", uint8(1))
+	f.Add("User-agent: *\nContent-Usage: Train-AI=n\nContent-Usage: /caf\xc3\xa9/ search=y;q=1\n", "/caf%C3%A9/", uint8(0))
+	f.Fuzz(func(t *testing.T, body, path string, dialect uint8) {
+		d := Dialects()[int(dialect)%len(Dialects())]
+		r := Parse([]byte(body), WithDialect(d))
+		u := r.Usage("FooBot", "https://example.com"+path)
+		if len(u.ContentUsage) != len(vocabulary) || len(u.ContentSignal) != len(signalVocabulary) {
+			t.Fatalf("%d categories, %d signals", len(u.ContentUsage), len(u.ContentSignal))
+		}
+		if u.Fetchable != r.Allowed("FooBot", "https://example.com"+path) {
+			t.Fatalf("fetchable %v, Allowed says otherwise", u.Fetchable)
+		}
+		if (!u.Fetchable || d.legacy()) && (len(u.Lines) > 0 || u.String() != "") {
+			t.Fatalf("fetchable %v in %s, yet %q from lines %v", u.Fetchable, d, u, u.Lines)
+		}
+		for _, field := range []struct {
+			signal  bool
+			st      []Stated
+			vocab   []Category
+			yes, no string
+		}{{false, u.ContentUsage, vocabulary, usageYes, usageNo}, {true, u.ContentSignal, signalVocabulary, signalYes, signalNo}} {
+			var applied [][]Preference
+			for _, l := range u.Lines {
+				if l.Signal == field.signal {
+					p, _ := readStatement(field.vocab, field.yes, field.no, l.Statement)
+					applied = append(applied, p)
+				}
+			}
+			for c, s := range field.st {
+				var most Preference
+				for _, p := range applied {
+					most = max(most, p[c])
+				}
+				if s.Preference != most {
+					t.Fatalf("%s: %s, the lines that apply say %s (lines %v)", s.Label, s.Preference, most, u.Lines)
+				}
+				if s.Preference != UsageUnknown && !slices.ContainsFunc(u.Lines, func(l UsageLine) bool { return l.Line == s.Line && l.Signal == field.signal }) {
+					t.Fatalf("%s stated by line %d, which does not apply (lines %v)", s.Label, s.Line, u.Lines)
+				}
+			}
+		}
+	})
+}
