@@ -211,3 +211,38 @@ func TestEmptyPunycodeHost(t *testing.T) {
 		t.Errorf("status %d %q, want 400 naming the empty label", code, a.Error)
 	}
 }
+
+// TestTesterAdmitted: the tester's Test takes a place as the API's batches do
+// (issue 29, item 6).
+func TestTesterAdmitted(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	gate := make(chan struct{})
+	o.mu.Lock()
+	o.gate = gate
+	o.mu.Unlock()
+	s, _ := start(t, Config{AllowPrivate: true, MaxBatches: 1})
+	first := make(chan int, 1)
+	go func() {
+		var a any
+		first <- get(t, s, "/v1/robots?url="+url.QueryEscape(o.URL+"/"), &a)
+	}()
+	testenv.WaitFor(t, func() bool { return o.fetches.Load() == 1 })
+	form := url.Values{"robots": {"User-agent: *\nDisallow: /x\n"}, "urls": {"/x"}, "agent": {"Googlebot"}, "action": {"test"}}
+	resp, err := http.PostForm("http://"+s.Addr()+"/", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("test while the place is held: %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	close(gate)
+	<-first
+	if resp, err = http.PostForm("http://"+s.Addr()+"/", form); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("test once the place is free: %d, want 200", resp.StatusCode)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -286,21 +287,35 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	code := http.StatusOK
 	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-		var err error
-		if err = r.ParseForm(); err != nil {
-			err = fmt.Errorf("reading the form: %w", err)
-		} else {
+		// The form is read whole first, at MinBodyRate (admit.go), and a test is then
+		// admitted as the API's batches are: it holds one of MaxBatches places until
+		// its page is written, and its files' bytes count against FileWorkBytes
+		// while it runs. An audit has its own bound (MaxAudits).
+		var release func()
+		err := s.readBodyFirst(w, r)
+		if err == nil {
+			if err = r.ParseForm(); err != nil {
+				err = fmt.Errorf("reading the form: %w", err)
+			}
+		}
+		if err == nil {
 			d.Form = formOf(r)
 			if d.Form.Audit {
 				s.liftWriteDeadline(w)
 				d.Audit, err = s.auditPage(r, &d.Form)
-			} else {
-				d.Result, err = s.test(r, &d.Form)
+			} else if release, err = s.takePlace(); err == nil {
+				d.Result, err = s.boundedTest(r, &d.Form)
 			}
+		}
+		if release != nil {
+			defer release() // once the page is written
 		}
 		if err != nil {
 			code = statusOf(err)
 			d.Error = err.Error()
+			if he := (*httpError)(nil); errors.As(err, &he) && he.retryAfter > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(he.retryAfter))
+			}
 			d.Result = nil
 			d.Audit = nil
 		}
@@ -532,6 +547,16 @@ func (s *Server) pageAgents(f *pageForm) ([]string, error) {
 }
 
 // test runs the tester on a posted form.
+// boundedTest is test with the form's files counted against FileWorkBytes.
+func (s *Server) boundedTest(r *http.Request, f *pageForm) (*pageResult, error) {
+	done, err := s.takeFileWork(len(f.Robots) + len(f.RobotsNew))
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return s.test(r, f)
+}
+
 func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	agents, err := s.pageAgents(f)
 	if err != nil {
