@@ -547,9 +547,10 @@ func (s *Server) pageAgents(f *pageForm) ([]string, error) {
 }
 
 // test runs the tester on a posted form.
-// boundedTest is test with the form's files counted against FileWorkBytes.
+// boundedTest is test with the form's files counted against FileWorkBytes; the two
+// files of the largest diff form (500 KiB each) take all of it.
 func (s *Server) boundedTest(r *http.Request, f *pageForm) (*pageResult, error) {
-	done, err := s.takeFileWork(len(f.Robots) + len(f.RobotsNew))
+	done, err := s.takeFileWork(min(len(f.Robots)+len(f.RobotsNew), s.cfg.FileWorkBytes))
 	if err != nil {
 		return nil, err
 	}

@@ -86,7 +86,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxAnswer := fs.Int("max-answer-bytes", serve.DefaultMaxAnswerBytes, "`bytes` of one answer of the API; past it, 413")
 	maxDecisions := fs.Int("max-decisions", serve.DefaultMaxDecisions, "URLs times crawlers of one batch request; past it, 413")
 	minBodyRate := fs.Int("min-body-rate", serve.DefaultMinBodyRate, "`bytes` a second a request body must come at, after its first 5 s; slower, 408")
-	fileWork := fs.Int("file-work-bytes", serve.DefaultFileWorkBytes, "`bytes` of robots.txt files linted or described (GET /v1/robots) at once; past it, 503 with Retry-After")
+	fileWork := fs.Int("file-work-bytes", serve.DefaultFileWorkBytes, "`bytes` of robots.txt files linted, described (GET /v1/robots) or tested at once; past it, 503 with Retry-After (a larger file, 413)")
 	maxConns := fs.Int("max-conns", serve.DefaultMaxConns, "client connections open at once (at most half the process's limit of open files); past it, new ones wait")
 	maxAudits := fs.Int("max-audits", serve.DefaultMaxAudits, "audits (POST /v1/audit and the tester's) run at once; past it, 503 with Retry-After")
 	auditSitemaps := fs.Int("audit-max-sitemaps", serve.DefaultAuditSitemaps, "sitemap files one audit fetches, at most")

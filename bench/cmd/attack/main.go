@@ -41,15 +41,17 @@ import (
 )
 
 func main() {
-	scenarios := flag.String("scenarios", "hang,large,slow", "scenarios to run: hang, large, slow")
+	scenarios := flag.String("scenarios", "hang,large,slow", "scenarios to run: hang, large, slow (issue 14); answers, audits, slowbody (issue 29: run each alone, for its peak RSS)")
+	hold := flag.Duration("hold", 20*time.Second, "how long the answers and slowbody scenarios hold their connections")
 	memory := flag.Int64("memory", 64<<20, "the server's -memory (`bytes` of parsed files; 64 MiB is what the issue measured with)")
 	dataMax := flag.Int64("data-max-bytes", 64<<20, "the server's -data-max-bytes (`bytes` of the bbolt file; small, so that a few batches pass it)")
 	hang := flag.Int("hang", 10000, "hanging origins in each of the hang scenario's three batches")
 	largeBatches := flag.Int("large-batches", 6, "batches of the large scenario, each of 10,000 new origins serving 500 KiB")
 	slow := flag.Int("slow", 500, "clients of the slow scenario, each sending a 10,000-URL batch it never reads")
 	window := flag.Duration("window", 10*time.Second, "how long the slow clients hold their connections")
+	fileWork := flag.Int("file-work-bytes", serve.DefaultFileWorkBytes, "the server's -file-work-bytes")
 	flag.Parse()
-	a, err := newAttack(*memory, *dataMax)
+	a, err := newAttack(*memory, *dataMax, *fileWork)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -66,6 +68,12 @@ func main() {
 			err = a.large(*largeBatches)
 		case "slow":
 			err = a.slow(*slow, *window)
+		case "answers":
+			err = a.answers(*hold)
+		case "audits":
+			err = a.audits()
+		case "slowbody":
+			err = a.slowBodies(*hold)
 		default:
 			err = fmt.Errorf("unknown scenario %q", s)
 		}
@@ -81,13 +89,14 @@ type attack struct {
 	srv     *serve.Server
 	small   *httptest.Server // every "ok-N.test": a small file
 	big     *httptest.Server // every "big-N.test": 500 KiB of rules
+	sites   *httptest.Server // "lines-N.test", "nest-N.test", "rules-N.test" (bounds.go)
 	hangLn  net.Listener     // every "hang-N.test": accepts and never answers
 	hangs   atomic.Int64     // connections the hanging listener accepted
 	bigHits atomic.Int64
 	stop    chan struct{}
 }
 
-func newAttack(memory, dataMax int64) (*attack, error) {
+func newAttack(memory, dataMax int64, fileWork int) (*attack, error) {
 	a := &attack{stop: make(chan struct{})}
 	var err error
 	if a.dir, err = os.MkdirTemp("", "robots-attack-"); err != nil {
@@ -104,6 +113,7 @@ func newAttack(memory, dataMax int64) (*attack, error) {
 		a.bigHits.Add(1)
 		w.Write(body)
 	}))
+	a.sites = httptest.NewServer(a.sitesHandler())
 	if a.hangLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
 		return nil, err
 	}
@@ -131,12 +141,15 @@ func newAttack(memory, dataMax int64) (*attack, error) {
 			to = a.big.Listener.Addr().String()
 		case strings.HasPrefix(addr, "hang-"):
 			to = a.hangLn.Addr().String()
+		case strings.HasPrefix(addr, "lines-"), strings.HasPrefix(addr, "nest-"), strings.HasPrefix(addr, "rules-"):
+			to = a.sites.Listener.Addr().String()
 		}
 		return d.DialContext(ctx, network, to)
 	}
 	a.srv, err = serve.New(serve.Config{
 		Addr: "127.0.0.1:0", AllowPrivate: true, // the origins are on loopback
-		Fetch: fetch.Config{Store: a.store, DialContext: dial, RulesMemory: memory},
+		Fetch:         fetch.Config{Store: a.store, DialContext: dial, RulesMemory: memory},
+		FileWorkBytes: fileWork,
 	})
 	if err != nil {
 		return nil, err
@@ -151,6 +164,7 @@ func (a *attack) close() {
 	a.srv.Close()
 	a.small.Close()
 	a.big.Close()
+	a.sites.Close()
 	a.hangLn.Close()
 	a.store.Close()
 	os.RemoveAll(a.dir)
