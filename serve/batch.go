@@ -193,7 +193,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	if lo < len(req.URLs) && !a.over {
 		// An origin not held: every origin not looked up yet is, under one deadline
 		// (fetching those not held), and the URLs left are answered.
-		s.lookupRest(r, sc, c)
+		s.lookupRest(r, sc, c, dialect)
 		a.answer(lo, len(req.URLs), bad)
 	}
 	b, results = a.b, a.results
@@ -233,7 +233,7 @@ func appendBatchStart(b []byte, c crawlerSet) []byte {
 // lookupRest looks up the origins of a batch that have no result yet: those the
 // client holds fresh at once, the others (fetching them, or failing) under one
 // deadline.
-func (s *Server) lookupRest(r *http.Request, sc *batchScratch, c crawlerSet) {
+func (s *Server) lookupRest(r *http.Request, sc *batchScratch, c crawlerSet, dialect robots.Dialect) {
 	missed := sc.missed
 	for i := range sc.states {
 		o := &sc.states[i] // sc.states grows no more
@@ -249,7 +249,7 @@ func (s *Server) lookupRest(r *http.Request, sc *batchScratch, c crawlerSet) {
 	if len(missed) > 0 {
 		ctx, cancel := s.withCheckTimeout(r.Context())
 		defer cancel()
-		s.lookupAll(ctx, missed, c)
+		s.lookupAll(ctx, missed, c, dialect)
 	}
 }
 
@@ -371,12 +371,33 @@ func putBatchScratch(sc *batchScratch) {
 	batchScratches.Put(sc)
 }
 
+// batchHeld is what a batch holds for a result it looked up, measured as the heap
+// it will hold once decided (Robots.MemSize): the result, the rule sets the batch's
+// crawlers' decisions build (the root package compiles them on first use: for a file
+// of many groups they were most of it, and batches held 2.5 times their budget), and
+// for another dialect than Google's the file parsed again (newDecider), about as
+// large as the first.
+func batchHeld(res *fetch.Result, u string, c crawlerSet, dialect robots.Dialect) int64 {
+	rb := res.Robots
+	if res.Effect != fetch.ObeyRules || rb == nil {
+		return res.MemSize()
+	}
+	for _, tokens := range c.tokens {
+		res.CheckAgents(tokens, u)
+	}
+	n := res.MemSize()
+	if dialect != robots.Google {
+		n += int64(rb.MemSize())
+	}
+	return n
+}
+
 // lookupAll looks up every origin of a batch with at most BatchFetches workers:
 // a warm cache answers at once, and a slow origin holds up one worker only. Once
 // the results looked up hold BatchMaxBytes, the origins left are not looked up
 // (errBatchBudget): each worker may finish the lookup it has begun, so the results
 // held pass the budget by at most BatchFetches files.
-func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawlerSet) {
+func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawlerSet, dialect robots.Dialect) {
 	var next, held atomic.Int64
 	work := func() {
 		for {
@@ -400,7 +421,7 @@ func (s *Server) lookupAll(ctx context.Context, origins []*originState, c crawle
 			}
 			o.res, o.err = s.lookup(ctx, o.url)
 			if o.err == nil {
-				held.Add(o.res.MemSize())
+				held.Add(batchHeld(o.res, o.url, c, dialect))
 			}
 		}
 	}
