@@ -482,3 +482,21 @@ func FuzzUsage(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkUsage: the preferences of one URL, from a parsed file that states some and
+// from one that states none (what a server pays for every URL of such a file).
+func BenchmarkUsage(b *testing.B) {
+	files := map[string]string{
+		"preferences": "User-agent: *\nDisallow: /account/\nContent-Usage: train-ai=n, search=y\nContent-Usage: /press/ train-ai=y\nContent-Signal: search=yes, ai-train=no\n\nUser-agent: GPTBot\nDisallow: /\n",
+		"none":        "User-agent: *\nDisallow: /account/\nDisallow: /search\nAllow: /search/about\n\nUser-agent: GPTBot\nDisallow: /\n",
+	}
+	for _, name := range []string{"preferences", "none"} {
+		r := Parse([]byte(files[name]))
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = r.Usage("ExampleBot", "https://example.com/press/2026/release")
+			}
+		})
+	}
+}
