@@ -61,5 +61,7 @@
 //
 // [Transport] wraps any http.RoundTripper so that requests to disallowed URLs fail
 // with a [*DisallowedError] before they are sent, and crawl-delay is honoured per
-// origin if asked.
+// origin if asked. [Transport.Usage] tells, for each response, what the site prefers
+// about the use of its content (AI training, search): the robots.txt lines that apply
+// combined with the response's own Content-Usage header.
 package fetch
