@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/gorobots/robots"
@@ -261,10 +260,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 		}
 		v.Sitemaps = append(v.Sitemaps, sv)
 	}
-	for _, f := range rep.Lint {
-		v.Findings = append(v.Findings, findingView{Line: f.Line, Severity: string(f.Severity), Code: string(f.Code), Message: f.Message})
-	}
-	slices.SortStableFunc(v.Findings, func(a, b findingView) int { return severityRank(a.Severity) - severityRank(b.Severity) })
+	v.Findings = groupedFindings(rep.Lint)
 	return v, nil
 }
 

@@ -266,6 +266,24 @@ type findingView struct {
 	Severity string
 	Code     string
 	Message  string
+	// More is, for repeated findings shown as one (lint.Grouped), how many and
+	// where: "114 times: lines 4, 5, 6, 7, 8 and 109 more".
+	More string
+}
+
+// groupedFindings is the findings list of a file: repeated findings as one entry
+// (lint.Grouped), errors first.
+func groupedFindings(fs []lint.Finding) []findingView {
+	var out []findingView
+	for _, g := range lint.Grouped(fs) {
+		fv := findingView{Line: g.Line, Severity: string(g.Severity), Code: string(g.Code), Message: g.Message}
+		if g.Count > 1 {
+			fv.More = fmt.Sprintf("%d times: %s", g.Count, g.LinesText())
+		}
+		out = append(out, fv)
+	}
+	slices.SortStableFunc(out, func(a, b findingView) int { return severityRank(a.Severity) - severityRank(b.Severity) })
+	return out
 }
 
 type groupChangeView struct {
@@ -877,9 +895,10 @@ func newFileView(id, title string, body []byte) *fileView {
 	if n := len(v.Lines); n > 0 && v.Lines[n-1].Text == "" && (len(body) == 0 || bytes.HasSuffix(body, []byte("\n")) || bytes.HasSuffix(body, []byte("\r"))) {
 		v.Lines = v.Lines[:n-1]
 	}
-	for _, f := range lint.Check(title, body) {
+	fs := lint.Check(title, body)
+	v.Findings = groupedFindings(fs)
+	for _, f := range fs {
 		fv := findingView{Line: f.Line, Severity: string(f.Severity), Code: string(f.Code), Message: f.Message}
-		v.Findings = append(v.Findings, fv)
 		switch fv.Severity {
 		case "error":
 			v.Errors++
@@ -892,7 +911,6 @@ func newFileView(id, title string, body []byte) *fileView {
 			v.Lines[i].Findings = append(v.Lines[i].Findings, fv)
 		}
 	}
-	slices.SortStableFunc(v.Findings, func(a, b findingView) int { return severityRank(a.Severity) - severityRank(b.Severity) })
 	return v
 }
 

@@ -309,3 +309,20 @@ func TestPageUsage(t *testing.T) {
 		t.Errorf("%d verdicts show preferences, want 2 (not /never/test, which may not be fetched)", n)
 	}
 }
+
+// TestPageGroupedFindings: the tester's findings list shows repeated findings as
+// one entry with the count and the lines, as "robots lint" does; each line of the
+// file still has its own finding beside it.
+func TestPageGroupedFindings(t *testing.T) {
+	s, _ := start(t, Config{})
+	body := "User-agent: Googlebot\nDisallow: /tmp/\n\n" + strings.Repeat(`<div style="display:none"><a href="https://spam.example/">cheap</a></div>`+"\n", 6)
+	code, page := postPage(t, s, url.Values{"action": {"test"}, "robots": {body}, "urls": {"/"}, "agent": {"Googlebot"}})
+	list := page[strings.Index(page, `<ul class="finding-list">`):]
+	list = list[:strings.Index(list, "</ul>")]
+	if code != 200 || strings.Count(list, "<li") != 1 || !strings.Contains(list, "(6 times: lines 4, 5, 6, 7, 8 and 1 more)") {
+		t.Errorf("status %d, findings list:\n%s\nwant one entry for the six unknown-field lines", code, list)
+	}
+	if n := strings.Count(page, `title="unknown-field"`); n != 6 {
+		t.Errorf("%d findings beside their lines, want 6", n)
+	}
+}

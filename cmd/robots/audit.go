@@ -16,6 +16,7 @@ import (
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/weburl"
+	"github.com/gorobots/robots/lint"
 	"github.com/gorobots/robots/sitemap"
 )
 
@@ -391,12 +392,16 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 
 	if len(rep.Lint) > 0 {
 		fmt.Fprintf(w, "\nLint (robots lint):\n")
-		for _, f := range rep.Lint {
-			pos := fmt.Sprintf("line %d", f.Line)
-			if f.Col > 0 {
-				pos += fmt.Sprintf(":%d", f.Col)
+		for _, g := range lint.Grouped(rep.Lint) {
+			pos := fmt.Sprintf("line %d", g.Line)
+			if g.Col > 0 {
+				pos += fmt.Sprintf(":%d", g.Col)
 			}
-			fmt.Fprintf(w, "  %s: %s: %s [%s]\n", pos, f.Severity, f.Message, f.Code)
+			fmt.Fprintf(w, "  %s: %s: %s [%s]", pos, g.Severity, g.Message, g.Code)
+			if g.Count > 1 {
+				fmt.Fprintf(w, " (%d times: %s)", g.Count, g.LinesText())
+			}
+			fmt.Fprintln(w)
 		}
 	}
 }

@@ -28,7 +28,9 @@ severity (error, warning, info), a code and a message saying what crawlers do.
 The codes are listed in lint/CODES.md.
 
 Formats:
-	text   file:line:col: severity: message [code]   (the default)
+	text   file:line:col: severity: message [code]   (the default); 4 or more findings
+	       of one code and severity in a file are one line, the first, with
+	       "(N times: lines A, B, C, D, E and M more)"
 	json   a JSON array of {"file", "line", "col", "severity", "code", "message"}
 	sarif  SARIF 2.1.0, for code scanning tools
 
@@ -72,8 +74,10 @@ func runLint(ctx context.Context, e *env, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	switch *format {
 	case "text":
-		for _, f := range all {
-			fmt.Fprintln(w, f)
+		// Repeated findings (one code, one severity, one file, lint.GroupAt or
+		// more) are one line with their count and lines; JSON and SARIF list each.
+		for _, g := range lint.Grouped(all) {
+			fmt.Fprintln(w, g)
 		}
 	case "json":
 		if all == nil {

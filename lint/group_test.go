@@ -1,0 +1,48 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGrouped: a hacked file's repeated findings (HTML injected after the rules)
+// fold into one line with the count and lines, placed at the first; a finding of
+// another kind stays on its own line; Check's result keeps every finding.
+func TestGrouped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: Googlebot\nDisalow: /tmp/\n\n")
+	for range 114 {
+		b.WriteString(`<div style="display:none"><a href="https://spam.example/">cheap</a></div>` + "\n")
+	}
+	fs := Check("hacked.txt", []byte(b.String()))
+	if len(fs) < 115 {
+		t.Fatalf("%d findings, want at least the misspelled Disallow and the 114 lines", len(fs))
+	}
+	gs := Grouped(fs)
+	var first *Group
+	for i := range gs {
+		if gs[i].Count > 1 {
+			if first != nil && gs[i].Code == first.Code && gs[i].File == first.File && gs[i].Severity == first.Severity {
+				t.Errorf("two groups of %s", gs[i].Code)
+			}
+			if first == nil {
+				first = &gs[i]
+			}
+		}
+	}
+	if first == nil || first.Count != 114 || first.Lines[0] != 4 {
+		t.Fatalf("groups %+v, want one of the 114 findings from line 4", gs)
+	}
+	s := first.String()
+	if !strings.HasPrefix(s, "hacked.txt:4:1: warning: ") || !strings.HasSuffix(s, "(114 times: lines 4, 5, 6, 7, 8 and 109 more)") {
+		t.Errorf("group line %q, want the first position, the count and the first five lines", s)
+	}
+	if len(gs) > 6 {
+		t.Errorf("%d lines for %d findings, want a handful: %v", len(gs), len(fs), gs)
+	}
+	// Three of a kind stay three lines.
+	few := []Finding{{File: "a", Line: 1, Code: "x"}, {File: "a", Line: 2, Code: "x"}, {File: "a", Line: 3, Code: "x"}}
+	if g := Grouped(few); len(g) != 3 || g[0].Count != 1 {
+		t.Errorf("Grouped of 3 = %+v, want them one by one", g)
+	}
+}
