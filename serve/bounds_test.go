@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/gorobots/robots/internal/testenv"
 )
 
@@ -68,21 +70,29 @@ func TestAnswerBounds(t *testing.T) {
 	}
 }
 
-// TestAdmittedRobotsLint: GET /v1/robots and POST /v1/lint take places as batches
-// do.
-func TestAdmittedRobotsLint(t *testing.T) {
+// holdingPlace starts a server of one place (MaxBatches 1) and a GET /v1/robots
+// that holds it, waiting for its origin until gate is closed; first receives its
+// status.
+func holdingPlace(t *testing.T) (s *Server, reg *prometheus.Registry, gate chan struct{}, first chan int) {
 	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
-	gate := make(chan struct{})
+	gate = make(chan struct{})
 	o.mu.Lock()
 	o.gate = gate
 	o.mu.Unlock()
-	s, reg := start(t, Config{AllowPrivate: true, MaxBatches: 1})
-	first := make(chan int, 1)
+	s, reg = start(t, Config{AllowPrivate: true, MaxBatches: 1})
+	first = make(chan int, 1)
 	go func() {
 		var a any
 		first <- get(t, s, "/v1/robots?url="+url.QueryEscape(o.URL+"/"), &a)
 	}()
 	testenv.WaitFor(t, func() bool { return o.fetches.Load() == 1 })
+	return s, reg, gate, first
+}
+
+// TestAdmittedRobotsLint: GET /v1/robots and POST /v1/lint take places as batches
+// do.
+func TestAdmittedRobotsLint(t *testing.T) {
+	s, reg, gate, first := holdingPlace(t)
 	var e struct{ Error string }
 	if code := post(t, s, "/v1/lint", "User-agent: *\n", &e); code != 503 || !strings.Contains(e.Error, "-max-batches") {
 		t.Errorf("lint while the robots.txt answer holds the place: %d %q, want 503 naming -max-batches", code, e.Error)
@@ -215,18 +225,7 @@ func TestEmptyPunycodeHost(t *testing.T) {
 // TestTesterAdmitted: the tester's Test takes a place as the API's batches do
 // (issue 29, item 6).
 func TestTesterAdmitted(t *testing.T) {
-	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
-	gate := make(chan struct{})
-	o.mu.Lock()
-	o.gate = gate
-	o.mu.Unlock()
-	s, _ := start(t, Config{AllowPrivate: true, MaxBatches: 1})
-	first := make(chan int, 1)
-	go func() {
-		var a any
-		first <- get(t, s, "/v1/robots?url="+url.QueryEscape(o.URL+"/"), &a)
-	}()
-	testenv.WaitFor(t, func() bool { return o.fetches.Load() == 1 })
+	s, _, gate, first := holdingPlace(t)
 	form := url.Values{"robots": {"User-agent: *\nDisallow: /x\n"}, "urls": {"/x"}, "agent": {"Googlebot"}, "action": {"test"}}
 	resp, err := http.PostForm("http://"+s.Addr()+"/", form)
 	if err != nil {
