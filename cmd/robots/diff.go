@@ -254,23 +254,36 @@ func describeSide(s *sideInfo) string {
 	return fmt.Sprintf("line %d: %s", s.Line, *s.Rule)
 }
 
-// writeDiffText writes groups and sitemaps, then URL changes, with the crawlers
-// whose verdict changes the same way for a URL on one line.
+// writeDiffText writes groups and sitemaps, then the verdicts that change: one
+// entry per way a verdict changes (before, after) and set of crawlers it changes
+// for, the crawlers named once and the URLs listed under them, so that a change for
+// the 70 crawlers of the "*" group names them once, not once per URL. An added or
+// removed group shows its lines; the first column is as wide for every kind.
 func writeDiffText(w io.Writer, changes []change) {
 	type urlKey struct{ url, before, after string }
 	var order []urlKey
 	agents := map[urlKey][]string{}
+	lines := func(sign string, g *sideInfo) { // the group's rules and fields; its header names the agents
+		for _, x := range g.Rules {
+			fmt.Fprintf(w, "    %s %s\n", sign, x)
+		}
+		for _, x := range g.Fields {
+			fmt.Fprintf(w, "    %s %s\n", sign, x)
+		}
+	}
 	for _, c := range changes {
 		switch c.Kind {
 		case "group":
 			who := "User-agent: " + strings.Join(c.Agents, ", ")
 			switch c.Change {
 			case "added":
-				fmt.Fprintf(w, "group added    %s (new line %d)\n", who, c.After.Line)
+				fmt.Fprintf(w, "%-15s %s (new line %d)\n", "group added", who, c.After.Line)
+				lines("+", c.After)
 			case "removed":
-				fmt.Fprintf(w, "group removed  %s (old line %d)\n", who, c.Before.Line)
+				fmt.Fprintf(w, "%-15s %s (old line %d)\n", "group removed", who, c.Before.Line)
+				lines("-", c.Before)
 			default:
-				fmt.Fprintf(w, "group changed  %s (old line %d, new line %d)\n", who, c.Before.Line, c.After.Line)
+				fmt.Fprintf(w, "%-15s %s (old line %d, new line %d)\n", "group changed", who, c.Before.Line, c.After.Line)
 				for _, x := range agentsMinus(c.Before.Agents, c.After.Agents) {
 					fmt.Fprintf(w, "    - User-agent: %s\n", x)
 				}
@@ -291,7 +304,7 @@ func writeDiffText(w io.Writer, changes []change) {
 				}
 			}
 		case "sitemap":
-			fmt.Fprintf(w, "sitemap %-7s %s\n", c.Change, c.URL)
+			fmt.Fprintf(w, "%-15s %s\n", "sitemap "+c.Change, c.URL)
 		case "url":
 			k := urlKey{c.URL, describeVerdict(c.Before), describeVerdict(c.After)}
 			if _, ok := agents[k]; !ok {
@@ -300,8 +313,27 @@ func writeDiffText(w io.Writer, changes []change) {
 			agents[k] = append(agents[k], c.Agent)
 		}
 	}
+	type changeKey struct{ before, after, agents string }
+	var kinds []changeKey
+	urls := map[changeKey][]string{}
+	who := map[changeKey][]string{}
 	for _, k := range order {
-		fmt.Fprintf(w, "%s\n    %s\n    -> %s\n    for %s\n", k.url, k.before, k.after, wrapIndent(agents[k], textWidth, "        "))
+		ck := changeKey{k.before, k.after, strings.Join(agents[k], "\x00")}
+		if _, ok := urls[ck]; !ok {
+			kinds = append(kinds, ck)
+			who[ck] = agents[k]
+		}
+		urls[ck] = append(urls[ck], k.url)
+	}
+	for _, ck := range kinds {
+		n := ""
+		if len(who[ck]) > 1 {
+			n = fmt.Sprintf("%d crawlers: ", len(who[ck]))
+		}
+		fmt.Fprintf(w, "%s\n    -> %s\n    for %s%s\n", ck.before, ck.after, n, wrapIndent(who[ck], textWidth, "        "))
+		for _, u := range urls[ck] {
+			fmt.Fprintf(w, "    - %s\n", u)
+		}
 	}
 }
 
