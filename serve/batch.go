@@ -15,6 +15,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/readahead"
+	"github.com/gorobots/robots/internal/verdictjson"
 )
 
 // POST /v1/check: a batch of URLs decided in request order, each origin looked up
@@ -224,7 +225,7 @@ func appendBatchStart(b []byte, c crawlerSet) []byte {
 	// One crawler: named once, at the top; several: each verdict names its own.
 	if len(c.tokens) == 1 {
 		b = append(b, `{"agent":`...)
-		b = appendString(b, c.names[0])
+		b = verdictjson.AppendString(b, c.names[0])
 		return append(b, `,"origins":[`...)
 	}
 	return append(b, `{"origins":[`...)
@@ -311,7 +312,8 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 				agent = ""
 			}
 			a.results = appendResultSep(a.results)
-			a.results = appendVerdict(a.results, u, sc.inputs[i], agent, d)
+			v := verdictjson.Verdict{URL: u, Input: sc.inputs[i], Agent: agent, Decision: d}
+			a.results = v.AppendFields(a.results)
 			a.results = append(a.results, `,"origin":`...)
 			a.results = strconv.AppendInt(a.results, int64(o.index), 10)
 			a.results = append(a.results, '}')

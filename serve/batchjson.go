@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/gorobots/robots/internal/verdictjson"
 )
 
 // The body of POST /v1/check is decoded by hand: a batch holds up to DefaultMaxURLs
@@ -85,7 +87,7 @@ func (r *jsonReader) literal(word string) bool {
 func (r *jsonReader) str() (string, error) {
 	r.i++ // the quote
 	start := r.i
-	r.i += plainPrefix(r.s[r.i:])
+	r.i += verdictjson.PlainPrefix(r.s[r.i:])
 	for r.i < len(r.s) {
 		c := r.s[r.i]
 		switch {
@@ -104,7 +106,7 @@ func (r *jsonReader) str() (string, error) {
 				return r.strSlow(start)
 			}
 			r.i += size
-			r.i += plainPrefix(r.s[r.i:])
+			r.i += verdictjson.PlainPrefix(r.s[r.i:])
 		default:
 			r.i++
 		}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/gorobots/robots/internal/verdictjson"
 )
 
 // GET /v1/check: one URL, one decision.
@@ -40,7 +42,8 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	d := newDecider(res, dialect).check(c.tokens[0], u)
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 448)
-	b = appendVerdict(b, u, input, c.names[0], d)
+	v := verdictjson.Verdict{URL: u, Input: input, Agent: c.names[0], Decision: d}
+	b = v.AppendFields(b)
 	b = append(b, `,"robots":`...)
 	b = appendOrigin(b, res, c, &[2]dayText{})
 	return append(b, '}'), nil

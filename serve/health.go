@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/gorobots/robots/internal/verdictjson"
 )
 
 // ReadyTimeout bounds the store check of one /readyz request: an orchestrator
@@ -29,7 +31,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if err := s.StoreHealth(ctx); err != nil {
 		s.log.Warn("not ready", "error", err.Error())
 		w.WriteHeader(http.StatusServiceUnavailable)
-		b := append([]byte(`{"status":"unavailable","error":`), appendString(nil, "store: "+err.Error())...)
+		b := append([]byte(`{"status":"unavailable","error":`), verdictjson.AppendString(nil, "store: "+err.Error())...)
 		w.Write(append(b, '}'))
 		return
 	}

@@ -3,53 +3,16 @@ package serve
 import (
 	"strconv"
 	"time"
-	"unicode/utf8"
 
-	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/verdictjson"
 )
 
 // The check answers are encoded by hand: they are the hot path (a batch holds
 // thousands), their shape is fixed, and the per-origin part is encoded once per
-// origin rather than once per URL.
-
-// appendVerdict appends a verdict's fields without the closing brace, for the
-// caller to add "origin" (batch) or "robots" (single check).
-func appendVerdict(b []byte, url, input, agent string, d robots.Decision) []byte {
-	b = append(b, `{"url":`...)
-	b = appendString(b, url)
-	if input != "" {
-		b = append(b, `,"input":`...)
-		b = appendString(b, input)
-	}
-	if agent != "" { // "" in a batch about one crawler, named at the top of the answer
-		b = append(b, `,"agent":`...)
-		b = appendString(b, agent)
-	}
-	if d.Allowed {
-		b = append(b, `,"allowed":true,"rule":`...)
-	} else {
-		b = append(b, `,"allowed":false,"rule":`...)
-	}
-	if d.Rule.Line == 0 {
-		b = append(b, "null"...)
-	} else {
-		b = appendRule(b, d.Rule)
-	}
-	b = append(b, `,"line":`...)
-	return strconv.AppendInt(b, int64(d.Rule.Line), 10)
-}
-
-// appendRule writes the rule as written in a file, as the robots command does:
-// "Disallow: /x".
-func appendRule(b []byte, r robots.Rule) []byte {
-	if r.Allow {
-		b = append(b, `"Allow: `...)
-	} else {
-		b = append(b, `"Disallow: `...)
-	}
-	return appendStringBody(b, r.Value, '"')
-}
+// origin rather than once per URL. Verdicts are internal/verdictjson's, the shape the
+// robots command writes too. BenchmarkBatchCodec measures what this buys a whole
+// batch through HTTP against encoding/json.
 
 // appendOrigin appends the origin object: how its robots.txt was fetched, and the
 // crawl-delay of each crawler asked about. days holds the dates of its two times'
@@ -57,7 +20,7 @@ func appendRule(b []byte, r robots.Rule) []byte {
 func appendOrigin(b []byte, res *fetch.Result, c crawlerSet, days *[2]dayText) []byte {
 	b = append(b, `{"origin":`...)
 	if n := len(res.Origin); n <= len(res.RobotsURL) && res.RobotsURL[:n] == res.Origin &&
-		plainPrefix(res.RobotsURL) == len(res.RobotsURL) {
+		verdictjson.PlainPrefix(res.RobotsURL) == len(res.RobotsURL) {
 		// The robots.txt URL starts with the origin (in a result the client holds they
 		// are one string) and needs no escaping: neither does the origin.
 		b = append(b, '"')
@@ -66,9 +29,9 @@ func appendOrigin(b []byte, res *fetch.Result, c crawlerSet, days *[2]dayText) [
 		b = append(b, res.RobotsURL...)
 		b = append(b, `","outcome":"`...)
 	} else {
-		b = appendString(b, res.Origin)
+		b = verdictjson.AppendString(b, res.Origin)
 		b = append(b, `,"robots_url":`...)
-		b = appendString(b, res.RobotsURL)
+		b = verdictjson.AppendString(b, res.RobotsURL)
 		b = append(b, `,"outcome":"`...)
 	}
 	b = append(b, res.Outcome.String()...)
@@ -93,7 +56,7 @@ func appendOrigin(b []byte, res *fetch.Result, c crawlerSet, days *[2]dayText) [
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, c.names[i])
+		b = verdictjson.AppendString(b, c.names[i])
 		b = append(b, ':')
 		d, ok := time.Duration(0), false
 		if res.Effect == fetch.ObeyRules && res.Robots != nil {
@@ -187,83 +150,19 @@ func civil(days int64) (year, month, day int) {
 // appendError appends the error body {"error": msg}.
 func appendError(b []byte, msg string) []byte {
 	b = append(b, `{"error":`...)
-	b = appendString(b, msg)
+	b = verdictjson.AppendString(b, msg)
 	return append(b, '}')
 }
 
 // appendURLError appends a batch result for a URL that could not be decided.
 func appendURLError(b []byte, url string, status int, msg string) []byte {
 	b = append(b, `{"url":`...)
-	b = appendString(b, url)
+	b = verdictjson.AppendString(b, url)
 	b = append(b, `,"error":`...)
-	b = appendString(b, msg)
+	b = verdictjson.AppendString(b, msg)
 	b = append(b, `,"error_status":`...)
 	b = strconv.AppendInt(b, int64(status), 10)
 	return append(b, '}')
-}
-
-// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as with
-// encoding/json.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	return appendStringBody(b, s, '"')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendStringBody appends s escaped for a JSON string, then end.
-func appendStringBody(b []byte, s string, end byte) []byte {
-	n := plainPrefix(s)
-	if n == len(s) {
-		b = append(b, s...)
-		return append(b, end)
-	}
-	start := 0
-	for i := n; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		// U+2028 and U+2029 are valid JSON but end lines in JavaScript source.
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, `\u202`...)
-			b = append(b, hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, end)
 }
 
 // put2 and put4 write n in decimal into a digit pair and quadruple.
@@ -273,33 +172,4 @@ func put2(a []byte, n int) {
 
 func put4(a []byte, n int) {
 	a[0], a[1], a[2], a[3] = byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10)
-}
-
-// plainPrefix returns the length of the longest prefix of s whose bytes a JSON
-// string holds as they are: ASCII from 0x20, except '"' and '\\'. It looks at eight
-// bytes at a time (URLs are long runs of such bytes), with the usual bit tricks: a
-// byte below 0x20, a '"', a '\\' or a byte with the high bit set makes a chunk's
-// test non-zero, and the byte loop then finds which.
-func plainPrefix(s string) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		quote := v ^ (ones * '"')
-		backslash := v ^ (ones * '\\')
-		special := (v - ones*0x20) | (quote-ones)&^quote | (backslash-ones)&^backslash
-		if (special|v)&highs != 0 {
-			break
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return i
 }

@@ -1,8 +1,6 @@
 package serve
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,25 +8,6 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 )
-
-// The hand-written encoders must give what encoding/json reads back unchanged.
-func TestAppendString(t *testing.T) {
-	for _, s := range []string{"", "plain", `quote " and \ backslash`, "tab\tnl\ncr\r", "\x00\x1f", "é ü 日本", "\u2028\u2029", "bad \xff utf-8", "<script>&"} {
-		t.Run(fmt.Sprintf("%q", s), func(t *testing.T) {
-			var got string
-			if err := json.Unmarshal(appendString(nil, s), &got); err != nil {
-				t.Fatalf("%q: %v", s, err)
-			}
-			want := s
-			if s == "bad \xff utf-8" {
-				want = "bad \ufffd utf-8"
-			}
-			if got != want {
-				t.Errorf("round trip of %q = %q", s, got)
-			}
-		})
-	}
-}
 
 func TestAppendTime(t *testing.T) {
 	for _, tt := range []struct {
@@ -83,30 +62,6 @@ func TestAppendTimeDays(t *testing.T) {
 		if got, want := string(appendTime(nil, other, &held)), `"`+other.Format(time.RFC3339)+`"`; got != want {
 			t.Fatalf("appendTime(%v) after %v = %s, want %s", other, d, got, want)
 		}
-	}
-}
-
-// TestPlainPrefix compares the eight-bytes-at-a-time scan with a byte loop, at
-// every position of every special byte.
-func TestPlainPrefix(t *testing.T) {
-	slow := func(s string) int {
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-				return i
-			}
-		}
-		return len(s)
-	}
-	base := "https://example.com/a/b?c=d&e=f~g"
-	for _, c := range []byte{0, 0x1f, ' ', '!', '"', '#', '\\', ']', 0x7f, 0x80, 0xc3, 0xff} {
-		t.Run(fmt.Sprintf("%#02x", c), func(t *testing.T) {
-			for i := 0; i <= len(base); i++ {
-				s := base[:i] + string([]byte{c}) + base[i:]
-				if got, want := plainPrefix(s), slow(s); got != want {
-					t.Errorf("plainPrefix(%q) = %d; want %d", s, got, want)
-				}
-			}
-		})
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
 )
 
@@ -360,8 +361,8 @@ func (p *caseParser) run(line []byte, lineNum int) any {
 		return fail(`missing field "robots", "robots_base64" or "robots_file"`)
 	}
 	d := r.CheckAgents(agents, u)
-	v := verdictJSON{URL: u, Agent: agentName(agents), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line,
-		Usage: usageJSON(r.UsageAgents(agents, u))}
+	v := verdictJSON{Verdict: verdictjson.Verdict{URL: u, Agent: agentName(agents), Decision: d,
+		Usage: usageJSON(r.UsageAgents(agents, u))}}
 	if encoded(*c.URL, u) {
 		v.Input = *c.URL
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
 )
 
@@ -191,8 +192,8 @@ func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 	}
 	for _, u := range urls {
 		d := x.r.Check(agent, u.url)
-		v := verdictJSON{URL: u.url, Agent: agent, Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line,
-			Usage: usageJSON(x.r.Usage(agent, u.url))}
+		v := verdictJSON{Verdict: verdictjson.Verdict{URL: u.url, Agent: agent, Decision: d,
+			Usage: usageJSON(x.r.Usage(agent, u.url))}}
 		if encoded(u.raw, u.url) {
 			v.Input = u.raw
 		}
@@ -268,11 +269,7 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 			fmt.Fprintf(w, "  crawl-delay: none\n")
 		}
 		for _, u := range ex.URLs {
-			rule := "no rule matched"
-			if u.Rule != nil {
-				rule = fmt.Sprintf("line %d: %s", u.Line, *u.Rule)
-			}
-			fmt.Fprintf(w, "  %-10s  %s  (%s)\n", verdict(u.Allowed), u.URL, rule)
+			fmt.Fprintf(w, "  %-10s  %s  (%s)\n", verdict(u.Allowed), u.URL, describeRule(u.Rule))
 			if said := usageText(u.Usage); said != "" {
 				fmt.Fprintf(w, "  %-10s  %s\n", "", said)
 			}

@@ -10,24 +10,28 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/lint"
 )
 
-// verdictJSON is the one JSON shape of a decision, in every subcommand and in the
-// service's API: the URL decided, the crawler, the verdict and the deciding rule as
-// written in the file ("Disallow: /a"), with its line. When no rule matched, "rule"
-// is null and "line" is 0. "input" is the URL as given when it had to be encoded.
+// verdictJSON is a verdict in the one JSON shape of a decision, in every subcommand
+// and in the service's API (internal/verdictjson), and for check without -robots how
+// the file was fetched ("robots").
 type verdictJSON struct {
-	URL     string     `json:"url"`
-	Input   string     `json:"input,omitempty"`
-	Agent   string     `json:"agent"`
-	Allowed bool       `json:"allowed"`
-	Rule    *string    `json:"rule"`
-	Line    int        `json:"line"`
-	Robots  *fetchJSON `json:"robots,omitempty"` // check without -robots: how the file was fetched
-	// Usage is what the file prefers about the use of the URL's content, when a
-	// Content-Usage or Content-Signal line applies to it.
-	Usage *robots.Usage `json:"usage,omitempty"`
+	verdictjson.Verdict
+	Robots *fetchJSON
+}
+
+func (v verdictJSON) MarshalJSON() ([]byte, error) {
+	b := v.Verdict.AppendFields(nil)
+	if v.Robots != nil {
+		r, err := json.Marshal(v.Robots)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"robots":`...), r...)
+	}
+	return append(b, '}'), nil
 }
 
 // errorJSON stands in the results for a URL or an input line that could not be
@@ -144,7 +148,7 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 	if !d.Allowed {
 		o.disallowed = true
 	}
-	v := verdictJSON{URL: u, Agent: agentName(agents), Allowed: d.Allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line, Usage: usageJSON(pref)}
+	v := verdictJSON{Verdict: verdictjson.Verdict{URL: u, Agent: agentName(agents), Decision: d, Usage: usageJSON(pref)}}
 	if encoded(raw, u) {
 		v.Input = raw
 	}
