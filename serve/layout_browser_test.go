@@ -119,6 +119,13 @@ func testLayoutAudit(t *testing.T, b *browser) {
 	if got := eval[[]string](tb, nestedScrolls); len(got) > 0 {
 		t.Errorf("lists scrolling inside the results panel: %q", got)
 	}
+
+	// A branch's URL list says when it is a sample and how to see the rest.
+	tb.do(chromedp.Click(chromedp.CSS(`#picture g.node[data-path="/search"]`)), chromedp.WaitVisible(chromedp.CSS("#samples")))
+	tb.shot("layout-04-audit-branch")
+	if got := eval[string](tb, `document.querySelector("#samples caption").textContent`); !strings.Contains(got, "of its 10 URLs (the audit keeps a few examples per branch") {
+		t.Errorf("the /search branch's list says %q, want how many of its 10 URLs it shows and why", got)
+	}
 }
 
 // sameColor compares a computed rgb() colour with a CSS hex colour.

@@ -242,7 +242,12 @@ document.addEventListener("DOMContentLoaded", function () {
       if (d.samples && d.samples.length) {
         var t = el("table", "samples");
         t.id = "samples";
-        t.appendChild(el("caption", "", (d.samples.length === 1 ? "A URL" : d.samples.length + " of its URLs") + ", as " + agent + " may fetch them"));
+        // Say what the list is when it is not every URL of the branch: the audit keeps
+        // a few examples per branch (one per kind of verdict where they differ).
+        var cap = d.samples.length >= d.urls ? (d.urls === 1 ? "Its URL" : "Its " + d.urls + " URLs") :
+          d.samples.length + " of its " + d.urls.toLocaleString("en") + " URLs (the audit keeps a few examples per branch: " +
+          "the rules above list the lines that block the others; test any URL in Test URLs)";
+        t.appendChild(el("caption", "", cap + ", as " + agent + " may fetch them"));
         var hr = el("tr");
         ["URL", agent, "Deciding line"].forEach(function (h) { var th = el("th", "", h); th.scope = "col"; hr.appendChild(th); });
         t.appendChild(el("thead")).appendChild(hr);
