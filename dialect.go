@@ -135,7 +135,7 @@ func ParseDialect(name string) (Dialect, error) {
 		return Google, nil
 	}
 	for i, n := range dialectNames {
-		if strings.EqualFold(name, n) {
+		if equalFold(name, n) {
 			return Dialect(i), nil
 		}
 	}
@@ -160,27 +160,6 @@ func (r *Robots) Dialect() Dialect {
 }
 
 func (d Dialect) legacy() bool { return d == Legacy1996 || d == Legacy1994 }
-
-// legacyKind recognises field names the way the old documents define them: exactly,
-// ignoring case.
-func legacyKind(d Dialect, key string) Kind {
-	switch {
-	case equalFold(key, "user-agent"):
-		return KindUserAgent
-	case equalFold(key, "disallow"):
-		return KindDisallow
-	case equalFold(key, "allow") && d == Legacy1996:
-		return KindAllow
-	case equalFold(key, "sitemap"):
-		return KindSitemap
-	}
-	for _, f := range otherFields {
-		if equalFold(key, f) {
-			return KindOther
-		}
-	}
-	return KindUnknown
-}
 
 // compilePattern turns a rule value into the pattern matched and its shape.
 func (d Dialect) compilePattern(v string) (string, uint8) {

@@ -124,10 +124,6 @@ func showsNothing(text string) bool {
 	return true
 }
 
-func isGlobal(v string) bool {
-	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || isSpace(v[1]))
-}
-
 // builder holds the scratch slices of a parse or of a rule set's compilation. Builders
 // are pooled, so parsing allocates only the exact-size slices the result keeps.
 type builder struct {
@@ -184,54 +180,27 @@ func (b *builder) diag(line int, code Code, arg1, arg2 string) {
 	b.diags = append(b.diags, diag{line: int32(line), code: code, arg1: arg1, arg2: arg2})
 }
 
-// readAs turns the kind of a line, as Google's parser reads it, into the dialect's:
-// the old documents know no misspellings and require the colon.
-func readAs(dialect Dialect, l *Line) {
-	if dialect.legacy() && l.Kind != KindBlank && l.Kind != KindInvalid {
-		l.Typo = false
-		if l.MissingColon {
-			l.Kind, l.MissingColon = KindInvalid, false
-		} else {
-			l.Kind = legacyKind(dialect, l.Key)
-		}
-	}
-}
-
-// passOver marks the bytes that, first on a line, make it neither a user-agent nor a
-// rule line nor a blank line in any dialect: every field name Google reads as one of
-// these starts with u, a or d in either case (fieldKind, legacyKind), and a line
-// starting with '#' is a comment. White space and NUL are not marked: the line may
-// still be any of them.
-var passOver = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = !spaces[c] && c != 0 && c|0x20 != 'u' && c|0x20 != 'a' && c|0x20 != 'd'
-	}
-	return t
-}()
-
 // parse finds the groups of body (a copy of the caller's, which r keeps) and indexes
 // them by product token. That is all a decision needs before it reads a group's rules:
 // rule sets are compiled on the first decision that needs each (compileSet), and the
 // agents, fields and diagnostics are read when first asked for (details). Only the
-// lines that can start or end a group are classified; most are passed over by their
-// first byte or, for "Disallow:" and "Allow:" lines, their first word.
-//
-// The groups are the same as the detailed reading's (readDetails): a user-agent line
-// starts a group unless it follows another in the same group, a rule line ends the
-// group's user-agent lines, and in the legacy dialects a blank line ends the record.
+// user-agent and rule lines count, and of these only user-agent lines are read past
+// their name: most lines are passed over by their first byte (groupByte) or their name
+// (reader.next).
 func (r *Robots) parse(body string) {
 	b := builders.Get().(*builder)
 	defer b.release()
-	from := len(body) - len(skipBOM(body))
 	// Whether the body has a NUL byte is not looked for: the few lines classified here
 	// are searched for one (classify), and a rule set's compilation searches its groups.
-	gr := grouper{b: b, body: body, dialect: r.dialect, cur: -1}
-	if !gr.skimLF(from) {
-		// A CR ends a line by itself somewhere: read again with the scanner, which
-		// knows every line end.
+	rd := readerAt(body, r.dialect, skipBOM(body), 0, false)
+	gr := grouper{b: b, body: body, dialect: r.dialect, g: newGrouping()}
+	gr.read(&rd)
+	if rd.misread() {
+		r.exact = true
 		b.groups, b.names, b.stars = b.groups[:0], b.names[:0], b.stars[:0]
-		gr = grouper{b: b, body: body, dialect: r.dialect, cur: -1}
-		gr.skim(from)
+		rd = readerAt(body, r.dialect, skipBOM(body), 0, true)
+		gr = grouper{b: b, body: body, dialect: r.dialect, g: newGrouping()}
+		gr.read(&rd)
 	}
 	r.index(b)
 	r.groups = clone(b.groups)
@@ -247,161 +216,71 @@ type grouper struct {
 	b       *builder
 	body    string
 	dialect Dialect
-	cur     int  // the group being read, -1 when none
-	inRules bool // a rule has been seen since the current group's user-agent lines
+	g       grouping
 	l       Line
 }
 
-// skimLF reads the lines from pos, a line start, when they end in LF or CR LF, as most
-// bodies' do: each line end costs one search. It reports false when some CR ends a
-// line by itself, which it cannot tell from a CR inside a line: it counts the CRs it
-// cut before an LF and compares the count with the body's.
-func (g *grouper) skimLF(pos int) bool {
-	body := g.body
-	crs := strings.Count(body, "\r")
-	hasCR := crs > 0
-	bucketed := !g.dialect.legacy() // the old documents' field names are read otherwise
-	for num := 1; pos <= len(body); num++ {
-		start, end, found := pos, len(body), false
-		if i := strings.IndexByte(body[pos:], '\n'); i >= 0 {
-			end, found = pos+i, true
-		}
-		pos = end + 1
-		if hasCR && found && end > start && body[end-1] == '\r' {
-			end--
-			crs--
-		}
-		// Most lines are passed over here, by their first byte or as rule lines.
-		if end > start {
-			c := body[start]
-			if passOver[c] {
-				continue
-			}
-			if bucketed && end-start >= 9 {
-				w := u64(body, start)
-				if ruleWord(w, body[start+8]) {
-					g.inRules = true // before any group too: the next user-agent line starts one anyway
-					continue
-				}
-				if end-start >= 11 && userAgentWord(w, body[start+8:start+11]) {
-					tok, global := userAgentValue(body[start:end], 11)
-					g.userAgent(start, num, tok, global)
-					continue
-				}
-			}
-		}
-		g.line(start, end, num, -2)
-	}
-	return crs == 0
-}
-
-// skim reads the lines from pos with the scanner, which ends a line at CR, LF or CR LF.
-func (g *grouper) skim(pos int) {
-	var sc scanner
-	sc.initAt(g.body, pos, 0, false)
+// read reads the lines of rd.
+func (gr *grouper) read(rd *reader) {
+	body, legacy := gr.body, gr.dialect.legacy()
 	for {
-		start, end, ok := sc.line()
+		// Rule lines change nothing before any group, and after the first of a group.
+		rd.agentsOnly(gr.g.cur < 0 || gr.g.inRules)
+		start, end, kind, n, ok := rd.next()
 		if !ok {
 			return
 		}
-		hash := -2 // not searched
-		if start < end && !passOver[g.body[start]] {
-			hash = sc.hash(start, end)
+		if kind == KindAllow || kind == KindDisallow {
+			gr.g.rule()
+			continue
 		}
-		g.line(start, end, sc.num, hash)
+		if n == 0 {
+			rd.classify(&gr.l, start, end, kind, n)
+			kind = gr.l.Kind
+		}
+		switch kind {
+		case KindBlank:
+			if legacy && !gr.l.Comment {
+				gr.blank(start)
+			}
+		case KindUserAgent:
+			v := gr.l.Value
+			if n > 0 {
+				v = cutLine(body[start:end])[n+1:]
+			}
+			tok, global := agentValue(v)
+			gr.userAgent(start, rd.num, tok, global)
+		case KindAllow, KindDisallow:
+			gr.g.rule()
+		}
 	}
 }
 
-// line reads line num, body[start:end]. hash is where its first '#' is (see
-// scanner.hash), or -2 when the line has not been searched for one.
-func (g *grouper) line(start, end, num, hash int) {
-	body := g.body
-	kind, comment := KindBlank, false
-	if start < end {
-		c := body[start]
-		if passOver[c] {
-			return
-		}
-		if hash == -2 {
-			hash = strings.IndexByte(body[start:end], '#')
-		}
-		l := &g.l
-		classify(l, num, body[start:end], false, hash)
-		readAs(g.dialect, l)
-		kind, comment = l.Kind, l.Comment
-	}
-	b := g.b
-	switch kind {
-	case KindBlank:
-		if g.dialect.legacy() && !comment && g.cur >= 0 { // the record ends (see readDetails)
-			b.groups[g.cur].end = int32(start)
-			g.cur, g.inRules = -1, false
-		}
-	case KindUserAgent:
-		v := g.l.Value
-		g.userAgent(start, num, leadingToken(v), isGlobal(v))
-	case KindAllow, KindDisallow:
-		g.inRules = true
+// blank reads a blank line at start in a legacy dialect: the record ends there.
+func (gr *grouper) blank(start int) {
+	if cur := gr.g.cur; gr.g.blank() {
+		gr.b.groups[cur].end = int32(start)
 	}
 }
 
 // userAgent reads the user-agent line num, which starts at start in the body and names
 // the product token tok, or "*" when global.
-func (g *grouper) userAgent(start, num int, tok string, global bool) {
-	b := g.b
-	if g.cur < 0 || g.inRules {
-		if g.cur >= 0 {
-			b.groups[g.cur].end = int32(start)
+func (gr *grouper) userAgent(start, num int, tok string, global bool) {
+	b := gr.b
+	if prev := gr.g.cur; gr.g.agent() {
+		if prev >= 0 {
+			b.groups[prev].end = int32(start)
 		}
-		g.cur, g.inRules = len(b.groups), false
-		b.groups = append(b.groups, group{line: int32(num), start: int32(start), end: int32(len(g.body))})
+		b.groups = append(b.groups, group{line: int32(num), start: int32(start), end: int32(len(gr.body))})
 	}
+	cur := int32(gr.g.cur)
 	if global {
-		if n := len(b.stars); n == 0 || b.stars[n-1] != int32(g.cur) {
-			b.stars = append(b.stars, int32(g.cur))
+		if n := len(b.stars); n == 0 || b.stars[n-1] != cur {
+			b.stars = append(b.stars, cur)
 		}
 	} else {
-		b.names = append(b.names, named{foldKey(tok), tok, int32(g.cur)})
+		b.names = append(b.names, named{foldKey(tok), tok, cur})
 	}
-}
-
-// userAgentValue returns the product token of a line that starts with "user-agent:" in
-// any case (text[n:] follows the colon), and whether its value is "*", as classify,
-// leadingToken and isGlobal would find them: the value's first bytes tell, since a
-// token ends at any byte that cuts or ends the value ('#', NUL, white space).
-func userAgentValue(text string, n int) (tok string, global bool) {
-	if len(text) > MaxLineBytes {
-		text = text[:MaxLineBytes] // as classify cuts it
-	}
-	for n < len(text) && spaces[text[n]] {
-		n++
-	}
-	v := text[n:]
-	if len(v) > 0 && v[0] == '*' {
-		// "*" alone, or followed by white space or by what ends the value.
-		return "", len(v) == 1 || spaces[v[1]] || v[1] == '#' || v[1] == 0
-	}
-	return leadingToken(v), false
-}
-
-// The word of "allow:", a rule line's common first bytes (see knownKey), with the two
-// bytes after it cleared. skimLF compares it, and "disallow", with a line's first word.
-const (
-	wordAllowColon = 0x00003a776f6c6c61 // "allow:"
-	foldAllowColon = 0x0000002020202020 // not the colon: SUB|0x20 is ':'
-	keepAllowColon = 0x0000ffffffffffff
-)
-
-// ruleWord reports whether a line whose first eight bytes are w (little-endian) and
-// whose ninth is c starts with "disallow:" or "allow:" in any case.
-func ruleWord(w uint64, c byte) bool {
-	return w|foldDisallow == wordDisallow && c == ':' || w&keepAllowColon|foldAllowColon == wordAllowColon
-}
-
-// userAgentWord reports whether a line whose first eight bytes are w (little-endian)
-// and whose next three are rest starts with "user-agent:" in any case.
-func userAgentWord(w uint64, rest string) bool {
-	return w|foldUserAge == wordUserAge && rest[0]|0x20 == 'n' && rest[1]|0x20 == 't' && rest[2] == ':'
 }
 
 // tokenLess orders names by token, compared case-insensitively.
@@ -532,16 +411,19 @@ func (r *Robots) readDetails() *details {
 	body := r.body
 	dialect := r.dialect
 	legacy := dialect.legacy()
-	inRules := false // a rule has been seen since the current group's user-agent lines
-	closed := false  // a blank line has ended a record (legacy dialects)
+	g := newGrouping()
+	closed := false // a blank line has ended a record (legacy dialects)
 	var cur *span
-	// A loop rather than scanLines' callback: the Line stays on the stack.
-	var sc scanner
-	sc.init(body)
+	// A loop rather than Lines' iterator: the Line stays on the stack.
+	rd := newReader(body, dialect)
 	var line Line
 	l := &line
-	for sc.next(l) {
-		readAs(dialect, l)
+	for {
+		start, end, kind, n, ok := rd.next()
+		if !ok {
+			break
+		}
+		rd.classify(l, start, end, kind, n)
 		if l.TooLong {
 			b.diag(l.Num, LineTooLong, "", "")
 		}
@@ -556,19 +438,18 @@ func (r *Robots) readDetails() *details {
 				// A blank line ends the record in the old documents (1994: "records
 				// separated by one or more blank lines"; 1996: blank = *space CRLF);
 				// a comment line does not.
-				cur, inRules = nil, false
-				closed = true
+				g.blank()
+				cur, closed = nil, true
 			}
 		case KindInvalid:
 			if !showsNothing(l.Text) {
 				b.diag(l.Num, InvalidLine, "", "")
 			}
 		case KindUserAgent:
-			if cur == nil || inRules {
+			if g.agent() {
 				n, nr, nf := int32(len(b.agents)), int32(len(b.ruleLs)), int32(len(b.fields))
 				b.spans = append(b.spans, span{n, n, nr, nr, nf, nf})
 				cur = &b.spans[len(b.spans)-1]
-				inRules = false
 			}
 			b.agents = append(b.agents, Agent{Name: l.Value, Line: l.Num})
 			cur.agentHi++
@@ -576,7 +457,7 @@ func (r *Robots) readDetails() *details {
 				b.diag(l.Num, EmptyUserAgent, "", "")
 			}
 		case KindAllow, KindDisallow:
-			if cur == nil {
+			if !g.rule() {
 				where := beforeAgents
 				if closed {
 					where = afterBlank
@@ -584,7 +465,6 @@ func (r *Robots) readDetails() *details {
 				b.diag(l.Num, RuleOutsideGroup, l.Kind.String(), where)
 				continue
 			}
-			inRules = true
 			if l.Value == "" {
 				continue // an empty value restricts nothing, but still ends the agent lines
 			}
@@ -598,7 +478,7 @@ func (r *Robots) readDetails() *details {
 		case KindOther, KindUnknown:
 			name := l.Key
 			if l.Kind == KindOther {
-				name = canonicalField(name)
+				name = fieldOf(name, dialect).name // lower case, without allocating
 			} else {
 				b.diag(l.Num, UnknownField, l.Key, "")
 				b.diags[len(b.diags)-1].noColon = l.MissingColon
@@ -610,7 +490,7 @@ func (r *Robots) readDetails() *details {
 		}
 	}
 	if r.size > len(body) {
-		b.diag(sc.num, FileTooLarge, "", "")
+		b.diag(rd.num, FileTooLarge, "", "")
 	}
 	d := &details{agents: clone(b.agents), rules: clone(b.ruleLs), fields: clone(b.fields),
 		spans: clone(b.spans), diags: clone(b.diags)}
@@ -658,20 +538,10 @@ func (b *builder) addRule(pat string, line int, src, srcLen int, allow bool, sha
 	b.pats = append(b.pats, pat)
 }
 
-// canonicalField returns the lower-case spelling of a known field without allocating.
-func canonicalField(key string) string {
-	for _, f := range otherFields {
-		if equalFold(key, f) {
-			return f
-		}
-	}
-	return strings.ToLower(key)
-}
-
 // bucketKey is the byte after the leading '/' that every path matching pat must have,
 // or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…") or that
 // byte is not ASCII (escaped patterns have none) or is NUL (bit 0 of a set's keys marks
-// its long header; the scanner ends a line at a NUL, so only a decoded escape has one).
+// its long header; the reader ends a line at a NUL, so only a decoded escape has one).
 func bucketKey(pat string) int16 {
 	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && 0 < pat[1] && pat[1] < 0x80 && !(pat[1] == '$' && len(pat) == 2) {
 		return int16(pat[1])
@@ -688,22 +558,21 @@ func (r *Robots) compileSet(gs []int32) []byte {
 	defer b.release()
 	dialect := r.dialect
 	legacy := dialect.legacy()
-	var sc scanner
 	var l Line
 	for _, gi := range gs {
 		g := &r.groups[gi]
+		rd := readerAt(r.body[:g.end], dialect, int(g.start), int(g.line)-1, r.exact)
 		// The group's lines need no search for a NUL byte when it has none.
-		sc.initAt(r.body, int(g.start), int(g.line)-1, strings.IndexByte(r.body[g.start:g.end], 0) < 0)
+		rd.noNUL = strings.IndexByte(r.body[g.start:g.end], 0) < 0
 		for {
-			start, end, ok := sc.line()
-			if !ok || start >= int(g.end) {
+			start, end, kind, n, ok := rd.next()
+			if !ok {
 				break
 			}
-			if start == end || passOver[r.body[start]] {
+			if kind == KindUserAgent {
 				continue
 			}
-			classify(&l, sc.num, r.body[start:end], sc.noNUL, sc.hash(start, end))
-			readAs(dialect, &l)
+			rd.classify(&l, start, end, kind, n)
 			if l.Kind != KindAllow && l.Kind != KindDisallow || l.Value == "" {
 				continue // an empty value restricts nothing
 			}
@@ -724,23 +593,4 @@ func (r *Robots) compileSet(gs []int32) []byte {
 	binary.LittleEndian.PutUint32(prog[progLen:], uint32(len(prog)))
 	b.sets.write(prog, progHead, b.rules, b.pats, !legacy)
 	return prog
-}
-
-// compareFold compares ASCII strings as if both were lower case.
-func compareFold(a, b string) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		ca, cb := lower(a[i]), lower(b[i])
-		if ca != cb {
-			return int(ca) - int(cb)
-		}
-	}
-	return len(a) - len(b)
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }

@@ -24,6 +24,7 @@ type Robots struct {
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	dialect  Dialect
 	body     string // the body parsed (a copy): every string reported is part of it
+	exact    bool   // some CR ends a line by itself: the body is read exactly (see reader)
 
 	groups      []group    // in file order
 	setGroup    []int32    // the groups of all rule sets
@@ -80,10 +81,11 @@ type Agent struct {
 // Token returns the product token Google matches for this user-agent value: "*" for
 // the catch-all, otherwise the leading run of [A-Za-z_-].
 func (a Agent) Token() string {
-	if isGlobal(a.Name) {
+	tok, global := agentValue(a.Name)
+	if global {
 		return "*"
 	}
-	return leadingToken(a.Name)
+	return tok
 }
 
 // Rule is an allow or disallow line.

@@ -3,26 +3,17 @@ package robots
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gorobots/robots/internal/testenv"
 )
 
-// collectLines returns every line scan passes to its callback.
-func collectLines(scan func(string, func(*Line) bool), s string) []Line {
-	var out []Line
-	scan(s, func(l *Line) bool {
-		out = append(out, *l)
-		return true
-	})
-	return out
-}
-
-// checkScan fails t where scanLines and the reference scanner disagree on body.
+// checkScan fails t where the reader (through Lines) and the reference disagree on body.
 func checkScan(t *testing.T, name string, body string) {
 	t.Helper()
-	got, want := collectLines(scanLines, body), collectLines(scanLinesRef, body)
+	got, want := slices.Collect(Lines([]byte(body))), refScan(body)
 	for i := range min(len(got), len(want)) {
 		if got[i] != want[i] {
 			t.Fatalf("%s: line %d = %+v, reference %+v", name, i+1, got[i], want[i])
@@ -33,7 +24,7 @@ func checkScan(t *testing.T, name string, body string) {
 	}
 }
 
-// TestScanCorpus compares the scanner with the reference on every file of the corpus.
+// TestScanCorpus compares the reader with the reference on every file of the corpus.
 func TestScanCorpus(t *testing.T) {
 	c := testenv.Corpus(t)
 	for _, f := range c.Files {
@@ -41,7 +32,7 @@ func TestScanCorpus(t *testing.T) {
 	}
 }
 
-// FuzzScan compares the scanner with the reference on arbitrary bodies.
+// FuzzScan compares the reader with the reference on arbitrary bodies.
 func FuzzScan(f *testing.F) {
 	f.Add([]byte("a: b # c\r\n#x\rUser-agent: *\n\nDisallow: /#\x00#"))
 	f.Add([]byte("\xef\xbbuser-agentx:a\r\r\ndisallow\t/x\nALLOW :/p \x0b\nsitemap:\x00x\n site-map: y"))
@@ -82,10 +73,51 @@ func TestClassifyOverwrites(t *testing.T) {
 			hash := strings.IndexByte(text, '#')
 			want := refClassify(3, text)
 			got := stale
-			classify(&got, 3, text, false, hash)
+			classify(&got, 3, text, 0, 0, false, hash, Google)
 			if got != want {
 				t.Errorf("%q over a used Line = %+v, want %+v", text, got, want)
 			}
 		})
+	}
+}
+
+// TestQuickNames: a line that reader.next recognises by its first words is read as
+// classify reads it in full (fieldOf), in every dialect, and the other rows of
+// fieldNames are left to classify.
+func TestQuickNames(t *testing.T) {
+	for _, f := range fieldNames {
+		for _, d := range Dialects() {
+			// The name in mixed case, and a line too short to hold a word of its own.
+			name := []byte(f.name)
+			for i := 0; i < len(name); i += 2 {
+				name[i] = strings.ToUpper(string(name[i]))[0]
+			}
+			for _, text := range []string{string(name) + ": v\nx", string(name) + ":"} {
+				rd := newReader(text, d)
+				_, _, kind, n, _ := rd.next()
+				row := fieldOf(string(name), d)
+				if n == 0 {
+					continue // read by classify
+				}
+				if row == nil || row.kind != kind || row.typo || n != len(f.name) {
+					t.Errorf("%s: %q read as %s of name length %d; fieldOf gives %+v", d, text, kind, n, row)
+				}
+			}
+		}
+	}
+	// Each initial's first name that is not a misspelling is recognised by its words,
+	// in the dialects that read it: the lines most files are made of take no more.
+	seen := map[byte]bool{}
+	for _, f := range fieldNames {
+		if f.typo || seen[f.name[0]] {
+			continue
+		}
+		seen[f.name[0]] = true
+		for _, d := range Dialects() {
+			rd := newReader(f.name+":", d)
+			if _, _, kind, n, _ := rd.next(); f.dialects>>d&1 != 0 && (kind != f.kind || n != len(f.name)) {
+				t.Errorf("%s: %q not recognised by its words (%s, %d)", d, f.name+":", kind, n)
+			}
+		}
 	}
 }

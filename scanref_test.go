@@ -2,11 +2,10 @@ package robots
 
 import "strings"
 
-// The reference line reader that the scanner is tested against (scan_test.go): a plain
-// transcription of how Google's parser reads lines, written without the scanner's
+// The reference line reader that the reader is tested against (scan_test.go): a plain
+// transcription of how Google's parser reads lines, written without the reader's
 // helpers or its word-at-a-time tricks. It builds every line in full, allocating freely.
-// It shares with the package only otherFields, the list of names Google knows but does
-// not use, which is data rather than logic.
+// It shares nothing with the package: not even the table of field names (fieldNames).
 
 // refScan returns the lines of s as Google's parser reads them:
 //   - a leading UTF-8 byte order mark, or a leading part of one, is skipped;
@@ -133,7 +132,7 @@ func refFieldKind(key string) (Kind, bool) {
 			return f.kind, f.typo
 		}
 	}
-	for _, name := range otherFields {
+	for _, name := range refOtherFields {
 		if k == name {
 			return KindOther, false
 		}
@@ -141,11 +140,9 @@ func refFieldKind(key string) (Kind, bool) {
 	return KindUnknown, false
 }
 
-// scanLinesRef is refScan through scanLines' callback.
-func scanLinesRef(s string, fn func(*Line) bool) {
-	for _, l := range refScan(s) {
-		if !fn(&l) {
-			return
-		}
-	}
+// refOtherFields are the names Google knows but does not use for rules (its "unused"
+// directives), and those other crawlers read: exact names, in any case.
+var refOtherFields = []string{
+	"clean-param", "content-signal", "content-usage", "crawl-delay", "domain", "host",
+	"noarchive", "nofollow", "noindex", "request-rate", "revisit-after", "visit-time",
 }

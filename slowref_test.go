@@ -8,7 +8,7 @@ import (
 
 // The slow reference: a plain transcription of the documents (SPEC.md in the shared
 // directory, and the 1994, 1996 and RFC 9309 texts it summarises) that shares no code
-// with the package: not its scanner, its escaping, its matcher or its precedence rule.
+// with the package: not its reader, its escaping, its matcher or its precedence rule.
 // It reads a file into groups of rules as written and decides by walking every rule of
 // the groups that apply. It is slow and meant to be obvious; TestSlowReference* run it
 // against the package on every conformance case and on the corpus. It reads lines with
