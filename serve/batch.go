@@ -111,7 +111,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	}
 	// The body is read into a buffer of its own, never written again: the request's
 	// strings (every URL) can be substrings of it without a copy.
-	req, err := decodeBatch(unsafe.String(unsafe.SliceData(body), len(body)))
+	req, err := s.codec.decode(unsafe.String(unsafe.SliceData(body), len(body)))
 	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "request body: %v", err)
 	}
@@ -297,7 +297,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 				a.b = append(a.b, ',')
 			}
 			o.index, a.n = a.n, a.n+1
-			a.b = appendOrigin(a.b, o.res, c, &a.days)
+			a.b = a.s.codec.origin(a.b, o.res, c, &a.days)
 			o.dc = newDecider(o.res, a.dialect)
 		}
 		for ci, tokens := range c.tokens {
@@ -313,7 +313,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			}
 			a.results = appendResultSep(a.results)
 			v := verdictjson.Verdict{URL: u, Input: sc.inputs[i], Agent: agent, Decision: d}
-			a.results = v.AppendFields(a.results)
+			a.results = a.s.codec.verdict(&v, a.results)
 			a.results = append(a.results, `,"origin":`...)
 			a.results = strconv.AppendInt(a.results, int64(o.index), 10)
 			a.results = append(a.results, '}')

@@ -4,19 +4,24 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/corpus"
 	"github.com/gorobots/robots/internal/testenv"
+	"github.com/gorobots/robots/internal/verdictjson"
 )
 
 // benchServer is a server whose fetch client reaches one loopback origin that
@@ -28,7 +33,7 @@ type benchServer struct {
 	hosts []string // scheme://host of each case's file, in case order without repeats
 }
 
-func newBenchServer(b *testing.B, origins int) *benchServer {
+func newBenchServer(b testing.TB, origins int) *benchServer {
 	b.Helper()
 	c := testenv.Corpus(b)
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -174,16 +179,7 @@ func BenchmarkBatch(b *testing.B) {
 			var bodies [][]byte
 			switch bc.name {
 			case "origins=all":
-				r := rand.New(rand.NewPCG(1, 2))
-				for range 64 {
-					urls := make([]string, 1000)
-					for i := range urls {
-						u, _ := url.Parse(bs.cases[r.IntN(len(bs.cases))].URL)
-						urls[i] = bs.hosts[r.IntN(len(bs.hosts))] + u.RequestURI()
-					}
-					body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
-					bodies = append(bodies, body)
-				}
+				bodies = bs.worstBatches(64)
 			case "origins=1000":
 				// One URL per origin: the first case of each host.
 				var urls []string
@@ -198,14 +194,7 @@ func BenchmarkBatch(b *testing.B) {
 				body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
 				bodies = append(bodies, body)
 			default:
-				// Real paths of the corpus on the few origins, in turn.
-				var urls []string
-				for i := range 1000 {
-					u, _ := url.Parse(bs.cases[i%len(bs.cases)].URL)
-					urls = append(urls, bs.hosts[i%len(bs.hosts)]+u.RequestURI())
-				}
-				body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
-				bodies = append(bodies, body)
+				bodies = append(bodies, bs.crawlerBatch())
 			}
 			h := bs.s.Handler()
 			b.ReportAllocs()
@@ -232,5 +221,179 @@ func BenchmarkBatch(b *testing.B) {
 				b.ReportMetric(float64(b.N*1000)/(cpu-cpu0).Seconds(), "decisions/CPU-s")
 			}
 		})
+	}
+}
+
+// crawlerBatch is the body of a crawler's batch: 1,000 real paths of the corpus on
+// the server's few origins, in turn.
+func (bs *benchServer) crawlerBatch() []byte {
+	var urls []string
+	for i := range 1000 {
+		u, _ := url.Parse(bs.cases[i%len(bs.cases)].URL)
+		urls = append(urls, bs.hosts[i%len(bs.hosts)]+u.RequestURI())
+	}
+	body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
+	return body
+}
+
+// worstBatches are n bodies of 1,000 URLs, each of a random origin among all the
+// server's: real paths of the corpus.
+func (bs *benchServer) worstBatches(n int) [][]byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	var bodies [][]byte
+	for range n {
+		urls := make([]string, 1000)
+		for i := range urls {
+			u, _ := url.Parse(bs.cases[r.IntN(len(bs.cases))].URL)
+			urls[i] = bs.hosts[r.IntN(len(bs.hosts))] + u.RequestURI()
+		}
+		body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": urls})
+		bodies = append(bodies, body)
+	}
+	return bodies
+}
+
+// stdCodec is batchCodec with encoding/json: the request decoded into batchRequest,
+// each verdict and origin object marshalled from a struct of the API's fields.
+var stdCodec = batchCodec{
+	decode: func(body string) (batchRequest, error) {
+		var req batchRequest
+		err := json.Unmarshal(unsafe.Slice(unsafe.StringData(body), len(body)), &req)
+		return req, err
+	},
+	verdict: func(v *verdictjson.Verdict, b []byte) []byte {
+		var rule *string
+		if v.Rule.Line != 0 {
+			s := v.Rule.String()
+			rule = &s
+		}
+		m, _ := json.Marshal(struct {
+			URL     string        `json:"url"`
+			Input   string        `json:"input,omitempty"`
+			Agent   string        `json:"agent,omitempty"`
+			Allowed bool          `json:"allowed"`
+			Rule    *string       `json:"rule"`
+			Line    int           `json:"line"`
+			Usage   *robots.Usage `json:"usage,omitempty"`
+		}{v.URL, v.Input, v.Agent, v.Allowed, rule, v.Rule.Line, v.Usage})
+		return append(b, m[:len(m)-1]...) // open, as AppendFields leaves it
+	},
+	origin: func(b []byte, res *fetch.Result, c crawlerSet, _ *[2]dayText) []byte {
+		delays := map[string]*float64{}
+		for i, tokens := range c.tokens {
+			delays[c.names[i]] = nil
+			if res.Effect == fetch.ObeyRules && res.Robots != nil {
+				if d, ok := res.Robots.CrawlDelay(tokens...); ok {
+					secs := d.Seconds()
+					delays[c.names[i]] = &secs
+				}
+			}
+		}
+		at := func(t time.Time) *time.Time {
+			if t.IsZero() {
+				return nil
+			}
+			t = t.UTC().Truncate(time.Second)
+			return &t
+		}
+		m, _ := json.Marshal(struct {
+			Origin     string              `json:"origin"`
+			RobotsURL  string              `json:"robots_url"`
+			Outcome    string              `json:"outcome"`
+			Effect     string              `json:"effect"`
+			Status     int                 `json:"status"`
+			Stale      bool                `json:"stale"`
+			FetchedAt  *time.Time          `json:"fetched_at"`
+			ExpiresAt  *time.Time          `json:"expires_at"`
+			CrawlDelay map[string]*float64 `json:"crawl_delay"`
+		}{res.Origin, res.RobotsURL, res.Outcome.String(), res.Effect.String(), res.Status, res.Stale,
+			at(res.FetchedAt), at(res.ExpiresAt), delays})
+		return append(b, m...)
+	},
+}
+
+// TestStdCodec: the encoding/json codec of BenchmarkBatchCodec answers a batch as
+// the server's does, so that the benchmark compares the same work.
+func TestStdCodec(t *testing.T) {
+	bs := newBenchServer(t, 5)
+	body := bs.crawlerBatch()
+	answer := func(c batchCodec) any {
+		bs.s.codec = c
+		w := httptest.NewRecorder()
+		bs.s.Handler().ServeHTTP(w, httptest.NewRequest("POST", "/v1/check", bytes.NewReader(body)))
+		if w.Code != 200 {
+			t.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+		var v any
+		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if hand, std := answer(handCodec), answer(stdCodec); !reflect.DeepEqual(hand, std) {
+		t.Errorf("encoding/json's answer differs from the server's")
+	}
+}
+
+// BenchmarkBatchCodec measures a crawler's batch of 1,000 URLs (5 origins, warm
+// cache) answered through HTTP on loopback, with the server's hand-written codec and
+// with encoding/json's for the request, the answer or both: decisions per CPU-second
+// of the whole process (server and client).
+func BenchmarkBatchCodec(b *testing.B) {
+	for _, batch := range []string{"crawler", "worst"} {
+		var bs *benchServer
+		var bodies [][]byte
+		if batch == "crawler" {
+			bs = newBenchServer(b, 5)
+			bodies = [][]byte{bs.crawlerBatch()}
+		} else {
+			bs = newBenchServer(b, 1<<30)
+			bodies = bs.worstBatches(64)
+		}
+		for _, bc := range []struct {
+			name  string
+			codec batchCodec
+		}{
+			{"codec=hand", handCodec},
+			{"codec=std-request", batchCodec{decode: stdCodec.decode, verdict: handCodec.verdict, origin: handCodec.origin}},
+			{"codec=std-answer", batchCodec{decode: handCodec.decode, verdict: stdCodec.verdict, origin: stdCodec.origin}},
+			{"codec=std", stdCodec},
+		} {
+			b.Run("batch="+batch+"/"+bc.name, func(b *testing.B) {
+				benchmarkBatchHTTP(b, bs, bc.codec, bodies)
+			})
+		}
+	}
+}
+
+// benchmarkBatchHTTP posts bodies in turn to bs's server, with codec, over loopback.
+func benchmarkBatchHTTP(b *testing.B, bs *benchServer, codec batchCodec, bodies [][]byte) {
+	bs.s.codec = codec
+	defer func() { bs.s.codec = handCodec }()
+	srv := httptest.NewServer(bs.s.Handler())
+	defer srv.Close()
+	client := srv.Client()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0, _ := testenv.CPUTime()
+	var next atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			body := bodies[int(next.Add(1))%len(bodies)]
+			resp, err := client.Post(srv.URL+"/v1/check", "application/json", bytes.NewReader(body))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != 200 {
+				b.Errorf("status %d, %v", resp.StatusCode, err)
+				return
+			}
+		}
+	})
+	if cpu, ok := testenv.CPUTime(); ok {
+		b.ReportMetric(float64(b.N*1000)/(cpu-cpu0).Seconds(), "decisions/CPU-s")
 	}
 }

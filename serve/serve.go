@@ -227,6 +227,7 @@ type Server struct {
 	ln       net.Listener
 	srv      *http.Server
 	done     chan error
+	codec    batchCodec // handCodec; BenchmarkBatchCodec swaps in encoding/json's
 }
 
 // New checks cfg and returns a server that is not yet listening.
@@ -256,7 +257,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, errors.New("serve: empty bearer token")
 		}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, batches: make(chan struct{}, cfg.MaxBatches),
+	s := &Server{cfg: cfg, log: cfg.Logger, codec: handCodec, batches: make(chan struct{}, cfg.MaxBatches),
 		audits: make(chan struct{}, cfg.MaxAudits), fileWork: semaphore.NewWeighted(int64(cfg.FileWorkBytes))}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -13,8 +13,9 @@
 // the encoder to the shape encoding/json gives the reference struct of the test.
 //
 // The encoder writes by hand rather than through encoding/json: a batch of the
-// service holds thousands of verdicts (see serve's BenchmarkBatchCodec for what that
-// buys a whole batch through HTTP).
+// service holds thousands of verdicts, and serve's answer encoder, of which this is
+// part, is kept for what it buys whole batches through HTTP (serve's
+// BenchmarkBatchCodec).
 package verdictjson
 
 import (
