@@ -514,3 +514,24 @@ func TestPurposeViews(t *testing.T) {
 		t.Errorf("got %+v\nwant lists %+v", p, want)
 	}
 }
+
+// TestAuditPageIntended: the tester's audit takes what the site blocks on purpose,
+// as robots audit -allow-blocked and POST /v1/audit's allow_blocked do: GPTBot's
+// blocks are marked intended; an entry that is neither a purpose nor a crawler asked
+// about is a 400 naming it.
+func TestAuditPageIntended(t *testing.T) {
+	site := auditSite(t)
+	s, _ := start(t, Config{AllowPrivate: true})
+	form := url.Values{"mode": {"audit"}, "action": {"audit"}, "audit_url": {site.URL}, "agent": {"Googlebot", "GPTBot"}, "allow_blocked": {"ai-train"}}
+	code, page := postPage(t, s, form)
+	if code != 200 || !strings.Contains(page, `for GPTBot <span class="intended">intended</span>`) || strings.Contains(page, `for Googlebot <span class="intended">`) {
+		t.Errorf("status %d, want 200 with GPTBot's block marked intended and Googlebot's not; page:\n%.3000s", code, page)
+	}
+	if !strings.Contains(page, "blocked, intended</option>") {
+		t.Errorf("the crawler switch does not say GPTBot's blocks are intended")
+	}
+	form.Set("allow_blocked", "ai-trian")
+	if code, page := postPage(t, s, form); code != 400 || !strings.Contains(page, `&#34;ai-trian&#34; is neither a crawler asked about nor a purpose`) {
+		t.Errorf("status %d, want 400 naming ai-trian; page:\n%.2000s", code, page)
+	}
+}

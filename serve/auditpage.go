@@ -44,6 +44,7 @@ type agentTotal struct {
 
 // blockedView is one rule line that blocks sitemap URLs.
 type blockedView struct {
+	Intended bool   // every crawler it blocks is blocked on purpose (Report.Intended)
 	Rule     string // as written: "Disallow: /search"
 	Line     int
 	Agents   []string
@@ -161,7 +162,7 @@ func pictureData(p *picture, effect fetch.Effect) (template.JS, error) {
 }
 
 // agentTotals lists the crawlers with the URLs blocked for each, in the audit's order.
-func agentTotals(agents []string, blocked []int, urls int) []agentTotal {
+func agentTotals(rep *audit.Report, agents []string, blocked []int, urls int) []agentTotal {
 	out := make([]agentTotal, len(agents))
 	for i, a := range agents {
 		n := 0
@@ -173,6 +174,9 @@ func agentTotals(agents []string, blocked []int, urls int) []agentTotal {
 			t = urlsText(n) + " blocked"
 			if n >= urls {
 				t = "all " + t
+			}
+			if rep.IsIntended(a) {
+				t += ", intended"
 			}
 		}
 		out[i] = agentTotal{Name: a, Blocked: n, Text: t}
@@ -206,7 +210,11 @@ func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
 	if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
 		return nil, errorf(http.StatusUnauthorized, "this server audits only for holders of an API token (it was started with -token-file): enter yours")
 	}
-	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0, nil, nil)
+	var allowBlocked []string
+	if f.AllowBlocked != "" {
+		allowBlocked = []string{f.AllowBlocked}
+	}
+	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0, nil, allowBlocked)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +232,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 		Source:       auditSource(rep),
 		SitemapsRead: rep.Totals.Sitemaps,
 		URLsRead:     rep.Totals.URLs,
-		Agents:       agentTotals(rep.Agents, rep.Totals.BlockedURLs, rep.Totals.URLs),
+		Agents:       agentTotals(rep, rep.Agents, rep.Totals.BlockedURLs, rep.Totals.URLs),
 	}
 	v.Stopped = stoppedText(rep)
 	if rep.Tree != nil && rep.Tree.URLs > 0 {
@@ -241,7 +249,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 		}
 	}
 	for _, b := range rep.Blocked {
-		bv := blockedView{Line: b.Line, Agents: b.Agents, URLs: b.URLs, Examples: b.Examples}
+		bv := blockedView{Line: b.Line, Agents: b.Agents, URLs: b.URLs, Examples: b.Examples, Intended: rep.AllIntended(b.Agents)}
 		if b.Rule != nil {
 			bv.Rule = *b.Rule
 		}

@@ -141,6 +141,9 @@ type pageForm struct {
 	Token     string // never echoed
 	Audit     bool   // the "Audit a site" mode (auditpage.go)
 	AuditURL  string // the site to audit
+	// AllowBlocked names the purposes or crawlers the site blocks on purpose
+	// (audit.Intended, as robots audit -allow-blocked), separated by commas.
+	AllowBlocked string
 }
 
 type crawlerChoice struct {
@@ -401,19 +404,20 @@ func (b *limitedBuffer) WriteString(p string) (int, error) {
 
 func formOf(r *http.Request) pageForm {
 	return pageForm{
-		Robots:    r.PostForm.Get("robots"),
-		RobotsNew: r.PostForm.Get("robots_new"),
-		FetchURL:  strings.TrimSpace(r.PostForm.Get("fetch_url")),
-		URLs:      r.PostForm.Get("urls"),
-		Agents:    r.PostForm["agent"],
-		More:      r.PostForm.Get("more_agents"),
-		Diff:      r.PostForm.Get("diff") != "",
-		Dialect:   r.PostForm.Get("dialect"),
-		Action:    r.PostForm.Get("action"),
-		Fetched:   r.PostForm.Get("fetched"),
-		Token:     r.PostForm.Get("token"),
-		Audit:     r.PostForm.Get("mode") == "audit",
-		AuditURL:  strings.TrimSpace(r.PostForm.Get("audit_url")),
+		Robots:       r.PostForm.Get("robots"),
+		RobotsNew:    r.PostForm.Get("robots_new"),
+		FetchURL:     strings.TrimSpace(r.PostForm.Get("fetch_url")),
+		URLs:         r.PostForm.Get("urls"),
+		Agents:       r.PostForm["agent"],
+		More:         r.PostForm.Get("more_agents"),
+		Diff:         r.PostForm.Get("diff") != "",
+		Dialect:      r.PostForm.Get("dialect"),
+		Action:       r.PostForm.Get("action"),
+		Fetched:      r.PostForm.Get("fetched"),
+		Token:        r.PostForm.Get("token"),
+		Audit:        r.PostForm.Get("mode") == "audit",
+		AuditURL:     strings.TrimSpace(r.PostForm.Get("audit_url")),
+		AllowBlocked: strings.TrimSpace(r.PostForm.Get("allow_blocked")),
 	}
 }
 
