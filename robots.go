@@ -30,6 +30,7 @@ type Robots struct {
 	setGroup    []int32    // the groups of all rule sets
 	legacyProgs []lazyProg // the legacy dialects' rule set of each group alone, in file order
 	detail      atomic.Pointer[details]
+	usage       atomic.Pointer[usageIndex] // its Content-Usage and Content-Signal lines, read on first use
 	delays      atomic.Uint32 // whether the body names crawl-delay: delaysUnknown, delaysNone or delaysSome
 	size        int           // bytes of the body before the size limit
 	opts        options
@@ -557,6 +558,9 @@ func (r *Robots) MemSize() int {
 	n += cap(r.legacyProgs) * int(unsafe.Sizeof(lazyProg{}))
 	for i := range r.legacyProgs {
 		n += len(r.legacyProgs[i].load())
+	}
+	if ix := r.usage.Load(); ix != nil {
+		n += ix.memSize()
 	}
 	if d := r.detail.Load(); d != nil {
 		n += int(unsafe.Sizeof(*d)) + cap(d.agents)*int(unsafe.Sizeof(Agent{})) +

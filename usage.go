@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/gorobots/robots/internal/sfv"
 )
@@ -208,19 +209,16 @@ func (r *Robots) UsageAgents(agents []string, url string) Usage {
 	if !r.CheckAgents(agents, url).Allowed {
 		return u
 	}
-	if r == nil || r.opts.dialect.legacy() {
-		u.Fetchable = true
+	u.Fetchable = true
+	if !r.StatesUsage() {
 		return u
 	}
+	ix := r.usageIndex()
 	groups, _ := r.GroupsFor(agents...)
-	all := r.Groups()
 	var lines []UsageLine
-	for _, gi := range groups {
-		for _, f := range all[gi].Fields {
-			if signal := f.Name == "content-signal"; signal || f.Name == "content-usage" {
-				path, stmt := splitUsageValue(f.Value)
-				lines = append(lines, UsageLine{Signal: signal, Path: path, Statement: stmt, Line: f.Line})
-			}
+	for i, gi := range ix.group {
+		if _, ok := slices.BinarySearch(groups, int(gi)); ok {
+			lines = append(lines, ix.lines[i])
 		}
 	}
 	path, slash := splitPath(url)
@@ -228,6 +226,71 @@ func (r *Robots) UsageAgents(agents []string, url string) Usage {
 		path = "/" + path
 	}
 	return r.opts.dialect.usage(lines, path)
+}
+
+// StatesUsage reports whether a group of the file has a Content-Usage or
+// Content-Signal line that the dialect reads (Google's and RFC 9309's; the legacy
+// dialects read none): whether Usage can ever find a preference. It is cheap after
+// its first call, which reads the file's groups.
+func (r *Robots) StatesUsage() bool {
+	return r != nil && len(r.usageIndex().lines) > 0
+}
+
+// usageIndex is where a file's Content-Usage and Content-Signal lines are: those of
+// its groups, in file order, with the group of each.
+type usageIndex struct {
+	lines []UsageLine
+	group []int32
+}
+
+func (ix *usageIndex) memSize() int {
+	n := int(unsafe.Sizeof(*ix)) + cap(ix.lines)*int(unsafe.Sizeof(UsageLine{})) + cap(ix.group)*4
+	for _, l := range ix.lines {
+		n += len(l.Error) // the rest is the body's
+	}
+	return n
+}
+
+// usageIndex returns the file's usage lines, reading them on first use. Two goroutines
+// may both read them; one reading is kept.
+func (r *Robots) usageIndex() *usageIndex {
+	if ix := r.usage.Load(); ix != nil {
+		return ix
+	}
+	ix := r.readUsage()
+	if r.usage.CompareAndSwap(nil, ix) {
+		return ix
+	}
+	return r.usage.Load()
+}
+
+// readUsage reads the lines of each group, as the reader draws them, for the usage
+// fields. A line before the first group belongs to none and is left out.
+func (r *Robots) readUsage() *usageIndex {
+	ix := &usageIndex{}
+	if r.opts.dialect.legacy() {
+		return ix
+	}
+	var l Line
+	for gi, g := range r.groups {
+		rd := readerAt(r.body, r.dialect, int(g.start), int(g.line)-1, r.exact)
+		rd.want = &anyByte
+		for {
+			start, end, kind, n, ok := rd.next()
+			if !ok || start >= int(g.end) {
+				break
+			}
+			rd.classify(&l, start, end, kind, n)
+			signal := equalFold(l.Key, "content-signal")
+			if l.Kind != KindOther || !signal && !equalFold(l.Key, "content-usage") {
+				continue
+			}
+			path, stmt := splitUsageValue(l.Value)
+			ix.lines = append(ix.lines, UsageLine{Signal: signal, Path: path, Statement: stmt, Line: l.Num})
+			ix.group = append(ix.group, int32(gi))
+		}
+	}
+	return ix
 }
 
 // usage is what lines (the Content-Usage and Content-Signal lines of the groups that

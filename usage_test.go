@@ -445,6 +445,29 @@ func FuzzUsage(f *testing.F) {
 		d := Dialects()[int(dialect)%len(Dialects())]
 		r := Parse([]byte(body), WithDialect(d))
 		u := r.Usage("FooBot", "https://example.com"+path)
+		// The lines read for the crawler's groups are those the detailed reading files
+		// under them as fields.
+		if !d.legacy() {
+			groups, _ := r.GroupsFor("FooBot")
+			all := r.Groups()
+			var fromFields, fromIndex []int
+			for _, gi := range groups {
+				for _, f := range all[gi].Fields {
+					if f.Name == "content-usage" || f.Name == "content-signal" {
+						fromFields = append(fromFields, f.Line)
+					}
+				}
+			}
+			ix := r.usageIndex()
+			for i, gi := range ix.group {
+				if slices.Contains(groups, int(gi)) {
+					fromIndex = append(fromIndex, ix.lines[i].Line)
+				}
+			}
+			if !slices.Equal(fromFields, fromIndex) {
+				t.Fatalf("usage lines %v, the groups' fields %v", fromIndex, fromFields)
+			}
+		}
 		if len(u.ContentUsage) != len(vocabulary) || len(u.ContentSignal) != len(signalVocabulary) {
 			t.Fatalf("%d categories, %d signals", len(u.ContentUsage), len(u.ContentSignal))
 		}
