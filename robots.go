@@ -31,8 +31,8 @@ type Robots struct {
 	legacyProgs []lazyProg // the legacy dialects' rule set of each group alone, in file order
 	detail      atomic.Pointer[details]
 	usage       atomic.Pointer[usageIndex] // its Content-Usage and Content-Signal lines, read on first use
-	delays      atomic.Uint32 // whether the body names crawl-delay: delaysUnknown, delaysNone or delaysSome
-	size        int           // bytes of the body before the size limit
+	delays      atomic.Uint32              // whether the body names crawl-delay: delaysUnknown, delaysNone or delaysSome
+	size        int                        // bytes of the body before the size limit
 	opts        options
 }
 
