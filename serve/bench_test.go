@@ -17,7 +17,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/corpus"
 	"github.com/gorobots/robots/internal/testenv"
@@ -262,20 +261,7 @@ var stdCodec = batchCodec{
 		return req, err
 	},
 	verdict: func(v *verdictjson.Verdict, b []byte) []byte {
-		var rule *string
-		if v.Rule.Line != 0 {
-			s := v.Rule.String()
-			rule = &s
-		}
-		m, _ := json.Marshal(struct {
-			URL     string        `json:"url"`
-			Input   string        `json:"input,omitempty"`
-			Agent   string        `json:"agent,omitempty"`
-			Allowed bool          `json:"allowed"`
-			Rule    *string       `json:"rule"`
-			Line    int           `json:"line"`
-			Usage   *robots.Usage `json:"usage,omitempty"`
-		}{v.URL, v.Input, v.Agent, v.Allowed, rule, v.Rule.Line, v.Usage})
+		m, _ := json.Marshal(verdictjson.ShapeOf(v))
 		return append(b, m[:len(m)-1]...) // open, as AppendFields leaves it
 	},
 	origin: func(b []byte, res *fetch.Result, c crawlerSet, _ *[2]dayText) []byte {

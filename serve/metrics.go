@@ -57,30 +57,14 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "robots_fetch_duration_seconds", Help: "Time taken by robots.txt fetches, redirects included.",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}),
-		hits: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_cache_hits_total", Help: "Lookups answered by a fresh cached robots.txt.",
-		}),
-		misses: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_cache_misses_total", Help: "Lookups that needed a fetch.",
-		}),
-		waits: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_singleflight_waits_total", Help: "Lookups that waited for a fetch of the same origin already in flight.",
-		}),
-		storeErrors: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_store_errors_total", Help: "Cache store operations that failed (the server went on without the store).",
-		}),
-		rejected: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_batches_rejected_total", Help: "Batches, lints and GET /v1/robots answered 503 because MaxBatches were being answered.",
-		}),
-		slowBodies: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_slow_bodies_total", Help: "Requests answered 408 because their body came slower than -min-body-rate.",
-		}),
-		auditsRejected: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_audits_rejected_total", Help: "Audits (API and tester) answered 503 because MaxAudits were running.",
-		}),
-		budgetRefused: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "robots_batch_origins_over_budget_total", Help: "Origins of batch requests not looked up because the batch held -batch-max-bytes of robots.txt files.",
-		}),
+		hits:           newCounter("robots_cache_hits_total", "Lookups answered by a fresh cached robots.txt."),
+		misses:         newCounter("robots_cache_misses_total", "Lookups that needed a fetch."),
+		waits:          newCounter("robots_singleflight_waits_total", "Lookups that waited for a fetch of the same origin already in flight."),
+		storeErrors:    newCounter("robots_store_errors_total", "Cache store operations that failed (the server went on without the store)."),
+		rejected:       newCounter("robots_batches_rejected_total", "Batches, lints and GET /v1/robots answered 503 because MaxBatches were being answered."),
+		slowBodies:     newCounter("robots_slow_bodies_total", "Requests answered 408 because their body came slower than -min-body-rate."),
+		auditsRejected: newCounter("robots_audits_rejected_total", "Audits (API and tester) answered 503 because MaxAudits were running."),
+		budgetRefused:  newCounter("robots_batch_origins_over_budget_total", "Origins of batch requests not looked up because the batch held -batch-max-bytes of robots.txt files."),
 		fetchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "robots_fetch_errors_total", Help: "robots.txt fetches that failed, by kind of failure (dns, timeout, connect, tls, ...).",
 		}, []string{"kind"}),
@@ -196,4 +180,9 @@ func storeUp(hc fetch.HealthChecker) prometheus.Collector {
 		}
 		return 1
 	})
+}
+
+// newCounter is a counter named name, explained by help.
+func newCounter(name, help string) prometheus.Counter {
+	return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
 }

@@ -9,8 +9,8 @@
 // its "line", or null and 0 when no rule matched; "usage" the usage preferences, only
 // when a line states any.
 //
-// To add a field, add it to [Verdict] and to [Verdict.AppendFields]; TestShape holds
-// the encoder to the shape encoding/json gives the reference struct of the test.
+// To add a field, add it to [Verdict], [Verdict.AppendFields] and [Shape]; TestShape
+// holds the encoder to what encoding/json writes of the Shape.
 //
 // The encoder writes by hand rather than through encoding/json: a batch of the
 // service holds thousands of verdicts, and serve's answer encoder, of which this is
@@ -75,6 +75,29 @@ func (v *Verdict) AppendFields(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// Shape is a verdict as encoding/json writes it, field for field and in order: what
+// AppendFields is tested against (TestShape), and what serve's benchmark of its
+// encoder marshals instead.
+type Shape struct {
+	URL     string        `json:"url"`
+	Input   string        `json:"input,omitempty"`
+	Agent   string        `json:"agent,omitempty"`
+	Allowed bool          `json:"allowed"`
+	Rule    *string       `json:"rule"`
+	Line    int           `json:"line"`
+	Usage   *robots.Usage `json:"usage,omitempty"`
+}
+
+// ShapeOf returns v's Shape.
+func ShapeOf(v *Verdict) Shape {
+	s := Shape{URL: v.URL, Input: v.Input, Agent: v.Agent, Allowed: v.Allowed, Line: v.Rule.Line, Usage: v.Usage}
+	if v.Rule.Line != 0 {
+		rule := v.Rule.String()
+		s.Rule = &rule
+	}
+	return s
 }
 
 // MarshalJSON returns v as a JSON object.

@@ -8,27 +8,6 @@ import (
 	"github.com/gorobots/robots"
 )
 
-// reference is the shape of a verdict (see the package doc) as encoding/json
-// writes it: what AppendFields must write, field for field and in this order.
-type reference struct {
-	URL     string        `json:"url"`
-	Input   string        `json:"input,omitempty"`
-	Agent   string        `json:"agent,omitempty"`
-	Allowed bool          `json:"allowed"`
-	Rule    *string       `json:"rule"`
-	Line    int           `json:"line"`
-	Usage   *robots.Usage `json:"usage,omitempty"`
-}
-
-func referenceOf(v Verdict) reference {
-	r := reference{URL: v.URL, Input: v.Input, Agent: v.Agent, Allowed: v.Allowed, Line: v.Rule.Line, Usage: v.Usage}
-	if v.Rule.Line != 0 {
-		s := v.Rule.String()
-		r.Rule = &s
-	}
-	return r
-}
-
 func TestShape(t *testing.T) {
 	usage := robots.Parse([]byte("User-agent: *\nAllow: /\nContent-Usage: train-ai=n\n")).Usage("Googlebot", "https://example.com/a")
 	for _, tc := range []struct {
@@ -52,7 +31,7 @@ func TestShape(t *testing.T) {
 				var buf = new(jsonBuffer)
 				enc := json.NewEncoder(buf)
 				enc.SetEscapeHTML(false)
-				if err := enc.Encode(referenceOf(tc.v)); err != nil {
+				if err := enc.Encode(ShapeOf(&tc.v)); err != nil {
 					t.Fatal(err)
 				}
 				want = buf.b[:len(buf.b)-1] // without Encode's newline
