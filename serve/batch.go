@@ -313,7 +313,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			}
 			a.results = appendResultSep(a.results)
 			v := verdictjson.Verdict{URL: u, Input: sc.inputs[i], Agent: agent, Decision: d}
-			a.results = a.s.codec.verdict(&v, a.results)
+			a.results = a.s.codec.verdict(v, a.results)
 			a.results = append(a.results, `,"origin":`...)
 			a.results = strconv.AppendInt(a.results, int64(o.index), 10)
 			a.results = append(a.results, '}')

@@ -260,8 +260,8 @@ var stdCodec = batchCodec{
 		err := json.Unmarshal(unsafe.Slice(unsafe.StringData(body), len(body)), &req)
 		return req, err
 	},
-	verdict: func(v *verdictjson.Verdict, b []byte) []byte {
-		m, _ := json.Marshal(verdictjson.ShapeOf(v))
+	verdict: func(v verdictjson.Verdict, b []byte) []byte {
+		m, _ := json.Marshal(verdictjson.ShapeOf(&v))
 		return append(b, m[:len(m)-1]...) // open, as AppendFields leaves it
 	},
 	origin: func(b []byte, res *fetch.Result, c crawlerSet, _ *[2]dayText) []byte {

@@ -22,11 +22,11 @@ import (
 // origins 1.2x); see BENCHMARKS.md.
 type batchCodec struct {
 	decode  func(body string) (batchRequest, error)
-	verdict func(v *verdictjson.Verdict, b []byte) []byte
+	verdict func(v verdictjson.Verdict, b []byte) []byte
 	origin  func(b []byte, res *fetch.Result, c crawlerSet, days *[2]dayText) []byte
 }
 
-var handCodec = batchCodec{decode: decodeBatch, verdict: (*verdictjson.Verdict).AppendFields, origin: appendOrigin}
+var handCodec = batchCodec{decode: decodeBatch, verdict: verdictjson.Verdict.AppendFields, origin: appendOrigin}
 
 // appendOrigin appends the origin object: how its robots.txt was fetched, and the
 // crawl-delay of each crawler asked about. days holds the dates of its two times'

@@ -37,7 +37,7 @@ type Verdict struct {
 
 // AppendFields appends v as a JSON object without its closing brace, so that the
 // caller can add fields of its own ("robots", "origin") before closing it.
-func (v *Verdict) AppendFields(b []byte) []byte {
+func (v Verdict) AppendFields(b []byte) []byte {
 	b = append(b, `{"url":`...)
 	b = AppendString(b, v.URL)
 	if v.Input != "" {
