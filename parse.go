@@ -9,14 +9,7 @@ import (
 	"time"
 	"unicode"
 	"unsafe"
-
-	"github.com/gorobots/robots/internal/parsedbody"
 )
-
-// The text a Robots keeps is shared with this module's packages (see parsedbody).
-func init() {
-	parsedbody.Of = func(r any) string { return r.(*Robots).body }
-}
 
 // Parse reads a robots.txt body. It never fails: like Google's parser it skips what
 // it cannot read and records why in Diagnostics. Bytes past the size limit

@@ -532,14 +532,6 @@ func (r *Robots) groupDelay(gi int) (time.Duration, bool) {
 	return dl.d, dl.ok
 }
 
-// Size returns the size of the body given to Parse, before the size limit.
-func (r *Robots) Size() int {
-	if r == nil {
-		return 0
-	}
-	return r.size
-}
-
 // MemSize returns an estimate of the heap bytes r holds: what a cache of parsed files
 // counts against its bound. It counts what r keeps (its copy of the body, its tables)
 // and what it has built on first use so far (the rule sets compiled, the detailed

@@ -5,10 +5,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/gorobots/robots"
-	"github.com/gorobots/robots/internal/parsedbody"
 )
 
 // The cache: results live in process (parsed, in a CLOCK cache bounded in bytes)
@@ -230,27 +228,8 @@ func (c *Client) withRules(r *Result, prev *Result) *Result {
 		} else {
 			res.Robots = robots.Parse(res.Body, c.cfg.parse...)
 		}
-		if !res.Stale {
-			res.Body = sharedBody(res.Body, res.Robots)
-		}
 	}
 	return &res
-}
-
-// sharedBody returns the copy of body that rb keeps, when rb parsed all of it, so that
-// a cached result holds its file once, not twice; otherwise body. Like Result.Body,
-// it is not to be modified.
-func sharedBody(body []byte, rb *robots.Robots) []byte {
-	s := parsedbody.Of(rb)
-	if len(s) == 0 || len(s) != len(body) || unsafe.StringData(s) == unsafe.SliceData(body) || s != string(body) {
-		return body
-	}
-	return unsafe.Slice(unsafe.StringData(s), len(s))
-}
-
-// bodyShared reports whether r.Body is the text its rules keep (sharedBody).
-func (r *Result) bodyShared() bool {
-	return r.Robots != nil && len(r.Body) > 0 && unsafe.SliceData(r.Body) == unsafe.StringData(parsedbody.Of(r.Robots))
 }
 
 // refuseLiteral returns the result of a fetch the dialer would refuse, when origin's

@@ -68,34 +68,6 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Result, error) {
 // false. A hit is reported to the Observer as by Get.
 func (c *Client) Peek(rawURL string) (*Result, bool) { return c.peek(rawURL, c.cfg.Now()) }
 
-// PeekOrigins is Peek for each of origins, as Origin spells them (any other string
-// finds nothing), into res, of the same length: the fresh result held in process,
-// or nil. It is for callers that have the origins already (serve groups a batch's
-// URLs by origin), and for many at once it is faster than one Peek each when they
-// are not in the CPU's caches: the memory reads of different origins overlap. Each
-// hit is reported to the Observer as by Get.
-func (c *Client) PeekOrigins(origins []string, res []*Result) {
-	now := c.cfg.Now()
-	var hs [maxGetMany]uint64
-	var found [maxGetMany]bool
-	for lo := 0; lo < len(origins); lo += maxGetMany {
-		hi := min(lo+maxGetMany, len(origins))
-		c.rules.getMany(origins[lo:hi], hs[:hi-lo], res[lo:hi], found[:hi-lo])
-		for i := lo; i < hi; i++ {
-			if r := res[i]; r != nil && !now.Before(r.ExpiresAt) {
-				res[i] = nil
-			}
-		}
-		if fn := c.cfg.Observer.CacheHit; fn != nil {
-			for i := lo; i < hi; i++ {
-				if res[i] != nil {
-					fn(origins[i]) // equal to the result's Origin, and read already
-				}
-			}
-		}
-	}
-}
-
 // Allowed reports whether the crawler with product token agent may fetch rawURL,
 // fetching its origin's robots.txt if needed.
 func (c *Client) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {

@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // clockCache is a map bounded by the summed sizes of its values: past the bound,
@@ -18,12 +17,6 @@ import (
 // eviction follows the CLOCK scheme (an approximation of least-recently-used): a hand
 // walks the items in insertion order, clearing used bits, and drops the first item
 // whose bit is already clear.
-//
-// A table of its own rather than a map: in a batch of a new origin per URL every
-// lookup misses the CPU's caches, and where a map's lookup is a chain of reads each
-// waiting for the last (and a lock to take), a slot of this table is where the key's
-// hash says, so that getMany can read the slots of many keys at once, then their
-// items, then their keys, and the waits for memory overlap.
 type clockCache[V any] struct {
 	max  int64
 	seed maphash.Seed
@@ -130,74 +123,6 @@ func (c *clockCache[V]) find(t *clockTable[V], key string, h uint64) *clockItem[
 	return nil
 }
 
-// getMany looks up each of keys, into vs and found (of the same length): get for
-// many keys, in steps over all of them (see clockCache), so that the memory reads
-// of different keys overlap. hs is room for the keys' hashes, its  length theirs.
-func (c *clockCache[V]) getMany(keys []string, hs []uint64, vs []V, found []bool) {
-	t := c.tab.Load()
-	// Step 1: each key's first slot (read into hs, so that the reads are not
-	// optimised away; then its hash, as the later steps want it).
-	for j, k := range keys {
-		h := c.hash(k)
-		hs[j] = h
-		found[j] = t.slots[h&t.mask].item.Load() != nil
-	}
-	// Step 2: the item in each key's probe whose hash matches (its slots read in
-	// step 1), kept for step 3 in vs's place... as a pointer of its own.
-	var items [maxGetMany]*clockItem[V]
-	for j, h := range hs {
-		items[j] = nil
-		if !found[j] {
-			continue // an empty first slot: no item of this key
-		}
-		for i, n := h&t.mask, 0; n < len(t.slots); i, n = (i+1)&t.mask, n+1 {
-			sl := &t.slots[i]
-			it := sl.item.Load()
-			if it == nil {
-				break
-			}
-			if sl.hash.Load() == h && it != c.tomb {
-				items[j] = it
-				break
-			}
-		}
-	}
-	// Step 3: each item's key (read from the item), then its first byte.
-	var sink uintptr
-	for j := range keys {
-		if it := items[j]; it != nil && len(it.key) > 0 {
-			sink += uintptr(unsafe.Pointer(unsafe.StringData(it.key))) // the item's line
-		}
-	}
-	for j := range keys {
-		if it := items[j]; it != nil && len(it.key) > 0 {
-			sink += uintptr(*unsafe.StringData(it.key)) // the key's bytes
-		}
-	}
-	getManySink.Store(sink)
-	// Step 4: compare (all in the CPU's caches now); a hash shared by two keys
-	// probes on in the slow way.
-	for j, k := range keys {
-		it := items[j]
-		if it != nil && it.key != k {
-			it = c.find(t, k, hs[j])
-		}
-		found[j] = it != nil
-		if it != nil {
-			c.use(it)
-			vs[j] = it.v
-		} else {
-			var zero V
-			vs[j] = zero
-		}
-	}
-}
-
-// maxGetMany is the most keys getMany takes at once.
-const maxGetMany = 64
-
-// getManySink receives what getMany reads only to have it in the CPU's caches.
-var getManySink atomic.Uintptr
 
 // put stores v under key; a value larger than the whole bound is not kept.
 func (c *clockCache[V]) put(key string, v V, size int64) {

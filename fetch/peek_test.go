@@ -1,7 +1,6 @@
 package fetch_test
 
 import (
-	"fmt"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -10,11 +9,11 @@ import (
 	"github.com/gorobots/robots/fetch"
 )
 
-// TestPeekOrigins: PeekOrigins finds what Peek finds for a URL, by the URL's origin
-// as Origin spells it, and nothing by any other string; never a result past its
-// ExpiresAt; it never fetches, and reports each hit to the Observer. More origins
-// than it looks up in one step (64) are looked up in several.
-func TestPeekOrigins(t *testing.T) {
+// TestPeek: Peek finds the result Get fetched for any URL of its origin (the origin
+// itself too, as serve asks for a batch's origins), and nothing for another origin or
+// a URL that is none; never a result past its ExpiresAt; it never fetches, and reports
+// each hit to the Observer.
+func TestPeek(t *testing.T) {
 	var fetches atomic.Int32
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		fetches.Add(1)
@@ -31,56 +30,37 @@ func TestPeekOrigins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := make([]*fetch.Result, 1)
-	if c.PeekOrigins([]string{origin}, res); res[0] != nil {
-		t.Fatalf("before any Get: %v; want nothing", res[0])
+	if res, ok := c.Peek(origin); ok || res != nil {
+		t.Fatalf("before any Get: %v; want nothing", res)
 	}
 	got, err := c.Get(t.Context(), srv.URL+"/x")
 	if err != nil {
 		t.Fatal(err)
 	}
 	hits.Store(0)
-	keys := []struct {
-		name, key string
+	for _, tc := range []struct {
+		name, url string
 		found     bool
 	}{
 		{"the origin", origin, true},
-		{"a URL of it", srv.URL + "/x", false},
-		{"the origin with a slash", origin + "/", false},
-		{"another spelling", "HTTP://" + origin[len("http://"):], false},
-		{"empty", "", false},
-	}
-	var origins []string
-	var want []bool
-	for i := range 150 { // the keys above in turn, then others: several steps of 64
-		k := keys[i%len(keys)]
-		if i >= 2*len(keys) {
-			k.key, k.found = fmt.Sprintf("http://other%d.test", i), false
-		}
-		origins = append(origins, k.key)
-		want = append(want, k.found)
-	}
-	origins = append(origins, origin) // the last one too
-	want = append(want, true)
-	res = make([]*fetch.Result, len(origins))
-	c.PeekOrigins(origins, res)
-	nfound := 0
-	for i, r := range res {
-		if want[i] {
-			nfound++
-		}
-		if want[i] && r != got || !want[i] && r != nil {
-			t.Errorf("origins[%d] %q: %p; want %v (Get's %p when found)", i, origins[i], r, want[i], got)
+		{"a URL of it", srv.URL + "/y?q", true},
+		{"another spelling of it", "HTTP://" + origin[len("http://"):] + "/", true},
+		{"another origin", "http://other.test/x", false},
+		{"not a URL", "", false},
+	} {
+		res, ok := c.Peek(tc.url)
+		if ok != tc.found || tc.found && res != got || !tc.found && res != nil {
+			t.Errorf("%s (%q): %p, %v; want found %v (Get's %p)", tc.name, tc.url, res, ok, tc.found, got)
 		}
 	}
-	if n := hits.Load(); int(n) != nfound {
-		t.Errorf("%d hits reported; want %d", n, nfound)
+	if n := hits.Load(); n != 3 {
+		t.Errorf("%d hits reported; want 3", n)
 	}
 	now.Store(got.ExpiresAt.UnixNano())
-	if c.PeekOrigins([]string{origin}, res[:1]); res[0] != nil {
-		t.Errorf("at ExpiresAt: %v; want nothing (stale)", res[0])
+	if res, ok := c.Peek(origin); ok || res != nil {
+		t.Errorf("at ExpiresAt: %v; want nothing (stale)", res)
 	}
 	if n := fetches.Load(); n != 1 {
-		t.Errorf("%d fetches, want 1 (PeekOrigins never fetches)", n)
+		t.Errorf("%d fetches, want 1 (Peek never fetches)", n)
 	}
 }

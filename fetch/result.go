@@ -49,7 +49,9 @@ type Result struct {
 	// DisallowAll until the policy's MaxUnreachable has passed, then AllowAll.
 	Effect Effect `json:"effect"`
 	// Body is the file Robots are parsed from (at most the size limit) when Effect is
-	// ObeyRules, else nil. It is shared: do not modify it.
+	// ObeyRules, else nil. The Client's callers share it: do not modify it. Robots
+	// keeps a copy of its own, so a write into Body changes no decision, and a cached
+	// result holds its file twice.
 	Body []byte `json:"body,omitempty"`
 	// Stale reports that Effect and Body come from Copy, because the latest fetch
 	// found the origin unreachable.
@@ -149,11 +151,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 // MemSize estimates the heap bytes r holds, its parsed rules included: what the
 // client's rules cache counts against Config.RulesMemory.
 func (r *Result) MemSize() int64 {
-	n := r.size() + int64(r.Robots.MemSize())
-	if r.bodyShared() {
-		n -= int64(len(r.Body)) // counted by both
-	}
-	return n
+	return r.size() + int64(r.Robots.MemSize())
 }
 
 // size estimates the heap a result holds, parsed rules apart, for caches and

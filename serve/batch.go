@@ -14,7 +14,6 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
-	"github.com/gorobots/robots/internal/readahead"
 	"github.com/gorobots/robots/internal/verdictjson"
 )
 
@@ -76,26 +75,20 @@ func (sc *batchScratch) group(urls []string, i int) error {
 	return nil
 }
 
-// peekOrigins looks up the origins of sc.states[first:] in process, all at once
-// (see fetch.Client.PeekOrigins), and reports whether every one is held fresh; those
-// that are not are left to answerSlow.
+// peekOrigins looks up the origins of sc.states[first:] in process (fetch.Client.Peek)
+// and reports whether every one is held fresh; those that are not are left to
+// lookupRest.
 func (s *Server) peekOrigins(sc *batchScratch, first int) bool {
-	keys, res := sc.keys[:0], sc.res[:0]
 	for i := first; i < len(sc.states); i++ {
 		o := &sc.states[i]
 		if o.origin == "" || len(o.url) > MaxURLBytes {
 			return false
 		}
-		keys = append(keys, o.origin)
-		res = append(res, nil)
-	}
-	s.client.PeekOrigins(keys, res)
-	sc.keys, sc.res = keys, res
-	for i, r := range res {
-		if r == nil {
+		r, ok := s.client.Peek(o.origin)
+		if !ok {
 			return false
 		}
-		sc.states[first+i].res = r
+		o.res = r
 	}
 	return true
 }
@@ -143,18 +136,14 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	// URL, allocating it was a sixth of the work.
 	//
 	// While every origin so far is fresh in process, the URLs are answered as they are
-	// grouped, a chunk at a time (batchChunk): the chunk's new origins looked up all at
-	// once (fetch.Client.PeekOrigins), their results' fields read all at once
-	// (warmResults), then each URL decided and each origin encoded at its first URL.
-	// In a batch of a new origin per URL nothing of an origin is in the CPU's caches:
-	// this way the waits for the memory of different origins overlap, and what an
-	// origin's answer reads is read while it is in the caches, where a pass to look
-	// up, one to encode the origins and one to decide read it three times, waiting
-	// for each origin in turn. The answer's origins go to the answer, its results to
-	// a buffer of the grouping's, appended once all are known. The first origin not
-	// held ends this (a fetch, usually): the URLs left are grouped, every origin not
-	// looked up yet is looked up (lookupRest: the fetches run at once), and the URLs
-	// left are answered from where the chunks stopped.
+	// grouped, a chunk at a time (batchChunk): the chunk's new origins looked up in
+	// process (fetch.Client.Peek), then each URL decided and each origin encoded at its
+	// first URL, while what an origin's answer reads is still in the CPU's caches. The
+	// answer's origins go to the answer, its results to a buffer of the grouping's,
+	// appended once all are known. The first origin not held ends this (a fetch,
+	// usually): the URLs left are grouped, every origin not looked up yet is looked up
+	// (lookupRest: the fetches run at once), and the URLs left are answered from where
+	// the chunks stopped.
 	sc := getBatchScratch(len(req.URLs))
 	defer putBatchScratch(sc)
 	size := 64 + originBytes + crawlerBytes*len(c.tokens)
@@ -185,7 +174,6 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 			groupURLs(hi, len(req.URLs))
 			break
 		}
-		warmResults(sc.states[first:], c.tokens[0][0], &sc.files)
 		a.answer(lo, hi, bad)
 		if a.over {
 			break
@@ -335,12 +323,9 @@ type batchScratch struct {
 	index   map[string]int32 // origin → index in states
 	states  []originState
 	missed  []*originState
-	per     []int32         // each URL's origin, in request order
-	inputs  []string        // each URL as given, when encoding changed it
-	results []byte          // the answer's results, while they are encoded apart
-	keys    []string        // peekOrigins' origins
-	res     []*fetch.Result // and results
-	files   []any           // warmResults' files to read ahead
+	per     []int32  // each URL's origin, in request order
+	inputs  []string // each URL as given, when encoding changed it
+	results []byte   // the answer's results, while they are encoded apart
 }
 
 // maxScratchURLs bounds the grouping kept for reuse: one of a larger batch is left
@@ -367,8 +352,6 @@ func putBatchScratch(sc *batchScratch) {
 	clear(sc.states) // no result, URL or answer kept alive
 	clear(sc.missed)
 	clear(sc.inputs)
-	clear(sc.keys[:cap(sc.keys)]) // each chunk's are a prefix of the last
-	clear(sc.res[:cap(sc.res)])
 	sc.states, sc.missed = sc.states[:0], sc.missed[:0]
 	batchScratches.Put(sc)
 }
@@ -453,41 +436,3 @@ func readRequestBody(r *http.Request, limit int64) ([]byte, error) {
 	_, err := buf.ReadFrom(r.Body)
 	return buf.Bytes(), err
 }
-
-// warmResults reads, result after result, the fields of each that answering reads
-// (its origin object, its decisions), a few of each cache line: in a batch of a new
-// origin per URL no result is in the CPU's caches, and reading them here lets the
-// waits for different results overlap, where answering, origin after origin, would
-// wait for each in turn. Then the root package reads ahead, file after file, what
-// a decision for agent reads first of each parsed file (internal/readahead: its
-// header, the rule set that applies, the groups); files is room for them.
-func warmResults(states []originState, agent string, files *[]any) {
-	var x int64
-	for i := range states {
-		r := states[i].res
-		x += int64(r.Status) + r.ExpiresAt.Unix() + int64(r.Effect)
-		if r.Stale {
-			x++
-		}
-	}
-	for i := range states {
-		r := states[i].res
-		if n := len(r.RobotsURL); n > 0 {
-			x += int64(r.RobotsURL[0]) + int64(r.RobotsURL[n-1]) // both lines, when it spans two
-		}
-		x += int64(r.Robots.Size())
-	}
-	warmSink.Store(x)
-	fs := (*files)[:0]
-	for i := range states {
-		if r := states[i].res; r.Effect == fetch.ObeyRules && r.Robots != nil {
-			fs = append(fs, r.Robots)
-		}
-	}
-	readahead.Files(fs, agent)
-	clear(fs)
-	*files = fs
-}
-
-// warmSink receives what warmResults reads only to have it in the CPU's caches.
-var warmSink atomic.Int64

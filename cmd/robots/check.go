@@ -180,7 +180,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	out := newVerdictWriter(e, f.format)
 	out.warnAgents(f.agents)
 	out.warnBody(f.robotsFile, body)
-	if out.cut = cutOf(f.robotsFile, r, capped); out.cut != nil {
+	if out.cut = cutOf(f.robotsFile, r, len(body), capped); out.cut != nil {
 		out.warn("%s", out.cut.Message)
 	}
 	crawlers := f.crawlers()

@@ -85,7 +85,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	rd := lint.ReadDialects(body)
-	cut := cutOf(*robotsFile, robots.Parse(body), capped)
+	cut := cutOf(*robotsFile, robots.Parse(body), len(body), capped)
 	if cut != nil {
 		fmt.Fprintf(e.stderr, "robots: compare: warning: %s\n", cut.Message)
 	}

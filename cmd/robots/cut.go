@@ -19,10 +19,10 @@ type cutJSON struct {
 	Message    string `json:"message"`
 }
 
-// cutOf says where crawlers stop reading the file called name, parsed as r, or nil
-// when they read all of it. capped says that the command read only the file's first
-// maxInputFile bytes.
-func cutOf(name string, r *robots.Robots, capped bool) *cutJSON {
+// cutOf says where crawlers stop reading the file called name, of size bytes (as
+// read), parsed as r, or nil when they read all of it. capped says that the command
+// read only the file's first maxInputFile bytes.
+func cutOf(name string, r *robots.Robots, size int, capped bool) *cutJSON {
 	c := &cutJSON{Line: -1}
 	for _, d := range r.Diagnostics() {
 		if d.Code == robots.FileTooLarge {
@@ -35,17 +35,16 @@ func cutOf(name string, r *robots.Robots, capped bool) *cutJSON {
 	if name == "-" {
 		name = "<stdin>"
 	}
-	c.BytesRead = min(r.Size(), robots.DefaultMaxBytes)
-	size := fmt.Sprintf("is %d bytes", r.Size())
+	c.BytesRead = min(size, robots.DefaultMaxBytes)
+	sizeText := fmt.Sprintf("is %d bytes", size)
 	if capped {
 		c.InputLimit = maxInputFile
-		size = fmt.Sprintf("is longer than %d bytes, all this command reads of a file", maxInputFile)
+		sizeText = fmt.Sprintf("is longer than %d bytes, all this command reads of a file", maxInputFile)
 	} else {
-		n := r.Size()
-		c.FileBytes = &n
+		c.FileBytes = &size
 	}
 	c.Message = fmt.Sprintf("%s %s: crawlers read its first %d bytes (500 KiB, the limit of Google and RFC 9309) and stop in line %d; the groups and rules after that are not read",
-		name, size, c.BytesRead, c.Line)
+		name, sizeText, c.BytesRead, c.Line)
 	return c
 }
 

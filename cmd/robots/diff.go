@@ -105,7 +105,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		files[i] = robots.Parse(b, robots.WithDialect(f.dialect))
-		if cut := cutOf(name, files[i], capped); cut != nil {
+		if cut := cutOf(name, files[i], len(b), capped); cut != nil {
 			fmt.Fprintf(e.stderr, "robots: diff: warning: %s\n", cut.Message)
 		}
 	}

@@ -75,7 +75,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	r := robots.Parse(body, robots.WithDialect(f.dialect))
-	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(f.robotsFile, r, capped)}
+	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(f.robotsFile, r, len(body), capped)}
 	for l := range robots.Lines(readPart(body)) { // a group is shown as far as crawlers read it
 		x.lines = append(x.lines, l.Text)
 		x.kinds = append(x.kinds, l.Kind)
