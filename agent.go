@@ -63,14 +63,13 @@ func ProductToken(userAgent string) string {
 		if tok == "" {
 			continue
 		}
-		low := strings.ToLower(w)
-		if strings.Contains(low, "bot") || strings.Contains(low, "crawl") || strings.Contains(low, "spider") || strings.Contains(low, "slurp") {
+		if containsFold(w, "bot") || containsFold(w, "crawl") || containsFold(w, "spider") || containsFold(w, "slurp") {
 			return tok
 		}
 		if first == "" {
 			first = tok
 		}
-		if firstPlain == "" && !isGeneric(strings.ToLower(tok)) && tok == w {
+		if firstPlain == "" && !isGeneric(tok) && tok == w {
 			firstPlain = tok
 		}
 	}
@@ -82,7 +81,7 @@ func ProductToken(userAgent string) string {
 
 func isGeneric(w string) bool {
 	for _, g := range genericProducts {
-		if w == g {
+		if equalFold(w, g) {
 			return true
 		}
 	}

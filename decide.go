@@ -1,7 +1,6 @@
 package robots
 
 import (
-	"math/bits"
 	"strings"
 
 	"github.com/gorobots/robots/internal/precedence"
@@ -23,19 +22,14 @@ type tokenSet struct {
 // foldKey packs the first eight bytes of s, lower-cased, big-endian and padded with
 // zeros, so that comparing keys orders strings as compareFold does until the keys are
 // equal. Tokens are found without reading their text in most steps of a search.
-func foldKey(s string) uint64 {
-	return bits.ReverseBytes64(lowerWord(u64pad(s)))
-}
-
-// lowerWord lower-cases the ASCII letters among the eight bytes of w, all at once:
-// each byte's low seven bits are compared with 'A' and 'Z' by adding to them, which
-// carries into the byte's high bit and never into the next byte.
-func lowerWord(w uint64) uint64 {
-	low := w &^ highs
-	fromA := low + (0x80-'A')*ones   // high bit set where the byte is 'A' or above
-	pastZ := low + (0x80-'Z'-1)*ones // high bit set where it is above 'Z'
-	upper := fromA &^ pastZ &^ w & highs
-	return w | upper>>2 // 0x80>>2 is the case bit, 0x20
+func foldKey(s string) (k uint64) {
+	for i := range 8 {
+		k <<= 8
+		if i < len(s) {
+			k |= uint64(lower(s[i]))
+		}
+	}
+	return k
 }
 
 func (r *Robots) groupsOf(s *setRef) []int32 {

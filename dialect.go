@@ -202,16 +202,6 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
-}
-
 // isReserved reports whether c is in RFC 3986's reserved set (§2.2): the gen-delims
 // ":/?#[]@" and the sub-delims "!$&'()*+,;=".
 func isReserved(c byte) bool {
@@ -241,7 +231,7 @@ func canonRFC(s string, rule bool) string {
 			case isUnreserved(v):
 				grow(i)
 				b = append(b, v)
-			case s[i+1] != toUpper(s[i+1]) || s[i+2] != toUpper(s[i+2]):
+			case s[i+1] != upperHex[v>>4] || s[i+2] != upperHex[v&15]: // hex digits in lower case
 				grow(i)
 				b = append(b, '%', upperHex[v>>4], upperHex[v&15])
 			case b != nil:
@@ -299,8 +289,8 @@ func rewriteEscapes(s string, decode func(byte) bool, encodeHigh bool) string {
 				b.WriteByte(v)
 			} else {
 				b.WriteByte('%')
-				b.WriteByte(toUpper(s[i+1]))
-				b.WriteByte(toUpper(s[i+2]))
+				b.WriteByte(upperHex[v>>4])
+				b.WriteByte(upperHex[v&15])
 			}
 			i += 2
 		case encodeHigh && c >= 0x80:
@@ -321,8 +311,8 @@ func firstRewrite(s string, decode func(byte) bool, encodeHigh bool) int {
 		c := s[i]
 		switch {
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			if decode != nil && decode(unhex(s[i+1])<<4|unhex(s[i+2])) ||
-				s[i+1] != toUpper(s[i+1]) || s[i+2] != toUpper(s[i+2]) {
+			v := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if decode != nil && decode(v) || s[i+1] != upperHex[v>>4] || s[i+2] != upperHex[v&15] {
 				return i
 			}
 			i += 2

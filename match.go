@@ -219,17 +219,22 @@ func needMask(pat string) byteSet {
 	return m
 }
 
+// Hex digits, of percent-encoding: the one place that reads and writes them.
 const upperHex = "0123456789ABCDEF"
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-func toUpper(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - ('a' - 'A')
+// unhex is the value of the hex digit c.
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
 	}
-	return c
+	return c - 'A' + 10
 }
 
 // escapePattern percent-encodes bytes outside US-ASCII and upper-cases the hex digits

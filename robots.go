@@ -507,18 +507,29 @@ func (r *Robots) namesDelay() bool {
 	return some
 }
 
-// containsFold reports whether s contains lower, a lower-case ASCII word holding a '-'
-// past its first byte, compared case-insensitively in ASCII. It searches for the
-// hyphen, which is rarer in robots.txt bodies than letters.
-func containsFold(s, lower string) bool {
-	h := strings.IndexByte(lower, '-')
+// containsFold reports whether s contains sub, a lower-case ASCII string, in any case.
+// When sub holds a byte that is not a letter (the '-' of "crawl-delay"), the places to
+// compare are found by a search for that byte, rarer in robots.txt bodies than letters.
+func containsFold(s, sub string) bool {
+	h := 0
+	for h < len(sub) && 'a' <= sub[h] && sub[h] <= 'z' {
+		h++
+	}
+	if h == len(sub) { // letters only: every place is compared
+		for i := 0; i+len(sub) <= len(s); i++ {
+			if hasPrefixFold(s[i:], sub) {
+				return true
+			}
+		}
+		return false
+	}
 	for i := h; i < len(s); {
-		j := strings.IndexByte(s[i:], '-')
+		j := strings.IndexByte(s[i:], sub[h])
 		if j < 0 {
 			return false
 		}
 		i += j
-		if start := i - h; start >= 0 && hasPrefixFold(s[start:], lower) {
+		if start := i - h; start >= 0 && hasPrefixFold(s[start:], sub) {
 			return true
 		}
 		i++

@@ -123,7 +123,6 @@ func (c *clockCache[V]) find(t *clockTable[V], key string, h uint64) *clockItem[
 	return nil
 }
 
-
 // put stores v under key; a value larger than the whole bound is not kept.
 func (c *clockCache[V]) put(key string, v V, size int64) {
 	c.mu.Lock()
