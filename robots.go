@@ -562,7 +562,7 @@ func (r *Robots) MemSize() int {
 	for i := range r.legacyProgs {
 		n += len(r.legacyProgs[i].load())
 	}
-	if ix := r.usage.Load(); ix != nil {
+	if ix := r.usage.Load(); ix != nil && ix != &noUsage {
 		n += ix.memSize()
 	}
 	if d := r.detail.Load(); d != nil {

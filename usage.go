@@ -264,34 +264,73 @@ func (r *Robots) usageIndex() *usageIndex {
 	return r.usage.Load()
 }
 
-// readUsage reads the lines of each group, as the reader draws them, for the usage
-// fields. A line before the first group belongs to none and is left out.
+// readUsage reads the lines of the groups, as the reader draws them, for the usage
+// fields: in one pass from the first group on, passing over by its first byte every
+// line that cannot be one (usageByte). A line before the first group belongs to none
+// and is left out.
 func (r *Robots) readUsage() *usageIndex {
-	ix := &usageIndex{}
-	if r.opts.dialect.legacy() {
-		return ix
+	if r.opts.dialect.legacy() || len(r.groups) == 0 || !namesContent(r.body[r.groups[0].start:]) {
+		return &noUsage
 	}
+	ix := &usageIndex{}
+	gi, g := 0, r.groups[0]
+	rd := readerAt(r.body, r.dialect, int(g.start), int(g.line)-1, r.exact)
+	rd.want = &usageByte
 	var l Line
-	for gi, g := range r.groups {
-		rd := readerAt(r.body, r.dialect, int(g.start), int(g.line)-1, r.exact)
-		rd.want = &anyByte
-		for {
-			start, end, kind, n, ok := rd.next()
-			if !ok || start >= int(g.end) {
-				break
-			}
-			rd.classify(&l, start, end, kind, n)
-			signal := equalFold(l.Key, "content-signal")
-			if l.Kind != KindOther || !signal && !equalFold(l.Key, "content-usage") {
-				continue
-			}
-			path, stmt := splitUsageValue(l.Value)
-			ix.lines = append(ix.lines, UsageLine{Signal: signal, Path: path, Statement: stmt, Line: l.Num})
-			ix.group = append(ix.group, int32(gi))
+	for {
+		start, end, kind, n, ok := rd.next()
+		if !ok {
+			break
 		}
+		for gi+1 < len(r.groups) && start >= int(r.groups[gi+1].start) {
+			gi++
+		}
+		rd.classify(&l, start, end, kind, n)
+		signal := equalFold(l.Key, "content-signal")
+		if l.Kind != KindOther || !signal && !equalFold(l.Key, "content-usage") {
+			continue
+		}
+		path, stmt := splitUsageValue(l.Value)
+		ix.lines = append(ix.lines, UsageLine{Signal: signal, Path: path, Statement: stmt, Line: l.Num})
+		ix.group = append(ix.group, int32(gi))
+	}
+	if len(ix.lines) == 0 {
+		return &noUsage
 	}
 	return ix
 }
+
+// namesContent reports whether s has "content-" in any case: whether it may have a
+// Content-Usage or Content-Signal line. Most files have no such line, and a search for
+// '-' (vectorised) with a look back at each costs less than reading their lines.
+func namesContent(s string) bool {
+	const name = "content"
+	for i := len(name); i < len(s); i++ {
+		j := strings.IndexByte(s[i:], '-')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if equalFold(s[i-len(name):i], name) {
+			return true
+		}
+	}
+	return false
+}
+
+// noUsage is the index of every file without usage lines, shared so that reading one
+// allocates nothing.
+var noUsage usageIndex
+
+// usageByte marks the bytes that may start a Content-Usage or Content-Signal line:
+// their initial in either case, white space and NUL (see groupByte).
+var usageByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = spaces[c] || c == 0
+	}
+	t['c'], t['C'] = true, true
+	return t
+}()
 
 // usage is what lines (the Content-Usage and Content-Signal lines of the groups that
 // apply to a crawler) say about path, the path and query of a URL as splitPath gives

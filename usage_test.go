@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // prefs writes the preferences of st as "label=preference" words, with "@line" and
@@ -520,6 +522,29 @@ func BenchmarkUsage(b *testing.B) {
 			for b.Loop() {
 				_ = r.Usage("ExampleBot", "https://example.com/press/2026/release")
 			}
+		})
+	}
+}
+
+// BenchmarkStatesUsage: what a server pays once per file it parses to know whether the
+// file states usage preferences, next to the parse (BenchmarkParse): every corpus file
+// parsed, then asked, per op.
+func BenchmarkStatesUsage(b *testing.B) {
+	c := testenv.Corpus(b)
+	for _, ask := range []bool{false, true} {
+		b.Run(fmt.Sprintf("ask=%v", ask), func(b *testing.B) {
+			b.ReportAllocs()
+			states := 0
+			for b.Loop() {
+				states = 0
+				for _, f := range c.Files {
+					r := Parse(f.Body)
+					if ask && r.StatesUsage() {
+						states++
+					}
+				}
+			}
+			b.ReportMetric(float64(states), "files-stating")
 		})
 	}
 }

@@ -300,7 +300,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 				agent = ""
 			}
 			a.results = appendResultSep(a.results)
-			v := verdictjson.Verdict{URL: u, Input: sc.inputs[i], Agent: agent, Decision: d}
+			v := verdictjson.Verdict{URL: u, Input: sc.inputs[i], Agent: agent, Decision: d, Usage: o.dc.usage(tokens, u)}
 			a.results = a.s.codec.verdict(v, a.results)
 			a.results = append(a.results, `,"origin":`...)
 			a.results = strconv.AppendInt(a.results, int64(o.index), 10)

@@ -39,10 +39,11 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 			return nil, err
 		}
 	}
-	d := newDecider(res, dialect).check(c.tokens[0], u)
+	dc := newDecider(res, dialect)
+	d := dc.check(c.tokens[0], u)
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 448)
-	v := verdictjson.Verdict{URL: u, Input: input, Agent: c.names[0], Decision: d}
+	v := verdictjson.Verdict{URL: u, Input: input, Agent: c.names[0], Decision: d, Usage: dc.usage(c.tokens[0], u)}
 	b = v.AppendFields(b)
 	b = append(b, `,"robots":`...)
 	b = appendOrigin(b, res, c, &[2]dayText{})

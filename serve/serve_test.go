@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/boltstore"
 	"github.com/gorobots/robots/internal/netguard"
@@ -1113,5 +1114,54 @@ func TestSameOrigin(t *testing.T) {
 				t.Errorf("status %d, want %d", resp.StatusCode, tt.code)
 			}
 		})
+	}
+}
+
+// TestCheckUsage: GET and POST /v1/check carry "usage" where a Content-Usage or
+// Content-Signal line applies (the attach draft's example file: /test train-ai=n by
+// line 4, /ai-ok/test train-ai=y by line 5, none for /never/test, which may not be
+// fetched), and leave it out otherwise, for files that state none too.
+func TestCheckUsage(t *testing.T) {
+	o := newOrigin(t, 200, "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\nContent-Signal: ai-train=no\n")
+	plain := newOrigin(t, 200, "User-agent: *\nDisallow: /x\n")
+	s, _ := start(t, Config{AllowPrivate: true})
+	type usageAnswer struct {
+		URL   string        `json:"url"`
+		Usage *robots.Usage `json:"usage"`
+	}
+	said := func(u *robots.Usage) string {
+		if u == nil {
+			return "none"
+		}
+		return u.String()
+	}
+	want := map[string]string{
+		o.URL + "/test":        "train-ai=n (line 4), ai-train=no (line 6)",
+		o.URL + "/ai-ok/test":  "train-ai=y (line 5), ai-train=no (line 6)",
+		o.URL + "/never/test":  "none",
+		plain.URL + "/a":       "none",
+		plain.URL + "/x/never": "none",
+	}
+	for u, w := range want {
+		var a usageAnswer
+		if code := get(t, s, checkPath([]string{"SomeBot"}, u), &a); code != 200 || said(a.Usage) != w {
+			t.Errorf("GET %s: status %d, usage %s; want %s", u, code, said(a.Usage), w)
+		}
+	}
+	var urls []string
+	for u := range want {
+		urls = append(urls, u)
+	}
+	body, _ := json.Marshal(map[string]any{"agent": "SomeBot", "urls": urls})
+	var ans struct {
+		Results []usageAnswer `json:"results"`
+	}
+	if code := post(t, s, "/v1/check", string(body), &ans); code != 200 || len(ans.Results) != len(want) {
+		t.Fatalf("POST: status %d, %d results", code, len(ans.Results))
+	}
+	for _, r := range ans.Results {
+		if said(r.Usage) != want[r.URL] {
+			t.Errorf("POST %s: usage %s; want %s", r.URL, said(r.Usage), want[r.URL])
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 
@@ -60,8 +61,9 @@ func dialectOf(name string) (robots.Dialect, error) {
 // rules the client holds; another dialect re-reads the same body (the status policy
 // stays the server's: it decides how the file was fetched, not how it is read).
 type decider struct {
-	res *fetch.Result
-	alt *robots.Robots // the body in another dialect; nil for Google's
+	res   *fetch.Result
+	alt   *robots.Robots // the body in another dialect; nil for Google's
+	prefs *robots.Robots // the rules read, when they state usage preferences; nil otherwise
 }
 
 func newDecider(res *fetch.Result, d robots.Dialect) decider {
@@ -69,7 +71,27 @@ func newDecider(res *fetch.Result, d robots.Dialect) decider {
 	if d != robots.Google && res.Effect == fetch.ObeyRules && res.Robots != nil {
 		dc.alt = robots.Parse(res.Body, robots.WithDialect(d))
 	}
+	if res.Effect == fetch.ObeyRules {
+		dc.prefs = cmp.Or(dc.alt, res.Robots)
+		if dc.prefs != nil && !dc.prefs.StatesUsage() {
+			dc.prefs = nil
+		}
+	}
 	return dc
+}
+
+// usage returns the verdict's "usage": the usage preferences for url, or nil when no
+// Content-Usage or Content-Signal line applies to it (most files have none, and cost
+// nothing more).
+func (dc decider) usage(tokens []string, url string) *robots.Usage {
+	if dc.prefs == nil {
+		return nil
+	}
+	u := dc.prefs.UsageAgents(tokens, url)
+	if len(u.Lines) == 0 {
+		return nil
+	}
+	return &u
 }
 
 func (dc decider) check(tokens []string, url string) robots.Decision {
