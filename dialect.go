@@ -25,6 +25,11 @@ const (
 	// valid file rather than what the crawler makes of an invalid one, and the conformance
 	// data is the executable form of Google's reading. Lint reports such lines
 	// (misspelled-field) because other crawlers skip them.
+	//
+	// Content-Usage lines (the IETF AI Preferences drafts) and Content-Signal lines
+	// (Cloudflare's Content Signals Policy), which Google's crawlers ignore, are read for
+	// Robots.Usage as lines of their group; as in Google's parser, they do not end a
+	// group's user-agent lines.
 	Google Dialect = iota
 
 	// RFC9309 follows RFC 9309 §2.2.2–2.2.3 (draft-koster-rep-00) where it differs from
@@ -62,6 +67,12 @@ const (
 	// readers to "be lenient when reading lines that don't conform. Apply Postel's law".
 	// Package fetch reads its access rules with this dialect: a file that was fetched
 	// lives at most 24 hours, "unless the robots.txt is unreachable" (§2.4).
+	//
+	// Content-Usage lines (draft-ietf-aipref-attach-05, which updates RFC 9309) and
+	// Content-Signal lines are read for Robots.Usage as under Google. The draft makes
+	// Content-Usage a rule of the group, which would end the group's user-agent lines;
+	// this reading does not do that yet: a Content-Usage line between two user-agent
+	// lines leaves them in one group, as under Google.
 	RFC9309
 
 	// Legacy1996 follows the 1996 draft "A Method for Robots Exclusion" (§3.2): fields
@@ -84,7 +95,8 @@ const (
 	// end a record. A User-agent line straight after a rule line, which the grammar does
 	// not allow, starts a new record, as Google does. Package fetch reads the draft's
 	// access rules with this dialect: redirects are followed "until a resource can be
-	// found" (§3.1), up to a safety limit of 20 and never round a loop.
+	// found" (§3.1), up to a safety limit of 20 and never round a loop. The draft knows
+	// neither Content-Usage nor Content-Signal: Robots.Usage reads no preference.
 	Legacy1996
 
 	// Legacy1994 follows the 1994 "Standard for Robot Exclusion": only User-agent and
@@ -110,7 +122,8 @@ const (
 	// says "indicates that all URLs can be retrieved". Falling back to the "*" record
 	// instead would give the robot rules the file wrote for other robots, which is the
 	// mistake this reading exists to avoid. Legacy1996 reads such a record the same way,
-	// and Google a group with no rules.
+	// and Google a group with no rules. The standard knows neither Content-Usage nor
+	// Content-Signal: Robots.Usage reads no preference.
 	Legacy1994
 )
 
