@@ -202,6 +202,32 @@ func (r *jsonReader) hex4() (rune, bool) {
 	return rune(n), true
 }
 
+// member reads a member's name and the colon after it.
+func (r *jsonReader) member() (string, error) {
+	if r.peek() != '"' {
+		return "", r.unexpected("a member name")
+	}
+	name, err := r.str()
+	if err != nil {
+		return "", err
+	}
+	return name, r.expect(':')
+}
+
+// next reads what follows a member or an element: a ',' (more follow) or end, the
+// closing '}' or ']' (done).
+func (r *jsonReader) next(end byte) (done bool, err error) {
+	switch r.peek() {
+	case ',':
+		r.i++
+		return false, nil
+	case end:
+		r.i++
+		return true, nil
+	}
+	return false, r.unexpected(`"," or "` + string(end) + `"`)
+}
+
 // skip consumes any JSON value, checking its syntax. depth bounds nesting, as a
 // hostile body could otherwise nest arrays a few million deep.
 func (r *jsonReader) skip(depth int) error {
@@ -219,26 +245,14 @@ func (r *jsonReader) skip(depth int) error {
 			return nil
 		}
 		for {
-			if r.peek() != '"' {
-				return r.unexpected("a member name")
-			}
-			if _, err := r.str(); err != nil {
-				return err
-			}
-			if err := r.expect(':'); err != nil {
+			if _, err := r.member(); err != nil {
 				return err
 			}
 			if err := r.skip(depth + 1); err != nil {
 				return err
 			}
-			switch r.peek() {
-			case ',':
-				r.i++
-			case '}':
-				r.i++
-				return nil
-			default:
-				return r.unexpected(`"," or "}"`)
+			if done, err := r.next('}'); done || err != nil {
+				return err
 			}
 		}
 	case c == '[':
@@ -251,14 +265,8 @@ func (r *jsonReader) skip(depth int) error {
 			if err := r.skip(depth + 1); err != nil {
 				return err
 			}
-			switch r.peek() {
-			case ',':
-				r.i++
-			case ']':
-				r.i++
-				return nil
-			default:
-				return r.unexpected(`"," or "]"`)
+			if done, err := r.next(']'); done || err != nil {
+				return err
 			}
 		}
 	case c == 'n' && r.literal("null"), c == 't' && r.literal("true"), c == 'f' && r.literal("false"):
@@ -388,15 +396,13 @@ func (r *jsonReader) stringsOrNull(name string, into *[]string) error {
 		default:
 			return r.typeError(name, "an array of strings")
 		}
-		switch r.peek() {
-		case ',':
-			r.i++
-		case ']':
-			r.i++
+		done, err := r.next(']')
+		if err != nil {
+			return err
+		}
+		if done {
 			*into = out
 			return nil
-		default:
-			return r.unexpected(`"," or "]"`)
 		}
 	}
 }
@@ -416,14 +422,8 @@ func decodeBatch(body string) (batchRequest, error) {
 		return req, r.trailing()
 	}
 	for {
-		if r.peek() != '"' {
-			return req, r.unexpected("a member name")
-		}
-		name, err := r.str()
+		name, err := r.member()
 		if err != nil {
-			return req, err
-		}
-		if err := r.expect(':'); err != nil {
 			return req, err
 		}
 		switch {
@@ -443,14 +443,12 @@ func decodeBatch(body string) (batchRequest, error) {
 		if err != nil {
 			return req, err
 		}
-		switch r.peek() {
-		case ',':
-			r.i++
-		case '}':
-			r.i++
+		done, err := r.next('}')
+		if err != nil {
+			return req, err
+		}
+		if done {
 			return req, r.trailing()
-		default:
-			return req, r.unexpected(`"," or "}"`)
 		}
 	}
 }

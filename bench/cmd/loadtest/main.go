@@ -214,15 +214,19 @@ func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nf
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	if phases["single"] {
-		singles(client, base, "single checks, warm cache", duration, conns, urlFor, nil)
+	// measure runs the phases asked for; when says what else is going on.
+	measure := func(when string) {
+		if phases["single"] {
+			singles(client, base, "single checks, "+when, duration, conns, urlFor, nil)
+		}
+		if phases["crawl"] {
+			batches(client, base, crawlTitle+", "+when, duration, batchConns, batchSize, crawlBatch)
+		}
+		if phases["worst"] {
+			batches(client, base, worstTitle+", "+when, duration, batchConns, batchSize, worstBatch)
+		}
 	}
-	if phases["crawl"] {
-		batches(client, base, crawlTitle+", warm cache", duration, batchConns, batchSize, crawlBatch)
-	}
-	if phases["worst"] {
-		batches(client, base, worstTitle+", warm cache", duration, batchConns, batchSize, worstBatch)
-	}
+	measure("warm cache")
 	if !phases["trouble"] {
 		return nil
 	}
@@ -254,15 +258,7 @@ func run(corpus string, duration time.Duration, conns, batchConns, batchSize, nf
 			}
 		})
 	}
-	if phases["single"] {
-		singles(client, base, "single checks, with hanging and 503 origins", duration, conns, urlFor, nil)
-	}
-	if phases["crawl"] {
-		batches(client, base, crawlTitle+", with hanging and 503 origins", duration, batchConns, batchSize, crawlBatch)
-	}
-	if phases["worst"] {
-		batches(client, base, worstTitle+", with hanging and 503 origins", duration, batchConns, batchSize, worstBatch)
-	}
+	measure("with hanging and 503 origins")
 	close(stop)
 	fmt.Printf("(troubled-origin checks completed meanwhile: %d)\n", trouble.Load())
 	wg.Wait()
