@@ -122,6 +122,10 @@ type Group struct {
 	Agents []Agent
 	Rules  []Rule  // in file order; empty values are left out (they restrict nothing)
 	Fields []Field // crawl-delay and other non-rule lines inside the group
+	// Usage are its Content-Usage and Content-Signal lines (also among Fields), read as
+	// Robots.Usage reads them: path and statement apart, with why a statement does not
+	// parse. None in the legacy dialects, which know neither field.
+	Usage []UsageLine
 }
 
 // CrawlDelay returns the group's crawl-delay (the first valid one, see
@@ -366,6 +370,7 @@ func (r *Robots) group(d *details, gi int) Group {
 		Agents: slices.Clone(d.agents[sp.agentLo:sp.agentHi]),
 		Rules:  clone(d.rules[sp.ruleLo:sp.ruleHi]),
 		Fields: fields,
+		Usage:  r.groupUsage(gi),
 	}
 }
 

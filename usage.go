@@ -236,6 +236,23 @@ func (r *Robots) StatesUsage() bool {
 	return r != nil && len(r.usageIndex().lines) > 0
 }
 
+// groupUsage returns the usage lines of group gi, each with why its statement does
+// not parse, or nil.
+func (r *Robots) groupUsage(gi int) []UsageLine {
+	var out []UsageLine
+	ix := r.usageIndex()
+	for i, g := range ix.group {
+		if int(g) == gi {
+			l := ix.lines[i]
+			if _, err := sfv.ParseDictionary(l.Statement); err != nil {
+				l.Error = err.Error()
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // usageIndex is where a file's Content-Usage and Content-Signal lines are: those of
 // its groups, in file order, with the group of each.
 type usageIndex struct {

@@ -548,3 +548,25 @@ func BenchmarkStatesUsage(b *testing.B) {
 		})
 	}
 }
+
+// TestGroupUsage: each group lists its usage lines, read as Usage reads them; the
+// legacy dialects know none.
+func TestGroupUsage(t *testing.T) {
+	const file = "Content-Usage: train-ai=n\nUser-agent: a\nContent-Usage: /x/ Train-AI=n\nDisallow: /p\n\nUser-agent: b\nContent-Signal: ai-train=no\n"
+	for _, d := range Dialects() {
+		gs := Parse([]byte(file), WithDialect(d)).Groups()
+		var got []string
+		for _, g := range gs {
+			for _, l := range g.Usage {
+				got = append(got, fmt.Sprintf("%d %v %q %q %v", l.Line, l.Signal, l.Path, l.Statement, l.Error != ""))
+			}
+		}
+		want := []string{`3 false "/x/" "Train-AI=n" true`, `7 true "" "ai-train=no" false`}
+		if d.legacy() {
+			want = nil
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", d, got, want)
+		}
+	}
+}

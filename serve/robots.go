@@ -23,6 +23,9 @@ type groupJSON struct {
 	Rules      []ruleJSON     `json:"rules"`
 	CrawlDelay *float64       `json:"crawl_delay"`
 	Fields     []robots.Field `json:"fields"`
+	// Usage are the group's Content-Usage and Content-Signal lines, read (see
+	// robots.Group.Usage).
+	Usage []robots.UsageLine `json:"usage"`
 }
 
 type agentJSON struct {
@@ -129,6 +132,9 @@ func groupsJSON(gs []robots.Group) []groupJSON {
 		}
 		if gj.Fields == nil {
 			gj.Fields = []robots.Field{}
+		}
+		if gj.Usage = g.Usage; gj.Usage == nil {
+			gj.Usage = []robots.UsageLine{}
 		}
 		out[i] = gj
 	}

@@ -1164,4 +1164,20 @@ func TestCheckUsage(t *testing.T) {
 			t.Errorf("POST %s: usage %s; want %s", r.URL, said(r.Usage), want[r.URL])
 		}
 	}
+	// GET /v1/robots: each group's usage lines, read.
+	var file struct {
+		Groups []struct {
+			Usage []robots.UsageLine `json:"usage"`
+		} `json:"groups"`
+	}
+	if code := get(t, s, "/v1/robots?url="+url.QueryEscape(o.URL), &file); code != 200 || len(file.Groups) != 1 {
+		t.Fatalf("GET /v1/robots: status %d, %d groups", code, len(file.Groups))
+	}
+	var lines []string
+	for _, l := range file.Groups[0].Usage {
+		lines = append(lines, fmt.Sprintf("%d %q %q", l.Line, l.Path, l.Statement))
+	}
+	if got, w := strings.Join(lines, "; "), `4 "" "train-ai=n"; 5 "/ai-ok/" "train-ai=y"; 6 "" "ai-train=no"`; got != w {
+		t.Errorf("GET /v1/robots: usage lines %s, want %s", got, w)
+	}
 }
