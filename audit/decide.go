@@ -25,15 +25,21 @@ type decider struct {
 	rules   map[int]string    // rule lines seen in decisions, as written
 }
 
+// groupsKey names the groups of rb that apply to agent (GroupsFor): agents with
+// the same key are told the same for every URL. A nil rb has one key.
+func groupsKey(rb *robots.Robots, agent string) string {
+	if rb == nil {
+		return ""
+	}
+	gs, global := rb.GroupsFor(agent)
+	return fmt.Sprint(gs, global)
+}
+
 func newDecider(rb *robots.Robots, effect fetch.Effect, agents []string) *decider {
 	d := &decider{rb: rb, effect: effect, agents: agents, classOf: make([]int, len(agents)), rules: map[int]string{}}
 	key := map[string]int{}
 	for i, a := range agents {
-		k := ""
-		if rb != nil {
-			gs, global := rb.GroupsFor(a)
-			k = fmt.Sprint(gs, global)
-		}
+		k := groupsKey(rb, a)
 		c, ok := key[k]
 		if !ok {
 			c = len(d.rep)

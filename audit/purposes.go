@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/gorobots/robots"
@@ -83,11 +82,7 @@ func purposes(rb *robots.Robots, effect fetch.Effect, origin string) []Purpose {
 	}
 	byGroups := map[string]said{}
 	sayTo := func(name string) said {
-		key := ""
-		if rb != nil {
-			gs, global := rb.GroupsFor(name)
-			key = fmt.Sprint(gs, global)
-		}
+		key := groupsKey(rb, name)
 		s, ok := byGroups[key]
 		if !ok {
 			s = said{res.Check(name, root), res.Usage(name, root)}

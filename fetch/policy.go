@@ -26,25 +26,18 @@ const (
 
 var outcomeNames = [...]string{Success: "success", Unavailable: "unavailable", Unreachable: "unreachable"}
 
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) && outcomeNames[o] != "" {
-		return outcomeNames[o]
-	}
-	return fmt.Sprintf("Outcome(%d)", uint8(o))
-}
+func (o Outcome) String() string { return nameOf(outcomeNames[:], int(o), "Outcome") }
 
 // MarshalText writes the outcome's name, as in JSON output.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
 // UnmarshalText reads an outcome's name.
 func (o *Outcome) UnmarshalText(b []byte) error {
-	for i, n := range outcomeNames {
-		if n != "" && n == string(b) {
-			*o = Outcome(i)
-			return nil
-		}
+	i, err := valueOf(outcomeNames[:], b, "outcome")
+	if err == nil {
+		*o = Outcome(i)
 	}
-	return fmt.Errorf("unknown outcome %q", b)
+	return err
 }
 
 // Effect is what a fetch means for every URL of the origin.
@@ -61,25 +54,36 @@ const (
 
 var effectNames = [...]string{ObeyRules: "rules", AllowAll: "allow-all", DisallowAll: "disallow-all"}
 
-func (e Effect) String() string {
-	if int(e) < len(effectNames) && effectNames[e] != "" {
-		return effectNames[e]
-	}
-	return fmt.Sprintf("Effect(%d)", uint8(e))
-}
+func (e Effect) String() string { return nameOf(effectNames[:], int(e), "Effect") }
 
 // MarshalText writes the effect's name.
 func (e Effect) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
 
 // UnmarshalText reads an effect's name.
 func (e *Effect) UnmarshalText(b []byte) error {
-	for i, n := range effectNames {
+	i, err := valueOf(effectNames[:], b, "effect")
+	if err == nil {
+		*e = Effect(i)
+	}
+	return err
+}
+
+// nameOf returns the name names gives value v, or typ(v) where it gives none.
+func nameOf(names []string, v int, typ string) string {
+	if v < len(names) && names[v] != "" {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, v)
+}
+
+// valueOf returns the value whose name in names is b.
+func valueOf(names []string, b []byte, what string) (int, error) {
+	for i, n := range names {
 		if n != "" && n == string(b) {
-			*e = Effect(i)
-			return nil
+			return i, nil
 		}
 	}
-	return fmt.Errorf("unknown effect %q", b)
+	return 0, fmt.Errorf("unknown %s %q", what, b)
 }
 
 // Policy is how responses are read: which outcome and effect a final status has,
