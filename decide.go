@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/gorobots/robots/internal/precedence"
@@ -69,7 +70,7 @@ func matchSet(prog string, p *pathView, best *entry) {
 				keys, j = u64(hdr, setKeysHi), int(low&setLowCount)
 			}
 			if keys&bit != 0 {
-				j += onesCount(keys & (bit - 1))
+				j += bits.OnesCount64(keys & (bit - 1))
 				po := int(u32(prog, so+setBounds+boundSize*j))
 				matchPart(prog, po, u64(prog, po), p, best)
 			}

@@ -40,7 +40,7 @@ import (
 // A key is the byte after a path's leading '/', always ASCII and never NUL (which ends a
 // line, so bit 0 is free to mark the form); nk is the number of key bits set. The bucket
 // of key c is the j-th, j being the number of keys below c: setLowKeys and one count of
-// bits in the word of c (onesCount) give it, and setGeneric finds the generic part
+// bits in the word of c (bits.OnesCount64) give it, and setGeneric finds the generic part
 // without counting all the keys. Most sets with buckets have an empty generic part, which
 // a decision then need not read (setNoGeneric).
 //
@@ -227,16 +227,6 @@ func setLayout(prog string, so int) (nk, bounds, recs int) {
 		return nk, so + setBounds, int(u32(prog, so+setGeneric))
 	}
 	return 0, so + setBounds, so + setShortHeader
-}
-
-// onesCount is bits.OnesCount64 in Go: where the processor's instruction is not certain
-// (GOAMD64=v1), the standard one tests for it and may call a fallback, which makes a
-// caller keep its registers on the stack — the price of a whole count.
-func onesCount(x uint64) int {
-	x -= x >> 1 & 0x5555555555555555
-	x = x&0x3333333333333333 + x>>2&0x3333333333333333
-	x = (x + x>>4) & 0x0f0f0f0f0f0f0f0f
-	return int(x * 0x0101010101010101 >> 56)
 }
 
 // part is a part of a set, read: prefix entries are [ent, wild), wildcard entries
