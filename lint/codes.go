@@ -34,6 +34,7 @@ const (
 	LineTooLong      = robots.LineTooLong      // a line past robots.MaxLineBytes is cut
 
 	UnsupportedField   Code = "unsupported-field"    // noindex, nofollow, noarchive: no major crawler obeys them
+	GluedField         Code = "glued-field"          // "</div>User-agent: *": a field after other text on its line is lost
 	NotAPath           Code = "not-a-path"           // a rule value that does not start with "/" or "*" never matches
 	MisplacedDollar    Code = "misplaced-dollar"     // "$" before the end of a value is a literal "$"
 	InvalidCrawlDelay  Code = "invalid-crawl-delay"  // crawl-delay that is not a non-negative number
@@ -90,6 +91,8 @@ var codes = []CodeInfo{
 		"Google reads the misspellings it knows and any name that starts with a field name; other crawlers skip the line."},
 	{UnknownField, Warning, "A field name no crawler is known to read, with a colon or without (\"Restrict: /x\", \"Hello world\").",
 		"Every crawler skips the line."},
+	{GluedField, Error, "A field written after other text on its line (\"</div>User-agent: *\", often HTML injected into a hacked site's file).",
+		"Google and RFC 9309 crawlers take the text before the line's first colon as its field name, a name no crawler reads: the line is skipped, and with a user-agent line the rules after it join the group before it or, with none before, belong to no group."},
 	{UnsupportedField, Warning, "noindex, nofollow or noarchive in robots.txt.",
 		"No major crawler obeys them (Google stopped reading noindex in 2019). Use a robots meta tag or an X-Robots-Tag header."},
 	{InvalidLine, Warning, "A line that is not a field: no colon, and one word or more than two (\"<pre>\", \"please do not crawl us\").",

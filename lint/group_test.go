@@ -14,8 +14,10 @@ func TestGrouped(t *testing.T) {
 	for range 114 {
 		b.WriteString(`<div style="display:none"><a href="https://spam.example/">cheap</a></div>` + "\n")
 	}
+	// The last block of the injection swallowed the line break before "User-agent: *".
+	b.WriteString(`<div style="display:none"><a href="https://spam.example/">cheap</a></div>User-agent: *` + "\nDisallow: /wp-admin/\n")
 	fs := Check("hacked.txt", []byte(b.String()))
-	if len(fs) < 115 {
+	if len(fs) < 116 {
 		t.Fatalf("%d findings, want at least the misspelled Disallow and the 114 lines", len(fs))
 	}
 	gs := Grouped(fs)
@@ -36,6 +38,18 @@ func TestGrouped(t *testing.T) {
 	s := first.String()
 	if !strings.HasPrefix(s, "hacked.txt:4:1: warning: ") || !strings.HasSuffix(s, "(114 times: lines 4, 5, 6, 7, 8 and 109 more)") {
 		t.Errorf("group line %q, want the first position, the count and the first five lines", s)
+	}
+	glued := 0
+	for _, g := range gs {
+		if g.Code == GluedField {
+			glued++
+			if g.Count != 1 || g.Line != 118 || g.Severity != Error {
+				t.Errorf("glued-field group %+v, want the one error on line 118", g)
+			}
+		}
+	}
+	if glued != 1 {
+		t.Errorf("%d glued-field lines, want 1 kept apart from the HTML lines: %v", glued, gs)
 	}
 	if len(gs) > 6 {
 		t.Errorf("%d lines for %d findings, want a handful: %v", len(gs), len(fs), gs)

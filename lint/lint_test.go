@@ -57,6 +57,18 @@ var checkTests = []struct {
 	// Google's parser reads two words as a field without its colon: "Hello" is a
 	// field no crawler reads (robots.UnknownField documents the choice).
 	{"two words without a colon", "User-agent: *\nHello world\nDisallow: /x\n", []want{{2, UnknownField}}},
+	// Google's parser takes the text before a line's first colon as its field name
+	// (RFC 9309 §2.2: the name ends at the colon), so a field glued to the end of other
+	// text is a field no crawler reads: the line is lost, and with a user-agent line the
+	// group it starts.
+	{"user-agent glued to injected HTML", "User-agent: Googlebot\nDisallow: /tmp/\n<div style=\"display:none\"><a href=\"https://spam.example/\">x</a></div>User-agent: *\nDisallow: /wp-admin/\n",
+		[]want{{3, GluedField}}},
+	{"first user-agent glued to injected HTML", "<div style=\"display:none\">spam</div>User-agent: *\nDisallow: /wp-admin/\n",
+		[]want{{1, GluedField}, {2, RuleOutsideGroup}}},
+	{"sitemap after a label", "User-agent: *\nDisallow: /x\nImage Sitemap: https://example.com/images.xml\n", []want{{3, GluedField}}},
+	{"glued rule without its colon", "User-agent: *\nDisallow: /x\n</div>Disallow /y\n", []want{{3, GluedField}}},
+	{"glued field after a # cut", "User-agent: *\nDisallow: /x\n<a href=\"/#top\">top</a>User-agent: *\n", []want{{3, GluedField}}},
+	{"field name inside a value is no glued field", "User-agent: *\nDisallow: /user-agent:x\n", nil},
 	{"byte order mark inside the file", "User-agent: *\n\uFEFFDisallow: /x\n", []want{{2, UnknownField}}},
 	{"invisible characters alone", "\u200B# comment\nUser-agent: *\nDisallow: /x\n", nil},
 	{"rule outside any group", "Disallow: /x\nUser-agent: *\nDisallow: /y\n", []want{{1, RuleOutsideGroup}}},
@@ -186,6 +198,14 @@ func checkSameAsParser(t *testing.T, name string, body []byte, fs []Finding) {
 			got = append(got, want{f.Line, f.Code})
 		case f.Code == UsageMisspelledField: // the parser's unknown-field, named more closely
 			got = append(got, want{f.Line, UnknownField})
+		case f.Code == GluedField: // the parser's unknown-field or invalid-line, named more closely
+			code := UnknownField
+			for l := range robots.Lines(body) {
+				if l.Num == f.Line && l.Kind == robots.KindInvalid {
+					code = InvalidLine
+				}
+			}
+			got = append(got, want{f.Line, code})
 		}
 	}
 	if !page {
@@ -227,6 +247,16 @@ func TestMessages(t *testing.T) {
 		{"invalid-utf8 on a rule",
 			"User-agent: *\nDisallow: /caf\xe9\n", 2, InvalidUTF8,
 			[]string{"matches URLs with those escapes"}, nil},
+		{"glued-field says how Google reads the line and where the rules go",
+			"User-agent: Googlebot\nDisallow: /tmp/\n<div style=\"display:none\">spam</div>User-agent: *\nDisallow: /wp-admin/\n", 3, GluedField,
+			[]string{`"User-agent: *" is glued`, `take "<div style=\"display", the text before the line's first colon`,
+				"rules from line 4 on join the group of line 1 (User-agent: Googlebot)", "line of its own", "HTML"}, nil},
+		{"glued-field before any group",
+			"<p>User-agent: *\nDisallow: /x\n", 1, GluedField,
+			[]string{`take "<p>User-agent"`, "rules from line 2 on belong to no group"}, nil},
+		{"glued-field after text that is no HTML",
+			"User-agent: *\nDisallow: /x\nImage Sitemap: https://example.com/i.xml\n", 3, GluedField,
+			[]string{`"Sitemap: https://example.com/i.xml" is glued`, `take "Image Sitemap"`}, []string{"HTML", "group"}},
 		{"Google* names no Google crawler",
 			"User-agent: Google*\nDisallow: /x\n", 1, AgentWildcard,
 			[]string{"not a wildcard", `as "Google"`, "Googlebot"}, nil},

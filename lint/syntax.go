@@ -36,6 +36,11 @@ func checkHTML(f *file) {
 		if l.Kind == robots.KindUserAgent {
 			return
 		}
+		// A hacked file whose first user-agent line is glued to the injected markup
+		// is robots.txt: glued-field says what crawlers make of it.
+		if name, _ := gluedField(l); strings.EqualFold(name, "User-agent") {
+			return
+		}
 	}
 	f.html = true
 	f.add(1, 0, HTMLPage, "this is an HTML or XML page, not robots.txt (an error page?): crawlers read it line by line and find no group; serve the real file as text/plain, or a 404 if there is none")
@@ -123,6 +128,10 @@ func checkLines(f *file) {
 		case LineTooLong:
 			f.add(l.Num, robots.MaxLineBytes+1, LineTooLong, "line is longer than %d bytes: Google ignores the rest of it", robots.MaxLineBytes)
 		case InvalidLine:
+			if name, col := gluedField(l); col > 0 {
+				f.add(l.Num, col, GluedField, "%s", gluedMessage(f, l, name, col))
+				break
+			}
 			f.add(l.Num, keyCol(l), InvalidLine, "not a field (no colon): every crawler skips this line; comment it out with \"#\" if it is text")
 		case MissingColon:
 			want, ok := canonical[l.Kind]
@@ -143,6 +152,10 @@ func checkLines(f *file) {
 		case UnknownField:
 			if misspeltUsageField(l) != nil {
 				break // checkUsage names the field meant
+			}
+			if name, col := gluedField(l); col > 0 {
+				f.add(l.Num, col, GluedField, "%s", gluedMessage(f, l, name, col))
+				break
 			}
 			f.add(l.Num, keyCol(l), UnknownField, "%s", unknownMessage(l))
 		case EmptyUserAgent:
@@ -217,7 +230,6 @@ func unknownMessage(l robots.Line) string {
 		if trimInvisible(before) == "" {
 			return fmt.Sprintf("invisible characters (%+q) before %q hide the field name: every crawler skips this line; remove them", before, key[len(before):])
 		}
-		return fmt.Sprintf("text before %q hides the field name: every crawler skips this line; put %q at the start of its own line", key[len(before):], key[len(before):])
 	}
 	for _, name := range fieldNames {
 		if editDistance(low, strings.ToLower(name), 2) <= 2 {
@@ -232,6 +244,95 @@ func unknownMessage(l robots.Line) string {
 		return fmt.Sprintf("not a field: no colon, and no crawler reads a field %q, so every crawler skips this line; comment it out with \"#\" if it is text", key)
 	}
 	return fmt.Sprintf("unknown field %q: no crawler is known to read it, so every crawler skips the line", key)
+}
+
+// gluedField finds a field written after other text on a line crawlers skip
+// ("</div>User-agent: *"): the leftmost name of fieldNames, in any case, that is
+// followed by a colon (blanks between) or ends the field name Google read without a
+// colon ("</div>Disallow /x"). It returns the name as written and its 1-based column,
+// or column 0. A name after invisible characters alone is unknownMessage's.
+func gluedField(l robots.Line) (string, int) {
+	if l.Kind != robots.KindUnknown && l.Kind != robots.KindInvalid {
+		return "", 0
+	}
+	s := l.Text
+	start := keyCol(l) - 1
+	for i := start + 1; i < len(s); i++ {
+		for _, name := range fieldNames {
+			if len(s)-i < len(name) || !strings.EqualFold(s[i:i+len(name)], name) {
+				continue
+			}
+			end := i + len(name)
+			colon := strings.HasPrefix(strings.TrimLeft(s[end:], " \t"), ":")
+			if !colon && !(l.MissingColon && s[start:end] == l.Key) {
+				continue
+			}
+			if trimInvisible(s[start:i]) == "" {
+				return "", 0
+			}
+			return s[i:end], i + 1
+		}
+	}
+	return "", 0
+}
+
+// gluedMessage says how crawlers read line l, whose field name is glued at col to
+// the text before it, and what a lost user-agent line does to the rules after it.
+func gluedMessage(f *file, l robots.Line, name string, col int) string {
+	field := strings.TrimSpace(l.Text[col-1:])
+	if len(field) > maxMessageKey {
+		field = field[:maxMessageKey] + "…"
+	}
+	how := "no crawler finds a field in the line, so every crawler skips it"
+	if l.Kind == robots.KindUnknown {
+		key := l.Key
+		if len(key) > maxMessageKey {
+			key = key[:maxMessageKey] + "…"
+		}
+		how = fmt.Sprintf("crawlers take %q, the text before the line's first colon, as its field name, which no crawler reads, and skip the line", key)
+		if l.MissingColon {
+			how = fmt.Sprintf("Google takes %q as the line's field name, which no crawler reads, and every crawler skips the line", key)
+		}
+	}
+	msg := fmt.Sprintf("%q is glued to the text before it: %s", field, how)
+	if strings.EqualFold(name, "User-agent") {
+		msg += "; the group it starts is lost" + lostGroup(f, l.Num)
+	}
+	msg += fmt.Sprintf("; put %q at the start of a line of its own and remove the text before it", field)
+	if strings.Contains(l.Text[:col-1], "<") {
+		msg += " (HTML injected into the file?)"
+	}
+	return msg
+}
+
+// lostGroup says what becomes of the rules after line n, a user-agent line crawlers
+// skip: up to the next user-agent line, they join the group before it or, with none,
+// belong to no group.
+func lostGroup(f *file, n int) string {
+	rule := 0
+	for _, l := range f.read[min(n, len(f.read)):] {
+		if l.Kind == robots.KindUserAgent {
+			break
+		}
+		if l.Kind == robots.KindAllow || l.Kind == robots.KindDisallow {
+			rule = l.Num
+			break
+		}
+	}
+	if rule == 0 {
+		return ""
+	}
+	for _, d := range f.diags {
+		if d.Line == rule && d.Code == RuleOutsideGroup {
+			return fmt.Sprintf(", so the rules from line %d on belong to no group and every crawler ignores them", rule)
+		}
+	}
+	for i := len(f.groups) - 1; i >= 0; i-- {
+		if g := f.groups[i]; g.Line < rule && len(g.Agents) > 0 {
+			return fmt.Sprintf(", so the rules from line %d on join the group of line %d (User-agent: %s) and apply to its crawlers", rule, g.Line, g.Agents[0].Name)
+		}
+	}
+	return ""
 }
 
 // editDistance returns the Levenshtein distance of a and b, or limit+1 once it is
