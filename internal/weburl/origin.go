@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -105,6 +106,13 @@ func asciiHost(host string) (string, error) {
 	}
 	if ascii && !strings.Contains(host, "xn--") && !strings.Contains(host, "XN--") {
 		return strings.ToLower(host), nil
+	}
+	// The URL Standard decodes a host's percent-escapes as UTF-8 with U+FFFD for the
+	// bytes that are not, and UTS #46 disallows U+FFFD: such a host fails. The IDNA
+	// package encodes those bytes without a word ("0.0%80000" became
+	// "0.xn--0000-v70y", a label it then refuses to read back).
+	if !utf8.ValidString(host) {
+		return "", fmt.Errorf("invalid host name %q: bytes that are not UTF-8", host)
 	}
 	h, err := hostProfile.ToASCII(host)
 	if err != nil {

@@ -57,6 +57,7 @@ func TestSiteErrors(t *testing.T) {
 		{"another scheme", "mailto:me@example.com"},
 		{"scheme without host", "https://"},
 		{"ftp-like scheme", "gopher://example.com/"},
+		{"escape in the host that is not UTF-8", "0.0%80000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u, _, err := Site(tc.in)
@@ -83,7 +84,7 @@ func TestRetry(t *testing.T) {
 }
 
 // FuzzSite: Site never panics, and what it returns is an absolute http, https or
-// ftp URL.
+// ftp URL that Encode keeps as it is (Encode is idempotent).
 func FuzzSite(f *testing.F) {
 	for _, s := range []string{"example.com", "127.0.0.1:80/x", "[::1]:8080", "https://a.b/c?d#e", "localhost", "a.b:99999"} {
 		f.Add(s)
@@ -95,6 +96,9 @@ func FuzzSite(f *testing.F) {
 		}
 		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ftp://") {
 			t.Fatalf("Site(%q) = %q, not an absolute URL", in, u)
+		}
+		if again, err := Encode(u); err != nil || again != u {
+			t.Fatalf("Site(%q) = %q, which Encode reads as %q, %v", in, u, again, err)
 		}
 	})
 }

@@ -36,6 +36,8 @@ func TestEncode(t *testing.T) {
 		{"userinfo kept", "ftp://user:pw@Example.com/x", "ftp://user:pw@example.com/x"},
 		{"absolute path", "/café?x=é", "/caf%C3%A9?x=%C3%A9"},
 		{"path with dots", "/a/../b", "/b"},
+		// The host parser percent-decodes a host before UTS #46 reads it.
+		{"escaped IDNA host", "https://caf%C3%A9.example/", "https://xn--caf-dma.example/"},
 		{"plain ASCII unchanged", "https://example.com/search?q=a&b=c", "https://example.com/search?q=a&b=c"},
 	}
 	for _, tt := range tests {
@@ -62,6 +64,11 @@ func TestEncodeErrors(t *testing.T) {
 		"//example.com/a",
 		"https://exa mple.com/",
 		"http://example.com:99999/",
+		// The host parser decodes a host's escapes as UTF-8, a byte that is not
+		// becoming U+FFFD, which UTS #46 disallows: "domain to ASCII" fails, and so
+		// does the URL (FuzzSite found "0.0%80000" encoded as a host Encode refused).
+		"https://0.0%80000/",
+		"https://a%EF%BF%BDb.example/",
 	} {
 		t.Run(in, func(t *testing.T) {
 			got, err := Encode(in)
