@@ -235,24 +235,25 @@ func cannotMatch(v string, allow bool, pv *pathView) bool {
 	path := pv.s
 	if pv.slash { // the path is "/" + pv.s
 		if v == "" || v[0] != '/' {
-			return v != "" && plainByte(v[0])
+			return v != "" && plainBytes[v[0]]
 		}
 		v = v[1:]
 	}
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if !plainByte(c) {
-			return false
-		}
-		if i >= len(path) || path[i] != c {
-			return !allow || !strings.Contains(v, "/index.htm")
-		}
+	i := 0
+	for i < len(v) && i < len(path) && v[i] == path[i] && plainBytes[v[i]] {
+		i++
 	}
-	return false
+	if i == len(v) || !plainBytes[v[i]] {
+		return false // a prefix of the path, as far as the bytes that stand for themselves go
+	}
+	return !allow || !strings.Contains(v, "/index.htm")
 }
 
-// plainByte reports whether c stands for itself in a compiled pattern and cannot end
-// a value (see cannotMatch).
-func plainByte(c byte) bool {
-	return c > ' ' && c < 0x7f && c != '*' && c != '$' && c != '%' && c != '#'
-}
+// plainBytes marks the bytes that stand for themselves in a compiled pattern and
+// cannot end a value (see cannotMatch).
+var plainBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c > ' ' && c < 0x7f && c != '*' && c != '$' && c != '%' && c != '#'
+	}
+	return t
+}()
