@@ -87,7 +87,7 @@ the sitemaps left.
 func runAudit(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("audit")
 	var agents agentList
-	fs.Var(&agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+	majorAgentsFlag(fs, &agents)
 	var dialect robots.Dialect
 	dialectFlag(fs, &dialect)
 	format := formatFlag(fs, formatText, formatJSON, formatSARIF)
@@ -132,10 +132,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "robots: audit: warning: %s\n", msg)
 		}
 	}
-	asked := []string(agents)
-	if len(asked) == 0 {
-		asked = crawlers.Names()
-	}
+	asked := agents.orMajor()
 	intended, err := audit.Intended(asked, mustAllow, allowBlocked)
 	if err != nil {
 		return usagef("audit: %v", err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
 )
@@ -97,6 +98,20 @@ type agentList []string
 
 func (a *agentList) String() string     { return strings.Join(*a, ",") }
 func (a *agentList) Set(v string) error { *a = append(*a, v); return nil }
+
+// majorAgentsFlag adds the -agent flag of the commands that speak of the major
+// crawlers unless told which (audit, diff, explain); see agentList.orMajor.
+func majorAgentsFlag(fs *flag.FlagSet, a *agentList) {
+	fs.Var(a, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+}
+
+// orMajor returns the agents asked about, or the major crawlers when none was.
+func (a agentList) orMajor() []string {
+	if len(a) == 0 {
+		return crawlers.Names()
+	}
+	return a
+}
 
 type checkFlags struct {
 	robotsFile  string
@@ -190,10 +205,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 			out.fail(raw, err)
 			continue
 		}
-		out.encodedNote(raw, u)
-		for _, c := range crawlers {
-			out.verdict(raw, u, c, r.CheckAgents(c, u), r.UsageAgents(c, u), nil)
-		}
+		out.verdicts(raw, u, crawlers, r, nil)
 	}
 	return out.close()
 }

@@ -83,10 +83,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 			out.fail(raw, err)
 			continue
 		}
-		out.encodedNote(raw, u)
-		for _, agents := range crawlers {
-			out.verdict(raw, u, agents, res.CheckAgents(agents, u), res.UsageAgents(agents, u), res)
-		}
+		out.verdicts(raw, u, crawlers, res, res)
 	}
 	return out.close()
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/gorobots/robots"
-	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/internal/groupdiff"
 )
 
@@ -56,7 +55,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("diff")
 	var f diffFlags
 	fs.StringVar(&f.urlsFile, "urls", "", "`FILE` of URLs to compare, one per line")
-	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+	majorAgentsFlag(fs, &f.agents)
 	format := formatFlag(fs, formatText, formatJSON)
 	dialectFlag(fs, &f.dialect)
 	pos, err := parseArgs(fs, args, e.stdout)
@@ -94,10 +93,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 		}
 		urls = append(urls, u.url)
 	}
-	agents := []string(f.agents)
-	if len(agents) == 0 {
-		agents = crawlers.Names()
-	}
+	agents := f.agents.orMajor()
 	var files [2]*robots.Robots
 	for i, name := range pos[:2] {
 		b, capped, err := readInput(e.stdin, name)

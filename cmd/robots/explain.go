@@ -55,7 +55,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("explain")
 	var f explainFlags
 	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to explain (- for standard input)")
-	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+	majorAgentsFlag(fs, &f.agents)
 	format := formatFlag(fs, formatText, formatJSON)
 	dialectFlag(fs, &f.dialect)
 	urls, err := parseArgs(fs, args, e.stdout)
@@ -66,10 +66,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 		return usagef("explain: -robots is required")
 	}
 	f.format = *format
-	agents := []string(f.agents)
-	if len(agents) == 0 {
-		agents = crawlers.Names()
-	}
+	agents := f.agents.orMajor()
 	body, capped, err := readInput(e.stdin, f.robotsFile)
 	if err != nil {
 		return err

@@ -142,6 +142,22 @@ func (o *verdictWriter) fail(raw string, err error) {
 	}
 }
 
+// decider is what decides for a list of crawlers: a parsed file (*robots.Robots) or
+// a fetch of one (*fetch.Result).
+type decider interface {
+	CheckAgents(agents []string, url string) robots.Decision
+	UsageAgents(agents []string, url string) robots.Usage
+}
+
+// verdicts prints, for one URL, the decision of d for each crawler, after the note
+// that the URL was encoded. res is the fetch d is, or nil.
+func (o *verdictWriter) verdicts(raw, u string, crawlers [][]string, d decider, res *fetch.Result) {
+	o.encodedNote(raw, u)
+	for _, agents := range crawlers {
+		o.verdict(raw, u, agents, d.CheckAgents(agents, u), d.UsageAgents(agents, u), res)
+	}
+}
+
 // verdict prints one decision for one crawler. raw is the URL as given, u as decided.
 // res is the fetch the decision came from, or nil.
 func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decision, pref robots.Usage, res *fetch.Result) {
