@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -9,11 +11,15 @@ import (
 
 // The audit's picture: the site's URL space as an icicle drawn left to right, the
 // site in the first column, the first path segments (/search, /blog) in the second,
-// and so on. Each branch's height is its share of the sitemap URLs; its colour is the
-// share of them blocked for the crawler chosen in the switch. The layout is computed
-// here, so that the picture is in the page as sent (SVG, with the page's own CSS):
-// app.js only recolours it when another crawler is chosen, and shows a branch's
-// verdicts when it is clicked.
+// and so on. Each branch's height is its share of its parent's sitemap URLs, its
+// colour the share of them blocked for the crawler chosen in the switch. One rule at
+// every level: siblings are drawn largest first, and those too thin to label are
+// drawn together last, as one labelled area ("12 more branches"); a branch with no
+// children drawn reaches the right edge. So every area drawn is labelled and the
+// picture fills its box. The layout is computed here, so that the picture is in the
+// page as sent (SVG, with the page's own CSS): app.js only recolours it when another
+// crawler is chosen, and shows a branch's verdicts and its branches when it is
+// clicked.
 
 // branch is one node of the URL-space tree as the picture reads it: the audit's
 // tree, converted (auditpage.go).
@@ -22,8 +28,8 @@ type branch struct {
 	Path     string // the path prefix ("/search/")
 	URLs     int    // sitemap URLs under Path
 	Blocked  []int  // per crawler asked about (in the audit's order): URLs blocked
-	Other    bool   // small siblings folded into one node
-	Pages    int    // when not 0: this many pages (leaves) of the parent, drawn as one
+	Other    bool   // siblings the audit folded into one node (how many it does not say)
+	More     int    // when not 0: this many siblings too thin to label, drawn as one
 	Children []*branch
 	Samples  []sample
 }
@@ -49,13 +55,11 @@ const (
 	pictureMaxHeight = 520
 	pictureRowHeight = 18 // per branch of the fullest column, between the two bounds
 	pictureMaxDepth  = 4  // columns after the site's; deeper branches are in the table
-	labelMinHeight   = 15 // a name fits
+	labelMinHeight   = 15 // a name fits: thinner siblings are drawn together
 	urlsMinHeight    = 30 // and a line with the URL count
 	shareMinHeight   = 44 // and one with the share blocked
 	charWidth        = 7  // of the 12-unit label font, on average, to shorten names that do not fit
-	minDrawnHeight   = 1  // thinner branches are not drawn (they are in the table)
-	maxLeaves        = 3  // pages of a branch drawn one by one; more are drawn as one
-	maxMergedSamples = 5  // sample URLs kept for pages drawn as one
+	maxMergedSamples = 5  // sample URLs kept for siblings drawn together
 )
 
 // blockedSteps are the colours of the picture, by share of URLs blocked. Six steps
@@ -116,6 +120,10 @@ type branchData struct {
 	Blocked []int    `json:"blocked"`
 	Samples []sample `json:"samples"`
 	Other   bool     `json:"other,omitempty"`
+	// Children are the IDs of its branches, largest first, every one of them
+	// (app.js lists them, a page at a time); for siblings drawn together, theirs.
+	Children []string `json:"children,omitempty"`
+	More     int      `json:"more,omitempty"` // siblings drawn together: how many
 }
 
 type legendStep struct{ Class, Title string }
@@ -135,6 +143,7 @@ type pictureNode struct {
 	Aria       string
 	Depth      int
 	Parent     string // the parent's ID, "" for the site
+	More       bool   // siblings drawn together
 }
 
 // pictureRow is one branch in the table beside the picture.
@@ -154,102 +163,194 @@ type pictureCell struct {
 	Class   string
 }
 
+// area is one rectangle of the picture: a branch, or its siblings too thin to label
+// drawn together (a branch made up for them, with More set).
+type area struct {
+	b        *branch
+	id       string
+	depth    int
+	y, h     float64
+	together bool // siblings drawn as one
+	children []*area
+}
+
 // layoutPicture lays out the tree under root for the crawlers asked about,
 // coloured for agents[current].
 func layoutPicture(root *branch, agents []string, current int) *picture {
-	root = mergeLeaves(root)
 	p := &picture{Width: pictureWidth, Agents: agents, Current: current}
 	for _, s := range blockedSteps {
 		p.Steps = append(p.Steps, legendStep(s))
 	}
-	depth := min(pictureMaxDepth, treeDepth(root))
-	p.Height = min(pictureMaxHeight, max(pictureMinHeight, pictureRowHeight*fullestColumn(root, depth)))
-	colWidth := float64(pictureWidth - pictureRootWidth)
-	if depth > 0 {
-		colWidth /= float64(depth)
-	}
+	p.Height = min(pictureMaxHeight, max(pictureMinHeight, pictureRowHeight*fullestColumn(root, min(pictureMaxDepth, treeDepth(root)))))
+	// Every branch has an ID, a row of the table and what a click on it shows, drawn
+	// or not.
 	p.Branches = map[string]branchData{}
-	id := 0
-	var walk func(b *branch, parent string, d int, y, h float64)
-	walk = func(b *branch, parent string, d int, y, h float64) {
-		nodeID := "n" + strconv.Itoa(id)
-		id++
-		p.Rows = append(p.Rows, p.row(nodeID, b, d))
-		p.Branches[nodeID] = branchData{Path: branchTitle(b, d), URLs: b.URLs, Blocked: b.Blocked, Samples: b.Samples, Other: b.Other}
-		if d > depth || h < minDrawnHeight {
-			// Too deep or too thin to draw: the table has it, and its children.
-			for _, c := range b.Children {
-				walk(c, "", d+1, y, 0)
-			}
-			return
+	ids := map[*branch]string{}
+	var number func(b *branch, d int) string
+	number = func(b *branch, d int) string {
+		id := "n" + strconv.Itoa(len(ids))
+		ids[b] = id
+		p.Rows = append(p.Rows, p.row(id, b, d))
+		data := branchData{Path: branchTitle(b, d), URLs: b.URLs, Blocked: b.Blocked, Samples: b.Samples, Other: b.Other}
+		for _, c := range bySize(b.Children) {
+			data.Children = append(data.Children, number(c, d+1))
 		}
-		x, w := 0.0, float64(pictureRootWidth)
-		if d > 0 {
-			x = pictureRootWidth + float64(d-1)*colWidth
-			w = colWidth
-		}
-		n := p.node(nodeID, b, d, x, y, w, h)
-		n.Parent = parent
-		p.Nodes = append(p.Nodes, n)
-		cy := y
-		for _, c := range b.Children {
-			ch := 0.0
-			if b.URLs > 0 {
-				ch = h * float64(c.URLs) / float64(b.URLs)
-			}
-			walk(c, nodeID, d+1, cy, ch)
-			cy += ch
-		}
+		p.Branches[id] = data
+		return id
 	}
-	walk(root, "", 0, 0, float64(p.Height))
+	number(root, 0)
+	top := p.split(root, ids, 0, 0, float64(p.Height))
+	p.place(top, "", drawnDepth(top), 0)
 	return p
 }
 
-// mergeLeaves returns the tree with the pages of each branch (children without
-// children of their own: /blog/post-1, /blog/post-2 …) drawn as one when there are
-// more than maxLeaves of them, so that a blog of 3,000 posts is one block, not 3,000
-// hairlines. Sections (/blog/, /tag/) stay apart.
-func mergeLeaves(b *branch) *branch {
-	out := *b
-	out.Children = nil
-	var pages *branch
-	leaves := 0
-	for _, c := range b.Children {
-		if isPage(c) {
-			leaves++
-		}
-	}
-	for _, c := range b.Children {
-		if leaves <= maxLeaves || !isPage(c) {
-			out.Children = append(out.Children, mergeLeaves(c))
-			continue
-		}
-		if pages == nil {
-			pages = &branch{Name: "pages", Path: b.Path, Blocked: make([]int, len(b.Blocked))}
-			out.Children = append(out.Children, pages)
-		}
-		pages.Pages++
-		pages.URLs += c.URLs
-		for i := range min(len(c.Blocked), len(pages.Blocked)) {
-			pages.Blocked[i] += c.Blocked[i]
-		}
-		for _, s := range c.Samples {
-			if len(pages.Samples) < maxMergedSamples {
-				pages.Samples = append(pages.Samples, s)
+// bySize returns bs largest first, the audit's folded siblings last.
+func bySize(bs []*branch) []*branch {
+	out := slices.Clone(bs)
+	slices.SortStableFunc(out, func(a, b *branch) int {
+		if a.Other != b.Other {
+			if a.Other {
+				return 1
 			}
+			return -1
 		}
-	}
-	if pages != nil {
-		pages.Name = plural(pages.Pages, "page", "pages")
-	}
-	return &out
+		return cmp.Compare(b.URLs, a.URLs)
+	})
+	return out
 }
 
-// isPage reports whether c is one page of its parent rather than a section: one URL
-// and no children. (A path with many URLs and no children, such as /search with its
-// queries, is a section of its own.)
-func isPage(c *branch) bool {
-	return len(c.Children) == 0 && !c.Other && c.Pages == 0 && c.URLs <= 1
+// split makes b's area, h high at y, and those of its children: each gets its share
+// of h by URLs, largest first; the smallest, as long as one of them would be thinner
+// than labelMinHeight, go into one area drawn last ("12 more branches"), which is
+// made labelMinHeight high when its share is less (the others share the rest), with
+// the audit's folded siblings.
+func (p *picture) split(b *branch, ids map[*branch]string, d int, y, h float64) *area {
+	a := &area{b: b, id: ids[b], depth: d, y: y, h: h}
+	kids := bySize(b.Children)
+	total := 0
+	for _, c := range kids {
+		total += c.URLs
+	}
+	if d >= pictureMaxDepth || total == 0 {
+		return a
+	}
+	keep := len(kids) // kids[:keep] drawn one by one
+	for keep > 0 && kids[keep-1].Other {
+		keep--
+	}
+	for {
+		rest := 0
+		for _, c := range kids[keep:] {
+			rest += c.URLs
+		}
+		groupH := 0.0
+		switch {
+		case keep == 0:
+			groupH = h
+		case keep < len(kids):
+			groupH = max(labelMinHeight, h*float64(rest)/float64(total))
+		}
+		if keep > 0 && (h-groupH)*float64(kids[keep-1].URLs)/float64(total-rest) < labelMinHeight {
+			keep--
+			continue
+		}
+		cy := y
+		for _, c := range kids[:keep] {
+			ch := (h - groupH) * float64(c.URLs) / float64(total-rest)
+			a.children = append(a.children, p.split(c, ids, d+1, cy, ch))
+			cy += ch
+		}
+		switch together := kids[keep:]; {
+		case len(together) == 1 && !together[0].Other:
+			a.children = append(a.children, p.split(together[0], ids, d+1, cy, groupH))
+		case len(together) > 0:
+			a.children = append(a.children, p.together(b, together, keep == 0, ids, d+1, cy, groupH))
+		}
+		return a
+	}
+}
+
+// together is the area of parent's children bs, drawn as one; all says they are all
+// of them.
+func (p *picture) together(parent *branch, bs []*branch, all bool, ids map[*branch]string, d int, y, h float64) *area {
+	g := &branch{Path: parent.Path, Blocked: make([]int, len(parent.Blocked))}
+	data := branchData{}
+	pages, folded := true, false
+	for _, c := range bs {
+		g.URLs += c.URLs
+		for i := range min(len(c.Blocked), len(g.Blocked)) {
+			g.Blocked[i] += c.Blocked[i]
+		}
+		for _, s := range c.Samples {
+			if len(g.Samples) < maxMergedSamples {
+				g.Samples = append(g.Samples, s)
+			}
+		}
+		if c.Other {
+			folded = true
+			continue
+		}
+		g.More++
+		pages = pages && len(c.Children) == 0 && c.URLs <= 1
+		data.Children = append(data.Children, ids[c])
+	}
+	g.Name = moreText(g.More, folded, pages, all)
+	id := ids[parent] + "m"
+	data.Path, data.URLs, data.Blocked, data.Samples, data.More = branchTitle(g, d), g.URLs, g.Blocked, g.Samples, g.More
+	p.Branches[id] = data
+	return &area{b: g, id: id, depth: d, y: y, h: h, together: true}
+}
+
+// moreText names siblings drawn together: n of them, with the audit's folded ones
+// (whose count is not known) when folded; "pages" when each is one URL; all when
+// they are all of their parent's ("40 pages", not "40 more pages").
+func moreText(n int, folded, pages, all bool) string {
+	switch {
+	case all && pages && !folded:
+		return thousands(n) + " pages"
+	case all && !folded:
+		return plural(n, "branch", "branches")
+	case folded && n == 0:
+		return "more branches"
+	case folded:
+		return thousands(n) + "+ more branches"
+	case pages:
+		return thousands(n) + " more pages"
+	case n == 1:
+		return "1 more branch"
+	}
+	return thousands(n) + " more branches"
+}
+
+// drawnDepth is the deepest column a drew.
+func drawnDepth(a *area) int {
+	d := a.depth
+	for _, c := range a.children {
+		d = max(d, drawnDepth(c))
+	}
+	return d
+}
+
+// place draws a and its children in columns: the site's pictureRootWidth wide, the
+// others sharing the rest; an area without children drawn reaches the right edge.
+func (p *picture) place(a *area, parent string, columns int, x float64) {
+	colWidth := float64(pictureWidth - pictureRootWidth)
+	if columns > 0 {
+		colWidth /= float64(columns)
+	}
+	w := colWidth
+	if a.depth == 0 {
+		w = pictureRootWidth
+	}
+	if len(a.children) == 0 {
+		w = pictureWidth - x
+	}
+	n := p.node(a.id, a.b, a.depth, x, a.y, w, a.h, a.together)
+	n.Parent = parent
+	p.Nodes = append(p.Nodes, n)
+	for _, c := range a.children {
+		p.place(c, a.id, columns, x+w)
+	}
 }
 
 // fullestColumn is the most branches one column of the picture has, down to depth.
@@ -275,8 +376,12 @@ func treeDepth(b *branch) int {
 	return d
 }
 
-func (p *picture) node(id string, b *branch, depth int, x, y, w, h float64) pictureNode {
-	n := pictureNode{ID: id, X: round1(x), Y: round1(y), W: round1(w), H: round1(h), Path: b.Path, URLs: b.URLs, Depth: depth}
+// node is a branch drawn at (x, y), w×h; together says it is siblings drawn as one.
+func (p *picture) node(id string, b *branch, depth int, x, y, w, h float64, together bool) pictureNode {
+	n := pictureNode{ID: id, X: round1(x), Y: round1(y), W: round1(w), H: round1(h), Path: b.Path, URLs: b.URLs, Depth: depth, More: together}
+	if together {
+		n.Path = "" // the parent's: data-path names one branch
+	}
 	counts := make([]string, len(b.Blocked))
 	for i, c := range b.Blocked {
 		counts[i] = strconv.Itoa(c)
@@ -286,7 +391,12 @@ func (p *picture) node(id string, b *branch, depth int, x, y, w, h float64) pict
 	n.Class = blockedSteps[stepOf(blocked, b.URLs)].Class
 	name := displayName(b, depth)
 	n.Name = name
-	if h >= labelMinHeight {
+	switch {
+	case h >= urlsMinHeight:
+		n.Label = shorten(name, int(w-10)/charWidth)
+	case h >= labelMinHeight && together:
+		n.Label = shorten(name+", "+urlsText(b.URLs), int(w-10)/charWidth) // what it is and how big, on one line
+	case h >= labelMinHeight:
 		n.Label = shorten(name, int(w-10)/charWidth)
 	}
 	if h >= urlsMinHeight {
@@ -323,24 +433,24 @@ func (p *picture) row(id string, b *branch, depth int) pictureRow {
 }
 
 // displayName is a branch's label: the site for the root, "/search" for a segment,
-// "other (12)" for folded siblings.
+// "12 more branches" for siblings drawn together, "others" for the audit's folded ones.
 func displayName(b *branch, depth int) string {
 	switch {
 	case depth == 0:
 		return b.Name
-	case b.Other, b.Pages > 0:
+	case b.Other, b.More > 0, b.Name == "more branches":
 		return b.Name
 	}
 	return "/" + b.Name
 }
 
 // branchTitle names a branch in the table and the detail panel: its path, the site
-// for the root, "/blog/: 40 pages" for pages drawn as one.
+// for the root, "/blog/ · 40 more pages" for siblings drawn together.
 func branchTitle(b *branch, depth int) string {
 	switch {
 	case depth == 0:
 		return b.Name
-	case b.Pages > 0:
+	case b.More > 0, b.Name == "more branches":
 		return b.Path + " · " + b.Name
 	case b.Other:
 		return b.Path + " · smaller branches, together"

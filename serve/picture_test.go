@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,67 +44,182 @@ func TestStepOf(t *testing.T) {
 	}
 }
 
-// TestLayoutPicture: each branch's height is its share of its parent's URLs, each
-// depth a column; names show where they fit; the pages of a branch are drawn as one
-// when there are more than maxLeaves of them.
+// tb makes a branch of the picture's tests: n URLs under path, blocked for the one
+// crawler, with children.
+func tb(path string, n, blocked int, children ...*branch) *branch {
+	name := strings.Trim(path, "/")
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return &branch{Name: name, Path: path, URLs: n, Blocked: []int{blocked}, Children: children}
+}
+
+// pages makes n one-URL children of path, none blocked.
+func pages(path string, n int) []*branch {
+	var out []*branch
+	for i := range n {
+		out = append(out, tb(fmt.Sprintf("%sp%d", path, i), 1, 0))
+	}
+	return out
+}
+
+// TestLayoutPicture: the geometry of small trees, worked out by hand. The picture is
+// pictureWidth (680) wide; the site's column 120; the others share the remaining 560.
+// Its height is 18 per branch of the fullest column, from 300 to 520. Each branch's
+// height is its share of its siblings' URLs; siblings thinner than 15 are drawn
+// together, last, and that area is made 15 high when its share is less (the others
+// sharing the remaining height by URLs); a branch with no children drawn reaches the
+// right edge (x+w = 680).
 func TestLayoutPicture(t *testing.T) {
-	leaf := func(path string, blocked ...int) *branch {
-		return &branch{Name: strings.Trim(path[strings.LastIndexByte(strings.TrimSuffix(path, "/"), '/')+1:], "/"), Path: path, URLs: 1, Blocked: blocked}
+	type rect struct {
+		name       string // the node's Name
+		x, y, w, h float64
+		label      string
 	}
-	blog := &branch{Name: "blog", Path: "/blog/", URLs: 150, Blocked: []int{0, 150}}
-	for i := range 150 {
-		blog.Children = append(blog.Children, leaf(fmt.Sprintf("/blog/p%d", i), 0, 1))
-	}
-	root := &branch{Name: "example.com", Path: "/", URLs: 300, Blocked: []int{100, 300}, Children: []*branch{
-		blog,
-		{Name: "search", Path: "/search", URLs: 100, Blocked: []int{100, 100}},
-		{Name: "a-section-with-a-very-long-name-indeed", Path: "/a-section-with-a-very-long-name-indeed/", URLs: 48, Blocked: []int{0, 48}},
-		leaf("/about", 0, 1), leaf("/contact", 0, 1),
-	}}
-	p := layoutPicture(root, []string{"Googlebot", "GPTBot"}, 0)
-	byPath := map[string]pictureNode{}
-	for _, n := range p.Nodes {
-		byPath[n.Path+" "+n.Name] = n
-	}
-	colWidth := float64(pictureWidth-pictureRootWidth) / 2 // two levels under the site
-	h := float64(p.Height)
 	for _, tt := range []struct {
-		key         string
-		x, y, w, hh float64
-		label, cls  string
+		name   string
+		root   *branch
+		height int
+		want   []rect // in the order drawn: a parent before its children, largest first
 	}{
-		{"/ example.com", 0, 0, pictureRootWidth, h, "example.com", "s2"},
-		{"/blog/ /blog", pictureRootWidth, 0, colWidth, h * 150 / 300, "/blog", "s0"},
-		{"/search /search", pictureRootWidth, h * 150 / 300, colWidth, h * 100 / 300, "/search", "s5"},
-		{"/a-section-with-a-very-long-name-indeed/ /a-section-with-a-very-long-name-indeed", pictureRootWidth, h * 250 / 300, colWidth, h * 48 / 300, "/a-section-with-a-very-long-name-inde…", "s0"}, // (280-10)/7 = 38 characters,
-		{"/blog/ 150 pages", pictureRootWidth + colWidth, 0, colWidth, h * 150 / 300, "150 pages", "s0"},
+		{"siblings by size, each reaching the right edge", tb("/", 10, 0, tb("/b", 4, 0), tb("/a/", 6, 0)), 300, []rect{
+			{"example.com", 0, 0, 120, 300, "example.com"},
+			{"/a", 120, 0, 560, 180, "/a"}, // 6/10 of 300
+			{"/b", 120, 180, 560, 120, "/b"},
+		}},
+		{"thin siblings drawn together", tb("/", 100, 0, tb("/s", 60, 0), tb("/t", 30, 0), tb("/u", 4, 0), tb("/v", 3, 0), tb("/w", 2, 0), tb("/x", 1, 0)), 300, []rect{
+			// Shares 180, 90, 12, 9, 6, 3: /u, /v, /w, /x are thinner than 15 and take
+			// their share together, 10/100 of 300 = 30.
+			{"example.com", 0, 0, 120, 300, "example.com"},
+			{"/s", 120, 0, 560, 180, "/s"},
+			{"/t", 120, 180, 560, 90, "/t"},
+			{"4 more branches", 120, 270, 560, 30, "4 more branches"},
+		}},
+		{"the together area made 15 high", tb("/", 300, 0, tb("/a", 200, 0), tb("/b", 94, 0), tb("/c", 3, 0), tb("/d", 3, 0)), 300, []rect{
+			// /c and /d: 6/300 of 300 = 6, made 15; /a and /b share 285 by 200:94.
+			{"example.com", 0, 0, 120, 300, "example.com"},
+			{"/a", 120, 0, 560, 285 * 200.0 / 294, "/a"},                      // 193.9
+			{"/b", 120, 285 * 200.0 / 294, 560, 285 * 94.0 / 294, "/b"},       // 91.1
+			{"2 more branches", 120, 285, 560, 15, "2 more branches, 6 URLs"}, // one line: both fit
+		}},
+		{"one thin sibling drawn alone, 15 high", tb("/", 100, 0, tb("/a", 97, 0), tb("/b", 3, 3)), 300, []rect{
+			{"example.com", 0, 0, 120, 300, "example.com"},
+			{"/a", 120, 0, 560, 285, "/a"},
+			{"/b", 120, 285, 560, 15, "/b"},
+		}},
+		{"the same rule a level down", tb("/", 100, 0, tb("/blog/", 80, 0, pages("/blog/", 80)...), tb("/about", 20, 0)), 520, []rect{
+			// 80 posts in the fullest column: 18×80 is over 520. /blog/ is 80/100 of 520
+			// = 416; each post would be 5.2 high: all 80 are drawn together, in the
+			// third column (two columns of 280 after the site's).
+			{"example.com", 0, 0, 120, 520, "example.com"},
+			{"/blog", 120, 0, 280, 416, "/blog"},
+			{"80 pages", 400, 0, 280, 416, "80 pages"},
+			{"/about", 120, 416, 560, 104, "/about"},
+		}},
+		{"the audit's folded siblings drawn together", tb("/", 100, 0, tb("/a", 70, 0), tb("/b", 20, 0), &branch{Name: "others", Path: "/", URLs: 10, Blocked: []int{0}, Other: true}), 300, []rect{
+			// The folded 10 URLs take 10/100 of 300 = 30, last, whatever their size.
+			{"example.com", 0, 0, 120, 300, "example.com"},
+			{"/a", 120, 0, 560, 210, "/a"},
+			{"/b", 120, 210, 560, 60, "/b"},
+			{"more branches", 120, 270, 560, 30, "more branches"},
+		}},
+		{"long names shortened to their width", tb("/", 10, 0, tb("/a-section-with-a-long-name/", 9, 0, tb("/a-section-with-a-long-name/x", 9, 0)), tb("/b", 1, 0)), 300, []rect{
+			// /b, 30 high, is drawn alone; the section's column is 280 wide: (280-10)/7 =
+			// 38 characters.
+			{"example.com", 0, 0, 120, 300, "example.com"},
+			{"/a-section-with-a-long-name", 120, 0, 280, 270, "/a-section-with-a-long-name"},
+			{"/x", 400, 0, 280, 270, "/x"},
+			{"/b", 120, 270, 560, 30, "/b"},
+		}},
 	} {
-		t.Run(tt.key, func(t *testing.T) {
-			n, ok := byPath[tt.key]
-			if !ok {
-				t.Fatalf("%s not drawn; drawn: %v", tt.key, keys(byPath))
+		t.Run(tt.name, func(t *testing.T) {
+			tt.root.Name = "example.com"
+			p := layoutPicture(tt.root, []string{"Googlebot"}, 0)
+			if p.Height != tt.height {
+				t.Errorf("height %d, want %d", p.Height, tt.height)
 			}
-			if n.X != round1(tt.x) || n.Y != round1(tt.y) || n.W != round1(tt.w) || n.H != round1(tt.hh) {
-				t.Errorf("%s at (%v,%v) %v×%v, want (%v,%v) %v×%v", tt.key, n.X, n.Y, n.W, n.H, round1(tt.x), round1(tt.y), round1(tt.w), round1(tt.hh))
+			var got []rect
+			for _, n := range p.Nodes {
+				got = append(got, rect{n.Name, n.X, n.Y, n.W, n.H, n.Label})
 			}
-			if n.Label != tt.label || n.Class != tt.cls {
-				t.Errorf("%s labelled %q in %s, want %q in %s", tt.key, n.Label, n.Class, tt.label, tt.cls)
+			var want []rect
+			for _, r := range tt.want {
+				want = append(want, rect{r.name, round1(r.x), round1(r.y), round1(r.w), round1(r.h), r.label})
 			}
+			if !slices.Equal(got, want) {
+				t.Errorf("drawn\n%v\nwant\n%v", got, want)
+			}
+			checkCovered(t, p)
 		})
 	}
-	// /about and /contact are two pages of the site (not more than maxLeaves): drawn
-	// one by one, too thin for a name.
-	if n := byPath["/about /about"]; n.H != round1(h/300) || n.Label != "" {
-		t.Errorf("/about drawn %v high labelled %q, want %v and no label", n.H, n.Label, round1(h/300))
+}
+
+// TestLayoutPictureCovers: on trees of every shape, the areas drawn cover the box
+// with no gap and no overlap, and each is labelled (siblings too thin to label being
+// drawn together).
+func TestLayoutPictureCovers(t *testing.T) {
+	r := rand.New(rand.NewPCG(28, 1))
+	var grow func(path string, depth int) *branch
+	grow = func(path string, depth int) *branch {
+		b := tb(path, 0, 0)
+		if depth < 4 && r.IntN(3) > 0 {
+			for i := range r.IntN(40) {
+				b.Children = append(b.Children, grow(fmt.Sprintf("%s%d/", path, i), depth+1))
+			}
+		}
+		for _, c := range b.Children {
+			b.URLs += c.URLs
+			b.Blocked[0] += c.Blocked[0]
+		}
+		if b.URLs == 0 || r.IntN(4) == 0 {
+			n := 1 + r.IntN(1+r.IntN(500))
+			b.URLs += n
+			b.Blocked[0] += r.IntN(n + 1)
+		}
+		return b
 	}
-	if len(p.Nodes) != 7 {
-		t.Errorf("%d branches drawn, want 7 (site, 3 sections, 2 pages, the blog's pages as one)", len(p.Nodes))
+	for i := range 200 {
+		root := grow("/", 0)
+		root.Name = "example.com"
+		p := layoutPicture(root, []string{"Googlebot"}, 0)
+		t.Run(strconv.Itoa(i), func(t *testing.T) { checkCovered(t, p) })
 	}
-	if len(p.Rows) != len(p.Nodes) {
-		t.Errorf("the table has %d rows for %d branches", len(p.Rows), len(p.Nodes))
+}
+
+// checkCovered checks that p's areas tile its box: the site's spans the height; the
+// children of an area stack from its top to its bottom in the next column; an area
+// with none drawn reaches the right edge; every area is labelled.
+func checkCovered(t *testing.T, p *picture) {
+	t.Helper()
+	const eps = 0.25 // coordinates are rounded to 0.1
+	kids := map[string][]pictureNode{}
+	for _, n := range p.Nodes {
+		kids[n.Parent] = append(kids[n.Parent], n)
+		if n.Label == "" || n.H < labelMinHeight-eps {
+			t.Errorf("%s (%s) drawn %v high, labelled %q", n.Name, n.ID, n.H, n.Label)
+		}
 	}
-	if d := p.Branches[byPath["/blog/ 150 pages"].ID]; d.Path != "/blog/ · 150 pages" || d.URLs != 150 || d.Blocked[1] != 150 || len(d.Samples) != 0 {
-		t.Errorf("the blog's pages: %+v", d)
+	if r := kids[""]; len(r) != 1 || r[0].X != 0 || r[0].Y != 0 || r[0].H != float64(p.Height) {
+		t.Fatalf("the site drawn %+v, want one area from the top to %d", r, p.Height)
+	}
+	for _, n := range p.Nodes {
+		cs := kids[n.ID]
+		if len(cs) == 0 {
+			if math.Abs(n.X+n.W-pictureWidth) > eps {
+				t.Errorf("%s ends at x=%v, not at the right edge %d", n.Name, n.X+n.W, pictureWidth)
+			}
+			continue
+		}
+		y := n.Y
+		for _, c := range cs {
+			if math.Abs(c.Y-y) > eps || math.Abs(c.X-(n.X+n.W)) > eps {
+				t.Errorf("%s drawn at (%v,%v), want (%v,%v) under %s", c.Name, c.X, c.Y, n.X+n.W, y, n.Name)
+			}
+			y = c.Y + c.H
+		}
+		if math.Abs(y-(n.Y+n.H)) > eps*float64(len(cs)) {
+			t.Errorf("%s's branches end at y=%v, %s at %v: a band of %v left empty", n.Name, y, n.Name, n.Y+n.H, n.Y+n.H-y)
+		}
 	}
 }
 
