@@ -256,6 +256,7 @@ func TestBrowser(t *testing.T) {
 		{"audit in progress", testAuditProgress},
 		{"layout", testLayout},
 		{"layout of the audit", testLayoutAudit},
+		{"layout of the audit picture of a big site", testLayoutAuditBig},
 	} {
 		t.Run(st.name, func(t *testing.T) {
 			t.Parallel()

@@ -2,10 +2,14 @@ package serve
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // The tester's layout as a site owner meets it at 1280 px and on a phone (issue
@@ -120,11 +124,117 @@ func testLayoutAudit(t *testing.T, b *browser) {
 		t.Errorf("lists scrolling inside the results panel: %q", got)
 	}
 
+	// The picture: every area drawn has its label inside it, and those without
+	// branches drawn reach the right edge.
+	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#picture_title")))
+	tb.shot("layout-05-audit-picture")
+	checkPictureLabels(t, tb)
+
 	// A branch's URL list says when it is a sample and how to see the rest.
 	tb.do(chromedp.Click(chromedp.CSS(`#picture g.node[data-path="/search"]`)), chromedp.WaitVisible(chromedp.CSS("#samples")))
 	tb.shot("layout-04-audit-branch")
 	if got := eval[string](tb, `document.querySelector("#samples caption").textContent`); !strings.Contains(got, "of its 10 URLs (the audit keeps a few examples per branch") {
 		t.Errorf("the /search branch's list says %q, want how many of its 10 URLs it shows and why", got)
+	}
+}
+
+// unlabelledAreas lists the areas of the picture whose label is missing or does not
+// fit inside them, and those that stop short of the picture's right edge with no
+// branches drawn to their right.
+const unlabelledAreas = `(() => {
+	const svg = document.querySelector("#picture").getBoundingClientRect(), out = [];
+	const nodes = Array.from(document.querySelectorAll("#picture g.node"));
+	for (const g of nodes) {
+		const r = g.querySelector("rect").getBoundingClientRect(), t = g.querySelector("text:not(.fig)");
+		const name = g.id + " " + g.dataset.name;
+		if (!t || !t.textContent.trim()) { out.push(name + ": no label (" + r.height.toFixed(1) + " px high)"); continue; }
+		const b = t.getBoundingClientRect();
+		if (b.width < 1 || b.left < r.left - 1 || b.right > r.right + 1 || b.top < r.top - 1 || b.bottom > r.bottom + 1)
+			out.push(name + ": label " + JSON.stringify(t.textContent) + " outside its area");
+		if (!nodes.some(c => c.dataset.parent === g.id) && r.right < svg.right - 6)
+			out.push(name + ": ends " + (svg.right - r.right).toFixed(0) + " px short of the right edge");
+	}
+	return out;
+})()`
+
+// checkPictureLabels: every area of the audit's picture is labelled, the label
+// inside it, and the picture is drawn to its right edge.
+func checkPictureLabels(t *testing.T, tb *tab) {
+	t.Helper()
+	if n := eval[int](tb, `document.querySelectorAll("#picture g.node").length`); n < 2 {
+		t.Errorf("%d areas drawn", n)
+	}
+	for _, s := range eval[[]string](tb, unlabelledAreas) {
+		t.Errorf("the picture: %s", s)
+	}
+}
+
+// testLayoutAuditBig: the picture of a site of 3,700 URLs (bigSite): every area
+// labelled, the thin branches drawn together as one labelled area, and a click on it
+// lists every one of them, a page at a time.
+func testLayoutAuditBig(t *testing.T, b *browser) {
+	site := bigSite(t)
+	s, _ := start(t, Config{AllowPrivate: true})
+	tb := b.tab(t, 1280, 900, false)
+	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
+	tb.pick("Googlebot", "GPTBot", "CCBot")
+	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), site))
+	tb.submit("#audit_run")
+	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#picture_title")))
+	tb.shot("layout-06-audit-big-picture")
+	checkPictureLabels(t, tb)
+	if n := eval[int](tb, `document.querySelectorAll("#picture g.node.more").length`); n == 0 {
+		t.Error("no branches drawn together in the picture of 3,700 URLs")
+	}
+
+	// A site of 1,000 shop items and 50 pages of docs: the docs' pages, each too thin
+	// to draw, are drawn as one area, "50 pages"; a click on it lists every one of
+	// them, 20 at a time.
+	var docs *testenv.Server
+	docs = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/sitemap.xml" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
+		for c := range 10 {
+			for i := range 100 {
+				fmt.Fprintf(w, "<url><loc>%s/shop/cat-%d/item-%d</loc></url>\n", docs.URL, c, i)
+			}
+		}
+		for i := range 50 {
+			fmt.Fprintf(w, "<url><loc>%s/docs/page-%d</loc></url>\n", docs.URL, i)
+		}
+		io.WriteString(w, "</urlset>\n")
+	})
+	tb = b.tab(t, 1280, 900, false)
+	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
+	tb.pick("Googlebot")
+	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), docs.URL))
+	tb.submit("#audit_run")
+	checkPictureLabels(t, tb)
+	id := eval[string](tb, `(Array.from(document.querySelectorAll("#picture g.node.more")).filter(g => g.dataset.name === "50 pages")[0] || {}).id || ""`)
+	if id == "" {
+		t.Fatalf("the docs' pages are not drawn as one area \"50 pages\": %q", eval[[]string](tb, `Array.from(document.querySelectorAll("#picture g.node")).map(g => g.dataset.name)`))
+	}
+	tb.do(chromedp.Click(chromedp.CSS("#"+id)), chromedp.WaitVisible(chromedp.CSS(".sub-branches")))
+	count := func() int { return eval[int](tb, `document.querySelectorAll(".sub-branches li").length`) }
+	if got := count(); got != 20 {
+		t.Errorf("the 50 pages drawn together list %d at first, want 20", got)
+	}
+	if got := eval[string](tb, `document.querySelector(".more-branches").textContent`); got != "Show 20 more (20 of 50 shown)" {
+		t.Errorf("the button under the list says %q", got)
+	}
+	for i := 0; i < 5 && eval[bool](tb, `!document.querySelector(".more-branches").hidden`); i++ {
+		tb.do(chromedp.Click(chromedp.CSS(".more-branches")))
+	}
+	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#branch_detail")))
+	tb.shot("layout-07-audit-branch-list")
+	if got := count(); got != 50 {
+		t.Errorf("the list shows %d pages after showing them all, want 50", got)
+	}
+	if got := eval[[]string](tb, `Array.from(document.querySelectorAll(".sub-branches li button")).slice(0, 2).map(b => b.textContent)`); len(got) != 2 || !strings.HasPrefix(got[0], "/docs/page-") {
+		t.Errorf("the list begins %q, want the docs' pages", got)
 	}
 }
 

@@ -58,7 +58,7 @@ const (
 	labelMinHeight   = 15 // a name fits: thinner siblings are drawn together
 	urlsMinHeight    = 30 // and a line with the URL count
 	shareMinHeight   = 44 // and one with the share blocked
-	charWidth        = 7  // of the 12-unit label font, on average, to shorten names that do not fit
+	charWidth        = 8  // of the 12-unit bold label font, at most on average, to shorten names that do not fit
 	maxMergedSamples = 5  // sample URLs kept for siblings drawn together
 )
 
@@ -394,7 +394,9 @@ func (p *picture) node(id string, b *branch, depth int, x, y, w, h float64, toge
 	switch {
 	case h >= urlsMinHeight:
 		n.Label = shorten(name, int(w-10)/charWidth)
-	case h >= labelMinHeight && together:
+	case h >= labelMinHeight && together && b.More == 0: // the audit's folded siblings only: the count first
+		n.Label = shorten("more: "+urlsText(b.URLs), int(w-10)/charWidth)
+	case h >= labelMinHeight && together && b.URLs != b.More: // (when equal, each is one URL: "6 more pages")
 		n.Label = shorten(name+", "+urlsText(b.URLs), int(w-10)/charWidth) // what it is and how big, on one line
 	case h >= labelMinHeight:
 		n.Label = shorten(name, int(w-10)/charWidth)

@@ -123,12 +123,12 @@ func TestLayoutPicture(t *testing.T) {
 			{"/b", 120, 210, 560, 60, "/b"},
 			{"more branches", 120, 270, 560, 30, "more branches"},
 		}},
-		{"long names shortened to their width", tb("/", 10, 0, tb("/a-section-with-a-long-name/", 9, 0, tb("/a-section-with-a-long-name/x", 9, 0)), tb("/b", 1, 0)), 300, []rect{
-			// /b, 30 high, is drawn alone; the section's column is 280 wide: (280-10)/7 =
-			// 38 characters.
+		{"long names shortened to their width", tb("/", 10, 0, tb("/a-section-with-a-much-longer-name/", 9, 0, tb("/a-section-with-a-much-longer-name/x-a-page-with-a-long-name", 9, 0)), tb("/b", 1, 0)), 300, []rect{
+			// /b, 30 high, is drawn alone; the section's column is 280 wide: (280-10)/8 =
+			// 33 characters, the section's 34 long.
 			{"example.com", 0, 0, 120, 300, "example.com"},
-			{"/a-section-with-a-long-name", 120, 0, 280, 270, "/a-section-with-a-long-name"},
-			{"/x", 400, 0, 280, 270, "/x"},
+			{"/a-section-with-a-much-longer-name", 120, 0, 280, 270, "/a-section-with-a-much-longer-na…"},
+			{"/x-a-page-with-a-long-name", 400, 0, 280, 270, "/x-a-page-with-a-long-name"},
 			{"/b", 120, 270, 560, 30, "/b"},
 		}},
 	} {

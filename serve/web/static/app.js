@@ -239,6 +239,7 @@ document.addEventListener("DOMContentLoaded", function () {
         per.appendChild(li);
       });
       detail.appendChild(per);
+      if (d.children && d.children.length) detail.appendChild(branchList(d));
       if (d.samples && d.samples.length) {
         var t = el("table", "samples");
         t.id = "samples";
@@ -284,6 +285,34 @@ document.addEventListener("DOMContentLoaded", function () {
       detail.hidden = false;
       if (focus) detail.focus({ preventScroll: true });
       detail.scrollIntoView({ block: "nearest" });
+    }
+
+    // branchList lists every branch under d (or, for siblings drawn together, each
+    // of them), largest first, a page at a time; each opens as a click on it would.
+    var pageSize = 20;
+    function branchList(d) {
+      var box = el("div", "sub-branches"), n = d.children.length, shown = 0;
+      box.appendChild(el("h4", "", d.more ? "The " + n + " drawn together" : n === 1 ? "Its branch" : "Its " + n + " branches"));
+      var ul = box.appendChild(el("ul")), more = el("button", "link more-branches");
+      more.type = "button";
+      function page() {
+        d.children.slice(shown, shown + pageSize).forEach(function (cid) {
+          var c = data.branches[cid], li = el("li"), b = c.blocked[current] || 0;
+          var open = el("button", "link", c.path);
+          open.type = "button";
+          open.addEventListener("click", function () { show(cid, true); });
+          li.appendChild(open);
+          li.appendChild(el("span", "fig s" + stepOf(b, c.urls), urlsText(c.urls) + " · " + blockedText(b, c.urls)));
+          ul.appendChild(li);
+        });
+        shown = Math.min(n, shown + pageSize);
+        more.hidden = shown >= n;
+        more.textContent = "Show " + Math.min(pageSize, n - shown) + " more (" + shown + " of " + n + " shown)";
+      }
+      more.addEventListener("click", page);
+      page();
+      box.appendChild(more);
+      return box;
     }
 
     function move(from, to) {
