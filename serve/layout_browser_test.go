@@ -87,11 +87,7 @@ func testLayout(t *testing.T, b *browser) {
 func testLayoutAudit(t *testing.T, b *browser) {
 	site := auditSite(t)
 	s, _ := start(t, Config{AllowPrivate: true})
-	tb := b.tab(t, 1280, 900, false)
-	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
-	tb.pick("Googlebot", "bingbot", "GPTBot")
-	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), strings.TrimPrefix(site.URL, "http://")))
-	tb.submit("#audit_run")
+	tb := auditTab(t, b, s, strings.TrimPrefix(site.URL, "http://"), "Googlebot", "bingbot", "GPTBot")
 	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#sitemaps")))
 	tb.shot("layout-03-audit-sitemaps")
 
@@ -157,6 +153,18 @@ const unlabelledAreas = `(() => {
 	return out;
 })()`
 
+// auditTab opens the tester's audit mode in a 1280×900 tab and audits site for the
+// agents.
+func auditTab(t *testing.T, b *browser, s *Server, site string, agents ...string) *tab {
+	t.Helper()
+	tb := b.tab(t, 1280, 900, false)
+	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
+	tb.pick(agents...)
+	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), site))
+	tb.submit("#audit_run")
+	return tb
+}
+
 // checkPictureLabels: every area of the audit's picture is labelled, the label
 // inside it, and the picture is drawn to its right edge.
 func checkPictureLabels(t *testing.T, tb *tab) {
@@ -175,11 +183,7 @@ func checkPictureLabels(t *testing.T, tb *tab) {
 func testLayoutAuditBig(t *testing.T, b *browser) {
 	site := bigSite(t)
 	s, _ := start(t, Config{AllowPrivate: true})
-	tb := b.tab(t, 1280, 900, false)
-	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
-	tb.pick("Googlebot", "GPTBot", "CCBot")
-	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), site))
-	tb.submit("#audit_run")
+	tb := auditTab(t, b, s, site, "Googlebot", "GPTBot", "CCBot")
 	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#picture_title")))
 	tb.shot("layout-06-audit-big-picture")
 	checkPictureLabels(t, tb)
@@ -207,11 +211,7 @@ func testLayoutAuditBig(t *testing.T, b *browser) {
 		}
 		io.WriteString(w, "</urlset>\n")
 	})
-	tb = b.tab(t, 1280, 900, false)
-	tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
-	tb.pick("Googlebot")
-	tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), docs.URL))
-	tb.submit("#audit_run")
+	tb = auditTab(t, b, s, docs.URL, "Googlebot")
 	checkPictureLabels(t, tb)
 	id := eval[string](tb, `(Array.from(document.querySelectorAll("#picture g.node.more")).filter(g => g.dataset.name === "50 pages")[0] || {}).id || ""`)
 	if id == "" {

@@ -223,14 +223,6 @@ func checkCovered(t *testing.T, p *picture) {
 	}
 }
 
-func keys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
 // TestAuditPage: the tester's audit mode answers with the picture drawn in the page
 // (SVG, coloured for the first crawler), its data for app.js, the table and the
 // report's lists; without JavaScript all of it is there.
