@@ -162,12 +162,8 @@ func open(r io.Reader, lim Limits) (src io.Reader, gzipped bool, count *counting
 
 // Reader reads the entries of one sitemap file. It is not safe for concurrent use.
 type Reader struct {
+	progress
 	s        scanner
-	count    *countingReader
-	lim      Limits
-	kind     Kind
-	gzip     bool
-	n        int
 	stack    []string // the open elements' names, as written
 	depth    int      // len(stack); the root is 1
 	parent   string   // local name of the element at depth 2 ("url", "sitemap"), while inside it
@@ -175,9 +171,8 @@ type Reader struct {
 	haveLoc  bool // the current entry's <loc> was read
 	loc      []byte
 	locAt    int
-	closed   bool  // the root element is closed
-	nonSpace bool  // text read outside the root element that is not white space
-	err      error // sticky
+	closed   bool // the root element is closed
+	nonSpace bool // text read outside the root element that is not white space
 	names    map[string]string
 }
 
@@ -188,25 +183,44 @@ func NewReader(r io.Reader, lim Limits) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{lim: lim, gzip: gz, count: count, names: map[string]string{}}
+	rd := &Reader{progress: progress{lim: lim, gzip: gz, count: count}, names: map[string]string{}}
 	rd.s.src = src
 	rd.s.buf = make([]byte, 32<<10)
 	rd.s.line = 1
 	return rd, nil
 }
 
+// progress is what a reader of one file knows of it so far, whichever way it reads
+// the XML: Reader and the tests' reference reader (slow_test.go) share it.
+type progress struct {
+	count *countingReader
+	lim   Limits
+	kind  Kind
+	gzip  bool
+	n     int
+	err   error // sticky
+}
+
 // Kind returns the root element, once Next has read it ("" before, or when the
 // file is not a sitemap).
-func (r *Reader) Kind() Kind { return r.kind }
+func (r *progress) Kind() Kind { return r.kind }
 
 // Gzip reports whether the file was gzip-compressed.
-func (r *Reader) Gzip() bool { return r.gzip }
+func (r *progress) Gzip() bool { return r.gzip }
 
 // Bytes returns the bytes of XML read so far, after decompression.
-func (r *Reader) Bytes() int64 { return r.count.n }
+func (r *progress) Bytes() int64 { return r.count.n }
 
 // Count returns the entries returned so far.
-func (r *Reader) Count() int { return r.n }
+func (r *progress) Count() int { return r.n }
+
+// stick returns e and err, keeping err for every later call of Next.
+func (r *progress) stick(e Entry, err error) (Entry, error) {
+	if err != nil {
+		r.err = err
+	}
+	return e, err
+}
 
 // Next returns the next entry, io.EOF after the last one, or an error: a
 // [*SyntaxError] (wrapping [ErrNotSitemap] for a root that is not a sitemap's),
@@ -216,11 +230,7 @@ func (r *Reader) Next() (Entry, error) {
 	if r.err != nil {
 		return Entry{}, r.err
 	}
-	e, err := r.next()
-	if err != nil {
-		r.err = err
-	}
-	return e, err
+	return r.stick(r.next())
 }
 
 // intern returns name as a string, allocated once per distinct name.

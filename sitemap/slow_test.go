@@ -17,12 +17,8 @@ import (
 // its own scanner's. FuzzFastSlow checks that both read the same entries and fail on
 // the same files.
 type slowReader struct {
+	progress
 	dec     *xml.Decoder
-	count   *countingReader
-	lim     Limits
-	kind    Kind
-	gzip    bool
-	n       int
 	depth   int    // element nesting; the root is 1
 	parent  string // local name of the element at depth 2 ("url", "sitemap"), while inside it
 	inLoc   bool
@@ -31,7 +27,6 @@ type slowReader struct {
 	locAt   int
 	tokLine int // where the token being read starts
 	tokOff  int64
-	err     error // sticky
 }
 
 func newSlowReader(in io.Reader, lim Limits) (*slowReader, error) {
@@ -39,7 +34,7 @@ func newSlowReader(in io.Reader, lim Limits) (*slowReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &slowReader{lim: lim, gzip: gz, count: count}
+	rd := &slowReader{progress: progress{lim: lim, gzip: gz, count: count}}
 	rd.dec = xml.NewDecoder(src)
 	rd.dec.Strict = true
 	rd.dec.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
@@ -51,32 +46,12 @@ func newSlowReader(in io.Reader, lim Limits) (*slowReader, error) {
 	return rd, nil
 }
 
-// Kind returns the root element, once Next has read it ("" before, or when the
-// file is not a sitemap).
-func (r *slowReader) Kind() Kind { return r.kind }
-
-// Gzip reports whether the file was gzip-compressed.
-func (r *slowReader) Gzip() bool { return r.gzip }
-
-// Bytes returns the bytes of XML read so far, after decompression.
-func (r *slowReader) Bytes() int64 { return r.count.n }
-
-// Count returns the entries returned so far.
-func (r *slowReader) Count() int { return r.n }
-
-// Next returns the next entry, io.EOF after the last one, or an error: a
-// [*SyntaxError] (wrapping [ErrNotSitemap] for a root that is not a sitemap's),
-// [ErrTooManyURLs], [ErrTooLarge], or the error of the underlying reader. Errors are
-// sticky.
+// Next is Reader.Next.
 func (r *slowReader) Next() (Entry, error) {
 	if r.err != nil {
 		return Entry{}, r.err
 	}
-	e, err := r.next()
-	if err != nil {
-		r.err = err
-	}
-	return e, err
+	return r.stick(r.next())
 }
 
 func (r *slowReader) next() (Entry, error) {
