@@ -17,21 +17,25 @@ import (
 	"github.com/gorobots/robots/internal/testenv"
 )
 
-func TestContract(t *testing.T) {
-	s, err := boltstore.Open(filepath.Join(t.TempDir(), "cache.db"))
+// open opens the store at path, failing the test if it cannot, and closes it when
+// the test ends.
+func open(t *testing.T, path string, opts ...boltstore.Option) *boltstore.Store {
+	t.Helper()
+	s, err := boltstore.Open(path, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestContract(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "cache.db"))
 	fetchtest.TestStore(t, s)
 }
 
 func TestSharedErrors(t *testing.T) {
-	s, err := boltstore.Open(filepath.Join(t.TempDir(), "cache.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := open(t, filepath.Join(t.TempDir(), "cache.db"))
 	fetchtest.TestSharedErrors(t, s)
 }
 
@@ -76,13 +80,9 @@ func TestOpenErrors(t *testing.T) {
 // not after a long wait with bbolt's bare "timeout".
 func TestOpenLocked(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cache.db")
-	s, err := boltstore.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	open(t, path)
 	start := time.Now()
-	_, err = boltstore.Open(path) // flock locks are per open file, so this process counts as another
+	_, err := boltstore.Open(path) // flock locks are per open file, so this process counts as another
 	if !errors.Is(err, boltstore.ErrLocked) {
 		t.Fatalf("second Open: %v; want ErrLocked", err)
 	}
@@ -109,11 +109,7 @@ func TestHealth(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "cache.db")
-			s, err := boltstore.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s := open(t, path)
 			tc.after(s, path)
 			if err := s.Health(t.Context()); (err == nil) != tc.ok {
 				t.Errorf("Health: %v; want ok %v", err, tc.ok)
@@ -159,11 +155,7 @@ func TestBound(t *testing.T) {
 	const maxBytes = 4 << 20
 	path := filepath.Join(t.TempDir(), "cache.db")
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	s, err := boltstore.Open(path, boltstore.WithMaxBytes(maxBytes), boltstore.WithNow(func() time.Time { return now }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := open(t, path, boltstore.WithMaxBytes(maxBytes), boltstore.WithNow(func() time.Time { return now }))
 	ctx := t.Context()
 	save := func(r *fetch.Result) {
 		t.Helper()
@@ -286,11 +278,7 @@ func TestOpenShrinks(t *testing.T) {
 func TestConcurrentCompaction(t *testing.T) {
 	const maxBytes = 4 << 20
 	path := filepath.Join(t.TempDir(), "cache.db")
-	s, err := boltstore.Open(path, boltstore.WithMaxBytes(maxBytes))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := open(t, path, boltstore.WithMaxBytes(maxBytes))
 	now := time.Now()
 	var wg sync.WaitGroup
 	var refused atomic.Int64 // saves made while the file was compacted
