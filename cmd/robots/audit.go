@@ -230,11 +230,19 @@ func thousands(n int) string {
 
 // agentsShort lists crawlers, the first eight by name.
 func agentsShort(agents []string) string {
+	return strings.Join(agentsShown(agents), ", ")
+}
+
+// agentsShown is the names agentsShort lists, the last with "and N more" when
+// there are more.
+func agentsShown(agents []string) []string {
 	const shown = 8
 	if len(agents) <= shown {
-		return strings.Join(agents, ", ")
+		return agents
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(agents[:shown], ", "), len(agents)-shown)
+	out := slices.Clone(agents[:shown])
+	out[shown-1] += fmt.Sprintf(" and %d more", len(agents)-shown)
+	return out
 }
 
 func plural(n int, one, many string) string {
@@ -454,7 +462,15 @@ func writePurposeList(w io.Writer, list string, cs []audit.PurposeCrawler, why f
 		names[k] = append(names[k], c.Name)
 	}
 	for _, k := range order {
-		fmt.Fprintf(w, "    %-8s %s  for %s\n", list, k, agentsShort(names[k]))
+		head := fmt.Sprintf("    %-8s ", list)
+		if line := head + k + "  for " + agentsShort(names[k]); len(line) <= maxHelpLine {
+			fmt.Fprintln(w, line)
+			continue
+		}
+		// Too wide for one line: what decides, wrapped between its parts, then the
+		// crawlers on lines of their own under it.
+		writeWrapped(w, head, strings.Split(k, ", "), maxHelpLine)
+		writeWrapped(w, strings.Repeat(" ", len(head))+"for ", agentsShown(names[k]), maxHelpLine)
 	}
 }
 
