@@ -168,9 +168,7 @@ type Reader struct {
 	depth    int      // len(stack); the root is 1
 	parent   string   // local name of the element at depth 2 ("url", "sitemap"), while inside it
 	inLoc    bool
-	haveLoc  bool // the current entry's <loc> was read
 	loc      []byte
-	locAt    int
 	closed   bool // the root element is closed
 	nonSpace bool // text read outside the root element that is not white space
 	names    map[string]string
@@ -199,6 +197,10 @@ type progress struct {
 	gzip  bool
 	n     int
 	err   error // sticky
+	// haveLoc is true once the current entry's <loc> was read, which starts on line
+	// locAt.
+	haveLoc bool
+	locAt   int
 }
 
 // Kind returns the root element, once Next has read it ("" before, or when the
@@ -213,6 +215,27 @@ func (r *progress) Bytes() int64 { return r.count.n }
 
 // Count returns the entries returned so far.
 func (r *progress) Count() int { return r.n }
+
+// entry returns the entry whose element has just closed, loc the text of its
+// <loc>, or ErrTooManyURLs past the limit.
+func (r *progress) entry(loc []byte) (Entry, error) {
+	if r.n >= r.lim.URLs {
+		return Entry{}, fmt.Errorf("%w (%d)", ErrTooManyURLs, r.lim.URLs)
+	}
+	r.n++
+	e := Entry{Line: r.locAt}
+	if r.haveLoc {
+		e.Loc = strings.TrimSpace(string(loc))
+	} else {
+		e.Err = ErrNoLoc
+	}
+	r.haveLoc = false
+	if len(e.Loc) > MaxLocBytes {
+		e.Loc = e.Loc[:MaxLocBytes]
+		e.Err = ErrLongLoc
+	}
+	return e, nil
+}
 
 // stick returns e and err, keeping err for every later call of Next.
 func (r *progress) stick(e Entry, err error) (Entry, error) {
@@ -377,22 +400,8 @@ func (r *Reader) closeElement() (Entry, bool, error) {
 		return Entry{}, false, nil
 	}
 	if r.depth == 1 && (r.kind == URLSet && r.parent == "url" || r.kind == Index && r.parent == "sitemap") {
-		if r.n >= r.lim.URLs {
-			return Entry{}, false, fmt.Errorf("%w (%d)", ErrTooManyURLs, r.lim.URLs)
-		}
-		r.n++
-		e := Entry{Line: r.locAt}
-		if r.haveLoc {
-			e.Loc = strings.TrimSpace(string(r.loc))
-		} else {
-			e.Err = ErrNoLoc
-		}
-		r.haveLoc = false
-		if len(e.Loc) > MaxLocBytes {
-			e.Loc = e.Loc[:MaxLocBytes]
-			e.Err = ErrLongLoc
-		}
-		return e, true, nil
+		e, err := r.entry(r.loc)
+		return e, err == nil, err
 	}
 	if r.depth == 0 {
 		r.closed = true

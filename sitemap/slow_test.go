@@ -22,9 +22,7 @@ type slowReader struct {
 	depth   int    // element nesting; the root is 1
 	parent  string // local name of the element at depth 2 ("url", "sitemap"), while inside it
 	inLoc   bool
-	haveLoc bool // the current entry's <loc> was read
 	loc     bytes.Buffer
-	locAt   int
 	tokLine int // where the token being read starts
 	tokOff  int64
 }
@@ -108,22 +106,7 @@ func (r *slowReader) next() (Entry, error) {
 			if r.depth == 1 && (r.kind == URLSet && r.parent == "url" || r.kind == Index && r.parent == "sitemap") {
 				// An entry is a whole <url> (<sitemap>): one whose XML breaks before
 				// it closes is not returned.
-				if r.n >= r.lim.URLs {
-					return Entry{}, fmt.Errorf("%w (%d)", ErrTooManyURLs, r.lim.URLs)
-				}
-				r.n++
-				e := Entry{Line: r.locAt}
-				if r.haveLoc {
-					e.Loc = strings.TrimSpace(r.loc.String())
-				} else {
-					e.Err = ErrNoLoc
-				}
-				r.haveLoc = false
-				if len(e.Loc) > MaxLocBytes {
-					e.Loc = e.Loc[:MaxLocBytes]
-					e.Err = ErrLongLoc
-				}
-				return e, nil
+				return r.entry(r.loc.Bytes())
 			}
 			if r.depth == 0 {
 				// The root is closed: anything after it but space and comments is an

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gorobots/robots/crawlers"
 )
 
 // The command's contract, the same for every subcommand:
@@ -146,4 +148,24 @@ func jsonAlias(fs *flag.FlagSet, format *string) {
 		}
 		return nil
 	})
+}
+
+// agentList is a repeatable -agent flag.
+type agentList []string
+
+func (a *agentList) String() string     { return strings.Join(*a, ",") }
+func (a *agentList) Set(v string) error { *a = append(*a, v); return nil }
+
+// majorAgentsFlag adds the -agent flag of the commands that speak of the major
+// crawlers unless told which (audit, diff, explain); see agentList.orMajor.
+func majorAgentsFlag(fs *flag.FlagSet, a *agentList) {
+	fs.Var(a, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+}
+
+// orMajor returns the agents asked about, or the major crawlers when none was.
+func (a agentList) orMajor() []string {
+	if len(a) == 0 {
+		return crawlers.Names()
+	}
+	return a
 }

@@ -12,11 +12,9 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"strings"
 	"time"
 
 	"github.com/gorobots/robots"
-	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
 )
@@ -91,26 +89,6 @@ func dialectFlag(fs *flag.FlagSet, d *robots.Dialect) {
 		*d, err = robots.ParseDialect(v)
 		return err
 	})
-}
-
-// agentList is a repeatable -agent flag.
-type agentList []string
-
-func (a *agentList) String() string     { return strings.Join(*a, ",") }
-func (a *agentList) Set(v string) error { *a = append(*a, v); return nil }
-
-// majorAgentsFlag adds the -agent flag of the commands that speak of the major
-// crawlers unless told which (audit, diff, explain); see agentList.orMajor.
-func majorAgentsFlag(fs *flag.FlagSet, a *agentList) {
-	fs.Var(a, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
-}
-
-// orMajor returns the agents asked about, or the major crawlers when none was.
-func (a agentList) orMajor() []string {
-	if len(a) == 0 {
-		return crawlers.Names()
-	}
-	return a
 }
 
 type checkFlags struct {
