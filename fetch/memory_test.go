@@ -3,7 +3,6 @@ package fetch_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // discard is a Store that keeps nothing, so that what a client holds is its rules
@@ -74,10 +74,7 @@ func TestRulesMemory(t *testing.T) {
 				}
 				w.Write(bodies[i])
 			})
-			var d net.Dialer
-			dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
-				return d.DialContext(ctx, network, srv.Listener.Addr().String())
-			}
+			dial := testenv.DialAll(srv.Listener.Addr().String())
 			var before runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
@@ -120,10 +117,7 @@ func TestBodyHeldTwice(t *testing.T) {
 	const origins = 20
 	body := []byte(memoryBody("text", 0)[:400<<10]) // within the size limit; little of it parsed
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) })
-	var d net.Dialer
-	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, srv.Listener.Addr().String())
-	}
+	dial := testenv.DialAll(srv.Listener.Addr().String())
 	tr := &http.Transport{DialContext: dial, DisableKeepAlives: true}
 	defer tr.CloseIdleConnections()
 	var before runtime.MemStats

@@ -1,11 +1,9 @@
 package redisstore_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -133,11 +131,7 @@ func TestClientDuringOutage(t *testing.T) {
 			unavailable++
 		}
 	}}
-	// Every host name reaches the one origin server.
-	var d net.Dialer
-	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, origin.Listener.Addr().String())
-	}
+	dial := testenv.DialAll(origin.Listener.Addr().String()) // every host name reaches the one origin server
 	a := fetch.NewClient(fetch.Config{Store: store, Observer: obs, DialContext: dial})
 	b := fetch.NewClient(fetch.Config{Store: store, DialContext: dial})
 	ctx := t.Context()

@@ -1,9 +1,7 @@
 package redisstore_test
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"testing"
 	"time"
 
@@ -39,10 +37,7 @@ func TestCluster(t *testing.T) {
 	t.Run("contract", func(t *testing.T) { fetchtest.TestStore(t, store) })
 
 	origin := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
-	var d net.Dialer
-	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, origin.Listener.Addr().String()) // every host name reaches the one origin
-	}
+	dial := testenv.DialAll(origin.Listener.Addr().String()) // every host name reaches the one origin
 	a := fetch.NewClient(fetch.Config{Store: store, DialContext: dial})
 	b := fetch.NewClient(fetch.Config{Store: store, DialContext: dial})
 	host := func(i int) string { return fmt.Sprintf("http://host%d.test", i) }

@@ -1,7 +1,9 @@
 package testenv
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -40,4 +42,14 @@ func ServeFunc(t testing.TB, h http.HandlerFunc) *Server {
 // ClosedAddr returns a loopback address nothing listens on.
 func ClosedAddr(t testing.TB) string {
 	return fmt.Sprintf("127.0.0.1:%d", FreePort(t))
+}
+
+// DialAll returns a DialContext that connects to addr whatever address it is asked
+// for, so that every host name (http://o1.test, http://o2.test, ...) reaches the one
+// test server listening there.
+func DialAll(addr string) func(ctx context.Context, network, _ string) (net.Conn, error) {
+	var d net.Dialer
+	return func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, addr)
+	}
 }
