@@ -127,14 +127,7 @@ func postAudit(t *testing.T, s *Server, body string, header http.Header) (int, h
 		req.Header[k] = v
 	}
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readBody(t, resp, err)
 	return resp.StatusCode, resp.Header, b
 }
 

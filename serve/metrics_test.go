@@ -2,7 +2,6 @@ package serve
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -17,14 +16,7 @@ import (
 func scrape(t *testing.T, s *Server) string {
 	t.Helper()
 	resp, err := http.Get("http://" + s.Addr() + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readBody(t, resp, err)
 	return string(b)
 }
 

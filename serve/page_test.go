@@ -14,14 +14,7 @@ import (
 func postPage(t *testing.T, s *Server, form url.Values) (int, string) {
 	t.Helper()
 	resp, err := http.PostForm("http://"+s.Addr()+"/", form)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readBody(t, resp, err)
 	return resp.StatusCode, string(b)
 }
 

@@ -3,7 +3,6 @@ package serve
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -306,14 +305,7 @@ func TestAuditPage(t *testing.T) {
 func getPage(t *testing.T, s *Server, path string) (int, string) {
 	t.Helper()
 	resp, err := http.Get("http://" + s.Addr() + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readBody(t, resp, err)
 	return resp.StatusCode, string(b)
 }
 

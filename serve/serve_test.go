@@ -177,6 +177,20 @@ func post(t *testing.T, s *Server, path, body string, v any) int {
 	return decode(t, resp, v)
 }
 
+// readBody fails t if the request failed (err), else reads and closes resp's body.
+func readBody(t *testing.T, resp *http.Response, err error) []byte {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func decode(t *testing.T, resp *http.Response, v any) int {
 	t.Helper()
 	defer resp.Body.Close()
