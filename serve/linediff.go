@@ -88,6 +88,12 @@ func backtrack(trace [][]int32, x, y int, del, add []bool) {
 // markUnmatched marks the lines of a that b lacks and those of b that a lacks,
 // counting repeats.
 func markUnmatched(a, b []string, del, add []bool) {
+	markMissing(a, b, del)
+	markMissing(b, a, add)
+}
+
+// markMissing marks the lines of a that b lacks, counting repeats.
+func markMissing(a, b []string, mark []bool) {
 	count := map[string]int{}
 	for _, l := range b {
 		count[l]++
@@ -96,18 +102,7 @@ func markUnmatched(a, b []string, del, add []bool) {
 		if count[l] > 0 {
 			count[l]--
 		} else {
-			del[i] = true
-		}
-	}
-	count = map[string]int{}
-	for _, l := range a {
-		count[l]++
-	}
-	for i, l := range b {
-		if count[l] > 0 {
-			count[l]--
-		} else {
-			add[i] = true
+			mark[i] = true
 		}
 	}
 }
