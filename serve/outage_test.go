@@ -268,15 +268,9 @@ func TestRedisOutage(t *testing.T) {
 // gaugeValue reads a gauge without labels from reg.
 func gaugeValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
+	ms := series(t, reg, name)
+	if len(ms) == 0 {
+		t.Fatalf("no metric %s", name)
 	}
-	for _, mf := range mfs {
-		if mf.GetName() == name {
-			return mf.GetMetric()[0].GetGauge().GetValue()
-		}
-	}
-	t.Fatalf("no metric %s", name)
-	return 0
+	return ms[0].GetGauge().GetValue()
 }

@@ -626,20 +626,28 @@ func TestSingleflight(t *testing.T) {
 // counter sums a metric's series.
 func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	t.Helper()
+	sum := 0.0
+	for _, m := range series(t, reg, name) {
+		sum += metricValue(m)
+	}
+	return sum
+}
+
+// series gathers reg and returns the series of the metric called name (none if
+// it has none).
+func series(t *testing.T, reg *prometheus.Registry, name string) []*dto.Metric {
+	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := 0.0
+	var ms []*dto.Metric
 	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			sum += metricValue(m)
+		if mf.GetName() == name {
+			ms = append(ms, mf.GetMetric()...)
 		}
 	}
-	return sum
+	return ms
 }
 
 func metricValue(m *dto.Metric) float64 {
