@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"os"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Admission: the requests whose answers are large or costly (batches, GET
@@ -91,13 +93,20 @@ func (s *Server) readBodyFirst(w http.ResponseWriter, r *http.Request) error {
 
 // takePlace takes one of MaxBatches places, or says why not (503 with Retry-After).
 func (s *Server) takePlace() (release func(), err error) {
+	return takeOne(s.batches, s.metrics.rejected, 1, func() string {
+		return fmt.Sprintf("%d batches, lints and robots.txt answers are being answered, the server's limit (-max-batches): retry in a second", cap(s.batches))
+	})
+}
+
+// takeOne takes one of places, or counts the refusal in rejected and says why
+// not: 503 with Retry-After retryAfter seconds and the message busy().
+func takeOne(places chan struct{}, rejected prometheus.Counter, retryAfter int, busy func() string) (release func(), err error) {
 	select {
-	case s.batches <- struct{}{}:
-		return func() { <-s.batches }, nil
+	case places <- struct{}{}:
+		return func() { <-places }, nil
 	default:
-		s.metrics.rejected.Inc()
-		return nil, &httpError{code: http.StatusServiceUnavailable, retryAfter: 1,
-			msg: fmt.Sprintf("%d batches, lints and robots.txt answers are being answered, the server's limit (-max-batches): retry in a second", cap(s.batches))}
+		rejected.Inc()
+		return nil, &httpError{code: http.StatusServiceUnavailable, retryAfter: retryAfter, msg: busy()}
 	}
 }
 

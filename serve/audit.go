@@ -223,14 +223,9 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 
 // admitAudit takes one of MaxAudits places, or answers 503 at once.
 func (s *Server) admitAudit() (release func(), err error) {
-	select {
-	case s.audits <- struct{}{}:
-		return func() { <-s.audits }, nil
-	default:
-		s.metrics.auditsRejected.Inc()
-		return nil, &httpError{code: http.StatusServiceUnavailable, retryAfter: auditRetryAfter,
-			msg: fmt.Sprintf("%d audits are running, the server's limit: retry in %d seconds", cap(s.audits), auditRetryAfter)}
-	}
+	return takeOne(s.audits, s.metrics.auditsRejected, auditRetryAfter, func() string {
+		return fmt.Sprintf("%d audits are running, the server's limit: retry in %d seconds", cap(s.audits), auditRetryAfter)
+	})
 }
 
 // auditDeadlines lets an audit's answer be written after the audit's time limit: the
