@@ -109,32 +109,22 @@ func (nopHandler) HandleUnknownAction(int, string, string) {}
 // BenchmarkParse parses every corpus file once per op.
 func BenchmarkParse(b *testing.B) {
 	d := load(b)
-	b.Run("lib=robots", func(b *testing.B) {
+	parseEach(b, "lib=robots", d.bodies, d.bytes, func(body []byte) { robots.Parse(body) })
+	parseEach(b, "lib=temoto", d.bodies, d.bytes, func(body []byte) { robotstxt.FromBytes(body) })
+	parseEach(b, "lib=grobotstxt", d.strs, d.bytes, func(s string) { grobotstxt.Parse(s, nopHandler{}) })
+}
+
+// parseEach runs the sub-benchmark name: each op parses every one of files with
+// parse, perOp bytes in all.
+func parseEach[F any](b *testing.B, name string, files []F, perOp int64, parse func(F)) {
+	b.Run(name, func(b *testing.B) {
 		m := testenv.StartMeter(b)
 		for range b.N {
-			for _, body := range d.bodies {
-				robots.Parse(body)
+			for _, f := range files {
+				parse(f)
 			}
 		}
-		m.Bytes(d.bytes)
-	})
-	b.Run("lib=temoto", func(b *testing.B) {
-		m := testenv.StartMeter(b)
-		for range b.N {
-			for _, body := range d.bodies {
-				robotstxt.FromBytes(body)
-			}
-		}
-		m.Bytes(d.bytes)
-	})
-	b.Run("lib=grobotstxt", func(b *testing.B) {
-		m := testenv.StartMeter(b)
-		for range b.N {
-			for _, s := range d.strs {
-				grobotstxt.Parse(s, nopHandler{})
-			}
-		}
-		m.Bytes(d.bytes)
+		m.Bytes(perOp)
 	})
 }
 
