@@ -88,6 +88,15 @@ func newClock() *clock {
 func (c *clock) now() time.Time          { return time.Unix(0, c.ns.Load()).UTC() }
 func (c *clock) advance(d time.Duration) { c.ns.Add(int64(d)) }
 
+// startClocked starts a server that fetches from private addresses and reads the
+// time of the clock it returns.
+func startClocked(t *testing.T) (*Server, *clock) {
+	t.Helper()
+	clk := newClock()
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Now: clk.now}})
+	return s, clk
+}
+
 // start opens a server on a free loopback port and closes it at the end of the test.
 func start(t *testing.T, cfg Config) (*Server, *prometheus.Registry) {
 	t.Helper()
@@ -533,8 +542,7 @@ func TestLint(t *testing.T) {
 func TestMaxAge(t *testing.T) {
 	o := newOrigin(t, 200, "User-agent: *\nDisallow: /old/\n")
 	o.set(200, "User-agent: *\nDisallow: /old/\n", http.Header{"Cache-Control": {"max-age=120"}})
-	clk := newClock()
-	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Now: clk.now}})
+	s, clk := startClocked(t)
 	var a checkAnswer
 	get(t, s, checkPath([]string{"a"}, o.URL+"/old/x"), &a)
 	if deref(a.Allowed) || deref(a.FetchedAt) != "2026-11-21T12:00:00Z" || deref(a.ExpiresAt) != "2026-11-21T12:02:00Z" {
@@ -562,8 +570,7 @@ func TestMaxAge(t *testing.T) {
 func TestFailedRefreshKeepsCopy(t *testing.T) {
 	o := newOrigin(t, 200, "")
 	o.set(200, "User-agent: *\nDisallow: /private/\n", http.Header{"Cache-Control": {"max-age=60"}})
-	clk := newClock()
-	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Now: clk.now}})
+	s, clk := startClocked(t)
 	var a checkAnswer
 	get(t, s, checkPath([]string{"a"}, o.URL+"/public"), &a)
 	o.set(503, "busy", nil)
