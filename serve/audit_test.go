@@ -426,16 +426,9 @@ func TestAuditAdmission(t *testing.T) {
 // TestAuditTimeLimit: an audit ends at its time limit with the report of what was
 // read by then, saying so.
 func TestAuditTimeLimit(t *testing.T) {
-	var site *testenv.Server
-	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
-			fmt.Fprintf(w, "User-agent: *\nDisallow: /x\nSitemap: %[1]s/a.xml\nSitemap: %[1]s/hang.xml\n", site.URL)
-		case "/a.xml":
-			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/x/1</loc></url><url><loc>%[1]s/y</loc></url></urlset>`, site.URL)
-		case "/hang.xml":
-			<-r.Context().Done()
-		}
+	site := hangingSite(t, map[string]string{
+		"/robots.txt": "User-agent: *\nDisallow: /x\nSitemap: %[1]s/a.xml\nSitemap: %[1]s/hang.xml\n",
+		"/a.xml":      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/x/1</loc></url><url><loc>%[1]s/y</loc></url></urlset>`,
 	})
 	const limit = 2 * time.Second
 	s, _ := start(t, Config{AllowPrivate: true, Audit: audit.Limits{Time: limit}})
@@ -461,19 +454,26 @@ func TestAuditTimeLimit(t *testing.T) {
 	}
 }
 
+// hangingSite serves pages by path, each a format in which %[1]s is the site's URL,
+// and at /hang.xml nothing until its client leaves; any other path is an empty 200.
+func hangingSite(t *testing.T, pages map[string]string) *testenv.Server {
+	t.Helper()
+	var site *testenv.Server
+	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hang.xml" {
+			<-r.Context().Done()
+		} else if page, ok := pages[r.URL.Path]; ok {
+			fmt.Fprintf(w, page, site.URL)
+		}
+	})
+	return site
+}
+
 // TestAuditWriteDeadline: an audit's answer is written after the server's
 // WriteTimeout, which is made for checks, when the audit takes longer: in the API
 // and in the tester.
 func TestAuditWriteDeadline(t *testing.T) {
-	var site *testenv.Server
-	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
-			fmt.Fprintf(w, "User-agent: *\nDisallow: /x\nSitemap: %s/hang.xml\n", site.URL)
-		case "/hang.xml":
-			<-r.Context().Done()
-		}
-	})
+	site := hangingSite(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /x\nSitemap: %[1]s/hang.xml\n"})
 	s, _ := start(t, Config{AllowPrivate: true, WriteTimeout: time.Second, Audit: audit.Limits{Time: 2 * time.Second}})
 	if code, _, body := postAudit(t, s, auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}}), nil); code != 200 {
 		t.Errorf("API: %d %s, want the report", code, body)
