@@ -162,35 +162,22 @@ func BenchmarkDecide(b *testing.B) {
 // the body on every call).
 func BenchmarkParseAndDecide(b *testing.B) {
 	d := load(b)
-	n := (len(d.cases) + sampleEvery - 1) / sampleEvery
-	b.Run("lib=robots", func(b *testing.B) {
-		m := testenv.StartMeter(b)
-		for range b.N {
-			for j := 0; j < len(d.cases); j += sampleEvery {
-				cs := &d.cases[j]
-				robots.Parse(d.bodies[cs.File]).Allowed(cs.Agent, cs.URL)
-			}
-		}
-		m.Decisions(n)
-	})
+	decideSample(b, "lib=robots", d, func(cs *corpus.Case) { robots.Parse(d.bodies[cs.File]).Allowed(cs.Agent, cs.URL) })
 	// DecideOnce is this module's answer to the same need: one pass over the body that
 	// keeps only what decides the URL, like grobotstxt's AgentAllowed.
-	b.Run("lib=robots-once", func(b *testing.B) {
+	decideSample(b, "lib=robots-once", d, func(cs *corpus.Case) { robots.CheckOnce(d.bodies[cs.File], cs.Agent, cs.URL) })
+	decideSample(b, "lib=grobotstxt", d, func(cs *corpus.Case) { grobotstxt.AgentAllowed(d.strs[cs.File], cs.Agent, cs.URL) })
+}
+
+// decideSample runs the sub-benchmark name: each op calls decide on every
+// sampleEvery-th case of d, one decision each.
+func decideSample(b *testing.B, name string, d *data, decide func(cs *corpus.Case)) {
+	n := (len(d.cases) + sampleEvery - 1) / sampleEvery
+	b.Run(name, func(b *testing.B) {
 		m := testenv.StartMeter(b)
 		for range b.N {
 			for j := 0; j < len(d.cases); j += sampleEvery {
-				cs := &d.cases[j]
-				robots.CheckOnce(d.bodies[cs.File], cs.Agent, cs.URL)
-			}
-		}
-		m.Decisions(n)
-	})
-	b.Run("lib=grobotstxt", func(b *testing.B) {
-		m := testenv.StartMeter(b)
-		for range b.N {
-			for j := 0; j < len(d.cases); j += sampleEvery {
-				cs := &d.cases[j]
-				grobotstxt.AgentAllowed(d.strs[cs.File], cs.Agent, cs.URL)
+				decide(&d.cases[j])
 			}
 		}
 		m.Decisions(n)
