@@ -238,34 +238,27 @@ func (r *jsonReader) skip(depth int) error {
 	case c == '"':
 		_, err := r.str()
 		return err
-	case c == '{':
+	case c == '{' || c == '[':
+		// An object's members are a name and a value, an array's a value.
+		end := byte(']')
+		if c == '{' {
+			end = '}'
+		}
 		r.i++
-		if r.peek() == '}' {
+		if r.peek() == end {
 			r.i++
 			return nil
 		}
 		for {
-			if _, err := r.member(); err != nil {
-				return err
+			if c == '{' {
+				if _, err := r.member(); err != nil {
+					return err
+				}
 			}
 			if err := r.skip(depth + 1); err != nil {
 				return err
 			}
-			if done, err := r.next('}'); done || err != nil {
-				return err
-			}
-		}
-	case c == '[':
-		r.i++
-		if r.peek() == ']' {
-			r.i++
-			return nil
-		}
-		for {
-			if err := r.skip(depth + 1); err != nil {
-				return err
-			}
-			if done, err := r.next(']'); done || err != nil {
+			if done, err := r.next(end); done || err != nil {
 				return err
 			}
 		}
