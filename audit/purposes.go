@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
@@ -33,6 +35,19 @@ type PurposeCrawler struct {
 	// Told are the preferences of the purpose the file states for the crawler, the
 	// unknown ones left out.
 	Told []Told `json:"told"`
+}
+
+// ToldText says what the file tells the crawler for the purpose, as the command and
+// the tester write it: each preference with its field and line, or "nothing said".
+func (c PurposeCrawler) ToldText() string {
+	if len(c.Told) == 0 {
+		return "nothing said"
+	}
+	said := make([]string, len(c.Told))
+	for i, t := range c.Told {
+		said[i] = fmt.Sprintf("%s %s=%s (line %d)", t.Field, t.Label, t.Preference, t.Line)
+	}
+	return strings.Join(said, ", ")
 }
 
 // Told is one stated preference and its field.

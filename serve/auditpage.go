@@ -81,16 +81,7 @@ const maxPurposeNames = 12
 // purposeViews is the report's answer by purpose, as the page shows it.
 func purposeViews(rep *audit.Report) []purposeView {
 	var out []purposeView
-	told := func(c audit.PurposeCrawler) string {
-		if len(c.Told) == 0 {
-			return "nothing said"
-		}
-		var said []string
-		for _, t := range c.Told {
-			said = append(said, fmt.Sprintf("%s %s=%s (line %d)", t.Field, t.Label, t.Preference, t.Line))
-		}
-		return strings.Join(said, ", ")
-	}
+	told := audit.PurposeCrawler.ToldText
 	rule := func(c audit.PurposeCrawler) string {
 		if c.Rule == nil {
 			return "robots.txt could not be fetched"

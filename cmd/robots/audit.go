@@ -435,18 +435,8 @@ func writePurposes(w io.Writer, rep *audit.Report) {
 			}
 			return fmt.Sprintf("line %d  %s", c.Line, *c.Rule)
 		})
-		told := func(c audit.PurposeCrawler) string {
-			if len(c.Told) == 0 {
-				return "nothing said"
-			}
-			var said []string
-			for _, t := range c.Told {
-				said = append(said, fmt.Sprintf("%s %s=%s (line %d)", t.Field, t.Label, t.Preference, t.Line))
-			}
-			return strings.Join(said, ", ")
-		}
-		writePurposeList(w, "told no", p.ToldNo, told)
-		writePurposeList(w, "open", p.Open, told)
+		writePurposeList(w, "told no", p.ToldNo, audit.PurposeCrawler.ToldText)
+		writePurposeList(w, "open", p.Open, audit.PurposeCrawler.ToldText)
 	}
 }
 
