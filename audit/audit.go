@@ -32,6 +32,7 @@ import (
 	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/lint"
 	"github.com/gorobots/robots/sitemap"
+	"golang.org/x/sync/semaphore"
 )
 
 // The defaults of the overall limits (the per-file ones are sitemaps.org's).
@@ -64,6 +65,9 @@ const (
 	// (cross-host, skipped, not a URL): an index may list 50,000 of them. The report
 	// counts the others (Totals.SitemapsUnlisted).
 	MaxUnreadListed = 100
+	// DecideRun is how many URLs an audit reads before it decides them, together,
+	// holding a unit of Config.Cores.
+	DecideRun = 256
 	// MaxPrefetch is how many sitemaps of the queue are requested ahead of the one
 	// being read, so that the servers' latency overlaps the reading: the sitemaps
 	// of a site are read four or five at a time, as a polite crawler would.
@@ -121,6 +125,12 @@ type Config struct {
 	Examples int
 	// MaxExamples bounds the example URLs of the whole report (DefaultMaxExamples).
 	MaxExamples int
+	// Cores, when set, bounds the cores that the audits sharing it spend deciding
+	// URLs: an audit decides each DecideRun URLs it has read while it holds one unit
+	// of Cores, and reads sitemaps (waiting on the network) without one. A server
+	// shares one among its audits, with fewer units than it has cores, so that
+	// audits of files of thousands of rules leave cores to its other requests.
+	Cores *semaphore.Weighted
 	// Progress, when set, is called as the audit goes, at most every 100 ms, on the
 	// audit's goroutine.
 	Progress func(Progress)
@@ -182,6 +192,7 @@ type auditor struct {
 	leftOut      string     // "max-sitemaps" when sitemaps were left out
 	unread       int
 	inflight     map[*Sitemap]*pending // prefetched requests
+	undecided    []string              // URLs read, to decide (decide)
 	lastProgress time.Time
 	stopped      string
 }
@@ -362,6 +373,7 @@ func (a *auditor) skip(sm *Sitemap, why string) {
 
 // read fetches one sitemap and decides its URLs.
 func (a *auditor) read(ctx context.Context, sm *Sitemap) {
+	defer a.decided()
 	a.fetched++
 	sm.Blocked = a.dec.sitemapBlocks(sm.URL)
 	a.progress(sm.URL, true)
@@ -547,11 +559,33 @@ func (a *auditor) pageURL(loc string) (string, bool) {
 	return u, o == a.origin
 }
 
-// decide decides u for every crawler and counts it.
+// decide decides u for every crawler and counts it, with the URLs read before it,
+// once there are DecideRun of them; decided decides those left.
 func (a *auditor) decide(u string) {
-	a.dec.decide(u)
-	a.stats.add(u)
-	a.tree.add(u)
+	a.undecided = append(a.undecided, u)
+	if len(a.undecided) == DecideRun {
+		a.decided()
+	}
+}
+
+// decided decides and counts the URLs read so far, holding a unit of Config.Cores.
+// The wait is not cut short by the audit's time limit: it is bounded by the other
+// audits' runs, and the URLs read are decided.
+func (a *auditor) decided() {
+	if len(a.undecided) == 0 {
+		return
+	}
+	if c := a.cfg.Cores; c != nil {
+		c.Acquire(context.Background(), 1)
+		defer c.Release(1)
+	}
+	for _, u := range a.undecided {
+		a.dec.decide(u)
+		a.stats.add(u)
+		a.tree.add(u)
+	}
+	clear(a.undecided)
+	a.undecided = a.undecided[:0]
 }
 
 func (a *auditor) progress(current string, force bool) {

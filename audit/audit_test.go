@@ -15,6 +15,7 @@ import (
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/testenv"
+	"golang.org/x/sync/semaphore"
 )
 
 // site is a small site for table tests: path → body, "{A}" standing for its URL.
@@ -588,5 +589,55 @@ func TestTimeLimitTrickle(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCores: an audit decides URLs only while it holds a unit of Config.Cores, and
+// audits sharing one unit take turns and report what they would alone.
+func TestCores(t *testing.T) {
+	const n = 1000 // four runs of DecideRun URLs, and some
+	paths := append(seq("/r/", n/2), seq("/o/", n/2)...)
+	s := site{"/robots.txt": "User-agent: *\nDisallow: /r/\nSitemap: {A}/sitemap.xml\n", "/sitemap.xml": set(paths...)}
+	base := s.start(t)
+	cfg := Config{Agents: []string{"Googlebot"}, Cores: semaphore.NewWeighted(1)}
+	check := func(rep *Report, err error) {
+		t.Helper()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if rep.Totals.URLs != n || rep.Totals.BlockedAny != n/2 {
+			t.Errorf("URLs %d, blocked %d; want %d, %d", rep.Totals.URLs, rep.Totals.BlockedAny, n, n/2)
+		}
+	}
+
+	// The only unit held elsewhere: the audit reads but does not finish.
+	cfg.Cores.Acquire(context.Background(), 1)
+	type result struct {
+		rep *Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := Run(context.Background(), base, cfg)
+		done <- result{rep, err}
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("the audit ended (err %v) while the only unit of Cores was held", r.err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	cfg.Cores.Release(1)
+	r := <-done
+	check(r.rep, r.err)
+
+	// Two at once on one unit.
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { check(Run(context.Background(), base, cfg)) })
+	}
+	wg.Wait()
+	if !cfg.Cores.TryAcquire(1) {
+		t.Error("a unit of Cores is still held after the audits ended")
 	}
 }

@@ -208,6 +208,7 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		Examples:    examples,
 		MaxExamples: s.cfg.AuditMaxExamples,
 		Intended:    intended,
+		Cores:       s.auditCores,
 	})
 	switch {
 	case err == nil:

@@ -51,6 +51,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"runtime"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -202,8 +203,13 @@ type Config struct {
 	// read and take; a request may ask for less. Zero fields take the defaults:
 	// DefaultAuditSitemaps, DefaultAuditURLs, sitemaps.org's 50,000 URLs and 50 MiB
 	// per file, audit.DefaultMaxDepth, DefaultAuditTime.
-	Audit            audit.Limits
-	MaxAudits        int // DefaultMaxAudits: audits run at once
+	Audit     audit.Limits
+	MaxAudits int // DefaultMaxAudits: audits run at once
+	// AuditCores bounds the cores the running audits spend deciding URLs, all
+	// together (audit.Config.Cores): by default one fewer than GOMAXPROCS, at least
+	// one, so that audits of files of thousands of rules leave a core to /healthz
+	// and the API.
+	AuditCores       int
 	AuditMaxExamples int // audit.DefaultMaxExamples: example URLs of one audit's report
 }
 
@@ -217,6 +223,8 @@ type Server struct {
 	metrics *metrics
 	batches chan struct{} // one per admitted request being answered (admit.go)
 	audits  chan struct{} // one per audit running (admitAudit)
+	// auditCores is shared by the running audits: they decide URLs holding a unit.
+	auditCores *semaphore.Weighted
 	// fileWork counts the bytes of robots.txt files being linted or described.
 	fileWork *semaphore.Weighted
 	sitemap  *http.Client // audits' sitemap requests
@@ -251,6 +259,7 @@ func New(cfg Config) (*Server, error) {
 	cfg.PageMaxCells = defaults.Or(cfg.PageMaxCells, DefaultPageMaxCells)
 	cfg.PageMaxBytes = defaults.Or(cfg.PageMaxBytes, DefaultPageMaxBytes)
 	cfg.MaxAudits = defaults.Or(cfg.MaxAudits, DefaultMaxAudits)
+	cfg.AuditCores = defaults.Or(cfg.AuditCores, max(1, runtime.GOMAXPROCS(0)-1))
 	cfg.Audit = cfg.Audit.Or(defaultAuditLimits())
 	for _, t := range cfg.Tokens {
 		if t == "" {
@@ -258,7 +267,8 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, codec: handCodec, batches: make(chan struct{}, cfg.MaxBatches),
-		audits: make(chan struct{}, cfg.MaxAudits), fileWork: semaphore.NewWeighted(int64(cfg.FileWorkBytes))}
+		audits: make(chan struct{}, cfg.MaxAudits), fileWork: semaphore.NewWeighted(int64(cfg.FileWorkBytes)),
+		auditCores: semaphore.NewWeighted(int64(cfg.AuditCores))}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -89,6 +89,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fileWork := fs.Int("file-work-bytes", serve.DefaultFileWorkBytes, "`bytes` of robots.txt files linted, described (GET /v1/robots) or tested at once; past it, 503 with Retry-After (a larger file, 413)")
 	maxConns := fs.Int("max-conns", serve.DefaultMaxConns, "client connections open at once (at most half the process's limit of open files); past it, new ones wait")
 	maxAudits := fs.Int("max-audits", serve.DefaultMaxAudits, "audits (POST /v1/audit and the tester's) run at once; past it, 503 with Retry-After")
+	auditCores := fs.Int("audit-cores", 0, "cores the running audits spend deciding URLs, all together (0: one fewer than GOMAXPROCS, at least one)")
 	auditSitemaps := fs.Int("audit-max-sitemaps", serve.DefaultAuditSitemaps, "sitemap files one audit fetches, at most")
 	auditURLs := fs.Int("audit-max-urls", serve.DefaultAuditURLs, "sitemap URLs one audit reads, at most")
 	auditFileURLs := fs.Int("audit-max-file-urls", sitemap.MaxURLs, "URLs read of one sitemap file (sitemaps.org's limit)")
@@ -176,7 +177,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		BatchMaxBytes:  *batchMaxBytes,
 		MaxAnswerBytes: *maxAnswer, MaxDecisions: *maxDecisions, MinBodyRate: *minBodyRate,
 		FileWorkBytes: *fileWork, MaxConns: *maxConns,
-		MaxAudits: *maxAudits, AuditMaxExamples: *auditExamples,
+		MaxAudits: *maxAudits, AuditCores: *auditCores, AuditMaxExamples: *auditExamples,
 		Audit: audit.Limits{
 			Sitemaps: *auditSitemaps, URLs: *auditURLs, FileURLs: *auditFileURLs, FileBytes: *auditFileBytes,
 			Depth: *auditDepth, Time: *auditTimeout,
