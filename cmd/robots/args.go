@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
 )
 
@@ -156,10 +157,23 @@ type agentList []string
 func (a *agentList) String() string     { return strings.Join(*a, ",") }
 func (a *agentList) Set(v string) error { *a = append(*a, v); return nil }
 
-// majorAgentsFlag adds the -agent flag of the commands that speak of the major
-// crawlers unless told which (audit, diff, explain); see agentList.orMajor.
-func majorAgentsFlag(fs *flag.FlagSet, a *agentList) {
-	fs.Var(a, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+// crawlerFlags are the flags of the subcommands that read robots.txt files for the
+// major crawlers unless told which (audit, diff, explain): -agent (see
+// agentList.orMajor), -dialect and -format.
+type crawlerFlags struct {
+	agents  agentList
+	dialect robots.Dialect
+	format  *string
+}
+
+// newCrawlerFlags defines the crawlerFlags on fs, with formats as the choices of
+// -format (the first is the default).
+func newCrawlerFlags(fs *flag.FlagSet, formats ...string) *crawlerFlags {
+	var f crawlerFlags
+	fs.Var(&f.agents, "agent", "crawler product `NAME` (repeatable; default: the major crawlers)")
+	dialectFlag(fs, &f.dialect)
+	f.format = formatFlag(fs, formats...)
+	return &f
 }
 
 // orMajor returns the agents asked about, or the major crawlers when none was.

@@ -11,11 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
-	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/lint"
 	"github.com/gorobots/robots/sitemap"
 )
@@ -86,11 +84,8 @@ the sitemaps left.
 
 func runAudit(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("audit")
-	var agents agentList
-	majorAgentsFlag(fs, &agents)
-	var dialect robots.Dialect
-	dialectFlag(fs, &dialect)
-	format := formatFlag(fs, formatText, formatJSON, formatSARIF)
+	f := newCrawlerFlags(fs, formatText, formatJSON, formatSARIF)
+	format := f.format
 	jsonAlias(fs, format)
 	lim := audit.DefaultLimits()
 	fs.IntVar(&lim.Sitemaps, "max-sitemaps", lim.Sitemaps, "sitemap files read in all")
@@ -108,15 +103,9 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("audit: want one site, its origin or robots.txt (see \"robots audit -h\")")
-	}
-	target, note, err := weburl.Site(pos[0])
+	target, err := siteArg(e, "audit", pos, `want one site, its origin or robots.txt (see "robots audit -h")`, audit.ErrTarget)
 	if err != nil {
-		return usagef("audit: %v", fmt.Errorf("%w: %w", audit.ErrTarget, err))
-	}
-	if note != "" {
-		fmt.Fprintf(e.stderr, "robots: audit: %s\n", note)
+		return err
 	}
 	for _, v := range []struct {
 		name string
@@ -127,21 +116,21 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 			return usagef("audit: -%s must be more than 0", v.name)
 		}
 	}
-	for _, a := range agents {
+	for _, a := range f.agents {
 		if msg := agentProblem(a); msg != "" {
 			fmt.Fprintf(e.stderr, "robots: audit: warning: %s\n", msg)
 		}
 	}
-	asked := agents.orMajor()
+	asked := f.agents.orMajor()
 	intended, err := audit.Intended(asked, mustAllow, allowBlocked)
 	if err != nil {
 		return usagef("audit: %v", err)
 	}
 	cfg := audit.Config{
-		Fetch:    fetch.NewClient(fetch.Config{Dialect: dialect, Timeout: min(fetch.DefaultTimeout, lim.Time)}),
+		Fetch:    fetch.NewClient(fetch.Config{Dialect: f.dialect, Timeout: min(fetch.DefaultTimeout, lim.Time)}),
 		Agents:   asked,
 		Intended: intended,
-		Dialect:  dialect,
+		Dialect:  f.dialect,
 		Limits:   lim,
 		Examples: *examples,
 	}

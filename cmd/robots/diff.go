@@ -44,20 +44,10 @@ within a group are not changes.
 // maxURLFile bounds the -urls file.
 const maxURLFile = 64 << 20
 
-type diffFlags struct {
-	urlsFile string
-	agents   agentList
-	format   string
-	dialect  robots.Dialect
-}
-
 func runDiff(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("diff")
-	var f diffFlags
-	fs.StringVar(&f.urlsFile, "urls", "", "`FILE` of URLs to compare, one per line")
-	majorAgentsFlag(fs, &f.agents)
-	format := formatFlag(fs, formatText, formatJSON)
-	dialectFlag(fs, &f.dialect)
+	urlsFile := fs.String("urls", "", "`FILE` of URLs to compare, one per line")
+	f := newCrawlerFlags(fs, formatText, formatJSON)
 	pos, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
@@ -68,13 +58,12 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	if pos[0] == "-" && pos[1] == "-" {
 		return usagef("diff: only one of OLD and NEW can be standard input")
 	}
-	f.format = *format
 	urls := pos[2:]
-	if f.urlsFile != "" {
-		if f.urlsFile == "-" && (pos[0] == "-" || pos[1] == "-") {
+	if *urlsFile != "" {
+		if *urlsFile == "-" && (pos[0] == "-" || pos[1] == "-") {
 			return usagef("diff: standard input cannot hold both a file and the URLs")
 		}
-		b, err := readLimited(e.stdin, f.urlsFile, maxURLFile)
+		b, err := readLimited(e.stdin, *urlsFile, maxURLFile)
 		if err != nil {
 			return err
 		}
@@ -110,7 +99,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 		changes = []change{} // "[]", not "null", when nothing changes
 	}
 	w := bufio.NewWriter(e.stdout)
-	if f.format == formatJSON {
+	if *f.format == formatJSON {
 		writeIndented(w, changes)
 	} else {
 		writeDiffText(w, changes)

@@ -44,35 +44,24 @@ given), 1 when some URL is disallowed for some crawler, 2 when a URL is not one
 (the others are still explained), the file cannot be read or on a usage error.
 `
 
-type explainFlags struct {
-	robotsFile string
-	agents     agentList
-	format     string
-	dialect    robots.Dialect
-}
-
 func runExplain(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("explain")
-	var f explainFlags
-	fs.StringVar(&f.robotsFile, "robots", "", "robots.txt `FILE` to explain (- for standard input)")
-	majorAgentsFlag(fs, &f.agents)
-	format := formatFlag(fs, formatText, formatJSON)
-	dialectFlag(fs, &f.dialect)
+	robotsFile := fs.String("robots", "", "robots.txt `FILE` to explain (- for standard input)")
+	f := newCrawlerFlags(fs, formatText, formatJSON)
 	urls, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
 	}
-	if f.robotsFile == "" {
+	if *robotsFile == "" {
 		return usagef("explain: -robots is required")
 	}
-	f.format = *format
 	agents := f.agents.orMajor()
-	body, capped, err := readInput(e.stdin, f.robotsFile)
+	body, capped, err := readInput(e.stdin, *robotsFile)
 	if err != nil {
 		return err
 	}
 	r := robots.Parse(body, robots.WithDialect(f.dialect))
-	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(f.robotsFile, r, len(body), capped)}
+	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(*robotsFile, r, len(body), capped)}
 	for l := range robots.Lines(readPart(body)) { // a group is shown as far as crawlers read it
 		x.lines = append(x.lines, l.Text)
 		x.kinds = append(x.kinds, l.Kind)
@@ -80,7 +69,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	warn := func(format string, args ...any) {
 		fmt.Fprintf(e.stderr, "robots: explain: warning: "+format+"\n", args...)
 	}
-	if msg := bodyProblem(f.robotsFile, body); msg != "" {
+	if msg := bodyProblem(*robotsFile, body); msg != "" {
 		warn("%s", msg)
 	}
 	typed, failed := encodeURLs(e, "explain", urls)
@@ -99,10 +88,10 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 		out = append(out, ex)
 	}
 	w := bufio.NewWriter(e.stdout)
-	if f.format == formatJSON {
+	if *f.format == formatJSON {
 		writeIndented(w, out)
 	} else {
-		x.writeText(w, f.robotsFile, out)
+		x.writeText(w, *robotsFile, out)
 	}
 	return finish(w, failed, disallowed)
 }

@@ -45,15 +45,9 @@ func runFetch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(args) != 1 {
-		return usagef("fetch: give one site (example.com, https://example.com/)")
-	}
-	u, note, err := weburl.Site(args[0])
+	u, err := siteArg(e, "fetch", args, "give one site (example.com, https://example.com/)", nil)
 	if err != nil {
-		return usagef("fetch: %v", err)
-	}
-	if note != "" {
-		fmt.Fprintf(e.stderr, "robots: fetch: %s\n", note)
+		return err
 	}
 	c := fetch.NewClient(fetch.Config{Timeout: *timeout})
 	res, err := c.Fetch(ctx, u)
@@ -114,6 +108,27 @@ func writeStory(w *bufio.Writer, res *fetch.Result) {
 			fmt.Fprintf(w, "note\t%s\n", d)
 		}
 	}
+}
+
+// siteArg reads the one SITE argument of fetch and audit as a person types it
+// (weburl.Site) and says on standard error which scheme it chose for a bare host.
+// want is the usage message when there is not exactly one argument; a SITE that is
+// not one is a usage error, wrapped in kind when kind is not nil.
+func siteArg(e *env, cmd string, pos []string, want string, kind error) (string, error) {
+	if len(pos) != 1 {
+		return "", usagef("%s: %s", cmd, want)
+	}
+	u, note, err := weburl.Site(pos[0])
+	if err != nil {
+		if kind != nil {
+			err = fmt.Errorf("%w: %w", kind, err)
+		}
+		return "", usagef("%s: %v", cmd, err)
+	}
+	if note != "" {
+		fmt.Fprintf(e.stderr, "robots: %s: %s\n", cmd, note)
+	}
+	return u, nil
 }
 
 // retryHint says what to try when an origin gave no answer at all (weburl.Retry),
