@@ -189,14 +189,12 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn,omitempty"`
 }
 
+// sarifLevel is the SARIF level of a severity: its name, but "note" for lint.Info.
 func sarifLevel(s lint.Severity) string {
-	switch s {
-	case lint.Error:
-		return "error"
-	case lint.Warning:
-		return "warning"
+	if s == lint.Info {
+		return "note"
 	}
-	return "note"
+	return string(s)
 }
 
 // sarifLog describes every lint code as a rule and every finding as a result.
