@@ -94,13 +94,13 @@ const (
 // reader knows them from. A name is read in any ASCII case; the first row that matches
 // a line's name gives its kind.
 //
-// To add a name of a kind that exists (a misspelling, another unused field), add a row:
-// nothing else. Lines, Fields and the diagnostics then read it, in the dialects its row
-// names. To add a field that belongs to a group, as the usage preferences' Content-Usage
+// To add a name of a kind that exists, add a row for a misspelling, or the name to
+// the list of otherFields for another unused field: nothing else. Lines, Fields and the
+// diagnostics then read it, in the dialects its row names. To add a field that belongs to a group, as the usage preferences' Content-Usage
 // and Content-Signal rules do:
 //   - give it a Kind of its own (a constant and its name in kindNames; readDetails'
 //     test of which kinds get name diagnostics compares kinds by order);
-//   - put its row here (out of the KindOther rows) and its kind in groupKinds if, like
+//   - put its row here (not among otherFields) and its kind in groupKinds if, like
 //     allow, it ends the user-agent lines of its group: the readings of groups then see
 //     its lines (groupByte is derived from the rows);
 //   - say what each reading does with it: readDetails keeps it for Groups and Fields;
@@ -109,7 +109,7 @@ const (
 // The other tables follow the rows: the first name of each initial that is not a
 // misspelling is recognised by a word comparison (reader.next), so put the frequent
 // spelling of an initial first (TestQuickNames checks that both ways read it alike).
-var fieldNames = [...]fieldName{
+var fieldNames = append([]fieldName{
 	// Google's reference parser reads these by prefix, with the misspellings it accepts.
 	{name: "disallow", kind: KindDisallow, prefix: true, dialects: everyDialect},
 	{name: "dissallow", kind: KindDisallow, prefix: true, typo: true, dialects: googleOnly},
@@ -123,20 +123,20 @@ var fieldNames = [...]fieldName{
 	{name: "user agent", kind: KindUserAgent, prefix: true, typo: true, dialects: googleOnly},
 	{name: "sitemap", kind: KindSitemap, prefix: true, dialects: everyDialect},
 	{name: "site-map", kind: KindSitemap, prefix: true, typo: true, dialects: googleOnly},
+},
 	// Names Google knows but does not use for rules (its "unused" directives), read
 	// exactly; other parsers and crawlers read some of them.
-	{name: "crawl-delay", kind: KindOther, dialects: everyDialect},
-	{name: "clean-param", kind: KindOther, dialects: everyDialect},
-	{name: "content-signal", kind: KindOther, dialects: everyDialect},
-	{name: "content-usage", kind: KindOther, dialects: everyDialect},
-	{name: "domain", kind: KindOther, dialects: everyDialect},
-	{name: "host", kind: KindOther, dialects: everyDialect},
-	{name: "noarchive", kind: KindOther, dialects: everyDialect},
-	{name: "nofollow", kind: KindOther, dialects: everyDialect},
-	{name: "noindex", kind: KindOther, dialects: everyDialect},
-	{name: "request-rate", kind: KindOther, dialects: everyDialect},
-	{name: "revisit-after", kind: KindOther, dialects: everyDialect},
-	{name: "visit-time", kind: KindOther, dialects: everyDialect},
+	otherFields("crawl-delay", "clean-param", "content-signal", "content-usage", "domain", "host",
+		"noarchive", "nofollow", "noindex", "request-rate", "revisit-after", "visit-time")...)
+
+// otherFields returns the rows of fieldNames for names of KindOther, which every
+// dialect reads, and reads exactly.
+func otherFields(names ...string) []fieldName {
+	rows := make([]fieldName, len(names))
+	for i, name := range names {
+		rows[i] = fieldName{name: name, kind: KindOther, dialects: everyDialect}
+	}
+	return rows
 }
 
 // groupKinds are the kinds of line that the readings of groups use: the lines that
