@@ -73,22 +73,20 @@ func BenchmarkParse(b *testing.B) {
 // BenchmarkAllowed decides the real URLs of urls.txt against their hosts' files,
 // parsed beforehand; one op is one decision.
 func BenchmarkAllowed(b *testing.B) {
-	ds := decisions(b)
-	m := testenv.StartMeter(b)
-	for i := range b.N {
-		d := &ds[i%len(ds)]
-		d.r.Allowed(d.agent, d.url)
-	}
-	m.Decisions(1)
+	benchmarkDecisions(b, func(d *decision) { d.r.Allowed(d.agent, d.url) })
 }
 
 // BenchmarkCheck is BenchmarkAllowed with the reason (Check).
 func BenchmarkCheck(b *testing.B) {
+	benchmarkDecisions(b, func(d *decision) { d.r.Check(d.agent, d.url) })
+}
+
+// benchmarkDecisions makes one decision per op, going round the prepared ones.
+func benchmarkDecisions(b *testing.B, decide func(*decision)) {
 	ds := decisions(b)
 	m := testenv.StartMeter(b)
 	for i := range b.N {
-		d := &ds[i%len(ds)]
-		d.r.Check(d.agent, d.url)
+		decide(&ds[i%len(ds)])
 	}
 	m.Decisions(1)
 }
@@ -119,25 +117,24 @@ func BenchmarkAllowedParallel(b *testing.B) {
 // BenchmarkParseAndAllowed parses the host's file and makes one decision, as a
 // caller that keeps nothing between decisions would.
 func BenchmarkParseAndAllowed(b *testing.B) {
-	c := testenv.Corpus(b)
-	cases := c.Cases()
-	m := testenv.StartMeter(b)
-	for i := range b.N {
-		cs := &cases[i%len(cases)]
-		robots.Parse(c.Files[cs.File].Body).Allowed(cs.Agent, cs.URL)
-	}
-	m.Decisions(1)
+	benchmarkCases(b, func(body []byte, cs *corpus.Case) { robots.Parse(body).Allowed(cs.Agent, cs.URL) })
 }
 
 // BenchmarkCheckOnce decides each case straight from its host's file, without
 // parsing it first (CheckOnce); one op is one decision.
 func BenchmarkCheckOnce(b *testing.B) {
+	benchmarkCases(b, func(body []byte, cs *corpus.Case) { robots.CheckOnce(body, cs.Agent, cs.URL) })
+}
+
+// benchmarkCases decides one case from its host's file per op, going round the
+// cases.
+func benchmarkCases(b *testing.B, decide func(body []byte, cs *corpus.Case)) {
 	c := testenv.Corpus(b)
 	cases := c.Cases()
 	m := testenv.StartMeter(b)
 	for i := range b.N {
 		cs := &cases[i%len(cases)]
-		robots.CheckOnce(c.Files[cs.File].Body, cs.Agent, cs.URL)
+		decide(c.Files[cs.File].Body, cs)
 	}
 	m.Decisions(1)
 }
