@@ -270,18 +270,9 @@ func testAuditNoScript(t *testing.T, b *browser) {
 // testAuditProgress: while an audit runs, the page says what it waits for.
 func testAuditProgress(t *testing.T, b *browser) {
 	release := make(chan struct{})
-	var site *testenv.Server
-	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
-			fmt.Fprintf(w, "User-agent: *\nDisallow: /x\nSitemap: %s/sitemap.xml\n", site.URL)
-		case "/sitemap.xml":
-			select {
-			case <-release:
-			case <-r.Context().Done():
-			}
-			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/x/1</loc></url></urlset>`, site.URL)
-		}
+	site := heldSite(t, release, map[string]string{
+		"/robots.txt": "User-agent: *\nDisallow: /x\nSitemap: %[1]s/hang.xml\n",
+		"/hang.xml":   `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/x/1</loc></url></urlset>`,
 	})
 	s, _ := start(t, Config{AllowPrivate: true})
 	tb := b.tab(t, 1280, 800, false)

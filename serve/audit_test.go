@@ -383,19 +383,10 @@ func TestAuditGuard(t *testing.T) {
 // TestAuditAdmission: MaxAudits audits run at once, the API's and the tester's
 // together; past it an audit is answered 503 at once with Retry-After.
 func TestAuditAdmission(t *testing.T) {
-	release := make(chan struct{})
-	var slow *testenv.Server
-	slow = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
-			fmt.Fprintf(w, "User-agent: *\nDisallow: /x\nSitemap: %s/sitemap.xml\n", slow.URL)
-		case "/sitemap.xml":
-			select { // hold the audit until the test is done with it
-			case <-release:
-			case <-r.Context().Done():
-			}
-			io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)
-		}
+	release := make(chan struct{}) // holds the audit until the test is done with it
+	slow := heldSite(t, release, map[string]string{
+		"/robots.txt": "User-agent: *\nDisallow: /x\nSitemap: %[1]s/hang.xml\n",
+		"/hang.xml":   `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`,
 	})
 	s, reg := start(t, Config{AllowPrivate: true, MaxAudits: 1})
 	done := make(chan int)
@@ -426,7 +417,7 @@ func TestAuditAdmission(t *testing.T) {
 // TestAuditTimeLimit: an audit ends at its time limit with the report of what was
 // read by then, saying so.
 func TestAuditTimeLimit(t *testing.T) {
-	site := hangingSite(t, map[string]string{
+	site := heldSite(t, nil, map[string]string{
 		"/robots.txt": "User-agent: *\nDisallow: /x\nSitemap: %[1]s/a.xml\nSitemap: %[1]s/hang.xml\n",
 		"/a.xml":      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/x/1</loc></url><url><loc>%[1]s/y</loc></url></urlset>`,
 	})
@@ -454,15 +445,20 @@ func TestAuditTimeLimit(t *testing.T) {
 	}
 }
 
-// hangingSite serves pages by path, each a format in which %[1]s is the site's URL,
-// and at /hang.xml nothing until its client leaves; any other path is an empty 200.
-func hangingSite(t *testing.T, pages map[string]string) *testenv.Server {
+// heldSite serves pages by path, each a format in which %[1]s is the site's URL;
+// any other path is an empty 200. At /hang.xml it answers only once release is
+// closed (never, when release is nil) or its client has left.
+func heldSite(t *testing.T, release <-chan struct{}, pages map[string]string) *testenv.Server {
 	t.Helper()
 	var site *testenv.Server
 	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hang.xml" {
-			<-r.Context().Done()
-		} else if page, ok := pages[r.URL.Path]; ok {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+		if page, ok := pages[r.URL.Path]; ok {
 			fmt.Fprintf(w, page, site.URL)
 		}
 	})
@@ -473,7 +469,7 @@ func hangingSite(t *testing.T, pages map[string]string) *testenv.Server {
 // WriteTimeout, which is made for checks, when the audit takes longer: in the API
 // and in the tester.
 func TestAuditWriteDeadline(t *testing.T) {
-	site := hangingSite(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /x\nSitemap: %[1]s/hang.xml\n"})
+	site := heldSite(t, nil, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /x\nSitemap: %[1]s/hang.xml\n"})
 	s, _ := start(t, Config{AllowPrivate: true, WriteTimeout: time.Second, Audit: audit.Limits{Time: 2 * time.Second}})
 	if code, _, body := postAudit(t, s, auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}}), nil); code != 200 {
 		t.Errorf("API: %d %s, want the report", code, body)
