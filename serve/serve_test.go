@@ -88,13 +88,16 @@ func newClock() *clock {
 func (c *clock) now() time.Time          { return time.Unix(0, c.ns.Load()).UTC() }
 func (c *clock) advance(d time.Duration) { c.ns.Add(int64(d)) }
 
-// startClocked starts a server that fetches from private addresses and reads the
-// time of the clock it returns.
-func startClocked(t *testing.T) (*Server, *clock) {
+// startClocked starts an origin whose robots.txt is body with a lifetime of maxAge
+// seconds (Cache-Control), and a server that fetches from private addresses and
+// reads the time of the clock it returns.
+func startClocked(t *testing.T, body string, maxAge int) (*origin, *Server, *clock) {
 	t.Helper()
+	o := newOrigin(t, 200, "")
+	o.set(200, body, http.Header{"Cache-Control": {fmt.Sprintf("max-age=%d", maxAge)}})
 	clk := newClock()
 	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Now: clk.now}})
-	return s, clk
+	return o, s, clk
 }
 
 // start opens a server on a free loopback port and closes it at the end of the test.
@@ -540,9 +543,7 @@ func TestLint(t *testing.T) {
 
 // TestMaxAge: Cache-Control max-age sets the lifetime; past it the file is fetched again.
 func TestMaxAge(t *testing.T) {
-	o := newOrigin(t, 200, "User-agent: *\nDisallow: /old/\n")
-	o.set(200, "User-agent: *\nDisallow: /old/\n", http.Header{"Cache-Control": {"max-age=120"}})
-	s, clk := startClocked(t)
+	o, s, clk := startClocked(t, "User-agent: *\nDisallow: /old/\n", 120)
 	var a checkAnswer
 	get(t, s, checkPath([]string{"a"}, o.URL+"/old/x"), &a)
 	if deref(a.Allowed) || deref(a.FetchedAt) != "2026-11-21T12:00:00Z" || deref(a.ExpiresAt) != "2026-11-21T12:02:00Z" {
@@ -568,9 +569,7 @@ func TestMaxAge(t *testing.T) {
 // TestFailedRefreshKeepsCopy: when a refresh finds the origin unreachable, the
 // cached copy keeps deciding (SPEC §2).
 func TestFailedRefreshKeepsCopy(t *testing.T) {
-	o := newOrigin(t, 200, "")
-	o.set(200, "User-agent: *\nDisallow: /private/\n", http.Header{"Cache-Control": {"max-age=60"}})
-	s, clk := startClocked(t)
+	o, s, clk := startClocked(t, "User-agent: *\nDisallow: /private/\n", 60)
 	var a checkAnswer
 	get(t, s, checkPath([]string{"a"}, o.URL+"/public"), &a)
 	o.set(503, "busy", nil)
