@@ -12,10 +12,10 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gorobots/robots/internal/loadgen"
@@ -121,22 +121,45 @@ func (a *attack) holdRequests(reqs []string) []net.Conn {
 	return conns
 }
 
-// probe asks /healthz every 100 ms for d, and returns the slowest answer and the
-// failures.
-func (a *attack) probe(d time.Duration) (slowest time.Duration, failed int) {
+// probe asks /healthz every 100 ms until done is closed, and returns what it saw.
+func (a *attack) probe(done <-chan struct{}) *probes {
+	p := &probes{}
 	c := &http.Client{Timeout: 10 * time.Second}
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+	for {
 		start := time.Now()
 		resp, err := c.Get("http://" + a.srv.Addr() + "/healthz")
 		if err != nil || resp.StatusCode != 200 {
-			failed++
+			p.failed++
 		}
 		if err == nil {
 			resp.Body.Close()
 		}
-		slowest = max(slowest, time.Since(start))
+		p.times = append(p.times, time.Since(start))
+		select {
+		case <-done:
+			return p
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	return slowest, failed
+}
+
+// probes are the answer times of /healthz and its failures.
+type probes struct {
+	times  []time.Duration
+	failed int
+}
+
+func (p *probes) String() string {
+	slices.Sort(p.times)
+	at := func(q float64) time.Duration { return p.times[int(q*float64(len(p.times)-1))].Round(time.Millisecond) }
+	over := 0
+	for _, t := range p.times {
+		if t > 100*time.Millisecond {
+			over++
+		}
+	}
+	return fmt.Sprintf("/healthz every 100 ms meanwhile: %d asked, median %v, p99 %v, slowest %v; %d over 100 ms, %d failed",
+		len(p.times), at(0.5), at(0.99), at(1), over, p.failed)
 }
 
 // statuses reads the status line of each held connection's answer, as far as one
@@ -165,11 +188,11 @@ func statuses(conns []net.Conn, wait time.Duration) map[string]int {
 // answers: clients that ask for large answers and never read them (issue 29, item 1):
 // 100 GET /v1/robots of a 510 KB file of 255,000 bad lines, 30 POST /v1/lint of 512
 // KB, 3 batches of 100 agents × 10,000 URLs of ~400 bytes.
-func (a *attack) answers(hold time.Duration) error {
-	fmt.Printf("\n== answers: 100 GET /v1/robots of one origin's 510 KB file, 30 POST /v1/lint of 512 KB, 3 batches of 100 agents x 10,000 URLs (~400 bytes), none read; held %v\n", hold)
+func (a *attack) answers(hold time.Duration, origins int) error {
+	fmt.Printf("\n== answers: 100 GET /v1/robots of a 510 KB file on %d origin(s), 30 POST /v1/lint of 512 KB, 3 batches of 100 agents x 10,000 URLs (~400 bytes), none read; held %v\n", origins, hold)
 	var reqs []string
-	for range 100 {
-		q := url.QueryEscape("http://lines-1.test/") // one origin, as the issue's
+	for i := range 100 {
+		q := url.QueryEscape(fmt.Sprintf("http://lines-%d.test/", i%origins)) // one origin: the issue's
 		reqs = append(reqs, fmt.Sprintf("GET /v1/robots?url=%s HTTP/1.1\r\nHost: %s\r\n\r\n", q, a.srv.Addr()))
 	}
 	lint := "User-agent: *\n" + strings.Repeat("x\n", 512000/2-7)
@@ -199,7 +222,9 @@ func (a *attack) measure(reqs []string, hold time.Duration) error {
 	resetPeakRSS()
 	peak := heapPeak()
 	conns := a.holdRequests(reqs)
-	slowest, failed := a.probe(hold)
+	done := make(chan struct{})
+	time.AfterFunc(hold, func() { close(done) })
+	pr := a.probe(done)
 	p := peak()
 	rss := loadgen.PeakRSS()
 	st := statuses(conns, 5*time.Second)
@@ -208,7 +233,7 @@ func (a *attack) measure(reqs []string, hold time.Duration) error {
 	}
 	fmt.Printf("requests %d; answers' statuses %v\n", len(reqs), st)
 	fmt.Printf("heap: %s before, peak %s; peak RSS (VmHWM, this process: server, sites and clients) %s\n", mib(base), mib(p), mib(rss))
-	fmt.Printf("/healthz every 100 ms meanwhile: slowest %v, %d failed\n", slowest.Round(time.Millisecond), failed)
+	fmt.Println(pr)
 	return nil
 }
 
@@ -240,17 +265,9 @@ func (a *attack) measureAudits(reqs []string) error {
 	base := liveHeap()
 	resetPeakRSS()
 	peak := heapPeak()
-	var done atomic.Bool
-	var slowest time.Duration
-	var failed int
-	probed := make(chan struct{})
-	go func() {
-		defer close(probed)
-		for !done.Load() {
-			s, f := a.probe(500 * time.Millisecond)
-			slowest, failed = max(slowest, s), failed+f
-		}
-	}()
+	done := make(chan struct{})
+	probed := make(chan *probes)
+	go func() { probed <- a.probe(done) }()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var lines []string
@@ -290,14 +307,14 @@ func (a *attack) measureAudits(reqs []string) error {
 		})
 	}
 	wg.Wait()
-	done.Store(true)
-	<-probed
+	close(done)
+	pr := <-probed
 	p := peak()
 	for _, l := range lines {
 		fmt.Println(l)
 	}
 	fmt.Printf("heap: %s before, peak %s; peak RSS (VmHWM, this process) %s\n", mib(base), mib(p), mib(loadgen.PeakRSS()))
-	fmt.Printf("/healthz every 100 ms meanwhile: slowest %v, %d failed\n", slowest.Round(time.Millisecond), failed)
+	fmt.Println(pr)
 	return nil
 }
 

@@ -49,9 +49,11 @@ func main() {
 	largeBatches := flag.Int("large-batches", 6, "batches of the large scenario, each of 10,000 new origins serving 500 KiB")
 	slow := flag.Int("slow", 500, "clients of the slow scenario, each sending a 10,000-URL batch it never reads")
 	window := flag.Duration("window", 10*time.Second, "how long the slow clients hold their connections")
+	origins := flag.Int("robots-origins", 1, "origins the answers scenario's 100 GET /v1/robots ask for (1, the issue's; 100: a file of each, fetched and parsed)")
+	auditCores := flag.Int("audit-cores", 0, "the server's -audit-cores (0: its default, one fewer than GOMAXPROCS)")
 	fileWork := flag.Int("file-work-bytes", serve.DefaultFileWorkBytes, "the server's -file-work-bytes")
 	flag.Parse()
-	a, err := newAttack(*memory, *dataMax, *fileWork)
+	a, err := newAttack(*memory, *dataMax, *fileWork, *auditCores)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func main() {
 		case "slow":
 			err = a.slow(*slow, *window)
 		case "answers":
-			err = a.answers(*hold)
+			err = a.answers(*hold, max(1, *origins))
 		case "audits":
 			err = a.audits()
 		case "slowbody":
@@ -96,7 +98,7 @@ type attack struct {
 	stop    chan struct{}
 }
 
-func newAttack(memory, dataMax int64, fileWork int) (*attack, error) {
+func newAttack(memory, dataMax int64, fileWork, auditCores int) (*attack, error) {
 	a := &attack{stop: make(chan struct{})}
 	var err error
 	if a.dir, err = os.MkdirTemp("", "robots-attack-"); err != nil {
@@ -149,7 +151,7 @@ func newAttack(memory, dataMax int64, fileWork int) (*attack, error) {
 	a.srv, err = serve.New(serve.Config{
 		Addr: "127.0.0.1:0", AllowPrivate: true, // the origins are on loopback
 		Fetch:         fetch.Config{Store: a.store, DialContext: dial, RulesMemory: memory},
-		FileWorkBytes: fileWork,
+		FileWorkBytes: fileWork, AuditCores: auditCores,
 	})
 	if err != nil {
 		return nil, err
