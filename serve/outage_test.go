@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -82,14 +80,7 @@ func TestRedisOutage(t *testing.T) {
 	} {
 		t.Run(kind.name, func(t *testing.T) {
 			rs := redistest.Start(t)
-			var fetches atomic.Int64
-			origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path == "/robots.txt" {
-					fetches.Add(1)
-				}
-				io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
-			}))
-			defer origin.Close()
+			origin := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private/\n") // its hits are robots.txt fetches
 			var d net.Dialer
 			dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
 				return d.DialContext(ctx, network, origin.Listener.Addr().String()) // every host reaches the origin
@@ -251,14 +242,14 @@ func TestRedisOutage(t *testing.T) {
 			}
 
 			// Shared again: a new origin asked of both replicas is fetched once.
-			before := fetches.Load()
+			before := origin.Hits()
 			for _, r := range replicas {
 				body, _ := json.Marshal(map[string]any{"agent": "Googlebot", "urls": []string{"http://" + kind.name + "-shared.test/"}})
 				if code := post(t, r.s, "/v1/check", string(body), new(any)); code != 200 {
 					t.Fatalf("status %d", code)
 				}
 			}
-			if n := fetches.Load() - before; n != 1 {
+			if n := origin.Hits() - before; n != 1 {
 				t.Errorf("a new origin asked of both replicas after recovery: %d fetches; want 1 (shared through Redis)", n)
 			}
 		})

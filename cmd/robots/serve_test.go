@@ -4,21 +4,19 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gorobots/robots/internal/redistest"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // serveProcess runs "robots serve" in a child process (the test binary acting as
@@ -97,16 +95,7 @@ func TestServeReplicasShareRedis(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			redisURL := tc.start(t)
-			var fetches atomic.Int32
-			origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path == "/robots.txt" {
-					fetches.Add(1)
-					fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
-					return
-				}
-				http.NotFound(w, r)
-			}))
-			defer origin.Close()
+			origin := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private/\n")
 
 			a, cmdA := serveProcess(t, "-redis", redisURL, "-allow-private")
 			b, cmdB := serveProcess(t, "-redis", redisURL, "-allow-private")
@@ -116,7 +105,7 @@ func TestServeReplicasShareRedis(t *testing.T) {
 			if *first.Allowed || !*second.Allowed || first.Outcome != "success" || second.Outcome != "success" {
 				t.Errorf("verdicts %+v and %+v, want disallowed then allowed, both from a successful fetch", first, second)
 			}
-			if n := fetches.Load(); n != 1 {
+			if n := origin.Hits(); n != 1 {
 				t.Errorf("origin fetched %d times by two replicas, want 1", n)
 			}
 			if first.FetchedAt != second.FetchedAt {
@@ -143,12 +132,7 @@ func TestServeReplicasShareRedis(t *testing.T) {
 // TestServeEmbeddedStore: the default store is a bbolt file in -data; a restarted
 // process decides from it without fetching again.
 func TestServeEmbeddedStore(t *testing.T) {
-	var fetches atomic.Int32
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fetches.Add(1)
-		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
-	}))
-	defer origin.Close()
+	origin := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private/\n")
 	dir := t.TempDir()
 	var fetchedAt []string
 	for range 2 {
@@ -163,7 +147,7 @@ func TestServeEmbeddedStore(t *testing.T) {
 			t.Fatalf("robots serve after SIGINT: %v", err)
 		}
 	}
-	if n := fetches.Load(); n != 1 || fetchedAt[0] != fetchedAt[1] {
+	if n := origin.Hits(); n != 1 || fetchedAt[0] != fetchedAt[1] {
 		t.Errorf("%d fetches, fetched_at %q; want 1 fetch kept across the restart", n, fetchedAt)
 	}
 }
