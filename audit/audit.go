@@ -84,13 +84,14 @@ type Limits struct {
 	FileBytes int64         // bytes per file, uncompressed (sitemap.MaxBytes, 50 MiB)
 	Depth     int           // sitemap index nesting (DefaultMaxDepth)
 	Time      time.Duration // the whole audit (DefaultTimeout)
+	Nesting   int           // XML element nesting per file (sitemap.MaxDepth)
 }
 
 // DefaultLimits returns the limits a zero Limits stands for.
 func DefaultLimits() Limits {
 	return Limits{
 		Sitemaps: DefaultMaxSitemaps, URLs: DefaultMaxURLs, FileURLs: sitemap.MaxURLs,
-		FileBytes: sitemap.MaxBytes, Depth: DefaultMaxDepth, Time: DefaultTimeout,
+		FileBytes: sitemap.MaxBytes, Depth: DefaultMaxDepth, Time: DefaultTimeout, Nesting: sitemap.MaxDepth,
 	}
 }
 
@@ -99,7 +100,7 @@ func (l Limits) Or(d Limits) Limits {
 	return Limits{
 		Sitemaps: defaults.Or(l.Sitemaps, d.Sitemaps), URLs: defaults.Or(l.URLs, d.URLs),
 		FileURLs: defaults.Or(l.FileURLs, d.FileURLs), FileBytes: defaults.Or(l.FileBytes, d.FileBytes),
-		Depth: defaults.Or(l.Depth, d.Depth), Time: defaults.Or(l.Time, d.Time),
+		Depth: defaults.Or(l.Depth, d.Depth), Time: defaults.Or(l.Time, d.Time), Nesting: defaults.Or(l.Nesting, d.Nesting),
 	}
 }
 
@@ -402,7 +403,7 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 		sm.Status, sm.Error = StatusUnreachable, fmt.Sprintf("HTTP %d", resp.StatusCode)
 		return
 	}
-	sr, err := sitemap.NewReader(resp.Body, sitemap.Limits{URLs: a.lim.FileURLs, Bytes: a.lim.FileBytes})
+	sr, err := sitemap.NewReader(resp.Body, sitemap.Limits{URLs: a.lim.FileURLs, Bytes: a.lim.FileBytes, Nesting: a.lim.Nesting})
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			a.stoppedReading(sm)

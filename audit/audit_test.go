@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -639,5 +640,36 @@ func TestCores(t *testing.T) {
 	wg.Wait()
 	if !cfg.Cores.TryAcquire(1) {
 		t.Error("a unit of Cores is still held after the audits ended")
+	}
+}
+
+// TestNesting: Limits.Nesting reaches the sitemap reader: a file nested deeper is
+// invalid, the error naming the limit, and its entries before that are decided.
+func TestNesting(t *testing.T) {
+	deep := "<?xml version=\"1.0\"?>\n<urlset>\n<url><loc>{A}/a</loc></url>\n<url><loc>{A}/b</loc><x><y></y></x></url>\n</urlset>\n"
+	base := site{"/robots.txt": "User-agent: *\nDisallow: /a\nSitemap: {A}/sitemap.xml\n", "/sitemap.xml": deep}.start(t)
+	for _, tc := range []struct {
+		nesting int
+		status  string
+		urls    int
+	}{
+		{0, StatusOK, 2}, // sitemap.MaxDepth
+		{4, StatusOK, 2}, // <y> is at depth 4
+		{3, StatusInvalid, 1},
+	} {
+		rep, err := Run(context.Background(), base, Config{Agents: []string{"Googlebot"}, Limits: Limits{Nesting: tc.nesting}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sm := rep.Sitemaps[0]
+		if sm.Status != tc.status || rep.Totals.URLs != tc.urls {
+			t.Errorf("nesting %d: %s (%q), %d URLs; want %s, %d URLs", tc.nesting, sm.Status, sm.Error, rep.Totals.URLs, tc.status, tc.urls)
+		}
+		if tc.status == StatusInvalid && !strings.Contains(sm.Error, "nested deeper than the limit of 3") {
+			t.Errorf("nesting %d: error %q does not name the limit", tc.nesting, sm.Error)
+		}
+		if want := cmp.Or(tc.nesting, 32); rep.Limits.Nesting != want {
+			t.Errorf("the report's limits.nesting is %d, want %d", rep.Limits.Nesting, want)
+		}
 	}
 }

@@ -179,11 +179,12 @@ type limitsJSON struct {
 	FileBytes int64   `json:"file_bytes"`
 	Depth     int     `json:"depth"`
 	Seconds   float64 `json:"seconds"`
+	Nesting   int     `json:"nesting"`
 }
 
 // MarshalJSON writes the limits with snake_case names and the time in seconds.
 func (l Limits) MarshalJSON() ([]byte, error) {
-	return json.Marshal(limitsJSON{l.Sitemaps, l.URLs, l.FileURLs, l.FileBytes, l.Depth, l.Time.Seconds()})
+	return json.Marshal(limitsJSON{l.Sitemaps, l.URLs, l.FileURLs, l.FileBytes, l.Depth, l.Time.Seconds(), l.Nesting})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes (as POST /v1/audit's "limits"); a
@@ -202,7 +203,7 @@ func (l *Limits) UnmarshalJSON(b []byte) error {
 	case ns < math.MaxInt64:
 		t = time.Duration(ns)
 	}
-	*l = Limits{j.Sitemaps, j.URLs, j.FileURLs, j.FileBytes, j.Depth, t}
+	*l = Limits{j.Sitemaps, j.URLs, j.FileURLs, j.FileBytes, j.Depth, t, j.Nesting}
 	return nil
 }
 

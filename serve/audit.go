@@ -61,6 +61,7 @@ func defaultAuditLimits() audit.Limits {
 		FileBytes: sitemap.MaxBytes,
 		Depth:     audit.DefaultMaxDepth,
 		Time:      DefaultAuditTime,
+		Nesting:   sitemap.MaxDepth,
 	}
 }
 
@@ -134,6 +135,7 @@ func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
 		{"file_urls", int64(q.FileURLs), int64(max.FileURLs), func(v int64) { lim.FileURLs = int(v) }, false},
 		{"file_bytes", q.FileBytes, max.FileBytes, func(v int64) { lim.FileBytes = v }, true},
 		{"depth", int64(q.Depth), int64(max.Depth), func(v int64) { lim.Depth = int(v) }, false},
+		{"nesting", int64(q.Nesting), int64(max.Nesting), func(v int64) { lim.Nesting = int(v) }, false},
 	} {
 		switch {
 		case f.asked < 0:
@@ -272,8 +274,8 @@ func newSitemapClient(cfg Config) *http.Client {
 // auditLimitsText says what an audit of this server reads at most, for the tester.
 func (s *Server) auditLimitsText() string {
 	l := s.cfg.Audit
-	return fmt.Sprintf("%s sitemap URLs in %s files (%s URLs and %s per file, indexes nested %d deep) in %s",
-		thousands(l.URLs), thousands(l.Sitemaps), thousands(l.FileURLs), sizeText(l.FileBytes), l.Depth, durationText(l.Time))
+	return fmt.Sprintf("%s sitemap URLs in %s files (%s URLs and %s per file, XML elements nested %d deep, indexes nested %d deep) in %s",
+		thousands(l.URLs), thousands(l.Sitemaps), thousands(l.FileURLs), sizeText(l.FileBytes), l.Nesting, l.Depth, durationText(l.Time))
 }
 
 // durationText writes a duration for people: "60 s", "2 min".

@@ -268,13 +268,14 @@ func TestAuditRequests(t *testing.T) {
 		code int
 		want string // in the answer
 	}{
-		{"lower limits", auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}, "limits": map[string]any{"urls": 50, "sitemaps": 3, "depth": 1, "seconds": 5}}), 200, `"limits":{"sitemaps":3,"urls":50,"file_urls":50000,"file_bytes":1048576,"depth":1,"seconds":5}`},
+		{"lower limits", auditBody(t, map[string]any{"url": site.URL, "agents": []string{"Googlebot"}, "limits": map[string]any{"urls": 50, "sitemaps": 3, "depth": 1, "seconds": 5, "nesting": 8}}), 200, `"limits":{"sitemaps":3,"urls":50,"file_urls":50000,"file_bytes":1048576,"depth":1,"seconds":5,"nesting":8}`},
 		{"robots.txt URL", auditBody(t, map[string]any{"url": site.URL + "/robots.txt", "agents": []string{"Googlebot"}}), 200, `"origin":"` + site.URL + `"`},
 		{"host and port as typed", auditBody(t, map[string]any{"url": strings.TrimPrefix(site.URL, "http://"), "agents": []string{"Googlebot"}}), 200, `"origin":"` + site.URL + `"`},
 		{"a word", `{"url":"search"}`, 400, "type a site such as example.com"},
 		{"urls past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"urls": 1001}}), 413, "limits.urls: 1,001, more than this server's limit of 1,000"},
 		{"sitemaps past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"sitemaps": 11}}), 413, "limits.sitemaps: 11, more than this server's limit of 10"},
 		{"file bytes past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"file_bytes": 2 << 20}}), 413, "limits.file_bytes: 2,097,152, more than this server's limit of 1 MiB"},
+		{"nesting past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"nesting": 33}}), 413, "limits.nesting: 33, more than this server's limit of 32"},
 		{"time past the server's", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"seconds": 21}}), 413, "limits.seconds: 21, more than this server's limit of 20"},
 		{"negative", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"depth": -1}}), 400, "limits.depth: -1 is negative"},
 		{"negative time", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"seconds": -2}}), 400, "limits.seconds: -2 is negative"},

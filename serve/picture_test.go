@@ -232,7 +232,7 @@ func TestAuditPage(t *testing.T) {
 	if !strings.Contains(page, `id="audit_url"`) || strings.Contains(page, `id="robots"`) || !strings.Contains(page, `name="mode" value="audit"`) {
 		t.Errorf("GET /?mode=audit is not the audit form")
 	}
-	if !strings.Contains(page, "This server reads at most 200,000 sitemap URLs in 100 files (50,000 URLs and 50 MiB per file, indexes nested 3 deep) in 1 min.") {
+	if !strings.Contains(page, "This server reads at most 200,000 sitemap URLs in 100 files (50,000 URLs and 50 MiB per file, XML elements nested 32 deep, indexes nested 3 deep) in 1 min.") {
 		t.Errorf("the audit form does not state the server's limits")
 	}
 	code, page := postPage(t, s, url.Values{"mode": {"audit"}, "audit_url": {site.URL}, "agent": {"Googlebot", "bingbot", "GPTBot"}})

@@ -13,7 +13,7 @@
 // accepts and refuses the same files as encoding/xml's decoder in strict mode (the
 // tests read every fuzzed input with both), several times faster and without an
 // allocation per element. A tag is at most [MaxTokenBytes] long, and elements nest
-// at most [MaxDepth] deep.
+// at most [Limits].Nesting deep ([MaxDepth] by default).
 //
 // Only the <loc> of each <url> (or <sitemap>) is read: lastmod, changefreq,
 // priority and the extensions' elements (image:loc, video:…) are skipped. The
@@ -52,10 +52,12 @@ const (
 	Index  Kind = "sitemapindex" // lists sitemaps
 )
 
-// Limits bounds one file. A zero field takes the sitemaps.org value.
+// Limits bounds one file. A zero field takes the sitemaps.org value (for Nesting,
+// MaxDepth).
 type Limits struct {
-	URLs  int   // <loc> entries read (MaxURLs)
-	Bytes int64 // bytes of XML read, after decompression (MaxBytes)
+	URLs    int   // <loc> entries read (MaxURLs)
+	Bytes   int64 // bytes of XML read, after decompression (MaxBytes)
+	Nesting int   // depth of nested elements, the root's being 1 (MaxDepth)
 }
 
 // Errors a Reader returns; match them with errors.Is.
@@ -74,9 +76,9 @@ var (
 	ErrLongLoc = errors.New("longer than 2,048 characters")
 	// ErrNoLoc marks an entry without <loc>; Entry.Err holds it and reading goes on.
 	ErrNoLoc = errors.New("no <loc>")
-	// ErrTooDeep: an element is nested deeper than MaxDepth (a *SyntaxError wraps
-	// it). The entries before it were returned.
-	ErrTooDeep = fmt.Errorf("elements nested deeper than the limit of %d (sitemap.MaxDepth)", MaxDepth)
+	// ErrTooDeep: an element is nested deeper than Limits.Nesting (a *SyntaxError
+	// wraps it, naming the limit). The entries before it were returned.
+	ErrTooDeep = errors.New("elements nested deeper than the limit")
 )
 
 // SyntaxError is where a file stops being well-formed XML (or a sitemap): the line
@@ -115,8 +117,8 @@ const maxLocKept = MaxLocBytes + 1024
 // Text, comments and CDATA sections may be of any length.
 const MaxTokenBytes = 1 << 20
 
-// MaxDepth bounds the nesting of elements: a file with an element deeper than this
-// is refused with [ErrTooDeep]. A sitemap's deepest element is an extension's
+// MaxDepth is the default bound on the nesting of elements (Limits.Nesting): a file
+// with an element deeper is refused with [ErrTooDeep]. A sitemap's deepest element is an extension's
 // (<urlset><url><video:video><video:price>, or <news:news><news:publication>
 // <news:name>: depth 4); a reader keeps the name of every open element, so
 // without a bound a small gzip file of millions of start tags (<x><x><x>…) held
@@ -141,6 +143,9 @@ func open(r io.Reader, lim Limits) (src io.Reader, gzipped bool, count *counting
 	}
 	if lim.Bytes <= 0 {
 		lim.Bytes = MaxBytes
+	}
+	if lim.Nesting <= 0 {
+		lim.Nesting = MaxDepth
 	}
 	br := bufio.NewReaderSize(r, 32<<10)
 	magic, _ := br.Peek(2)
@@ -360,8 +365,8 @@ func (r *Reader) openElement(name string) error {
 	if r.closed {
 		return r.syntax(errors.New("content after the root element"))
 	}
-	if r.depth >= MaxDepth {
-		return r.syntax(fmt.Errorf("<%s>: %w", local(name), ErrTooDeep))
+	if r.depth >= r.lim.Nesting {
+		return r.syntax(fmt.Errorf("<%s>: %w of %d", local(name), ErrTooDeep, r.lim.Nesting))
 	}
 	r.stack = append(r.stack, name)
 	r.depth++

@@ -145,6 +145,13 @@ func TestReader(t *testing.T) {
 		{name: "nested past the limit", in: head + "<urlset><url><loc>https://example.com/0</loc></url>\n<url>" +
 			strings.Repeat("<x>", MaxDepth-2) + "<deep>" + strings.Repeat("<x>", 1000),
 			locs: ex(1), kind: URLSet, err: ErrTooDeep, line: 3, atTok: "<deep>"},
+		{name: "nesting limit 4: an extension's deepest element", lim: Limits{Nesting: 4}, in: head + `<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://example.com/0</loc><image:image><image:loc>https://example.com/i.jpg</image:loc></image:image></url>
+</urlset>`, locs: ex(1), kind: URLSet},
+		{name: "nesting limit 4: one deeper", lim: Limits{Nesting: 4}, in: head + `<urlset>
+<url><loc>https://example.com/0</loc></url>
+<url><loc>https://example.com/1</loc><a><b><c></c></b></a></url>
+</urlset>`, locs: ex(1), kind: URLSet, err: ErrTooDeep, line: 4, atTok: "<c>"},
 	}
 	for _, rd := range readers {
 		for _, tc := range tests {
@@ -326,5 +333,27 @@ func BenchmarkReader(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*MaxURLs), "ns/url")
 		})
+	}
+}
+
+// TestTooDeepNamesLimit: the error of a file nested too deep says which limit,
+// so that a report can tell the site owner.
+func TestTooDeepNamesLimit(t *testing.T) {
+	in := `<urlset><url><loc>https://example.com/0</loc><a><b></b></a></url></urlset>`
+	for _, tc := range []struct {
+		lim  Limits
+		want string
+	}{
+		{Limits{Nesting: 3}, "line 1, byte 48: <b>: elements nested deeper than the limit of 3"},
+		{Limits{}, ""}, // MaxDepth: the file is fine
+	} {
+		_, _, _, err := readAll(in, tc.lim)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("nesting %d: error %q, want %q", tc.lim.Nesting, got, tc.want)
+		}
 	}
 }

@@ -62,8 +62,8 @@ func (r *slowReader) next() (Entry, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if r.depth >= MaxDepth {
-				return Entry{}, r.syntax(fmt.Errorf("<%s>: %w", t.Name.Local, ErrTooDeep))
+			if r.depth >= r.lim.Nesting {
+				return Entry{}, r.syntax(fmt.Errorf("<%s>: %w of %d", t.Name.Local, ErrTooDeep, r.lim.Nesting))
 			}
 			r.depth++
 			switch r.depth {

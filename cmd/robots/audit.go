@@ -93,6 +93,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&lim.FileURLs, "max-file-urls", lim.FileURLs, "entries read per sitemap file (sitemaps.org's limit)")
 	fs.Int64Var(&lim.FileBytes, "max-file-bytes", lim.FileBytes, "bytes read per sitemap file, uncompressed (sitemaps.org's limit)")
 	fs.IntVar(&lim.Depth, "max-depth", lim.Depth, "nesting of sitemap indexes followed")
+	fs.IntVar(&lim.Nesting, "max-nesting", lim.Nesting, "XML element nesting read in one sitemap file; deeper, the file is invalid")
 	fs.DurationVar(&lim.Time, "timeout", lim.Time, "`duration` of the whole audit")
 	examples := fs.Int("examples", audit.DefaultExamples, "example URLs shown per blocking rule")
 	var mustAllow, allowBlocked agentList
@@ -111,7 +112,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		name string
 		n    int64
 	}{{"max-sitemaps", int64(lim.Sitemaps)}, {"max-urls", int64(lim.URLs)}, {"max-file-urls", int64(lim.FileURLs)},
-		{"max-file-bytes", lim.FileBytes}, {"max-depth", int64(lim.Depth)}, {"timeout", int64(lim.Time)}, {"examples", int64(*examples)}} {
+		{"max-file-bytes", lim.FileBytes}, {"max-depth", int64(lim.Depth)}, {"max-nesting", int64(lim.Nesting)}, {"timeout", int64(lim.Time)}, {"examples", int64(*examples)}} {
 		if v.n <= 0 {
 			return usagef("audit: -%s must be more than 0", v.name)
 		}

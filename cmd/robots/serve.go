@@ -95,6 +95,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	auditFileURLs := fs.Int("audit-max-file-urls", sitemap.MaxURLs, "URLs read of one sitemap file (sitemaps.org's limit)")
 	auditFileBytes := fs.Int64("audit-max-file-bytes", sitemap.MaxBytes, "`bytes` read of one sitemap file, uncompressed (sitemaps.org's limit)")
 	auditDepth := fs.Int("audit-max-depth", audit.DefaultMaxDepth, "nesting of sitemap indexes one audit follows")
+	auditNesting := fs.Int("audit-max-nesting", sitemap.MaxDepth, "XML element nesting read in one sitemap file; deeper, the file is invalid")
 	auditTimeout := fs.Duration("audit-timeout", serve.DefaultAuditTime, "`time` of one audit; the answer reports what was read by then")
 	auditExamples := fs.Int("audit-max-examples", audit.DefaultMaxExamples, "example URLs of one audit's report, all rules together")
 	logFormat := fs.String("log", "text", "log `format`: text or json (then every line the server prints is a JSON object)")
@@ -180,7 +181,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		MaxAudits: *maxAudits, AuditCores: *auditCores, AuditMaxExamples: *auditExamples,
 		Audit: audit.Limits{
 			Sitemaps: *auditSitemaps, URLs: *auditURLs, FileURLs: *auditFileURLs, FileBytes: *auditFileBytes,
-			Depth: *auditDepth, Time: *auditTimeout,
+			Depth: *auditDepth, Time: *auditTimeout, Nesting: *auditNesting,
 		},
 		CheckTimeout: *timeout + 5*time.Second,
 		Fetch: fetch.Config{
