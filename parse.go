@@ -385,16 +385,7 @@ type span struct{ agentLo, agentHi, ruleLo, ruleHi, fieldLo, fieldHi int32 }
 
 // details returns the detailed reading of the body, reading it on first use. Two
 // goroutines may both read it; one reading is kept.
-func (r *Robots) details() *details {
-	if d := r.detail.Load(); d != nil {
-		return d
-	}
-	d := r.readDetails()
-	if r.detail.CompareAndSwap(nil, d) {
-		return d
-	}
-	return r.detail.Load()
-}
+func (r *Robots) details() *details { return loadOrRead(&r.detail, r.readDetails) }
 
 // readDetails reads every line of the body as Google's parser (or the dialect's
 // documents) would, for Groups, Fields, Diagnostics and the legacy dialects' records.

@@ -578,3 +578,15 @@ func (r *Robots) MemSize() int {
 	}
 	return n
 }
+
+// loadOrRead returns what p points to, first pointing it at what read returns when
+// it is nil. Goroutines that race may each read; all get the one reading kept.
+func loadOrRead[T any](p *atomic.Pointer[T], read func() *T) *T {
+	if v := p.Load(); v != nil {
+		return v
+	}
+	if v := read(); p.CompareAndSwap(nil, v) {
+		return v
+	}
+	return p.Load()
+}

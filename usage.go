@@ -270,16 +270,7 @@ func (ix *usageIndex) memSize() int {
 
 // usageIndex returns the file's usage lines, reading them on first use. Two goroutines
 // may both read them; one reading is kept.
-func (r *Robots) usageIndex() *usageIndex {
-	if ix := r.usage.Load(); ix != nil {
-		return ix
-	}
-	ix := r.readUsage()
-	if r.usage.CompareAndSwap(nil, ix) {
-		return ix
-	}
-	return r.usage.Load()
-}
+func (r *Robots) usageIndex() *usageIndex { return loadOrRead(&r.usage, r.readUsage) }
 
 // readUsage reads the lines of the groups, as the reader draws them, for the usage
 // fields: in one pass from the first group on, passing over by its first byte every
