@@ -172,7 +172,6 @@ func testAudit(t *testing.T, b *browser) {
 // subsections, for the picture of a site with many branches.
 func bigSite(t *testing.T) string {
 	t.Helper()
-	var site *testenv.Server
 	var locs []string
 	add := func(format string, n int, args ...any) {
 		for i := range n {
@@ -192,14 +191,15 @@ func bigSite(t *testing.T) string {
 	add("/account/orders/%d", 40)
 	add("/api/docs/v%d", 30)
 	locs = append(locs, "/cart", "/about", "/contact")
-	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+	site := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		self := "http://" + r.Host
 		switch r.URL.Path {
 		case "/robots.txt":
-			fmt.Fprintf(w, "User-agent: *\nDisallow: /search\nDisallow: /tag/\nDisallow: /account/\nDisallow: /cart\n\nUser-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /blog/\nDisallow: /search\nDisallow: /tag/\nDisallow: /account/\n\nUser-agent: CCBot\nDisallow: /\n\nSitemap: %s/sitemap.xml\n", site.URL)
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /search\nDisallow: /tag/\nDisallow: /account/\nDisallow: /cart\n\nUser-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /blog/\nDisallow: /search\nDisallow: /tag/\nDisallow: /account/\n\nUser-agent: CCBot\nDisallow: /\n\nSitemap: %s/sitemap.xml\n", self)
 		case "/sitemap.xml":
 			io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
 			for _, l := range locs {
-				fmt.Fprintf(w, "<url><loc>%s%s</loc></url>\n", site.URL, l)
+				fmt.Fprintf(w, "<url><loc>%s%s</loc></url>\n", self, l)
 			}
 			io.WriteString(w, "</urlset>\n")
 		default:

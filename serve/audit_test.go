@@ -58,7 +58,6 @@ const (
 // broken one, and a sitemap on another host (listed, not read).
 func auditSite(t *testing.T) *testenv.Server {
 	t.Helper()
-	var site *testenv.Server
 	urlset := func(locs []string) string {
 		var b strings.Builder
 		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
@@ -68,8 +67,8 @@ func auditSite(t *testing.T) *testenv.Server {
 		b.WriteString("</urlset>\n")
 		return b.String()
 	}
-	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
-		o := site.URL
+	return testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		o := "http://" + r.Host
 		switch r.URL.Path {
 		case "/robots.txt":
 			fmt.Fprintf(w, auditSiteRobots, o)
@@ -112,7 +111,6 @@ func auditSite(t *testing.T) *testenv.Server {
 			http.NotFound(w, r)
 		}
 	})
-	return site
 }
 
 // postAudit posts a request to POST /v1/audit and returns the status and body.
@@ -329,11 +327,10 @@ func TestAuditToken(t *testing.T) {
 // address. A target at a refused address is 403 before anything is fetched.
 func TestAuditGuard(t *testing.T) {
 	inner := testenv.Serve(t, 200, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://inner/x</loc></url></urlset>`)
-	var site *testenv.Server
-	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+	site := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
-			fmt.Fprintf(w, "User-agent: *\nDisallow: /private/\nSitemap: %s/sitemap.xml\n", site.URL)
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /private/\nSitemap: http://%s/sitemap.xml\n", r.Host)
 		case "/sitemap.xml":
 			http.Redirect(w, r, inner.URL+"/sitemap.xml", http.StatusFound)
 		default:
@@ -444,8 +441,7 @@ func TestAuditTimeLimit(t *testing.T) {
 // closed (never, when release is nil) or its client has left.
 func heldSite(t *testing.T, release <-chan struct{}, pages map[string]string) *testenv.Server {
 	t.Helper()
-	var site *testenv.Server
-	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+	return testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hang.xml" {
 			select {
 			case <-release:
@@ -453,10 +449,9 @@ func heldSite(t *testing.T, release <-chan struct{}, pages map[string]string) *t
 			}
 		}
 		if page, ok := pages[r.URL.Path]; ok {
-			fmt.Fprintf(w, page, site.URL)
+			fmt.Fprintf(w, page, "http://"+r.Host)
 		}
 	})
-	return site
 }
 
 // TestAuditWriteDeadline: an audit's answer is written after the server's

@@ -194,8 +194,7 @@ func testLayoutAuditBig(t *testing.T, b *browser) {
 	// A site of 1,000 shop items and 50 pages of docs: the docs' pages, each too thin
 	// to draw, are drawn as one area, "50 pages"; a click on it lists every one of
 	// them, 20 at a time.
-	var docs *testenv.Server
-	docs = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+	docs := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/sitemap.xml" {
 			http.NotFound(w, r)
 			return
@@ -203,11 +202,11 @@ func testLayoutAuditBig(t *testing.T, b *browser) {
 		io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+"\n")
 		for c := range 10 {
 			for i := range 100 {
-				fmt.Fprintf(w, "<url><loc>%s/shop/cat-%d/item-%d</loc></url>\n", docs.URL, c, i)
+				fmt.Fprintf(w, "<url><loc>http://%s/shop/cat-%d/item-%d</loc></url>\n", r.Host, c, i)
 			}
 		}
 		for i := range 50 {
-			fmt.Fprintf(w, "<url><loc>%s/docs/page-%d</loc></url>\n", docs.URL, i)
+			fmt.Fprintf(w, "<url><loc>http://%s/docs/page-%d</loc></url>\n", r.Host, i)
 		}
 		io.WriteString(w, "</urlset>\n")
 	})

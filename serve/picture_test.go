@@ -313,13 +313,12 @@ func getPage(t *testing.T, s *Server, path string) (int, string) {
 // disallowed by the fetch status, not by a line: the page says so, and gives app.js
 // the fetch's effect to say it beside each sample.
 func TestAuditPageUnreachable(t *testing.T) {
-	var site *testenv.Server
-	site = testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+	site := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			http.Error(w, "busy", http.StatusServiceUnavailable)
 		case "/sitemap.xml":
-			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/a</loc></url><url><loc>%[1]s/b/c</loc></url></urlset>`, site.URL)
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://%[1]s/a</loc></url><url><loc>http://%[1]s/b/c</loc></url></urlset>`, r.Host)
 		}
 	})
 	s, _ := start(t, Config{AllowPrivate: true})
