@@ -106,30 +106,24 @@ func refClassify(num int, text string) Line {
 }
 
 // refFieldKind recognises a field name by its start, ignoring case, as Google's parser
-// does ("user-agentx" is user-agent), with the misspellings it accepts.
+// does ("user-agentx" is user-agent), with the misspellings it accepts: each kind's
+// first name is the field's own, the others are misspellings.
 func refFieldKind(key string) (Kind, bool) {
 	k := refLowerASCII(key)
 	fields := []struct {
-		start string
-		kind  Kind
-		typo  bool
+		kind   Kind
+		starts []string
 	}{
-		{"user-agent", KindUserAgent, false},
-		{"useragent", KindUserAgent, true},
-		{"user agent", KindUserAgent, true},
-		{"allow", KindAllow, false},
-		{"disallow", KindDisallow, false},
-		{"dissallow", KindDisallow, true},
-		{"dissalow", KindDisallow, true},
-		{"disalow", KindDisallow, true},
-		{"diasllow", KindDisallow, true},
-		{"disallaw", KindDisallow, true},
-		{"sitemap", KindSitemap, false},
-		{"site-map", KindSitemap, true},
+		{KindUserAgent, []string{"user-agent", "useragent", "user agent"}},
+		{KindAllow, []string{"allow"}},
+		{KindDisallow, []string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"}},
+		{KindSitemap, []string{"sitemap", "site-map"}},
 	}
 	for _, f := range fields {
-		if strings.HasPrefix(k, f.start) {
-			return f.kind, f.typo
+		for i, start := range f.starts {
+			if strings.HasPrefix(k, start) {
+				return f.kind, i > 0
+			}
 		}
 	}
 	for _, name := range refOtherFields {
