@@ -75,15 +75,18 @@ func TestCheckOnceRuleValues(t *testing.T) {
 		{"lone CR ends a line", "User-agent: *\rDisallow: /a\r\nAllow: /a/b", "/a/b", allow("/a/b", 3)},
 		{"CR LF line ends", "User-agent: *\r\nDisallow: /a\r\nAllow: /a/b", "/a/c", disallow("/a", 2)},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			body := []byte(tt.body)
-			if got := robots.CheckOnce(body, "bot", tt.url); got != tt.want {
-				t.Errorf("CheckOnce = %+v, want %+v", got, tt.want)
-			}
-			if got := robots.Parse(body).Check("bot", tt.url); got != tt.want {
-				t.Errorf("Parse+Check = %+v, want %+v", got, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkOnceAndParsed(t, []byte(tt.body), "bot", tt.url, tt.want) })
+	}
+}
+
+// checkOnceAndParsed checks that CheckOnce, and Check on the parsed body, decide want.
+func checkOnceAndParsed(t *testing.T, body []byte, agent, url string, want robots.Decision) {
+	t.Helper()
+	if got := robots.CheckOnce(body, agent, url); got != want {
+		t.Errorf("CheckOnce = %+v, want %+v", got, want)
+	}
+	if got := robots.Parse(body).Check(agent, url); got != want {
+		t.Errorf("Parse+Check = %+v, want %+v", got, want)
 	}
 }
 
@@ -115,12 +118,7 @@ func TestCheckOnceAgents(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body := []byte("User-agent: " + tt.first + "\nDisallow: /\n\nUser-agent: *\nDisallow: /\n")
-			if got := robots.CheckOnce(body, tt.agent, url); got != tt.want {
-				t.Errorf("CheckOnce = %+v, want %+v", got, tt.want)
-			}
-			if got := robots.Parse(body).Check(tt.agent, url); got != tt.want {
-				t.Errorf("Parse+Check = %+v, want %+v", got, tt.want)
-			}
+			checkOnceAndParsed(t, body, tt.agent, url, tt.want)
 		})
 	}
 	t.Run("no group", func(t *testing.T) {
