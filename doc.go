@@ -25,7 +25,8 @@
 //
 // Parse never fails: like Google's parser it skips what it cannot read and reports
 // it in [Robots.Diagnostics]. Only the first [DefaultMaxBytes] are read (see
-// [WithMaxBytes]). A [Robots] is safe for concurrent use, and a decision on an ASCII
+// [WithMaxBytes]). [ParseString] reads a body held as a string and keeps that string
+// rather than a copy. A [Robots] is safe for concurrent use, and a decision on an ASCII
 // URL does not allocate. [ProductToken] turns a whole User-Agent header into the token
 // to pass. [CheckOnce] decides a single URL straight from a body in one pass, for a
 // crawler that fetches robots.txt for one URL. [Lines] shows how each line was read,

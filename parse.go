@@ -13,20 +13,37 @@ import (
 
 // Parse reads a robots.txt body. It never fails: like Google's parser it skips what
 // it cannot read and records why in Diagnostics. Bytes past the size limit
-// (DefaultMaxBytes unless WithMaxBytes says otherwise) are ignored.
+// (DefaultMaxBytes unless WithMaxBytes says otherwise) are ignored. The result keeps
+// a copy of the bytes it reads: the caller may reuse body.
 func Parse(body []byte, opts ...Option) *Robots {
-	r := &Robots{size: len(body), opts: options{maxBytes: DefaultMaxBytes}}
+	r := newRobots(len(body), opts)
+	// r keeps what it parses: every string it reports is part of it, and rule sets
+	// are compiled from it on first use.
+	r.parse(string(body[:min(len(body), r.opts.maxBytes)]))
+	return r
+}
+
+// ParseString is Parse for a body held as a string, which the result keeps itself
+// rather than a copy: a caller that has the file as a string, and keeps it, holds it
+// once. Past the size limit the result keeps a copy of the part it reads, so that
+// the rest of a large body is not kept alive by it.
+func ParseString(body string, opts ...Option) *Robots {
+	r := newRobots(len(body), opts)
+	if len(body) > r.opts.maxBytes {
+		body = strings.Clone(body[:r.opts.maxBytes])
+	}
+	r.parse(body)
+	return r
+}
+
+// newRobots returns a Robots for a body of size bytes, its options applied, to be
+// parsed.
+func newRobots(size int, opts []Option) *Robots {
+	r := &Robots{size: size, opts: options{maxBytes: DefaultMaxBytes}}
 	for _, o := range opts {
 		o(&r.opts)
 	}
 	r.dialect = r.opts.dialect
-	if len(body) > r.opts.maxBytes {
-		body = body[:r.opts.maxBytes] // details reports FileTooLarge on the line where the cut falls
-	}
-	// r keeps a copy of what it parses: every string it reports is part of it, and
-	// rule sets are compiled from it on first use.
-	r.body = string(body)
-	r.parse(r.body)
 	return r
 }
 
@@ -173,7 +190,7 @@ func (b *builder) diag(line int, code Code, arg1, arg2 string) {
 	b.diags = append(b.diags, diag{line: int32(line), code: code, arg1: arg1, arg2: arg2})
 }
 
-// parse finds the groups of body (a copy of the caller's, which r keeps) and indexes
+// parse finds the groups of body (which r keeps, and no caller can change) and indexes
 // them by product token. That is all a decision needs before it reads a group's rules:
 // rule sets are compiled on the first decision that needs each (compileSet), and the
 // agents, fields and diagnostics are read when first asked for (details). Only the
@@ -181,6 +198,7 @@ func (b *builder) diag(line int, code Code, arg1, arg2 string) {
 // their name: most lines are passed over by their first byte (groupByte) or their name
 // (reader.next).
 func (r *Robots) parse(body string) {
+	r.body = body
 	b := builders.Get().(*builder)
 	defer b.release()
 	// Whether the body has a NUL byte is not looked for: the few lines classified here

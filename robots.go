@@ -23,7 +23,7 @@ type Robots struct {
 	initials uint64     // the initial bit of each token
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	dialect  Dialect
-	body     string // the body parsed (a copy): every string reported is part of it
+	body     string // the body parsed, immutable: every string reported is part of it
 	exact    bool   // some CR ends a line by itself: the body is read exactly (see reader)
 
 	groups      []group    // in file order
@@ -549,7 +549,7 @@ func (r *Robots) groupDelay(gi int) (time.Duration, bool) {
 }
 
 // MemSize returns an estimate of the heap bytes r holds: what a cache of parsed files
-// counts against its bound. It counts what r keeps (its copy of the body, its tables)
+// counts against its bound. It counts what r keeps (the body it read, its tables)
 // and what it has built on first use so far (the rule sets compiled, the detailed
 // reading of the file); it may grow while decisions are made.
 func (r *Robots) MemSize() int {

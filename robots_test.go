@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestProductToken(t *testing.T) {
@@ -35,7 +36,7 @@ func TestProductToken(t *testing.T) {
 }
 
 // TestSizeLimit: content past the limit is ignored and reported (RFC 9309 §2.5); the
-// limit can be raised but not lowered below 500 KiB.
+// limit can be raised but not lowered below 500 KiB. Parse and ParseString agree.
 func TestSizeLimit(t *testing.T) {
 	pad := "# " + strings.Repeat("x", 100) + "\n"
 	body := "User-agent: *\nDisallow: /a\n" + strings.Repeat(pad, DefaultMaxBytes/len(pad)+1) + "Disallow: /b\n"
@@ -49,23 +50,54 @@ func TestSizeLimit(t *testing.T) {
 		{"raised", []Option{WithMaxBytes(2 * DefaultMaxBytes)}, false, false},
 		{"below the minimum", []Option{WithMaxBytes(10)}, true, true},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := Parse([]byte(body), tt.opts...)
-			if got := r.Allowed("bot", "/b"); got != tt.bAllowed {
-				t.Errorf("%s: /b allowed = %v, want %v", tt.name, got, tt.bAllowed)
-			}
-			if r.Allowed("bot", "/a") {
-				t.Errorf("%s: /a, before the limit, must stay disallowed", tt.name)
-			}
-			truncated := false
-			for _, d := range r.Diagnostics() {
-				truncated = truncated || d.Code == FileTooLarge
-			}
-			if truncated != tt.truncated {
-				t.Errorf("%s: file-too-large reported = %v, want %v", tt.name, truncated, tt.truncated)
-			}
-		})
+	parsers := []struct {
+		name  string
+		parse func(opts []Option) *Robots
+	}{
+		{"Parse", func(opts []Option) *Robots { return Parse([]byte(body), opts...) }},
+		{"ParseString", func(opts []Option) *Robots { return ParseString(body, opts...) }},
+	}
+	for _, p := range parsers {
+		for _, tt := range tests {
+			t.Run(p.name+"/"+tt.name, func(t *testing.T) {
+				r := p.parse(tt.opts)
+				if got := r.Allowed("bot", "/b"); got != tt.bAllowed {
+					t.Errorf("/b allowed = %v, want %v", got, tt.bAllowed)
+				}
+				if r.Allowed("bot", "/a") {
+					t.Errorf("/a, before the limit, must stay disallowed")
+				}
+				truncated := false
+				for _, d := range r.Diagnostics() {
+					truncated = truncated || d.Code == FileTooLarge
+				}
+				if truncated != tt.truncated {
+					t.Errorf("file-too-large reported = %v, want %v", truncated, tt.truncated)
+				}
+			})
+		}
+	}
+}
+
+// TestParseStringKeepsBody: ParseString keeps the caller's string, which no one can
+// change, rather than a copy; past the size limit it keeps a copy of the part read
+// only, so that the rest can be freed. Parse always keeps a copy.
+func TestParseStringKeepsBody(t *testing.T) {
+	small := "User-agent: *\nDisallow: /a\n"
+	if r := ParseString(small); unsafe.StringData(r.body) != unsafe.StringData(small) || r.body != small {
+		t.Errorf("ParseString kept a copy of a body within the limit")
+	}
+	large := small + strings.Repeat("#\n", DefaultMaxBytes)
+	r := ParseString(large)
+	if unsafe.StringData(r.body) == unsafe.StringData(large) || r.body != large[:DefaultMaxBytes] {
+		t.Errorf("ParseString of %d bytes kept %d bytes of the caller's string; want a copy of the first %d",
+			len(large), len(r.body), DefaultMaxBytes)
+	}
+	b := []byte(small)
+	r = Parse(b)
+	b[len("User-agent: *\nDisallow: /")] = 'b'
+	if r.Allowed("bot", "/a") || !r.Allowed("bot", "/b") {
+		t.Errorf("a write into the bytes given to Parse changed its decisions")
 	}
 }
 
