@@ -248,8 +248,8 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 	rep.Robots = res.Report()
 	var rb *robots.Robots
 	if res.Effect == fetch.ObeyRules {
-		rb = robots.Parse(res.Body, robots.WithDialect(a.cfg.Dialect))
-		rep.Lint = lint.Check(res.RobotsURL, res.Body)
+		rb = robots.ParseString(res.Body, robots.WithDialect(a.cfg.Dialect))
+		rep.Lint = lint.Check(res.RobotsURL, []byte(res.Body))
 		if rep.Lint == nil {
 			rep.Lint = []lint.Finding{}
 		}

@@ -225,8 +225,10 @@ func (c *Client) withRules(r *Result, prev *Result) *Result {
 	if res.Effect == ObeyRules {
 		if prev != nil && prev.Robots != nil && prev.Effect == ObeyRules && prev.rulesFetchedAt().Equal(res.rulesFetchedAt()) {
 			res.Robots = prev.Robots
+			res.keepBody(prev.Body)
 		} else {
-			res.Robots = robots.Parse(res.Body, c.cfg.parse...)
+			// The rules keep Body itself, not a copy (MemSize counts it once).
+			res.Robots = robots.ParseString(res.Body, c.cfg.parse...)
 		}
 	}
 	return &res

@@ -154,7 +154,7 @@ func TestStaleCopy(t *testing.T) {
 	if res.Outcome != fetch.Success {
 		t.Fatalf("first fetch: %v", res.Outcome)
 	}
-	if string(res.Body) != rulesBody {
+	if res.Body != rulesBody {
 		t.Errorf("first fetch: Body %q; want the file served, %q", res.Body, rulesBody)
 	}
 
@@ -169,7 +169,7 @@ func TestStaleCopy(t *testing.T) {
 			t.Fatalf("failure %d: outcome %v stale %v effect %v private %v public %v; want the copy in use",
 				i+1, res.Outcome, res.Stale, res.Effect, private, public)
 		}
-		if string(res.Body) != rulesBody {
+		if res.Body != rulesBody {
 			t.Errorf("failure %d: Body %q; want the copy's, %q", i+1, res.Body, rulesBody)
 		}
 		if res.Failures != i+1 || !res.FailingSince.Equal(t0.Add(25*time.Hour)) || !res.LastSuccess.Equal(t0) {
@@ -193,7 +193,7 @@ func TestStaleCopy(t *testing.T) {
 	if res.Outcome != fetch.Unavailable || res.Stale || res.Failures != 0 || !res.Allowed(agent, "/private") {
 		t.Errorf("recovered: %v stale %v failures %d; want unavailable, fresh, allowed", res.Outcome, res.Stale, res.Failures)
 	}
-	if res.Body != nil {
+	if res.Body != "" {
 		t.Errorf("404: Body %q; want none (no file in effect)", res.Body)
 	}
 	if got := res.ExpiresAt.Sub(now); got != fetch.DefaultTTL {
@@ -381,7 +381,7 @@ func TestMemoryStoreBound(t *testing.T) {
 	s := fetch.NewMemoryStore(4096)
 	ctx := context.Background()
 	for i := range 100 {
-		e := &fetch.Result{Origin: fmt.Sprintf("http://h%d.test", i), Body: make([]byte, 1000)}
+		e := &fetch.Result{Origin: fmt.Sprintf("http://h%d.test", i), Body: string(make([]byte, 1000))}
 		s.Save(ctx, e)
 	}
 	if n := s.Len(); n < 1 || n > 3 {
@@ -393,7 +393,7 @@ func TestMemoryStoreBound(t *testing.T) {
 	if e, _ := s.Load(ctx, "http://h0.test"); e != nil {
 		t.Error("the oldest entry was kept")
 	}
-	s.Save(ctx, &fetch.Result{Origin: "http://huge.test", Body: make([]byte, 5000)})
+	s.Save(ctx, &fetch.Result{Origin: "http://huge.test", Body: string(make([]byte, 5000))})
 	if e, _ := s.Load(ctx, "http://huge.test"); e != nil {
 		t.Error("an entry larger than the bound was kept")
 	}

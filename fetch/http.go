@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"bufio"
-	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -22,7 +21,7 @@ import (
 type fetched struct {
 	status    int // of the last response; 0 if none came
 	hops      []Hop
-	body      []byte
+	body      string
 	bytesRead int64
 	wireBytes int64
 	truncated bool
@@ -163,7 +162,7 @@ func redirectTarget(resp *http.Response, from *url.URL) (string, error) {
 // bytes from the wire and keeps at most limit+1 decoded bytes: the one extra byte
 // only tells whether the body went on (truncated), so that a gzip bomb or an endless
 // body costs no more than the limit.
-func readBody(body io.Reader, encoding string, limit int) (data []byte, decoded, wire int64, truncated bool, err error) {
+func readBody(body io.Reader, encoding string, limit int) (text string, decoded, wire int64, truncated bool, err error) {
 	cr := &countingReader{r: io.LimitReader(body, int64(limit)+1)}
 	var r io.Reader = cr
 	switch strings.ToLower(strings.TrimSpace(encoding)) {
@@ -171,7 +170,7 @@ func readBody(body io.Reader, encoding string, limit int) (data []byte, decoded,
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(cr)
 		if err != nil {
-			return nil, 0, cr.n, false, fmt.Errorf("gzip: %w", err)
+			return "", 0, cr.n, false, fmt.Errorf("gzip: %w", err)
 		}
 		defer zr.Close()
 		r = zr
@@ -181,7 +180,7 @@ func readBody(body io.Reader, encoding string, limit int) (data []byte, decoded,
 		if h, err := br.Peek(2); err == nil && h[0]&0x0f == 8 && (uint16(h[0])<<8|uint16(h[1]))%31 == 0 {
 			zr, err := zlib.NewReader(br)
 			if err != nil {
-				return nil, 0, cr.n, false, fmt.Errorf("deflate: %w", err)
+				return "", 0, cr.n, false, fmt.Errorf("deflate: %w", err)
 			}
 			defer zr.Close()
 			r = zr
@@ -191,9 +190,9 @@ func readBody(body io.Reader, encoding string, limit int) (data []byte, decoded,
 			r = fr
 		}
 	default:
-		return nil, 0, 0, false, fmt.Errorf("unsupported Content-Encoding %q", encoding)
+		return "", 0, 0, false, fmt.Errorf("unsupported Content-Encoding %q", encoding)
 	}
-	data, err = io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 	wireCut := cr.n > int64(limit)
 	if len(data) > limit || wireCut {
 		// Cut at the limit: a decoder stopped mid-stream by the wire limit reports
@@ -201,14 +200,12 @@ func readBody(body io.Reader, encoding string, limit int) (data []byte, decoded,
 		data, truncated, err = data[:min(len(data), limit)], true, nil
 	}
 	if err != nil {
-		return nil, int64(len(data)), cr.n, false, err
+		return "", int64(len(data)), cr.n, false, err
 	}
-	if cap(data)-len(data) > len(data)/8 {
-		// ReadAll's buffer grows by doubling: the body is kept (cached) for long,
-		// so it is kept at its size.
-		data = bytes.Clone(data)
-	}
-	return data, int64(len(data)), cr.n, truncated, nil
+	// A string, which no one can write into: the result and the rules parsed from it
+	// share it (robots.ParseString). The copy is also the one the body needs anyway to
+	// be kept (cached) at its size, as ReadAll's buffer grows by doubling.
+	return string(data), int64(len(data)), cr.n, truncated, nil
 }
 
 type countingReader struct {

@@ -282,9 +282,9 @@ func (p *Policy) settle(r *Result) {
 	case r.Copy != nil:
 		r.Stale, r.Effect, r.Body = true, r.Copy.Effect, r.Copy.Body
 	case r.FetchedAt.Sub(r.FailingSince) > p.MaxUnreachable:
-		r.Effect, r.Body = AllowAll, nil
+		r.Effect, r.Body = AllowAll, ""
 	default:
-		r.Effect, r.Body = DisallowAll, nil
+		r.Effect, r.Body = DisallowAll, ""
 	}
 }
 

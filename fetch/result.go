@@ -49,10 +49,11 @@ type Result struct {
 	// DisallowAll until the policy's MaxUnreachable has passed, then AllowAll.
 	Effect Effect `json:"effect"`
 	// Body is the file Robots are parsed from (at most the size limit) when Effect is
-	// ObeyRules, else nil. The Client's callers share it: do not modify it. Robots
-	// keeps a copy of its own, so a write into Body changes no decision, and a cached
-	// result holds its file twice.
-	Body []byte `json:"body,omitempty"`
+	// ObeyRules, else empty. It is a string, which no one can write into, so the
+	// Robots a Client parses keep Body itself (robots.ParseString): a cached result
+	// holds its file once. Stores keep it as base64 of its bytes, which need not be
+	// UTF-8 (robots.txt files in Latin-1 exist).
+	Body string `json:"body,omitempty"`
 	// Stale reports that Effect and Body come from Copy, because the latest fetch
 	// found the origin unreachable.
 	Stale bool `json:"-"`
@@ -84,7 +85,7 @@ func (r *Result) CheckAgents(agents []string, url string) robots.Decision {
 	case ObeyRules:
 		rb := r.Robots
 		if rb == nil {
-			rb = robots.Parse(r.Body)
+			rb = robots.ParseString(r.Body)
 		}
 		return rb.CheckAgents(agents, url)
 	case AllowAll:
@@ -101,7 +102,10 @@ type resultFields Result
 
 // resultJSON is the stored form of a Result: a stale result's effect and body are
 // its copy's, so they are written as the latest fetch's own (DisallowAll, no body)
-// and read back from the copy; the error is kept as its text and kind.
+// and read back from the copy; the error is kept as its text and kind. The body is
+// written as base64 of its bytes (encoding/json's form of a []byte), as it was when
+// Body was a []byte, so that entries stored then read back, and so does a body
+// that is not UTF-8 (which a JSON string would not keep byte for byte).
 type resultJSON struct {
 	*resultFields
 	Effect  Effect    `json:"effect"`
@@ -112,9 +116,11 @@ type resultJSON struct {
 
 // MarshalJSON writes r without its parsed rules.
 func (r *Result) MarshalJSON() ([]byte, error) {
-	j := resultJSON{resultFields: (*resultFields)(r), Effect: r.Effect, Body: r.Body}
+	j := resultJSON{resultFields: (*resultFields)(r), Effect: r.Effect}
 	if r.Outcome == Unreachable && r.Copy != nil {
-		j.Effect, j.Body = DisallowAll, nil
+		j.Effect = DisallowAll
+	} else {
+		j.Body = []byte(r.Body)
 	}
 	if r.Err != nil {
 		j.Err, j.ErrKind = r.Err.Error(), KindOther
@@ -134,7 +140,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	r.Effect, r.Body = j.Effect, j.Body
+	r.Effect, r.Body = j.Effect, string(j.Body)
 	if j.Err != "" || j.ErrKind != KindNone {
 		kind := j.ErrKind
 		if kind == KindNone {
@@ -149,9 +155,14 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 }
 
 // MemSize estimates the heap bytes r holds, its parsed rules included: what the
-// client's rules cache counts against Config.RulesMemory.
+// client's rules cache counts against Config.RulesMemory. The body is counted once:
+// the Robots a Client parses keep Body itself, and Robots.MemSize counts it.
 func (r *Result) MemSize() int64 {
-	return r.size() + int64(r.Robots.MemSize())
+	n := r.size() + int64(r.Robots.MemSize())
+	if r.Robots != nil {
+		n -= int64(len(r.Body)) // counted by size (or its copy's) and by Robots.MemSize
+	}
+	return n
 }
 
 // size estimates the heap a result holds, parsed rules apart, for caches and
@@ -163,7 +174,7 @@ func (r *Result) size() int64 {
 		n += int64(len(r.Origin))
 	}
 	if !r.Stale {
-		n += int64(cap(r.Body)) // else the copy's, counted there
+		n += int64(len(r.Body)) // else the copy's, counted there
 	}
 	if r.Err != nil {
 		// The error's text, its struct and, in the process that fetched, the
@@ -192,13 +203,25 @@ func (r *Result) rulesFetchedAt() time.Time {
 	return r.FetchedAt
 }
 
+// keepBody makes body, the same file as r's body in effect and the one its Robots
+// keep, the body r holds: r was read back from a store with a copy of its own, which
+// can then be freed. r is not yet shared; its copy may be, and is replaced.
+func (r *Result) keepBody(body string) {
+	if r.Stale && len(body) > 0 && unsafe.StringData(r.Copy.Body) != unsafe.StringData(body) {
+		cp := *r.Copy
+		cp.Body = body
+		r.Copy = &cp
+	}
+	r.Body = body
+}
+
 // alone returns r as the copy of a later result: without parsed rules (the later
 // result holds its own) and without a copy of its own.
 func (r *Result) alone() *Result {
 	cp := *r
 	cp.Robots, cp.Copy = nil, nil
 	if cp.Stale {
-		cp.Stale, cp.Effect, cp.Body = false, DisallowAll, nil
+		cp.Stale, cp.Effect, cp.Body = false, DisallowAll, ""
 	}
 	return &cp
 }

@@ -1,6 +1,7 @@
 package fetch_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -40,5 +41,49 @@ func TestResultJSON(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("round trip:\ngot  %+v\nwant %+v", got, want)
+	}
+}
+
+// TestResultJSONBody: the stored form of Body is base64 of its bytes, as when Body
+// was a []byte, so that entries stored then read back, and a body that is not UTF-8
+// (a Latin-1 file) comes back byte for byte.
+func TestResultJSONBody(t *testing.T) {
+	latin1 := "User-agent: *\nDisallow: /caf\xe9\n" // "café" in Latin-1: 0xE9 alone is not UTF-8
+	for _, tc := range []struct{ name, body string }{
+		{"ascii", "User-agent: *\nDisallow: /x\n"},
+		{"latin-1", latin1},
+		{"bom, cr, nul", "\xef\xbb\xbfUser-agent: *\r\nDisallow: /x\x00\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := &fetch.Result{Origin: "http://body.test", Outcome: fetch.Success, Effect: fetch.ObeyRules, Body: tc.body}
+			b, err := json.Marshal(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw map[string]any
+			if err := json.Unmarshal(b, &raw); err != nil {
+				t.Fatal(err)
+			}
+			if got, w := raw["body"], base64.StdEncoding.EncodeToString([]byte(tc.body)); got != w {
+				t.Errorf("stored body %q; want base64 of its bytes, %q", got, w)
+			}
+			got := new(fetch.Result)
+			if err := json.Unmarshal(b, got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Body != tc.body {
+				t.Errorf("read back %q; want %q", got.Body, tc.body)
+			}
+		})
+	}
+	// An entry as stored before Body was a string: base64 of the Latin-1 file above
+	// (RFC 4648 §4).
+	old := `{"origin":"http://latin1.test","outcome":"success","effect":"rules","body":"VXNlci1hZ2VudDogKgpEaXNhbGxvdzogL2NhZukK"}`
+	got := new(fetch.Result)
+	if err := json.Unmarshal([]byte(old), got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Body != latin1 {
+		t.Errorf("entry stored before: Body %q; want %q", got.Body, latin1)
 	}
 }

@@ -22,7 +22,7 @@ func (r *Result) UsageAgents(agents []string, url string) robots.Usage {
 	var rb *robots.Robots // nil: no lines, everything allowed
 	if r.Effect == ObeyRules {
 		if rb = r.Robots; rb == nil {
-			rb = robots.Parse(r.Body)
+			rb = robots.ParseString(r.Body)
 		}
 	}
 	u := rb.UsageAgents(agents, url)

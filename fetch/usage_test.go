@@ -96,7 +96,7 @@ func TestResultUsage(t *testing.T) {
 			t.Errorf("%v: %+v", tt.effect, u)
 		}
 	}
-	body := []byte("User-agent: *\nContent-Usage: train-ai=n\n")
+	body := "User-agent: *\nContent-Usage: train-ai=n\n"
 	u := (&fetch.Result{Effect: fetch.ObeyRules, Body: body}).Usage(agent, "https://example.com/")
 	if got := describe(u.ContentUsage); got != "train-ai=disallowed@2 search=unknown" {
 		t.Errorf("from a stored body: %s", got)

@@ -360,8 +360,8 @@ func putBatchScratch(sc *batchScratch) {
 // it will hold once decided (Robots.MemSize): the result, the rule sets the batch's
 // crawlers' decisions build (the root package compiles them on first use: for a file
 // of many groups they were most of it, and batches held 2.5 times their budget), and
-// for another dialect than Google's the file parsed again (newDecider), about as
-// large as the first.
+// for another dialect than Google's the file parsed again (newDecider): tables about
+// as large as the first's, over the same body (robots.ParseString keeps Body itself).
 func batchHeld(res *fetch.Result, u string, c crawlerSet, dialect robots.Dialect) int64 {
 	rb := res.Robots
 	if res.Effect != fetch.ObeyRules || rb == nil {
@@ -372,7 +372,7 @@ func batchHeld(res *fetch.Result, u string, c crawlerSet, dialect robots.Dialect
 	}
 	n := res.MemSize()
 	if dialect != robots.Google {
-		n += int64(rb.MemSize())
+		n += int64(rb.MemSize() - len(res.Body))
 	}
 	return n
 }

@@ -94,7 +94,7 @@ func newBenchServer(b testing.TB, origins int) *benchServer {
 		body := c.Files[i].Body[:min(len(c.Files[i].Body), 500<<10)]
 		store.Save(b.Context(), &fetch.Result{
 			Origin: h, RobotsURL: h + "/robots.txt", Outcome: fetch.Success, Effect: fetch.ObeyRules, Status: 200,
-			Body: body, BytesRead: int64(len(body)), FetchedAt: now, ExpiresAt: now.Add(fetch.DefaultTTL), LastSuccess: now,
+			Body: string(body), BytesRead: int64(len(body)), FetchedAt: now, ExpiresAt: now.Add(fetch.DefaultTTL), LastSuccess: now,
 		})
 		res, err := s.Client().Get(b.Context(), h+"/")
 		if err != nil || res.Outcome != fetch.Success {

@@ -661,8 +661,8 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			return nil, err
 		}
 		effect = fr.Effect
-		oldBody = fr.Body
-		f.Robots = string(oldBody)
+		oldBody = []byte(fr.Body) // a copy: the page's helpers read bytes
+		f.Robots = fr.Body
 		f.Fetched = digest(oldBody)
 		f.FetchURL = fr.Origin
 		res.Source = fetchSource(fr)
@@ -833,7 +833,7 @@ func fetchSource(fr *fetch.Result) sourceView {
 		if fr.Truncated {
 			src.Class = "warn"
 			last := 0
-			for l := range robots.Lines(fr.Body) {
+			for l := range robots.Lines([]byte(fr.Body)) {
 				last = l.Num
 			}
 			src.Detail += fmt.Sprintf(" The file is longer than crawlers read: they read its first %s bytes (500 KiB, the limit of Google and RFC 9309) and stop in line %s; the groups and rules after that are not read, and were not fetched.",

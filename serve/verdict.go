@@ -69,7 +69,7 @@ type decider struct {
 func newDecider(res *fetch.Result, d robots.Dialect) decider {
 	dc := decider{res: res}
 	if d != robots.Google && res.Effect == fetch.ObeyRules && res.Robots != nil {
-		dc.alt = robots.Parse(res.Body, robots.WithDialect(d))
+		dc.alt = robots.ParseString(res.Body, robots.WithDialect(d))
 	}
 	if res.Effect == fetch.ObeyRules {
 		dc.prefs = cmp.Or(dc.alt, res.Robots)

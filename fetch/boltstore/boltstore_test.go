@@ -120,7 +120,7 @@ func TestHealth(t *testing.T) {
 
 // result returns a success of origin with a body of n bytes, expiring at expires.
 func result(origin string, n int, fetched, expires time.Time) *fetch.Result {
-	body := []byte(strings.Repeat("Disallow: /a\n", n/13+1)[:n])
+	body := strings.Repeat("Disallow: /a\n", n/13+1)[:n]
 	return &fetch.Result{
 		Origin: origin, RobotsURL: origin + "/robots.txt", Outcome: fetch.Success, Effect: fetch.ObeyRules,
 		Status: 200, Body: body, BytesRead: int64(n), WireBytes: int64(n), Addrs: []string{"192.0.2.1:80"},

@@ -266,13 +266,13 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 // of their corpus file at addr would (the same fields, the same encoding), conns at
 // once.
 func seed(ctx context.Context, store fetch.Store, names []string, host func(int) string, addr string, from, to, conns int) error {
-	bodies := make([][]byte, len(names))
+	bodies := make([]string, len(names))
 	for i, n := range names {
 		b, err := os.ReadFile(n)
 		if err != nil {
 			return err
 		}
-		bodies[i] = b[:min(len(b), 500<<10)]
+		bodies[i] = string(b[:min(len(b), 500<<10)])
 	}
 	var next atomic.Int64
 	next.Store(int64(from))

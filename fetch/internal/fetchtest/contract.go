@@ -17,7 +17,7 @@ import (
 // effect) with every stored field set, its body holding bytes that a text encoding
 // would damage (a BOM, CR, NUL, invalid UTF-8).
 func SampleResult(origin string, fetchedAt time.Time) *fetch.Result {
-	body := []byte("\xef\xbb\xbfUser-agent: *\r\nDisallow: /x\x00\xff\n")
+	body := "\xef\xbb\xbfUser-agent: *\r\nDisallow: /x\x00\xff\n"
 	return &fetch.Result{
 		Origin: origin, RobotsURL: origin + "/robots.txt",
 		Outcome: fetch.Unreachable, Effect: fetch.ObeyRules, Body: body, Stale: true, Status: 503,
@@ -51,7 +51,7 @@ func TestStore(t *testing.T, s fetch.Store) {
 	}
 
 	a, b := SampleResult(prefix+"-a", now), SampleResult(prefix+"-b", now.Add(time.Second))
-	b.Copy, b.Stale, b.Effect, b.Body = nil, false, fetch.DisallowAll, nil
+	b.Copy, b.Stale, b.Effect, b.Body = nil, false, fetch.DisallowAll, ""
 	for _, e := range []*fetch.Result{a, b} {
 		if err := s.Save(ctx, e); err != nil {
 			t.Fatalf("Save(%s): %v", e.Origin, err)
@@ -66,7 +66,7 @@ func TestStore(t *testing.T, s fetch.Store) {
 	}
 
 	a2 := SampleResult(prefix+"-a", now.Add(time.Hour))
-	a2.Outcome, a2.Effect, a2.Body, a2.Stale, a2.Copy, a2.Status = fetch.Unavailable, fetch.AllowAll, nil, false, nil, 404
+	a2.Outcome, a2.Effect, a2.Body, a2.Stale, a2.Copy, a2.Status = fetch.Unavailable, fetch.AllowAll, "", false, nil, 404
 	if err := s.Save(ctx, a2); err != nil {
 		t.Fatalf("Save again: %v", err)
 	}
