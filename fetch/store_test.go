@@ -23,25 +23,32 @@ func TestMemoryStoreSharedErrors(t *testing.T) {
 // kind and text.
 func TestResultJSON(t *testing.T) {
 	want := fetchtest.SampleResult("http://json.test", t0)
-	b, err := json.Marshal(want)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw, got := roundTrip(t, want)
 	// The stored form keeps the latest fetch's own effect; the copy holds the body.
-	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		t.Fatal(err)
-	}
 	if raw["effect"] != "disallow-all" || raw["body"] != nil || raw["err_kind"] != "timeout" || raw["err"] != "reading body: i/o timeout" {
-		t.Errorf("stored form %s; want effect disallow-all, no body, err and err_kind", b)
-	}
-	got := new(fetch.Result)
-	if err := json.Unmarshal(b, got); err != nil {
-		t.Fatal(err)
+		t.Errorf("stored form %v; want effect disallow-all, no body, err and err_kind", raw)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("round trip:\ngot  %+v\nwant %+v", got, want)
 	}
+}
+
+// roundTrip returns the stored form of r, as JSON values, and r read back from it.
+func roundTrip(t *testing.T, r *fetch.Result) (map[string]any, *fetch.Result) {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	back := new(fetch.Result)
+	if err := json.Unmarshal(b, back); err != nil {
+		t.Fatal(err)
+	}
+	return raw, back
 }
 
 // TestResultJSONBody: the stored form of Body is base64 of its bytes, as when Body
@@ -55,21 +62,9 @@ func TestResultJSONBody(t *testing.T) {
 		{"bom, cr, nul", "\xef\xbb\xbfUser-agent: *\r\nDisallow: /x\x00\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			want := &fetch.Result{Origin: "http://body.test", Outcome: fetch.Success, Effect: fetch.ObeyRules, Body: tc.body}
-			b, err := json.Marshal(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var raw map[string]any
-			if err := json.Unmarshal(b, &raw); err != nil {
-				t.Fatal(err)
-			}
-			if got, w := raw["body"], base64.StdEncoding.EncodeToString([]byte(tc.body)); got != w {
-				t.Errorf("stored body %q; want base64 of its bytes, %q", got, w)
-			}
-			got := new(fetch.Result)
-			if err := json.Unmarshal(b, got); err != nil {
-				t.Fatal(err)
+			raw, got := roundTrip(t, &fetch.Result{Origin: "http://body.test", Outcome: fetch.Success, Effect: fetch.ObeyRules, Body: tc.body})
+			if stored, w := raw["body"], base64.StdEncoding.EncodeToString([]byte(tc.body)); stored != w {
+				t.Errorf("stored body %q; want base64 of its bytes, %q", stored, w)
 			}
 			if got.Body != tc.body {
 				t.Errorf("read back %q; want %q", got.Body, tc.body)
