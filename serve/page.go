@@ -680,7 +680,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		if oldRobots == nil || dialect != robots.Google && fr.Effect == fetch.ObeyRules {
 			// Another reading of the same file; the status code's effect (allow or
 			// disallow everything) stays as the fetch decided it.
-			oldRobots = robots.Parse(oldBody, readAs)
+			oldRobots = robots.ParseString(fr.Body, readAs)
 			if fr.Effect == fetch.ObeyRules {
 				decideOld = func(agent, u string) robots.Decision { return oldRobots.Check(agent, abs(u)) }
 				usageOld = func(agent, u string) robots.Usage { return oldRobots.Usage(agent, abs(u)) }
@@ -688,7 +688,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		}
 	} else {
 		oldBody = []byte(f.Robots)
-		oldRobots = robots.Parse(oldBody, readAs)
+		oldRobots = robots.ParseString(f.Robots, readAs)
 		decideOld = oldRobots.Check
 		usageOld = oldRobots.Usage
 		res.Source = editorSource(f, oldBody)
@@ -716,7 +716,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	var newView *fileView
 	if f.Diff {
 		oldView.Title = "Old robots.txt"
-		newRobots = robots.Parse([]byte(f.RobotsNew), readAs)
+		newRobots = robots.ParseString(f.RobotsNew, readAs)
 		newView = newFileView("b", "New robots.txt", []byte(f.RobotsNew))
 		res.Files = append(res.Files, newView)
 		res.Groups, res.Sitemaps = diffGroups(oldRobots, newRobots)

@@ -292,7 +292,7 @@ func (p *caseParser) parseBody(body string, d robots.Dialect) *robots.Robots {
 	if p.last != nil && body == p.lastBody && d == p.lastDialect {
 		return p.last
 	}
-	p.lastBody, p.lastDialect, p.last = body, d, robots.Parse([]byte(body), robots.WithDialect(d))
+	p.lastBody, p.lastDialect, p.last = body, d, robots.ParseString(body, robots.WithDialect(d))
 	return p.last
 }
 
