@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -43,6 +44,23 @@ type Corpus struct {
 	Agents []string // agents.txt, in file order
 	Major  []string // the hand-picked major crawlers of agents.tsv, in file order
 	byHost map[string]int
+}
+
+// DirFlag defines the -corpus flag of a command that reads the corpus on fs (what
+// says what the command reads of it) and returns the directory to read once fs is
+// parsed: the flag's, else what Find(".") finds.
+func DirFlag(fs *flag.FlagSet, what string) func() (string, error) {
+	dir := fs.String("corpus", "", "shared corpus `directory` ("+what+"); default $"+EnvDir+", else shared/corpus beside the repository")
+	return func() (string, error) {
+		if *dir != "" {
+			return *dir, nil
+		}
+		d, err := Find(".")
+		if err != nil {
+			return "", fmt.Errorf("%w: give -corpus or set $%s", err, EnvDir)
+		}
+		return d, nil
+	}
 }
 
 // Find returns the corpus directory: $ROBOTS_CORPUS when set, otherwise the first

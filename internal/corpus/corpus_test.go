@@ -1,6 +1,12 @@
 package corpus
 
-import "testing"
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // The naming rules come from shared/corpus/SOURCES.md: lower-cased host, ":port"
 // becomes "_port", default ":443"/":80" dropped.
@@ -26,5 +32,33 @@ func TestHostKey(t *testing.T) {
 				t.Errorf("HostKey(%q) = %q, %v; want %q, %v", tt.url, got, ok, tt.want, tt.ok)
 			}
 		})
+	}
+}
+
+// TestDirFlag: -corpus names the directory; without it, Find looks ($ROBOTS_CORPUS
+// here), and when it finds none the error says what to give.
+func TestDirFlag(t *testing.T) {
+	good := t.TempDir()
+	if err := os.Mkdir(filepath.Join(good, "robots"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dirOf := func(args ...string) (string, error) {
+		fs := flag.NewFlagSet("cmd", flag.ContinueOnError)
+		dir := DirFlag(fs, "its files")
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return dir()
+	}
+	t.Setenv(EnvDir, good)
+	if got, err := dirOf("-corpus", "elsewhere"); got != "elsewhere" || err != nil {
+		t.Errorf("with -corpus: %q, %v; want elsewhere", got, err)
+	}
+	if got, err := dirOf(); got != good || err != nil {
+		t.Errorf("without -corpus: %q, %v; want $%s, %s", got, err, EnvDir, good)
+	}
+	t.Setenv(EnvDir, filepath.Join(good, "missing"))
+	if _, err := dirOf(); err == nil || !strings.Contains(err.Error(), "give -corpus or set $"+EnvDir) {
+		t.Errorf("with a $%s that holds no corpus: %v; want an error saying what to give", EnvDir, err)
 	}
 }

@@ -51,7 +51,7 @@ import (
 )
 
 func main() {
-	corpusDir := flag.String("corpus", "", "shared corpus `directory` (its robots/ files are the origins' bodies); default $ROBOTS_CORPUS, else shared/corpus beside the repository")
+	corpusDir := corpus.DirFlag(flag.CommandLine, "its robots/ files are the origins' bodies")
 	origins := flag.Int("origins", 1_000_000, "distinct origins to cache")
 	checkpoints := flag.String("checkpoints", "100000,300000,1000000", "origin counts at which to measure, comma-separated")
 	redisURL := flag.String("redis", "", "Redis `URL` to use (default: start a redis-server on a free loopback port)")
@@ -70,14 +70,11 @@ func main() {
 		cps = append(cps, min(n, *origins))
 	}
 	slices.Sort(cps)
-	if *corpusDir == "" {
-		dir, err := corpus.Find(".")
-		if err != nil {
-			log.Fatalf("%v: give -corpus or set $%s", err, corpus.EnvDir)
-		}
-		*corpusDir = dir
+	dir, err := corpusDir()
+	if err != nil {
+		log.Fatal(err)
 	}
-	if err := run(*corpusDir, *origins, slices.Compact(cps), *redisURL, *memory, *duration, *conns, *batchSize, *fetchLimit); err != nil {
+	if err := run(dir, *origins, slices.Compact(cps), *redisURL, *memory, *duration, *conns, *batchSize, *fetchLimit); err != nil {
 		log.Print(err)
 		os.Exit(1)
 	}

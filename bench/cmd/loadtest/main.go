@@ -45,7 +45,7 @@ import (
 )
 
 func main() {
-	corpusDir := flag.String("corpus", "", "shared corpus `directory` (robots/ and urls.txt); default $ROBOTS_CORPUS, else shared/corpus beside the repository")
+	corpusDir := corpus.DirFlag(flag.CommandLine, "robots/ and urls.txt")
 	duration := flag.Duration("duration", 10*time.Second, "length of each measured phase")
 	conns := flag.Int("conns", 16, "concurrent connections of the single-check phases")
 	batchConns := flag.Int("batch-conns", 4, "concurrent connections of the batch phases")
@@ -62,14 +62,11 @@ func main() {
 	if *cpuprofile != "" {
 		profileTo = *cpuprofile
 	}
-	if *corpusDir == "" {
-		dir, err := corpus.Find(".")
-		if err != nil {
-			log.Fatalf("%v: give -corpus or set $%s", err, corpus.EnvDir)
-		}
-		*corpusDir = dir
+	dir, err := corpusDir()
+	if err != nil {
+		log.Fatal(err)
 	}
-	if err := run(*corpusDir, *duration, *conns, *batchConns, *batchSize, *files, *bad); err != nil {
+	if err := run(dir, *duration, *conns, *batchConns, *batchSize, *files, *bad); err != nil {
 		log.Print(err)
 		os.Exit(1)
 	}
