@@ -104,8 +104,8 @@ type resultFields Result
 // its copy's, so they are written as the latest fetch's own (DisallowAll, no body)
 // and read back from the copy; the error is kept as its text and kind. The body is
 // written as base64 of its bytes (encoding/json's form of a []byte), as it was when
-// Body was a []byte, so that entries stored then read back, and so does a body
-// that is not UTF-8 (which a JSON string would not keep byte for byte).
+// Body was a []byte: entries stored then still read back, and a body that is not
+// UTF-8 comes back byte for byte (a JSON string would replace its invalid bytes).
 type resultJSON struct {
 	*resultFields
 	Effect  Effect    `json:"effect"`
