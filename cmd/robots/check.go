@@ -74,9 +74,10 @@ one per line:
 with "robots_base64" or "robots_file" (a path; each file is read once) instead of
 "robots", "agents" (an array: one crawler with several tokens) instead of "agent",
 and "dialect" to pick an interpretation. Unknown fields are ignored. Writes one
-verdict per input line (jsonl), in order, or {"line": N, "error": "..."} for a bad
-line. -jsonl, its old name, still means -cases - (deprecated: -format jsonl is the
-output format, -cases the input).
+verdict per input line (jsonl), in order, or {"input_line": N, "error": "..."} for a bad
+line; the verdict of a case whose file crawlers read only in part has its "cut".
+-jsonl, its old name, still means -cases - (deprecated: -format jsonl is the output
+format, -cases the input).
 
 Exit status: 0 when every URL is allowed for every crawler, 1 when some URL is
 disallowed for some crawler, 2 when some URL or case could not be decided (it is
@@ -232,7 +233,7 @@ type checkCase struct {
 func checkJSONL(in io.Reader, out io.Writer) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
-	p := &caseParser{files: map[fileKey]*robots.Robots{}}
+	p := &caseParser{files: map[fileKey]parsedCase{}}
 	failed, disallowed := false, false
 	for lineNum := 1; ; lineNum++ {
 		line, tooLong, err := readLine(br, maxCaseLine)
@@ -282,17 +283,26 @@ type fileKey struct {
 // caseParser parses the robots.txt of -jsonl cases, each distinct file once per run and
 // a body shared by consecutive cases once.
 type caseParser struct {
-	files       map[fileKey]*robots.Robots
+	files       map[fileKey]parsedCase
 	lastBody    string
 	lastDialect robots.Dialect
-	last        *robots.Robots
+	last        parsedCase
 }
 
-func (p *caseParser) parseBody(body string, d robots.Dialect) *robots.Robots {
-	if p.last != nil && body == p.lastBody && d == p.lastDialect {
+// parsedCase is a case's file parsed, and where crawlers stop reading it (nil when
+// they read all of it).
+type parsedCase struct {
+	r   *robots.Robots
+	cut *cutJSON
+}
+
+// parseBody parses the body of a case's field (named for the cut's message).
+func (p *caseParser) parseBody(field, body string, d robots.Dialect) parsedCase {
+	if p.last.r != nil && body == p.lastBody && d == p.lastDialect {
 		return p.last
 	}
-	p.lastBody, p.lastDialect, p.last = body, d, robots.ParseString(body, robots.WithDialect(d))
+	r := robots.ParseString(body, robots.WithDialect(d))
+	p.lastBody, p.lastDialect, p.last = body, d, parsedCase{r, cutOf(`field "`+field+`"`, r, len(body), false)}
 	return p.last
 }
 
@@ -322,16 +332,16 @@ func (p *caseParser) run(line []byte, lineNum int) any {
 	if err != nil {
 		return fail(`field "dialect": %v`, err)
 	}
-	var r *robots.Robots
+	var pc parsedCase
 	switch {
 	case c.Robots != nil:
-		r = p.parseBody(*c.Robots, dialect)
+		pc = p.parseBody("robots", *c.Robots, dialect)
 	case c.RobotsBase64 != nil:
 		b, err := base64.StdEncoding.DecodeString(*c.RobotsBase64)
 		if err != nil {
 			return fail(`field "robots_base64": %v`, err)
 		}
-		r = p.parseBody(string(b), dialect)
+		pc = p.parseBody("robots_base64", string(b), dialect)
 	case c.RobotsFile != nil:
 		if *c.RobotsFile == "-" {
 			// Standard input holds the cases themselves.
@@ -339,20 +349,22 @@ func (p *caseParser) run(line []byte, lineNum int) any {
 		}
 		key := fileKey{*c.RobotsFile, dialect}
 		var ok bool
-		if r, ok = p.files[key]; !ok {
-			b, _, err := readInput(nil, *c.RobotsFile)
+		if pc, ok = p.files[key]; !ok {
+			b, capped, err := readInput(nil, *c.RobotsFile)
 			if err != nil {
 				return fail(`field "robots_file": %v`, err)
 			}
-			r = robots.Parse(b, robots.WithDialect(dialect))
-			p.files[key] = r
+			r := robots.Parse(b, robots.WithDialect(dialect))
+			pc = parsedCase{r, cutOf(*c.RobotsFile, r, len(b), capped)}
+			p.files[key] = pc
 		}
 	default:
 		return fail(`missing field "robots", "robots_base64" or "robots_file"`)
 	}
+	r := pc.r
 	d := r.CheckAgents(agents, u)
 	v := verdictJSON{Verdict: verdictjson.Verdict{URL: u, Agent: agentName(agents), Decision: d,
-		Usage: usageJSON(r.UsageAgents(agents, u))}}
+		Usage: usageJSON(r.UsageAgents(agents, u))}, Cut: pc.cut}
 	if encoded(*c.URL, u) {
 		v.Input = *c.URL
 	}

@@ -20,6 +20,7 @@ import (
 type verdictJSON struct {
 	verdictjson.Verdict
 	Robots *fetchJSON
+	Cut    *cutJSON // check -cases: where crawlers stop reading the case's file, when they do
 }
 
 func (v verdictJSON) MarshalJSON() ([]byte, error) {
@@ -30,6 +31,13 @@ func (v verdictJSON) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		b = append(append(b, `,"robots":`...), r...)
+	}
+	if v.Cut != nil {
+		c, err := json.Marshal(v.Cut)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"cut":`...), c...)
 	}
 	return append(b, '}'), nil
 }
