@@ -70,9 +70,23 @@ const (
 	//
 	// Content-Usage lines (draft-ietf-aipref-attach-05, which updates RFC 9309) and
 	// Content-Signal lines are read for Robots.Usage as under Google. The draft makes
-	// Content-Usage a rule of the group, which would end the group's user-agent lines;
-	// this reading does not do that yet: a Content-Usage line between two user-agent
-	// lines leaves them in one group, as under Google.
+	// Content-Usage a rule of the group ("rule =/ content-usage"), and RFC 9309 draws a
+	// group as user-agent lines "followed by rules", so a Content-Usage line ends the
+	// group's user-agent lines as an allow line does: in
+	//
+	//   User-agent: a
+	//   Content-Usage: train-ai=n
+	//   User-agent: b
+	//   Disallow: /
+	//
+	// this reading sees two groups, a with the Content-Usage rule and no access rule
+	// (a may fetch everything), and b with Disallow: / (Google's sees one group naming
+	// a and b, both kept out). Every reading of groups follows it: decisions, Groups,
+	// GroupsFor, Usage and CrawlDelay. Like a rule, a Content-Usage line before the
+	// first user-agent line belongs to no group; unlike allow and disallow, it gets no
+	// rule-outside-group diagnostic (lint reports it as usage-no-effect). Content-Signal,
+	// which no RFC 9309 document names, ends nothing, as under Google. Lines still calls
+	// a Content-Usage line KindOther: it reads as Google's parser does.
 	RFC9309
 
 	// Legacy1996 follows the 1996 draft "A Method for Robots Exclusion" (§3.2): fields

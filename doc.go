@@ -48,7 +48,8 @@
 // [Signals]), each category allowed, disallowed or unknown with the line that said
 // so; [Usage.WithHeader] combines them with a response's own Content-Usage header.
 // Google ignores both lines; the Google and RFC9309 dialects read them, the legacy
-// ones do not.
+// ones do not. In RFC9309 a Content-Usage line is a rule of its group, which ends the
+// group's user-agent lines, as draft-ietf-aipref-attach makes it.
 //
 // Fetching robots.txt (status codes, redirects, caching) is the job of the fetch
 // package; the robots command checks, lints, explains and compares files.

@@ -34,6 +34,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("user-agent: *\ndisallow: /\n"), "/x", "*")
 	f.Add([]byte("\xef\xbb\xbfUser-agent: a\r\nAllow: /a*b$\rDisallow /\n"), "/ab", "a")
+	f.Add([]byte("User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nCrawl-delay: 1\nDisallow: /\n"), "/x", "a")
 	f.Fuzz(func(t *testing.T, body []byte, url, agent string) {
 		start := time.Now()
 		r := Parse(body)

@@ -195,7 +195,7 @@ func (b *builder) diag(line int, code Code, arg1, arg2 string) {
 // rule sets are compiled on the first decision that needs each (compileSet), and the
 // agents, fields and diagnostics are read when first asked for (details). Only the
 // user-agent and rule lines count, and of these only user-agent lines are read past
-// their name: most lines are passed over by their first byte (groupByte) or their name
+// their name: most lines are passed over by their first byte (groupBytes) or their name
 // (reader.next).
 func (r *Robots) parse(body string) {
 	r.body = body
@@ -263,6 +263,14 @@ func (gr *grouper) read(rd *reader) {
 			gr.userAgent(start, rd.num, tok, global)
 		case KindAllow, KindDisallow:
 			gr.g.rule()
+		case KindOther:
+			key := gr.l.Key
+			if n > 0 {
+				key = body[start : start+n]
+			}
+			if gr.dialect.groupRule(key) {
+				gr.g.rule()
+			}
 		}
 	}
 }
@@ -480,7 +488,13 @@ func (r *Robots) readDetails() *details {
 		case KindOther, KindUnknown:
 			name := l.Key
 			if l.Kind == KindOther {
-				name = fieldOf(name, dialect).name // lower case, without allocating
+				f := fieldOf(name, dialect)
+				name = f.name // lower case, without allocating
+				if f.rule>>dialect&1 != 0 {
+					// A rule (Content-Usage in RFC9309) ends the user-agent lines; before
+					// any group it belongs to none (cur is nil), as in the other dialects.
+					g.rule()
+				}
 			} else {
 				b.diag(l.Num, UnknownField, l.Key, "")
 				b.diags[len(b.diags)-1].noColon = l.MissingColon

@@ -13,7 +13,7 @@ import (
 // (fieldNames, through reader.next's word comparison and fieldOf) and what its value is
 // (classify, agentValue); grouping says which group a line belongs to. The readings
 // differ only in the lines they pass over: those whose first byte starts no field they
-// use (groupByte, agentByte).
+// use (groupBytes, agentByte).
 
 // Kind is what a line of robots.txt is, as Google's parser classifies it.
 type Kind uint8
@@ -81,6 +81,10 @@ type fieldName struct {
 	prefix   bool  // Google reads any name that starts so ("user-agentx" is user-agent); the legacy dialects read it exactly
 	typo     bool  // a misspelling Google accepts
 	dialects uint8 // bit d is set when Dialect d reads the name
+	// rule has bit d set when Dialect d reads a line of the field, of KindOther, as a
+	// rule of its group: like allow, it ends the group's user-agent lines (see
+	// Dialect.groupRule). Its kind stays KindOther, which is what Lines reports.
+	rule uint8
 }
 
 // Which dialects read a name.
@@ -96,13 +100,19 @@ const (
 //
 // To add a name of a kind that exists, add a row for a misspelling, or the name to
 // the list of otherFields for another unused field: nothing else. Lines, Fields and the
-// diagnostics then read it, in the dialects its row names. To add a field that belongs to a group, as the usage preferences' Content-Usage
-// and Content-Signal rules do:
+// diagnostics then read it, in the dialects its row names. A field of KindOther that
+// some dialects read as a rule of its group, ending the group's user-agent lines as
+// allow does (Content-Usage in RFC9309, draft-ietf-aipref-attach), has a row of its own
+// after otherFields whose rule names those dialects: nothing else. The readings of
+// groups then see its lines in those dialects (groupBytes is derived from the rows) and
+// call grouping.rule for them (Dialect.groupRule), and every other reading is as for
+// any KindOther field. To add a field that belongs to a group in every dialect and is
+// to be reported as such by Lines:
 //   - give it a Kind of its own (a constant and its name in kindNames; readDetails'
 //     test of which kinds get name diagnostics compares kinds by order);
 //   - put its row here (not among otherFields) and its kind in groupKinds if, like
 //     allow, it ends the user-agent lines of its group: the readings of groups then see
-//     its lines (groupByte is derived from the rows);
+//     its lines (groupBytes is derived from the rows);
 //   - say what each reading does with it: readDetails keeps it for Groups and Fields;
 //     grouper.read and onceReader.read call grouping.rule for it, as for allow.
 //
@@ -126,8 +136,14 @@ var fieldNames = append([]fieldName{
 },
 	// Names Google knows but does not use for rules (its "unused" directives), read
 	// exactly; other parsers and crawlers read some of them.
-	otherFields("crawl-delay", "clean-param", "content-signal", "content-usage", "domain", "host",
-		"noarchive", "nofollow", "noindex", "request-rate", "revisit-after", "visit-time")...)
+	append(otherFields("crawl-delay", "clean-param", "content-signal", "domain", "host",
+		"noarchive", "nofollow", "noindex", "request-rate", "revisit-after", "visit-time"),
+		// draft-ietf-aipref-attach, which updates RFC 9309, adds Content-Usage to its
+		// rules ("rule =/ content-usage"): in RFC9309 it ends the user-agent lines of its
+		// group. Google's parser reads it as an unused directive, which ends nothing;
+		// the legacy documents do not know it. (After crawl-delay, which stays the
+		// reader's word comparison for lines starting with 'c'.)
+		fieldName{name: "content-usage", kind: KindOther, dialects: everyDialect, rule: 1 << RFC9309})...)
 
 // otherFields returns the rows of fieldNames for names of KindOther, which every
 // dialect reads, and reads exactly.
@@ -152,6 +168,26 @@ var fieldsByInitial = func() (t [256][]*fieldName) {
 	return t
 }()
 
+// ruleDialects has bit d set when Dialect d reads some field of KindOther as a rule
+// (fieldName.rule).
+var ruleDialects = func() (m uint8) {
+	for _, f := range fieldNames {
+		m |= f.rule
+	}
+	return m
+}()
+
+// groupRule reports whether a line of KindOther whose field name is key is, in d, a rule
+// of its group: it belongs to the group, ends its user-agent lines, and before any
+// group belongs to none.
+func (d Dialect) groupRule(key string) bool {
+	if ruleDialects>>d&1 == 0 {
+		return false
+	}
+	f := fieldOf(key, d)
+	return f != nil && f.rule>>d&1 != 0
+}
+
 // fieldOf returns the row of fieldNames that names a field as dialect d reads it, or
 // nil for a name no row gives (KindUnknown).
 func fieldOf(key string, d Dialect) *fieldName {
@@ -163,13 +199,25 @@ func fieldOf(key string, d Dialect) *fieldName {
 	return nil
 }
 
-// groupByte marks the bytes that may start a line the readings of groups use: the
-// initials of the names of groupKinds in either case, white space and NUL (a line
-// that starts so may be blank, or a field after white space). Any other line is none
-// of them in any dialect, and is passed over by its first byte. agentByte marks those
-// that may start a user-agent line: all a reading needs while rule lines change nothing
-// for it (reader.agentsOnly). anyByte marks every byte.
-var groupByte, agentByte = initialBytes(groupKinds[:]...), initialBytes(KindUserAgent)
+// groupBytes[d] marks the bytes that may start a line the readings of groups use in
+// Dialect d: the initials of the names of groupKinds, and of the fields d reads as rules
+// (fieldName.rule), in either case, white space and NUL (a line that starts so may be
+// blank, or a field after white space). Any other line is none of them in d, and is
+// passed over by its first byte. agentByte marks those that may start a user-agent
+// line: all a reading needs while rule lines change nothing for it (reader.agentsOnly).
+// anyByte marks every byte.
+var groupBytes = func() (t [len(dialectNames)][256]bool) {
+	for d := range t {
+		t[d] = initialBytes(groupKinds[:]...)
+		for _, f := range fieldNames {
+			if f.rule>>d&1 != 0 {
+				t[d][f.name[0]], t[d][f.name[0]-'a'+'A'] = true, true
+			}
+		}
+	}
+	return t
+}()
+var agentByte = initialBytes(KindUserAgent)
 var anyByte = func() (t [256]bool) {
 	for c := range t {
 		t[c] = true
@@ -261,6 +309,7 @@ type reader struct {
 	s       string
 	dialect Dialect
 	want    *[256]bool // the first bytes of the lines next returns (see agentsOnly)
+	groups  *[256]bool // groupBytes of the dialect
 	blanks  bool       // next returns empty lines
 	noNUL   bool       // s has no NUL byte: classify need not search a line for one
 	exact   bool       // a CR alone ends a line too
@@ -289,7 +338,8 @@ func newReader(s string, d Dialect) reader {
 // reading classifies few lines, and classify searches those.
 func readerAt(s string, d Dialect, pos, num int, exact bool) reader {
 	crs := strings.Count(s[pos:], "\r")
-	return reader{s: s, dialect: d, want: &groupByte, blanks: d.legacy(), exact: exact, hasCR: crs > 0, crs: crs,
+	groups := &groupBytes[d]
+	return reader{s: s, dialect: d, want: groups, groups: groups, blanks: d.legacy(), exact: exact, hasCR: crs > 0, crs: crs,
 		pos: pos, num: num, nextLF: -1, nextCR: -1, nextH: -1}
 }
 
@@ -311,7 +361,7 @@ func skipBOM(s string) int {
 // ok is false when there are no more lines.
 //
 // Unless the reader reads every line, next passes over the lines the readings of groups
-// do not use: those whose first byte is not a groupByte, and empty lines except in the
+// do not use: those whose first byte is not in groupBytes, and empty lines except in the
 // legacy dialects, where a blank line ends the record.
 func (rd *reader) next() (start, end int, kind Kind, n int, ok bool) {
 	s, pos, num, want, hasCR := rd.s, rd.pos, rd.num, rd.want, rd.hasCR
@@ -388,7 +438,7 @@ func (rd *reader) exactEnd(pos int) (end, next int) {
 // user-agent lines and blank ones (if only), or all of them again: a reading asks for
 // that while rule lines change nothing for it.
 func (rd *reader) agentsOnly(only bool) {
-	rd.want = &groupByte
+	rd.want = rd.groups
 	if only {
 		rd.want = &agentByte
 	}
@@ -538,8 +588,9 @@ func trimBlanks(s string) string {
 
 // grouping follows the groups of a body line by line, as every reading draws them: a
 // user-agent line starts a group unless it follows another of the same group, a rule
-// line ends the group's user-agent lines (before any group it is ignored), and in the
-// legacy dialects a blank line ends the record.
+// line (allow, disallow, or a field the dialect reads as a rule: Dialect.groupRule)
+// ends the group's user-agent lines (before any group it is ignored), and in the legacy
+// dialects a blank line ends the record.
 type grouping struct {
 	cur     int  // the group being read, -1 when none
 	n       int  // the groups started
@@ -558,7 +609,7 @@ func (g *grouping) agent() bool {
 	return true
 }
 
-// rule reads an allow or disallow line and reports whether it belongs to a group.
+// rule reads a rule line and reports whether it belongs to a group.
 func (g *grouping) rule() bool {
 	if g.cur < 0 {
 		return false

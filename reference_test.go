@@ -139,6 +139,10 @@ func FuzzDecide(f *testing.F) {
 	// for a literal '*' and '$', a '$' inside a rule.
 	f.Add("User-agent: *\nDisallow: /foo/bar?baz=http%3A%2F%2Ffoo.bar\nAllow: /a%2A*$\n", "x", "/foo/bar?baz=http://foo.bar")
 	f.Add("User-agent: *\nDisallow: /path/foo-%24\nDisallow: /a$b?c=d&e\n", "x", "/a$b?c=d&e/f")
+	// Content-Usage, a rule under RFC 9309 (draft-ietf-aipref-attach) that ends the
+	// user-agent lines, and an unused directive under Google.
+	f.Add("User-agent: foo\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /\n", "foo", "/a")
+	f.Add("Content-Usage: /x/ train-ai=n\nuser-agent: foo\n\n content-usage train-ai=y\nUser-agent: *\nDisallow: /a\n", "foo", "/a")
 	f.Fuzz(func(t *testing.T, body, agent, url string) {
 		if len(body) > 2048 || len(url) > 256 {
 			return

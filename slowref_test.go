@@ -42,6 +42,7 @@ const (
 	refAgent
 	refAllow
 	refDisallow
+	refUsage // a Content-Usage line in RFC 9309: a rule (draft-ietf-aipref-attach), but not an access rule
 )
 
 // refSpace is C's isspace, which Google's parser uses to trim keys and values.
@@ -98,6 +99,10 @@ func refLegacyLine(d Dialect, line string) (refKind, string) {
 // dialects read records as their documents define them: "records separated by one or
 // more blank lines" (1994; 1996: "blank = *space CRLF"), a record starting with its
 // user-agent lines; comment lines end nothing; a rule outside a record is ignored.
+// draft-ietf-aipref-attach, which updates RFC 9309, adds Content-Usage to its rules
+// ("rule =/ content-usage"): under RFC 9309 a Content-Usage line ends the user-agent
+// lines of its group as an allow line does, and restricts nothing. Google's parser
+// reads it as an unused directive, which ends nothing.
 func refParse(body []byte, d Dialect) []refGroup {
 	if len(body) > DefaultMaxBytes {
 		body = body[:DefaultMaxBytes] // SPEC.md §2: content past the limit is ignored
@@ -112,6 +117,9 @@ func refParse(body []byte, d Dialect) []refGroup {
 			kind, value = refLegacyLine(d, text)
 		} else {
 			kind, value = refGoogleKinds[l.Kind], l.Value
+			if d == RFC9309 && l.Kind == KindOther && refLowerASCII(l.Key) == "content-usage" {
+				kind = refUsage
+			}
 		}
 		switch kind {
 		case refBlank:
@@ -125,12 +133,12 @@ func refParse(body []byte, d Dialect) []refGroup {
 			}
 			g := &groups[len(groups)-1]
 			g.agents = append(g.agents, value)
-		case refAllow, refDisallow:
+		case refAllow, refDisallow, refUsage:
 			if !open {
 				continue
 			}
 			inRules = true
-			if value == "" {
+			if value == "" || kind == refUsage {
 				continue // "Disallow:" with no value restricts nothing
 			}
 			g := &groups[len(groups)-1]

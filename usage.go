@@ -331,7 +331,7 @@ func namesContent(s string) bool {
 var noUsage usageIndex
 
 // usageByte marks the bytes that may start a Content-Usage or Content-Signal line:
-// their initial in either case, white space and NUL (see groupByte).
+// their initial in either case, white space and NUL (see groupBytes).
 var usageByte = func() (t [256]bool) {
 	for c := range 256 {
 		t[c] = spaces[c] || c == 0

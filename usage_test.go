@@ -443,6 +443,7 @@ func FuzzUsage(f *testing.F) {
 	f.Add("User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n", "/ai-ok/test", uint8(0))
 	f.Add("User-agent: *\nContent-Usage: /a* train-ai=y, search=n\nContent-Usage: /ab train-ai=n\nContent-Signal: ai-train=no\n", "/abc?x", uint8(1))
 	f.Add("User-agent: *\nContent-Usage: Train-AI=n\nContent-Usage: /caf\xc3\xa9/ search=y;q=1\n", "/caf%C3%A9/", uint8(0))
+	f.Add("User-agent: FooBot\nContent-Usage: train-ai=n\nUser-agent: *\nContent-Signal: ai-train=no\nDisallow: /p\n", "/x", uint8(1))
 	f.Fuzz(func(t *testing.T, body, path string, dialect uint8) {
 		d := Dialects()[int(dialect)%len(Dialects())]
 		r := Parse([]byte(body), WithDialect(d))
