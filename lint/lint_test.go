@@ -596,3 +596,29 @@ func TestReadDialects(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupMergeContentUsage: a Content-Usage line between user-agent lines joins
+// them for Google (an unused directive) but ends the group under RFC 9309 with
+// draft-ietf-aipref-attach (a rule): the warning says both.
+func TestGroupMergeContentUsage(t *testing.T) {
+	for _, tt := range []struct {
+		body    string
+		wantRFC bool
+	}{
+		{"User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /\n", true},
+		{"User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n", false},
+	} {
+		var msg string
+		for _, f := range Check("robots.txt", []byte(tt.body)) {
+			if f.Code == GroupMerge {
+				msg = f.Message
+			}
+		}
+		if msg == "" {
+			t.Fatalf("%q: no group-merge warning", tt.body)
+		}
+		if got := strings.Contains(msg, "under RFC 9309"); got != tt.wantRFC {
+			t.Errorf("%q: message %q; mentions RFC 9309: %v, want %v", tt.body, msg, got, tt.wantRFC)
+		}
+	}
+}

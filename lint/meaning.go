@@ -31,8 +31,14 @@ func checkGroupMerge(f *file) {
 			named = append(named, tok)
 			// Naming again a crawler the group already names merges nothing new.
 			if between.Num > 0 && !seen && f.groupRules(l.Num) > 0 {
-				f.add(l.Num, keyCol(l), GroupMerge, "User-agent: %s joins the group of line %d (User-agent: %s): the %s line %d between them does not end a group, so both share every rule that follows; end the first group with a rule (an empty \"Disallow:\" allows everything)",
-					l.Value, first.Num, first.Value, fieldName(between), between.Num)
+				// RFC 9309 with draft-ietf-aipref-attach reads a Content-Usage line as a
+				// rule, which ends the user-agent lines: there the readings differ.
+				rfc := ""
+				if between.Kind == robots.KindOther && strings.EqualFold(between.Key, "content-usage") {
+					rfc = " (under RFC 9309, with draft-ietf-aipref-attach, a Content-Usage line is a rule and does end it: crawlers read this file two ways)"
+				}
+				f.add(l.Num, keyCol(l), GroupMerge, "User-agent: %s joins the group of line %d (User-agent: %s): the %s line %d between them does not end a group%s, so both share every rule that follows; end the first group with a rule (an empty \"Disallow:\" allows everything)",
+					l.Value, first.Num, first.Value, fieldName(between), between.Num, rfc)
 				between = robots.Line{}
 			}
 		case robots.KindAllow, robots.KindDisallow:
