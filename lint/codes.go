@@ -126,7 +126,7 @@ var codes = []CodeInfo{
 	{AgentWildcard, Warning, "A user-agent name followed by \"*\" (\"Google*\", \"Googlebot*\"), written as if it matched every crawler whose name starts so.",
 		"Only \"*\" alone is a wildcard: Google and RFC 9309 read \"Google*\" as the product token \"Google\", so the group applies to no crawler named Googlebot, Google-Extended or GoogleOther; write one user-agent line per crawler."},
 	{GroupMerge, Warning, "A non-rule line (crawl-delay, sitemap, host, …) between user-agent lines.",
-		"Only allow and disallow lines end the user-agent lines of a group: the user-agents before and after the line form one group and share its rules."},
+		"Only allow and disallow lines end the user-agent lines of a group: the user-agents before and after the line form one group and share its rules (under RFC 9309 with draft-ietf-aipref-attach a Content-Usage line ends them too, so crawlers read such a file two ways)."},
 	{EmptyGroup, Warning, "A group with no allow or disallow line (often only a crawl-delay) while the \"*\" group has rules.",
 		"A crawler obeys only the group that names it, so the crawlers of this group skip the \"*\" rules and may fetch everything."},
 	{AllowOnlyGroup, Warning, "A group whose rules are all Allow (often \"Allow: /*.css$\", \"Allow: /*.js$\") while the \"*\" group has Disallow rules.",
