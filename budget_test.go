@@ -67,3 +67,24 @@ func TestDecisionAllocs(t *testing.T) {
 		})
 	}
 }
+
+// Asking a parsed file what it states about usage, or for its groups' details, reads
+// them once: later calls from another package (where the lazy read's caller is
+// inlined, as serve asks StatesUsage for each origin of a batch) allocate nothing.
+func TestLazyReadingsAllocs(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		body string
+		ask  func(r *robots.Robots)
+	}{
+		{"StatesUsage, no usage lines", "User-agent: *\nDisallow: /x\n", func(r *robots.Robots) { r.StatesUsage() }},
+		{"StatesUsage, usage lines", "User-agent: *\nContent-Usage: train-ai=n\n", func(r *robots.Robots) { r.StatesUsage() }},
+		{"CrawlDelay", "User-agent: a\nCrawl-delay: 5\nDisallow: /\n", func(r *robots.Robots) { r.CrawlDelay("a") }},
+	} {
+		r := robots.Parse([]byte(tt.body))
+		tt.ask(r) // the first call reads
+		if n := testing.AllocsPerRun(100, func() { tt.ask(r) }); n != 0 {
+			t.Errorf("%s: %v allocations per call after the first; want none", tt.name, n)
+		}
+	}
+}

@@ -411,7 +411,7 @@ type span struct{ agentLo, agentHi, ruleLo, ruleHi, fieldLo, fieldHi int32 }
 
 // details returns the detailed reading of the body, reading it on first use. Two
 // goroutines may both read it; one reading is kept.
-func (r *Robots) details() *details { return loadOrRead(&r.detail, r.readDetails) }
+func (r *Robots) details() *details { return loadOrRead(&r.detail, r, (*Robots).readDetails) }
 
 // readDetails reads every line of the body as Google's parser (or the dialect's
 // documents) would, for Groups, Fields, Diagnostics and the legacy dialects' records.

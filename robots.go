@@ -579,13 +579,16 @@ func (r *Robots) MemSize() int {
 	return n
 }
 
-// loadOrRead returns what p points to, first pointing it at what read returns when
-// it is nil. Goroutines that race may each read; all get the one reading kept.
-func loadOrRead[T any](p *atomic.Pointer[T], read func() *T) *T {
+// loadOrRead returns what p points to, first pointing it at what read returns for r
+// when it is nil. Goroutines that race may each read; all get the one reading kept.
+// read is a method expression ((*Robots).readUsage), not a method value: a method
+// value escapes to the heap where the caller is inlined into another package, an
+// allocation on every call.
+func loadOrRead[T any](p *atomic.Pointer[T], r *Robots, read func(*Robots) *T) *T {
 	if v := p.Load(); v != nil {
 		return v
 	}
-	if v := read(); p.CompareAndSwap(nil, v) {
+	if v := read(r); p.CompareAndSwap(nil, v) {
 		return v
 	}
 	return p.Load()

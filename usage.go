@@ -270,7 +270,7 @@ func (ix *usageIndex) memSize() int {
 
 // usageIndex returns the file's usage lines, reading them on first use. Two goroutines
 // may both read them; one reading is kept.
-func (r *Robots) usageIndex() *usageIndex { return loadOrRead(&r.usage, r.readUsage) }
+func (r *Robots) usageIndex() *usageIndex { return loadOrRead(&r.usage, r, (*Robots).readUsage) }
 
 // readUsage reads the lines of the groups, as the reader draws them, for the usage
 // fields: in one pass from the first group on, passing over by its first byte every
