@@ -9,7 +9,7 @@ package crawlers
 
 // aiRobots are the crawlers of ai.robots.txt's list, with purposes mapped from
 // their "function" as internal/gen documents.
-var aiRobots = []Crawler{
+var aiRobots = []entry{
 	// function: "AI Search Crawlers"
 	{"AddSearchBot", "", p(AISearch), "", Unknown, false},
 	// function: "Data Scraper from RSS Feeds."

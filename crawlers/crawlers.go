@@ -110,6 +110,44 @@ type Crawler struct {
 	// Major marks the default set the tools check: the crawlers site owners most
 	// often name in robots.txt.
 	Major bool
+	// Verify says how a request claiming to be this crawler can be checked.
+	Verify Verification
+}
+
+// entry is one line of the tables curated.go and airobots_gen.go: the facts
+// written one line per crawler; load adds the rest from the other tables.
+type entry struct {
+	Name       string
+	Operator   string
+	Purposes   []Purpose
+	URL        string
+	CrawlDelay Support
+	Major      bool
+}
+
+// Verification says how a request that claims to come from a crawler can be
+// checked, as its operator documents it. The zero value means the operator
+// publishes no way: such a crawler can never be shown to be an impostor.
+type Verification struct {
+	// Ranges are the URLs of the operator's IP-range lists (JSON, in the shape of
+	// Google's googlebot.json: {"prefixes": [{"ipv4Prefix": …}, {"ipv6Prefix": …}]}).
+	Ranges []string
+	// DNS are the host-name suffixes a reverse lookup of the crawler's addresses
+	// ends in ("googlebot.com" matches crawl-66-249-66-1.googlebot.com), which a
+	// forward lookup of that name must confirm.
+	DNS []string
+	// KeyDirectory is the Signature-Agent of Web Bot Auth: the origin whose
+	// /.well-known/http-message-signatures-directory holds the keys the crawler
+	// signs its requests with.
+	KeyDirectory string
+	// Source is the operator's page that documents the above, and Read the date
+	// (YYYY-MM-DD) it was last read for this registry.
+	Source, Read string
+}
+
+// Known reports whether v names any way to verify the crawler.
+func (v Verification) Known() bool {
+	return len(v.Ranges) > 0 || len(v.DNS) > 0 || v.KeyDirectory != ""
 }
 
 // Has reports whether c has purpose p.
@@ -117,6 +155,8 @@ func (c Crawler) Has(p Purpose) bool { return slices.Contains(c.Purposes, p) }
 
 func (c Crawler) clone() Crawler {
 	c.Purposes = slices.Clone(c.Purposes)
+	c.Verify.Ranges = slices.Clone(c.Verify.Ranges)
+	c.Verify.DNS = slices.Clone(c.Verify.DNS)
 	return c
 }
 
@@ -129,11 +169,13 @@ type registry struct {
 
 var load = sync.OnceValue(func() *registry {
 	r := &registry{byName: make(map[string]int, len(curated)+len(aiRobots))}
-	add := func(c Crawler) {
-		k := strings.ToLower(c.Name)
+	add := func(e entry) {
+		k := strings.ToLower(e.Name)
 		if _, dup := r.byName[k]; dup {
 			return
 		}
+		c := Crawler{Name: e.Name, Operator: e.Operator, Purposes: e.Purposes, URL: e.URL, CrawlDelay: e.CrawlDelay, Major: e.Major}
+		c.Verify = verification[e.Name]
 		r.byName[k] = len(r.all)
 		r.all = append(r.all, c)
 	}

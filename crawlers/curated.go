@@ -46,7 +46,7 @@ const (
 // curated lists the crawlers written by hand: first the major ones, ordered by
 // operator, then by how often Common Crawl saw the name in robots.txt files
 // (shared/corpus/agents.tsv, source "major"); then the others, by operator.
-var curated = []Crawler{
+var curated = []entry{
 	{"Googlebot", "Google", p(Search), googleCommon, Ignored, true},
 	{"Googlebot-Image", "Google", p(Search), googleCommon, Ignored, true},
 	{"Googlebot-News", "Google", p(Search), googleCommon, Ignored, true},

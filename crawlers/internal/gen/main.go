@@ -138,7 +138,7 @@ func generate(src []byte) ([]byte, error) {
 
 	var b bytes.Buffer
 	b.WriteString(header)
-	b.WriteString("var aiRobots = []Crawler{\n")
+	b.WriteString("var aiRobots = []entry{\n")
 	for _, k := range keys {
 		e := byKey[k]
 		fmt.Fprintf(&b, "\t// function: %s\n", strconv.Quote(e.function))

@@ -1,0 +1,166 @@
+package verify
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/gorobots/robots/crawlers"
+)
+
+// crawler is what Verify needs of a registry entry.
+type crawler struct {
+	name   string
+	ranges []*source
+	dns    []string // lower case, no trailing dot
+	keyDir string
+}
+
+// source is one range list: name is the URL the registry gives, loc where it is
+// read from (the same URL, or what Options.Lists puts in its place).
+type source struct {
+	name string
+	loc  string
+	file bool // loc is a local path
+}
+
+// index finds the crawler a User-Agent names.
+type index struct {
+	byToken map[string]*crawler // lower-cased product token
+	phrases []*crawler          // names that are not one token ("Sogou web spider"), matched as substrings
+	all     []*source
+}
+
+func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
+	ix := &index{byToken: make(map[string]*crawler, len(cs))}
+	srcs := map[string]*source{}
+	srcOf := func(name, loc string) (*source, error) {
+		key := name + "\x00" + loc
+		if s, ok := srcs[key]; ok {
+			return s, nil
+		}
+		s := &source{name: name, loc: loc}
+		u, err := url.Parse(loc)
+		switch {
+		case err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "":
+		case err == nil && u.Scheme == "file":
+			s.loc, s.file = u.Path, true
+		case err == nil && u.Scheme == "" || len(u.Scheme) == 1: // a path (or a Windows drive)
+			s.file = true
+		default:
+			return nil, fmt.Errorf("verify: range list %q: neither an http(s) URL nor a file", loc)
+		}
+		srcs[key] = s
+		ix.all = append(ix.all, s)
+		return s, nil
+	}
+	for _, c := range cs {
+		k := strings.ToLower(c.Name)
+		if k == "" || ix.byToken[k] != nil {
+			continue
+		}
+		e := &crawler{name: c.Name, keyDir: c.Verify.KeyDirectory}
+		for _, d := range c.Verify.DNS {
+			e.dns = append(e.dns, strings.TrimSuffix(strings.ToLower(d), "."))
+		}
+		urls := c.Verify.Ranges
+		if loc, ok := lists[c.Name]; ok {
+			urls = []string{loc}
+		}
+		for _, u := range urls {
+			loc := u
+			if l, ok := lists[u]; ok {
+				loc = l
+			}
+			s, err := srcOf(u, loc)
+			if err != nil {
+				return nil, fmt.Errorf("%w (crawler %s)", err, c.Name)
+			}
+			e.ranges = append(e.ranges, s)
+		}
+		ix.byToken[k] = e
+		if !isToken(c.Name) {
+			ix.phrases = append(ix.phrases, e)
+		}
+	}
+	// Longer phrases first, so that the most specific one wins.
+	slices.SortStableFunc(ix.phrases, func(a, b *crawler) int { return len(b.name) - len(a.name) })
+	return ix, nil
+}
+
+func (ix *index) sources() []*source { return ix.all }
+
+func isTokenByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-' || b == '_' || b == '.'
+}
+
+func isToken(s string) bool {
+	for i := range len(s) {
+		if !isTokenByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// match returns the crawler ua names: a product ("Googlebot/2.1") first, in the
+// order of ua; else a word of ua that is a registry token ("Googlebot" in
+// "compatible; Googlebot; …"); else a name of several words found in ua. Words
+// inside a URL ("+http://www.google.com/bot.html") are not read.
+func (ix *index) match(ua string) (*crawler, bool) {
+	var word *crawler
+	for i := 0; i < len(ua); {
+		if !isTokenByte(ua[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(ua) && isTokenByte(ua[j]) {
+			j++
+		}
+		tok := ua[i:j]
+		if j+2 < len(ua) && ua[j] == ':' && ua[j+1] == '/' && ua[j+2] == '/' {
+			// a URL: skip to its end
+			for j < len(ua) && ua[j] != ' ' && ua[j] != ';' && ua[j] != ')' {
+				j++
+			}
+			i = j
+			continue
+		}
+		if c := ix.lookup(tok); c != nil {
+			if j < len(ua) && ua[j] == '/' {
+				return c, true
+			}
+			if word == nil {
+				word = c
+			}
+		}
+		i = j
+	}
+	if word != nil {
+		return word, true
+	}
+	if len(ix.phrases) > 0 {
+		low := strings.ToLower(ua)
+		for _, c := range ix.phrases {
+			if strings.Contains(low, strings.ToLower(c.name)) {
+				return c, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (ix *index) lookup(tok string) *crawler {
+	if c := ix.byToken[tok]; c != nil {
+		return c
+	}
+	// Most tokens are written in their registry case; lower-case only on a miss.
+	for i := range len(tok) {
+		if b := tok[i]; b >= 'A' && b <= 'Z' {
+			return ix.byToken[strings.ToLower(tok)]
+		}
+	}
+	return nil
+}

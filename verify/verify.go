@@ -1,0 +1,329 @@
+// Package verify tells whether a request that names a crawler in its User-Agent
+// comes from that crawler, the ways its operator documents: the operator's
+// IP-range lists, forward-confirmed reverse DNS, and Web Bot Auth signatures
+// (RFC 9421 HTTP Message Signatures).
+//
+// A [Verifier] answers one of three things ([Status]): [Verified] (one of the
+// operator's methods confirmed the request), [Impostor] (every method the
+// operator documents was available and each said no) or [CannotTell] (the
+// User-Agent names no crawler of the registry, its operator documents no method,
+// or a method could not answer: a list not loaded, a DNS failure). A crawler that
+// cannot be verified is never reported as an impostor.
+//
+// Range lists are fetched over HTTP like robots.txt (bounded in size, cached for a
+// lifetime, refreshed with conditional requests in the background, kept stale when
+// a refresh fails) or read from local files; once a list is loaded, Verify makes no
+// network round trip for it. Reverse DNS goes through a [Resolver] with a cache.
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/gorobots/robots/crawlers"
+)
+
+// Request is what Verify reads of a request: the client's address, its
+// User-Agent and (for signatures) its header fields.
+type Request struct {
+	Addr      netip.Addr
+	UserAgent string
+	Header    http.Header // may be nil; read for Signature, Signature-Input, Signature-Agent
+	// Method, Authority and Path are read only to verify a signature that covers
+	// the derived components @method, @authority, @path, @target-uri, @scheme or
+	// @query (RFC 9421 §2.2). Authority is the Host; Path includes the query.
+	Method, Scheme, Authority, Path string
+}
+
+// Status is the answer of Verify.
+type Status int
+
+const (
+	CannotTell Status = iota // nothing shows whether the request is the crawler's
+	Verified                 // a documented method confirmed it
+	Impostor                 // every documented method was available and said no
+)
+
+var statusNames = [...]string{"cannot-tell", "verified", "impostor"}
+
+func (s Status) String() string {
+	if s >= 0 && int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// MarshalText writes the name String gives.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a name String gives.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if string(b) == n {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown verification status %q (want cannot-tell, verified or impostor)", b)
+}
+
+// Methods named in Result.Method.
+const (
+	MethodRanges    = "ip-range"
+	MethodDNS       = "reverse-dns"
+	MethodSignature = "signature"
+)
+
+// Result is the answer for one request.
+type Result struct {
+	Crawler string // the registry's product token the User-Agent names; "" when it names none
+	Status  Status
+	Method  string // the method that decided: MethodRanges, MethodDNS, MethodSignature; "" when none did
+	Detail  string // one line for a person: what was checked and what it said
+}
+
+// Resolver is the DNS a Verifier uses; *net.Resolver is one.
+type Resolver interface {
+	LookupAddr(ctx context.Context, addr string) ([]string, error)
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// Limits bound what a Verifier spends. A zero field stands for its default.
+type Limits struct {
+	MaxListBytes  int64         // a range list's body; DefaultMaxListBytes
+	FetchTimeout  time.Duration // one fetch of a range list or key directory; DefaultFetchTimeout
+	MinTTL        time.Duration // lower bound of a fetched list's lifetime; DefaultMinTTL
+	MaxTTL        time.Duration // upper bound; DefaultMaxTTL
+	DefaultTTL    time.Duration // when the response gives none; DefaultListTTL
+	MaxStale      time.Duration // how long a list is used past its lifetime while refreshes fail; DefaultMaxStale
+	FileRecheck   time.Duration // how often a local file's modification time is looked at; DefaultFileRecheck
+	DNSTimeout    time.Duration // one reverse-and-forward lookup; DefaultDNSTimeout
+	DNSTTL        time.Duration // lifetime of a DNS answer in the cache; DefaultDNSTTL
+	DNSFailureTTL time.Duration // lifetime of a failed lookup (temporary error); DefaultDNSFailureTTL
+	DNSEntries    int           // addresses the DNS cache holds; DefaultDNSEntries
+	MaxNames      int           // PTR names looked at per address; DefaultMaxNames
+	MaxSkew       time.Duration // a signature's created/expires tolerance; DefaultMaxSkew
+}
+
+// Defaults of Limits.
+const (
+	DefaultMaxListBytes  = 4 << 20 // googlebot.json is about 20 KB; bingbot.json a few KB
+	DefaultFetchTimeout  = 30 * time.Second
+	DefaultMinTTL        = time.Minute
+	DefaultMaxTTL        = 7 * 24 * time.Hour
+	DefaultListTTL       = 24 * time.Hour
+	DefaultMaxStale      = 7 * 24 * time.Hour
+	DefaultFileRecheck   = time.Minute
+	DefaultDNSTimeout    = 5 * time.Second
+	DefaultDNSTTL        = time.Hour
+	DefaultDNSFailureTTL = time.Minute
+	DefaultDNSEntries    = 100_000
+	DefaultMaxNames      = 8
+	DefaultMaxSkew       = time.Minute
+)
+
+func (l *Limits) fill() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	if l.MaxListBytes <= 0 {
+		l.MaxListBytes = DefaultMaxListBytes
+	}
+	def(&l.FetchTimeout, DefaultFetchTimeout)
+	def(&l.MinTTL, DefaultMinTTL)
+	def(&l.MaxTTL, DefaultMaxTTL)
+	def(&l.DefaultTTL, DefaultListTTL)
+	def(&l.MaxStale, DefaultMaxStale)
+	def(&l.FileRecheck, DefaultFileRecheck)
+	def(&l.DNSTimeout, DefaultDNSTimeout)
+	def(&l.DNSTTL, DefaultDNSTTL)
+	def(&l.DNSFailureTTL, DefaultDNSFailureTTL)
+	def(&l.MaxSkew, DefaultMaxSkew)
+	if l.DNSEntries <= 0 {
+		l.DNSEntries = DefaultDNSEntries
+	}
+	if l.MaxNames <= 0 {
+		l.MaxNames = DefaultMaxNames
+	}
+}
+
+// Options configure a Verifier. Every field may be left zero.
+type Options struct {
+	// Crawlers is the registry verified against; nil means crawlers.All().
+	Crawlers []crawlers.Crawler
+	// Lists replaces the registry's range-list URLs: a key is a URL as the
+	// registry writes it (or a crawler's product token, which replaces all of that
+	// crawler's lists), its value a local file path, a file:// URL or another
+	// http(s) URL. Tests and offline use point the operators' lists at files.
+	Lists map[string]string
+	// Offline forbids fetching: only lists in local files are used, the others
+	// count as unavailable (CannotTell, never Impostor).
+	Offline bool
+	// Resolver answers reverse and forward DNS; nil means net.DefaultResolver.
+	Resolver Resolver
+	// NoDNS turns reverse DNS off: crawlers verified only that way are CannotTell.
+	NoDNS bool
+	// HTTPClient fetches range lists and key directories; nil means a client with
+	// Limits.FetchTimeout.
+	HTTPClient *http.Client
+	// Now is the clock; nil means time.Now.
+	Now    func() time.Time
+	Limits Limits
+}
+
+// Verifier verifies requests. It is safe for concurrent use.
+type Verifier struct {
+	opts  Options
+	lim   Limits
+	index *index
+	lists *listCache
+	dns   *dnsCache
+	now   func() time.Time
+}
+
+// New returns a Verifier. It fetches nothing: lists are loaded on first use, or
+// at once by Refresh.
+func New(opts Options) (*Verifier, error) {
+	lim := opts.Limits
+	lim.fill()
+	if lim.MinTTL > lim.MaxTTL {
+		return nil, fmt.Errorf("verify: Limits.MinTTL %v is more than MaxTTL %v", lim.MinTTL, lim.MaxTTL)
+	}
+	cs := opts.Crawlers
+	if cs == nil {
+		cs = crawlers.All()
+	}
+	ix, err := newIndex(cs, opts.Lists)
+	if err != nil {
+		return nil, err
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	client := opts.HTTPClient
+	if client == nil {
+		client = &http.Client{Timeout: lim.FetchTimeout}
+	}
+	var res Resolver = opts.Resolver
+	if res == nil {
+		res = defaultResolver
+	}
+	v := &Verifier{opts: opts, lim: lim, index: ix, now: now}
+	v.lists = newListCache(client, lim, now, opts.Offline)
+	v.dns = newDNSCache(res, lim, now)
+	return v, nil
+}
+
+// Refresh loads every range list the registry names now, rather than on first
+// use, and returns the errors of those that could not be loaded (each names its
+// source). Lists that failed stay unavailable, or stale if loaded before.
+func (v *Verifier) Refresh(ctx context.Context) error {
+	var errs []error
+	for _, src := range v.index.sources() {
+		if err := v.lists.load(ctx, src); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Verify says whether r comes from the crawler its User-Agent names.
+func (v *Verifier) Verify(ctx context.Context, r Request) Result {
+	c, ok := v.index.match(r.UserAgent)
+	if !ok {
+		return Result{Detail: "the User-Agent names no crawler of the registry"}
+	}
+	res := Result{Crawler: c.name}
+	addr := r.Addr.Unmap()
+	var unknown []string // why a method could not answer
+	var denied []string  // what a method said against the claim
+
+	if !addr.IsValid() {
+		res.Detail = "no client address to check"
+		return res
+	}
+	if len(c.ranges) > 0 {
+		in, why, ok := v.inRanges(ctx, c, addr)
+		switch {
+		case in:
+			res.Status, res.Method, res.Detail = Verified, MethodRanges, why
+			return res
+		case ok:
+			denied = append(denied, why)
+		default:
+			unknown = append(unknown, why)
+		}
+	}
+	if len(c.dns) > 0 {
+		if v.opts.NoDNS {
+			unknown = append(unknown, "reverse DNS is off")
+		} else {
+			a := v.dns.check(ctx, addr, c.dns)
+			switch a.outcome {
+			case dnsConfirmed:
+				res.Status, res.Method, res.Detail = Verified, MethodDNS, a.detail
+				return res
+			case dnsDenied:
+				denied = append(denied, a.detail)
+			default:
+				unknown = append(unknown, a.detail)
+			}
+		}
+	}
+	switch {
+	case len(denied) == 0 && len(unknown) == 0:
+		res.Detail = c.name + "'s operator documents no way to verify it"
+	case len(unknown) > 0:
+		// A method that could not answer might have said yes.
+		res.Detail = strings.Join(append(unknown, denied...), "; ")
+	default:
+		res.Status = Impostor
+		res.Detail = strings.Join(denied, "; ")
+		res.Method = lastMethod(c)
+	}
+	return res
+}
+
+// lastMethod names the method an Impostor answer rests on: the last the crawler
+// has, as every one of its methods said no.
+func lastMethod(c *crawler) string {
+	switch {
+	case len(c.dns) > 0:
+		return MethodDNS
+	case len(c.ranges) > 0:
+		return MethodRanges
+	}
+	return MethodSignature
+}
+
+func (v *Verifier) inRanges(ctx context.Context, c *crawler, addr netip.Addr) (in bool, detail string, ok bool) {
+	var missing []string
+	loaded := 0
+	for _, src := range c.ranges {
+		set, err := v.lists.get(ctx, src)
+		if err != nil {
+			missing = append(missing, err.Error())
+			continue
+		}
+		loaded++
+		if p, hit := set.lookup(addr); hit {
+			return true, fmt.Sprintf("%s is in %s of %s", addr, p, src.name), true
+		}
+	}
+	if len(missing) > 0 {
+		return false, strings.Join(missing, "; "), false
+	}
+	names := make([]string, len(c.ranges))
+	for i, s := range c.ranges {
+		names[i] = s.name
+	}
+	return false, fmt.Sprintf("%s is in no range of %s", addr, strings.Join(names, ", ")), true
+}
