@@ -81,11 +81,11 @@ Content-Usage: /blog/ train-ai=y, search=y
 Content-Signal: search=yes, ai-train=no
 `))
 	u := r.Usage("ExampleBot", "https://example.com/blog/post")
-	fmt.Println(u.Fetchable, u.Category("train-ai").Preference, "by line", u.Category("train-ai").Line)
-	fmt.Println("Content-Signal ai-train:", u.Signal("ai-train").Preference)
+	fmt.Println(u.Fetchable, u.Category(robots.TrainAI).Preference, "by line", u.Category(robots.TrainAI).Line)
+	fmt.Println("Content-Signal ai-train:", u.Signal(robots.SignalAITrain).Preference)
 
 	header := http.Header{"Content-Usage": {"train-ai=n"}} // resp.Header
-	fmt.Println("with the header:", u.WithHeader(header).Category("train-ai").Preference)
+	fmt.Println("with the header:", u.WithHeader(header).Category(robots.TrainAI).Preference)
 
 	fmt.Println(r.Usage("ExampleBot", "https://example.com/private/x").Fetchable)
 	// Output:

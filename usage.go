@@ -134,13 +134,6 @@ func (u Usage) String() string {
 	return b.String()
 }
 
-// Category returns the preference for the category with label ("train-ai"); an
-// unknown label is unknown.
-func (u Usage) Category(label string) Stated { return find(u.ContentUsage, label) }
-
-// Signal returns the Content-Signal for the signal with label ("ai-train").
-func (u Usage) Signal(label string) Stated { return find(u.ContentSignal, label) }
-
 func find(s []Stated, label string) Stated {
 	for _, st := range s {
 		if st.Label == label {

@@ -38,29 +38,31 @@ func TestReadStatement(t *testing.T) {
 		err    bool   // the statement does not parse
 	}{
 		// §6: "a preference to allow model training, disallow search".
-		{name: "vocab 6 example", stmt: "train-ai=y, search=n", want: "allowed disallowed"},
+		{name: "vocab 6 example", stmt: "train-ai=y, search=n", want: "allowed unknown disallowed"},
 		// §6.5.1: "all preferences being unknown": the last values are a boolean and a string.
-		{name: "vocab 6.5.1 duplicated keys", stmt: `train-ai=y, train-ai, search=n, search="n"`, want: "unknown unknown"},
+		{name: "vocab 6.5.1 duplicated keys", stmt: `train-ai=y, train-ai, search=n, search="n"`, want: "unknown unknown unknown"},
 		// §6.5.1: "keys include uppercase characters": the Dictionary does not parse.
-		{name: "vocab 6.5.1 upper-case key", stmt: "Train-AI=n", want: "unknown unknown", err: true},
-		{name: "upper-case later in the dictionary", stmt: "search=y, Train-ai=n", want: "unknown unknown", err: true},
+		{name: "vocab 6.5.1 upper-case key", stmt: "Train-AI=n", want: "unknown unknown unknown", err: true},
+		{name: "upper-case later in the dictionary", stmt: "search=y, Train-ai=n", want: "unknown unknown unknown", err: true},
 		// §6.5.2: "carries no parameters, and a preference to allow the usage".
-		{name: "vocab 6.5.2 overwritten parameters", stmt: "train-ai;allow=n, train-ai=y", want: "allowed unknown"},
+		{name: "vocab 6.5.2 overwritten parameters", stmt: "train-ai;allow=n, train-ai=y", want: "allowed unknown unknown"},
 		// §6.5.2: "has parameters even though the preference is unknown". As printed, with a
 		// trailing ';', the example is no Dictionary (RFC 9651 §4.2.3.2 wants a key after
 		// every ';'): unknown either way.
-		{name: "vocab 6.5.2 parameters on an unknown preference as printed", stmt: `train-ai;has;parameters="?";`, want: "unknown unknown", err: true},
-		{name: "vocab 6.5.2 parameters on an unknown preference", stmt: `train-ai;has;parameters="?"`, want: "unknown unknown"},
+		{name: "vocab 6.5.2 parameters on an unknown preference as printed", stmt: `train-ai;has;parameters="?";`, want: "unknown unknown unknown", err: true},
+		{name: "vocab 6.5.2 parameters on an unknown preference", stmt: `train-ai;has;parameters="?"`, want: "unknown unknown unknown"},
 		// §6.2: only the tokens y and n; §6.4: unknown keys and parameters are ignored.
-		{name: "no is not n", stmt: "train-ai=no", want: "unknown unknown"},
-		{name: "tokens are case-sensitive", stmt: "train-ai=N, search=Y", want: "unknown unknown"},
-		{name: "string n", stmt: `train-ai="n"`, want: "unknown unknown"},
-		{name: "inner list", stmt: "train-ai=(n)", want: "unknown unknown"},
-		{name: "parameters ignored", stmt: "train-ai=n;until=@1767225600, search=y;q", want: "disallowed allowed"},
-		{name: "unknown keys ignored", stmt: "train-genai=n, search=y, ai-use=n", want: "unknown allowed"},
-		{name: "empty", stmt: "", want: "unknown unknown"},
-		{name: "stray comma", stmt: "train-ai=n,, search=y", want: "unknown unknown", err: true},
-		{name: "trailing comma", stmt: "train-ai=n,", want: "unknown unknown", err: true},
+		{name: "no is not n", stmt: "train-ai=no", want: "unknown unknown unknown"},
+		{name: "tokens are case-sensitive", stmt: "train-ai=N, search=Y", want: "unknown unknown unknown"},
+		{name: "string n", stmt: `train-ai="n"`, want: "unknown unknown unknown"},
+		{name: "inner list", stmt: "train-ai=(n)", want: "unknown unknown unknown"},
+		{name: "parameters ignored", stmt: "train-ai=n;until=@1767225600, search=y;q", want: "disallowed unknown allowed"},
+		// -08 §4.2 adds ai-use; labels of earlier drafts are unknown keys (§6.4), ignored.
+		{name: "ai-use is a category", stmt: "train-genai=n, search=y, ai-use=n", want: "unknown disallowed allowed"},
+		{name: "earlier drafts' labels ignored", stmt: "bots=n, all=n, train-genai=n, ai-output=n, tdm=n", want: "unknown unknown unknown"},
+		{name: "empty", stmt: "", want: "unknown unknown unknown"},
+		{name: "stray comma", stmt: "train-ai=n,, search=y", want: "unknown unknown unknown", err: true},
+		{name: "trailing comma", stmt: "train-ai=n,", want: "unknown unknown unknown", err: true},
 		// The Content Signals Policy: yes and no; a signal not listed expresses nothing.
 		{name: "signals", signal: true, stmt: "search=yes, ai-train=no", want: "allowed unknown disallowed"},
 		{name: "signals without spaces", signal: true, stmt: "search=yes,ai-input=yes,ai-train=no", want: "allowed allowed disallowed"},
@@ -148,10 +150,10 @@ func TestUsageAttachExample(t *testing.T) {
 	tests := []struct {
 		group, path, want string
 	}{
-		{"*", "/test", "train-ai=disallowed@4 search=unknown"},
-		{"*", "/ai-ok/test", "train-ai=allowed@5 search=unknown"},
-		{"ExampleBot", "/test", "train-ai=allowed@9 search=unknown"},
-		{"ExampleBot", "/ai-ok/test", "train-ai=allowed@9 search=unknown"},
+		{"*", "/test", "train-ai=disallowed@4 ai-use=unknown search=unknown"},
+		{"*", "/ai-ok/test", "train-ai=allowed@5 ai-use=unknown search=unknown"},
+		{"ExampleBot", "/test", "train-ai=allowed@9 ai-use=unknown search=unknown"},
+		{"ExampleBot", "/ai-ok/test", "train-ai=allowed@9 ai-use=unknown search=unknown"},
 	}
 	for _, d := range []Dialect{Google, RFC9309} {
 		for _, tt := range tests {
@@ -182,72 +184,72 @@ func TestUsageLines(t *testing.T) {
 		{
 			name:  "identical paths combine most restrictively",
 			lines: []UsageLine{{Path: "/a/", Statement: "train-ai=y, search=y", Line: 1}, {Path: "/a/", Statement: "train-ai=n", Line: 2}},
-			path:  "/a/b", usage: "train-ai=disallowed@2 search=allowed@1", applied: []int{1, 2},
+			path:  "/a/b", usage: "train-ai=disallowed@2 ai-use=unknown search=allowed@1", applied: []int{1, 2},
 		},
 		{
 			name:  "identical paths: the first line that gives the result names it",
 			lines: []UsageLine{{Path: "/a/", Statement: "train-ai=n", Line: 1}, {Path: "/a/", Statement: "train-ai=n", Line: 2}},
-			path:  "/a/b", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1, 2},
+			path:  "/a/b", usage: "train-ai=disallowed@1 ai-use=unknown search=unknown", applied: []int{1, 2},
 		},
 		{
 			name:  "a line without a path is as a line for /",
 			lines: []UsageLine{{Statement: "train-ai=y", Line: 1}, {Path: "/", Statement: "train-ai=n", Line: 2}},
-			path:  "/x", usage: "train-ai=disallowed@2 search=unknown", applied: []int{1, 2},
+			path:  "/x", usage: "train-ai=disallowed@2 ai-use=unknown search=unknown", applied: []int{1, 2},
 		},
 		{
 			name:  "the longest match applies, the other says nothing",
 			lines: []UsageLine{{Statement: "train-ai=n", Line: 1}, {Path: "/docs/", Statement: "search=y", Line: 2}},
-			path:  "/docs/a", usage: "train-ai=unknown search=allowed@2", applied: []int{2},
+			path:  "/docs/a", usage: "train-ai=unknown ai-use=unknown search=allowed@2", applied: []int{2},
 		},
 		{
 			name:  "a line of another path does not apply",
 			lines: []UsageLine{{Statement: "train-ai=n", Line: 1}, {Path: "/docs/", Statement: "search=y", Line: 2}},
-			path:  "/doc", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1},
+			path:  "/doc", usage: "train-ai=disallowed@1 ai-use=unknown search=unknown", applied: []int{1},
 		},
 		{
 			name:  "wildcard and end anchor count their bytes",
 			lines: []UsageLine{{Path: "/docs/", Statement: "train-ai=y", Line: 1}, {Path: "/*.pdf$", Statement: "train-ai=n", Line: 2}},
-			path:  "/docs/a.pdf", usage: "train-ai=disallowed@2 search=unknown", applied: []int{2},
+			path:  "/docs/a.pdf", usage: "train-ai=disallowed@2 ai-use=unknown search=unknown", applied: []int{2},
 		},
 		{
 			name:  "end anchor that does not match",
 			lines: []UsageLine{{Path: "/docs/", Statement: "train-ai=y", Line: 1}, {Path: "/*.pdf$", Statement: "train-ai=n", Line: 2}},
-			path:  "/docs/a.pdf?x", usage: "train-ai=allowed@1 search=unknown", applied: []int{1},
+			path:  "/docs/a.pdf?x", usage: "train-ai=allowed@1 ai-use=unknown search=unknown", applied: []int{1},
 		},
 		{
 			name:  "different paths that match as long combine",
 			lines: []UsageLine{{Path: "/a*", Statement: "train-ai=y, search=n", Line: 1}, {Path: "/ab", Statement: "train-ai=n", Line: 2}},
-			path:  "/abc", usage: "train-ai=disallowed@2 search=disallowed@1", applied: []int{1, 2},
+			path:  "/abc", usage: "train-ai=disallowed@2 ai-use=unknown search=disallowed@1", applied: []int{1, 2},
 		},
 		{
 			name:  "query is matched",
 			lines: []UsageLine{{Path: "/a?print", Statement: "train-ai=n", Line: 1}, {Statement: "train-ai=y", Line: 2}},
-			path:  "/a?print=1", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1},
+			path:  "/a?print=1", usage: "train-ai=disallowed@1 ai-use=unknown search=unknown", applied: []int{1},
 		},
 		{
 			name:  "google: non-ASCII in the path is percent-encoded",
 			lines: []UsageLine{{Path: "/café/", Statement: "train-ai=n", Line: 1}},
-			path:  "/caf%C3%A9/menu", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1},
+			path:  "/caf%C3%A9/menu", usage: "train-ai=disallowed@1 ai-use=unknown search=unknown", applied: []int{1},
 		},
 		{
 			name:  "google: escapes of unreserved characters are not decoded",
 			lines: []UsageLine{{Path: "/%7Ejoe/", Statement: "train-ai=n", Line: 1}},
-			path:  "/~joe/x", usage: "train-ai=unknown search=unknown",
+			path:  "/~joe/x", usage: "train-ai=unknown ai-use=unknown search=unknown",
 		},
 		{
 			name: "rfc9309: escapes of unreserved characters are decoded", dialect: RFC9309,
 			lines: []UsageLine{{Path: "/%7Ejoe/", Statement: "train-ai=n", Line: 1}},
-			path:  "/~joe/x", usage: "train-ai=disallowed@1 search=unknown", applied: []int{1},
+			path:  "/~joe/x", usage: "train-ai=disallowed@1 ai-use=unknown search=unknown", applied: []int{1},
 		},
 		{
 			name:  "a statement that does not parse makes every category unknown",
 			lines: []UsageLine{{Statement: "Train-AI=n, search=y", Line: 1}},
-			path:  "/x", usage: "train-ai=unknown search=unknown", applied: []int{1},
+			path:  "/x", usage: "train-ai=unknown ai-use=unknown search=unknown", applied: []int{1},
 		},
 		{
 			name:  "a path with no statement states nothing",
 			lines: []UsageLine{{Statement: "train-ai=n", Line: 1}, {Path: "/open/", Line: 2}},
-			path:  "/open/x", usage: "train-ai=unknown search=unknown", applied: []int{2},
+			path:  "/open/x", usage: "train-ai=unknown ai-use=unknown search=unknown", applied: []int{2},
 		},
 		{
 			name: "Content-Signal is matched apart and read with its own words",
@@ -257,7 +259,7 @@ func TestUsageLines(t *testing.T) {
 				{Signal: true, Path: "/x/", Statement: "ai-input=no", Line: 3},
 			},
 			path:  "/x/y",
-			usage: "train-ai=allowed@1 search=allowed@1", signal: "search=unknown ai-input=disallowed@3 ai-train=unknown", applied: []int{1, 3},
+			usage: "train-ai=allowed@1 ai-use=unknown search=allowed@1", signal: "search=unknown ai-input=disallowed@3 ai-train=unknown", applied: []int{1, 3},
 		},
 	}
 	for _, tt := range tests {
@@ -292,7 +294,7 @@ func TestUsageLines(t *testing.T) {
 // disallows, else allowed if any allows, else unknown).
 func TestUsageWithHeader(t *testing.T) {
 	file := Usage{Fetchable: true,
-		ContentUsage:  []Stated{{Label: "train-ai", Preference: UsageAllowed, Line: 3}, {Label: "search", Preference: UsageDisallowed, Line: 4}},
+		ContentUsage:  []Stated{{Label: "train-ai", Preference: UsageAllowed, Line: 3}, {Label: "ai-use"}, {Label: "search", Preference: UsageDisallowed, Line: 4}},
 		ContentSignal: []Stated{{Label: "search"}, {Label: "ai-input"}, {Label: "ai-train", Preference: UsageAllowed, Line: 5}},
 	}
 	tests := []struct {
@@ -302,24 +304,24 @@ func TestUsageWithHeader(t *testing.T) {
 		usage  string
 		signal string
 	}{
-		{"no header", file, nil, "train-ai=allowed@3 search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+		{"no header", file, nil, "train-ai=allowed@3 ai-use=unknown search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
 		{"header disallows what the file allows", file, map[string][]string{"Content-Usage": {"train-ai=n"}},
-			"train-ai=disallowed+header search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+			"train-ai=disallowed+header ai-use=unknown search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
 		{"header allows what the file disallows", file, map[string][]string{"Content-Usage": {"search=y"}},
-			"train-ai=allowed@3 search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+			"train-ai=allowed@3 ai-use=unknown search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
 		{"header says the same", file, map[string][]string{"Content-Usage": {"train-ai=y, search=n"}},
-			"train-ai=allowed@3+header search=disallowed@4+header", "search=unknown ai-input=unknown ai-train=allowed@5"},
+			"train-ai=allowed@3+header ai-use=unknown search=disallowed@4+header", "search=unknown ai-input=unknown ai-train=allowed@5"},
 		// RFC 9651 §4.2: the field lines make one Dictionary, whose last value of a key wins.
 		{"field lines are one dictionary", file, map[string][]string{"Content-Usage": {"train-ai=n", "train-ai=y"}},
-			"train-ai=allowed@3+header search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+			"train-ai=allowed@3+header ai-use=unknown search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
 		{"a field that does not parse states nothing", file, map[string][]string{"Content-Usage": {"Train-AI=n"}},
-			"train-ai=allowed@3 search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
+			"train-ai=allowed@3 ai-use=unknown search=disallowed@4", "search=unknown ai-input=unknown ai-train=allowed@5"},
 		{"Content-Signal header", file, map[string][]string{"Content-Signal": {"ai-train=no, search=yes"}},
-			"train-ai=allowed@3 search=disallowed@4", "search=allowed+header ai-input=unknown ai-train=disallowed+header"},
+			"train-ai=allowed@3 ai-use=unknown search=disallowed@4", "search=allowed+header ai-input=unknown ai-train=disallowed+header"},
 		{"the header alone", Usage{}, map[string][]string{"Content-Usage": {"train-ai=n"}},
-			"train-ai=disallowed+header search=unknown", "search=unknown ai-input=unknown ai-train=unknown"},
+			"train-ai=disallowed+header ai-use=unknown search=unknown", "search=unknown ai-input=unknown ai-train=unknown"},
 		{"a URL robots.txt does not let the crawler fetch", Usage{ContentUsage: unknowns(vocabulary), ContentSignal: unknowns(signalVocabulary)},
-			map[string][]string{"Content-Usage": {"search=y"}}, "train-ai=unknown search=allowed+header", "search=unknown ai-input=unknown ai-train=unknown"},
+			map[string][]string{"Content-Usage": {"search=y"}}, "train-ai=unknown ai-use=unknown search=allowed+header", "search=unknown ai-input=unknown ai-train=unknown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -368,12 +370,12 @@ func TestUsageParse(t *testing.T) {
 		want        string
 	}{
 		// The draft's table.
-		{"SomeBot", "/test", true, "train-ai=disallowed@4 search=unknown"},
-		{"SomeBot", "/never/test", false, "train-ai=unknown search=unknown"}, // "N/A"
-		{"SomeBot", "/ai-ok/test", true, "train-ai=allowed@5 search=unknown"},
+		{"SomeBot", "/test", true, "train-ai=disallowed@4 ai-use=unknown search=unknown"},
+		{"SomeBot", "/never/test", false, "train-ai=unknown ai-use=unknown search=unknown"}, // "N/A"
+		{"SomeBot", "/ai-ok/test", true, "train-ai=allowed@5 ai-use=unknown search=unknown"},
 		// "A crawler that identifies as "ExampleBot" uses the second group."
-		{"ExampleBot", "/test", true, "train-ai=allowed@9 search=unknown"},
-		{"examplebot", "/never/test", true, "train-ai=allowed@9 search=unknown"},
+		{"ExampleBot", "/test", true, "train-ai=allowed@9 ai-use=unknown search=unknown"},
+		{"examplebot", "/never/test", true, "train-ai=allowed@9 ai-use=unknown search=unknown"},
 	}
 	for _, d := range Dialects() {
 		r := Parse([]byte(file), WithDialect(d))
@@ -381,7 +383,7 @@ func TestUsageParse(t *testing.T) {
 			t.Run(fmt.Sprintf("%s %s %s", d, tt.agent, tt.path), func(t *testing.T) {
 				want := tt.want
 				if d.legacy() { // neither document knows the field
-					want = "train-ai=unknown search=unknown"
+					want = "train-ai=unknown ai-use=unknown search=unknown"
 				}
 				u := r.Usage(tt.agent, "https://example.com"+tt.path)
 				if got := prefs(u.ContentUsage); got != want || u.Fetchable != tt.fetchable && !d.legacy() {
@@ -404,7 +406,7 @@ func TestUsageJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = `{"fetchable":true,` +
-		`"content_usage":[{"label":"train-ai","preference":"unknown","line":0},{"label":"search","preference":"unknown","line":0}],` +
+		`"content_usage":[{"label":"train-ai","preference":"unknown","line":0},{"label":"ai-use","preference":"unknown","line":0},{"label":"search","preference":"unknown","line":0}],` +
 		`"content_signal":[{"label":"search","preference":"unknown","line":0},{"label":"ai-input","preference":"unknown","line":0},{"label":"ai-train","preference":"disallowed","line":3}],` +
 		`"lines":[{"signal":false,"path":"/a/","statement":"Train-ai=n","line":2,"error":"structured field: upper-case letter 'T' where it needs a key: keys are lower case at byte 0"},` +
 		`{"signal":true,"path":"","statement":"ai-train=no","line":3}]}`
@@ -412,7 +414,7 @@ func TestUsageJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 	var back Usage
-	if err := json.Unmarshal(b, &back); err != nil || back.Signal("ai-train").Preference != UsageDisallowed {
+	if err := json.Unmarshal(b, &back); err != nil || back.Signal(SignalAITrain).Preference != UsageDisallowed {
 		t.Errorf("read back: %+v, %v", back, err)
 	}
 	r = Parse([]byte("User-agent: *\nContent-Usage: /a/ train-ai=n\n"))

@@ -59,8 +59,16 @@ type Told struct {
 // prefKey names one preference: a category of Content-Usage, or a signal of
 // Content-Signal.
 type prefKey struct {
-	signal bool
-	label  string
+	signal   bool
+	category robots.CategoryLabel
+	sig      robots.SignalLabel
+}
+
+func (k prefKey) label() string {
+	if k.signal {
+		return k.sig.String()
+	}
+	return k.category.String()
 }
 
 func (k prefKey) field() string {
@@ -74,11 +82,15 @@ func (k prefKey) field() string {
 // train-ai and Content-Signal's ai-train are training; their two "search" are
 // search (Content-Signal's leaves out AI summaries, which its ai-input covers, as it
 // covers the AI answers that AI search and user-triggered fetchers give).
+// Content-Usage's ai-use (draft-ietf-aipref-vocab-08) is input to a generative model
+// of an asset the user did not provide directly: AI search's, not a user-triggered
+// fetch of the page the user named (whether a URL the user gives is "directly
+// provided" is open in the working group, issue 249).
 var purposePrefs = map[crawlers.Purpose][]prefKey{
-	crawlers.AITrain:  {{false, "train-ai"}, {true, "ai-train"}},
-	crawlers.Search:   {{false, "search"}, {true, "search"}},
-	crawlers.AISearch: {{true, "ai-input"}},
-	crawlers.AIUser:   {{true, "ai-input"}},
+	crawlers.AITrain:  {{category: robots.TrainAI}, {signal: true, sig: robots.SignalAITrain}},
+	crawlers.Search:   {{category: robots.Search}, {signal: true, sig: robots.SignalSearch}},
+	crawlers.AISearch: {{category: robots.AIUse}, {signal: true, sig: robots.SignalAIInput}},
+	crawlers.AIUser:   {{signal: true, sig: robots.SignalAIInput}},
 }
 
 // purposes answers the question of Purpose for every purpose, deciding the root URL
@@ -110,7 +122,7 @@ func purposes(rb *robots.Robots, effect fetch.Effect, origin string) []Purpose {
 		pr := Purpose{Purpose: p, Preferences: []string{}, Blocked: []PurposeCrawler{}, ToldNo: []PurposeCrawler{}, Open: []PurposeCrawler{}}
 		keys := purposePrefs[p]
 		for _, k := range keys {
-			pr.Preferences = append(pr.Preferences, k.field()+" "+k.label)
+			pr.Preferences = append(pr.Preferences, k.field()+" "+k.label())
 		}
 		for _, c := range crawlers.WithPurpose(p) {
 			s := sayTo(c.Name)
@@ -121,9 +133,9 @@ func purposes(rb *robots.Robots, effect fetch.Effect, origin string) []Purpose {
 			}
 			no := false
 			for _, k := range keys {
-				st := s.u.Category(k.label)
+				st := s.u.Category(k.category)
 				if k.signal {
-					st = s.u.Signal(k.label)
+					st = s.u.Signal(k.sig)
 				}
 				if st.Preference != robots.UsageUnknown {
 					pc.Told = append(pc.Told, Told{Field: k.field(), Stated: st})

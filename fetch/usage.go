@@ -47,7 +47,7 @@ func (r *Result) UsageAgents(agents []string, url string) robots.Usage {
 //	resp, err := client.Get(u) // client.Transport is t
 //	...
 //	pref, err := t.Usage(resp)
-//	if pref.Category("train-ai").Preference == robots.UsageDisallowed { ... }
+//	if pref.Category(robots.TrainAI).Preference == robots.UsageDisallowed { ... }
 func (t *Transport) Usage(resp *http.Response) (robots.Usage, error) {
 	t.once.Do(t.init)
 	if t.err != nil {

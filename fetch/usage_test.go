@@ -53,14 +53,14 @@ func TestTransportUsage(t *testing.T) {
 		usage       string // train-ai and search, each with what stated it
 		signal      string // search, ai-input and ai-train
 	}{
-		{agent, "/about", "train-ai=disallowed@3 search=allowed@3", "search=allowed@5 ai-input=unknown ai-train=disallowed@5"},
-		{agent, "/blog/post", "train-ai=allowed@4 search=unknown", "search=allowed@5 ai-input=unknown ai-train=disallowed@5"},
+		{agent, "/about", "train-ai=disallowed@3 ai-use=unknown search=allowed@3", "search=allowed@5 ai-input=unknown ai-train=disallowed@5"},
+		{agent, "/blog/post", "train-ai=allowed@4 ai-use=unknown search=unknown", "search=allowed@5 ai-input=unknown ai-train=disallowed@5"},
 		// The header disallows what robots.txt allows: the header decides.
-		{agent, "/blog/no-training", "train-ai=disallowed+header search=unknown", "search=allowed@5 ai-input=unknown ai-train=disallowed@5"},
-		{agent, "/moved", "train-ai=disallowed+header search=unknown", "search=allowed@5 ai-input=unknown ai-train=disallowed@5"},
-		{agent, "/blog/also-search", "train-ai=allowed@4 search=allowed+header", "search=allowed@5 ai-input=disallowed+header ai-train=disallowed@5"},
-		{"OtherBot", "/about", "train-ai=allowed@8 search=unknown", "search=unknown ai-input=unknown ai-train=unknown"},
-		{"OtherBot", "/blog/no-training", "train-ai=disallowed+header search=unknown", "search=unknown ai-input=unknown ai-train=unknown"},
+		{agent, "/blog/no-training", "train-ai=disallowed+header ai-use=unknown search=unknown", "search=allowed@5 ai-input=unknown ai-train=disallowed@5"},
+		{agent, "/moved", "train-ai=disallowed+header ai-use=unknown search=unknown", "search=allowed@5 ai-input=unknown ai-train=disallowed@5"},
+		{agent, "/blog/also-search", "train-ai=allowed@4 ai-use=unknown search=allowed+header", "search=allowed@5 ai-input=disallowed+header ai-train=disallowed@5"},
+		{"OtherBot", "/about", "train-ai=allowed@8 ai-use=unknown search=unknown", "search=unknown ai-input=unknown ai-train=unknown"},
+		{"OtherBot", "/blog/no-training", "train-ai=disallowed+header ai-use=unknown search=unknown", "search=unknown ai-input=unknown ai-train=unknown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+" "+tt.path, func(t *testing.T) {
@@ -92,13 +92,13 @@ func TestResultUsage(t *testing.T) {
 		fetchable bool
 	}{{fetch.AllowAll, true}, {fetch.DisallowAll, false}} {
 		u := (&fetch.Result{Effect: tt.effect}).Usage(agent, "https://example.com/")
-		if u.Fetchable != tt.fetchable || describe(u.ContentUsage) != "train-ai=unknown search=unknown" {
+		if u.Fetchable != tt.fetchable || describe(u.ContentUsage) != "train-ai=unknown ai-use=unknown search=unknown" {
 			t.Errorf("%v: %+v", tt.effect, u)
 		}
 	}
 	body := "User-agent: *\nContent-Usage: train-ai=n\n"
 	u := (&fetch.Result{Effect: fetch.ObeyRules, Body: body}).Usage(agent, "https://example.com/")
-	if got := describe(u.ContentUsage); got != "train-ai=disallowed@2 search=unknown" {
+	if got := describe(u.ContentUsage); got != "train-ai=disallowed@2 ai-use=unknown search=unknown" {
 		t.Errorf("from a stored body: %s", got)
 	}
 }

@@ -77,7 +77,7 @@ func IsRefused(err error) bool {
 //
 //	c.OnResponse(func(r *colly.Response) {
 //		u, err := robotscolly.Usage(t, r)
-//		if err == nil && u.Category("train-ai").Preference == robots.UsageDisallowed { ... }
+//		if err == nil && u.Category(robots.TrainAI).Preference == robots.UsageDisallowed { ... }
 //	})
 func Usage(t *fetch.Transport, r *colly.Response) (robots.Usage, error) {
 	if r.Request == nil || r.Request.URL == nil {

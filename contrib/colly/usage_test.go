@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/contrib/colly"
 	"github.com/gorobots/robots/fetch"
 )
@@ -48,11 +49,11 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%s: %v", r.Request.URL, err)
 			return
 		}
-		train, search := u.Category("train-ai"), u.Category("search")
+		train, search := u.Category(robots.TrainAI), u.Category(robots.Search)
 		mu.Lock()
 		defer mu.Unlock()
 		got[r.Request.URL.Path] = fmt.Sprintf("train-ai=%s@%d header=%v search=%s signal ai-train=%s",
-			train.Preference, train.Line, train.Header, search.Preference, u.Signal("ai-train").Preference)
+			train.Preference, train.Line, train.Header, search.Preference, u.Signal(robots.SignalAITrain).Preference)
 	})
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
 	if err := c.Visit(srv.URL + "/"); err != nil {
