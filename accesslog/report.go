@@ -18,8 +18,8 @@ type Report struct {
 	Host          string    `json:"host,omitempty"`         // requests for other hosts were left out
 	Verification  bool      `json:"verification"`           // whether identities were verified
 
-	Lines     int64 `json:"lines"`     // read, skipped ones included, blank ones not
-	Records   int64 `json:"records"`   // requests read
+	Lines     int64 `json:"lines"`      // read, skipped ones included, blank ones not
+	Records   int64 `json:"records"`    // requests read
 	OtherHost int64 `json:"other_host"` // requests for another host than Host, left out
 	// Crawler is the requests by known crawlers (a registry token in the User-Agent).
 	Crawler int64 `json:"crawler_requests"`
