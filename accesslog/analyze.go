@@ -142,6 +142,7 @@ func NewAnalyzer(cfg Config) *Analyzer {
 	a.rep.CacheLifetime = cfg.Lifetime.Seconds()
 	a.rep.Host = cfg.Host
 	a.rep.Verification = cfg.Verify != nil
+	a.rep.Examples = cfg.Examples
 	return a
 }
 

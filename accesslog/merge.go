@@ -69,26 +69,15 @@ func Merge(reports ...*Report) (*Report, error) {
 		return nil, fmt.Errorf("no report to merge")
 	}
 	first := reports[0]
-	a := NewAnalyzer(Config{Robots: first.Robots, Host: first.Host})
+	a := NewAnalyzer(Config{Robots: first.Robots, Host: first.Host, Examples: first.Examples})
 	a.rep.CacheLifetime = first.CacheLifetime
 	a.rep.Verification = first.Verification
-	examples := 0
-	for _, r := range reports {
-		for _, row := range r.Crawlers {
-			for _, rc := range row.Rules {
-				examples = max(examples, len(rc.Examples))
-			}
-		}
-	}
-	if examples > 0 {
-		a.cfg.Examples = examples
-	}
 	for i, r := range reports {
 		if !Timeline(r.Robots).same(first.Robots) {
 			return nil, fmt.Errorf("report %d judged against other robots.txt files than report 1 (%s): merge reports of the same files only", i+1, versionNames(r.Robots))
 		}
-		if r.CacheLifetime != first.CacheLifetime || r.Host != first.Host || r.Verification != first.Verification {
-			return nil, fmt.Errorf("report %d was made with other settings (cache lifetime, host, verification) than report 1", i+1)
+		if r.CacheLifetime != first.CacheLifetime || r.Host != first.Host || r.Verification != first.Verification || r.Examples != first.Examples {
+			return nil, fmt.Errorf("report %d was made with other settings (cache lifetime, host, verification, examples) than report 1", i+1)
 		}
 		if err := a.add(r); err != nil {
 			return nil, fmt.Errorf("report %d: %w", i+1, err)

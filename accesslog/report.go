@@ -17,6 +17,7 @@ type Report struct {
 	CacheLifetime float64   `json:"cache_lifetime_seconds"` // how long a crawler may keep a replaced file
 	Host          string    `json:"host,omitempty"`         // requests for other hosts were left out
 	Verification  bool      `json:"verification"`           // whether identities were verified
+	Examples      int       `json:"examples_per_rule"`      // example URLs kept per rule
 
 	Lines     int64 `json:"lines"`      // read, skipped ones included, blank ones not
 	Records   int64 `json:"records"`    // requests read
