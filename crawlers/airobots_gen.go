@@ -9,331 +9,325 @@ package crawlers
 
 // aiRobots are the crawlers of ai.robots.txt's list, with purposes mapped from
 // their "function" as internal/gen documents.
-var aiRobots = []entry{
+var aiRobots = []genEntry{
 	// function: "AI Search Crawlers"
-	{"AddSearchBot", "", p(AISearch), "", Unknown, false},
+	{"AddSearchBot", "", "AddSearch", "description: \"indexes website content for AddSearch's AI-powered site search\"", p(AISearch), "", StanceUnknown, ""},
 	// function: "Data Scraper from RSS Feeds."
-	{"AgentTimes", "The Agent Times", p(AITrain), "https://theagenttimes.com/about", Unknown, false},
+	{"AgentTimes", "", "The Agent Times", "", p(AITrain), "https://theagenttimes.com/about", StanceUnknown, ""},
 	// function: "Content is used to train open language models."
-	{"AI2Bot", "Ai2", p(AITrain), "https://allenai.org/crawler", Unknown, false},
+	{"AI2Bot", "", "Ai2", "", p(AITrain), "https://allenai.org/crawler", Obeys, ""},
 	// function: "AI Assistants"
-	{"AI2Bot-DeepResearchEval", "Ai2", p(AIUser), "", Unknown, false},
+	{"AI2Bot-DeepResearchEval", "", "Ai2", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "Content is used to train open language models."
-	{"Ai2Bot-Dolma", "Ai2", p(AITrain), "https://allenai.org/crawler", Unknown, false},
+	{"Ai2Bot-Dolma", "", "Ai2", "", p(AITrain), "https://allenai.org/crawler", Obeys, ""},
 	// function: "A massive, artificial intelligence/machine learning, automated system."
-	{"aiHitBot", "aiHit", p(AITrain), "https://www.aihitdata.com/about", Unknown, false},
+	{"aiHitBot", "", "aiHit", "", p(AITrain), "https://www.aihitdata.com/about", Obeys, ""},
 	// function: "AI Data Providers"
-	{"AIWebIndex", "Lyrenth", p(AITrain, AISearch), "", Unknown, false},
+	{"AIWebIndex", "", "Lyrenth", "", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "Collects data for AI natural language search"
-	{"amazon-kendra", "Amazon", p(AISearch), "", Unknown, false},
+	{"amazon-kendra", "", "Amazon", "", p(AISearch), "", Obeys, ""},
 	// function: "AI Assistants"
-	{"amazon-QBusiness", "", p(AIUser), "", Unknown, false},
+	{"amazon-QBusiness", "", "Amazon", "description: \"an Amazon Q Business web crawler\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "Service improvement and enabling answers for Alexa users."
-	{"Amazonbot", "Amazon", p(AISearch, AIUser), "", Unknown, false},
+	{"Amazonbot", "", "Amazon", "", p(AISearch, AIUser), "", Obeys, ""},
 	// function: "AI Agents"
-	{"AmazonBuyForMe", "Amazon", p(AIUser), "", Unknown, false},
+	{"AmazonBuyForMe", "", "Amazon", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Search Crawlers"
-	{"Amzn-SearchBot", "", p(AISearch), "", Unknown, false},
+	{"Amzn-SearchBot", "", "Amazon", "no description; the Amzn- prefix and naming of Amzn-User, whose operator robots.json gives as Amazon", p(AISearch), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"Amzn-User", "Amazon", p(AIUser), "", Unknown, false},
+	{"Amzn-User", "", "Amazon", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "Search engine using generative AI, AI Search Assistant"
-	{"Andibot", "Andi", p(AISearch, AIUser), "", Unknown, false},
+	{"Andibot", "", "Andi", "", p(AISearch, AIUser), "", StanceUnknown, ""},
 	// function: "Collects data for AI search"
-	{"Anomura", "Direqt", p(AISearch), "", Unknown, false},
+	{"Anomura", "", "Direqt", "", p(AISearch), "", Obeys, ""},
 	// function: "Scrapes data to train Anthropic's AI products."
-	{"anthropic-ai", "Anthropic", p(AITrain), "", Unknown, false},
+	{"anthropic-ai", "", "Anthropic", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"ApifyBot", "", p(AITrain, AISearch), "", Unknown, false},
+	{"ApifyBot", "", "Apify", "description: \"a web scraping and data extraction crawler by Apify\"", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"ApifyWebsiteContentCrawler", "", p(AITrain, AISearch), "", Unknown, false},
+	{"ApifyWebsiteContentCrawler", "", "Apify", "description: \"a web crawler by Apify\"", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "AI Search Crawlers"
-	{"Applebot", "", p(AISearch), "https://support.apple.com/en-us/119829#retrieval", Unknown, false},
+	{"Applebot", "", "Apple", "respect field links Apple's page https://support.apple.com/en-us/119829#retrieval", p(AISearch), "https://support.apple.com/en-us/119829#retrieval", Obeys, "https://support.apple.com/en-us/119829#retrieval"},
 	// function: "Powers features in Siri, Spotlight, Safari, Apple Intelligence, and others."
-	{"Applebot-Extended", "Apple", p(AITrain, AIUser), "https://support.apple.com/en-us/119829#datausage", Unknown, false},
+	{"Applebot-Extended", "", "Apple", "", p(AITrain, AIUser), "https://support.apple.com/en-us/119829#datausage", Obeys, ""},
 	// function: "Undocumented AI Agents"
-	{"Aranet-SearchBot", "", p(Other), "", Unknown, false},
+	{"Aranet-SearchBot", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(Other), "", StanceUnknown, ""},
 	// function: "AI search, assistants and agents"
-	{"atlassian-bot", "Atlassian", p(AISearch, AIUser), "https://support.atlassian.com/organization-administration/docs/connect-custom-website-to-rovo/#Editing-your-robots.txt", Unknown, false},
+	{"atlassian-bot", "", "Atlassian", "", p(AISearch, AIUser), "https://support.atlassian.com/organization-administration/docs/connect-custom-website-to-rovo/#Editing-your-robots.txt", Obeys, "https://support.atlassian.com/organization-administration/docs/connect-custom-website-to-rovo/#Editing-your-robots.txt"},
 	// function: "AI Data Scrapers"
-	{"Awario", "Awario", p(AITrain), "", Unknown, false},
+	{"Awario", "", "Awario", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Search Crawlers"
-	{"AzureAI-SearchBot", "", p(AISearch), "", Unknown, false},
+	{"AzureAI-SearchBot", "", "unknown", "robots.json has no description; the name suggests Microsoft's Azure AI Search, but nothing in the data says so", p(AISearch), "", StanceUnknown, ""},
 	// function: "Data scraping for custom AI applications."
-	{"bedrockbot", "Amazon", p(AITrain), "https://docs.aws.amazon.com/bedrock/latest/userguide/webcrawl-data-source-connector.html#configuration-webcrawl-connector", Unknown, false},
+	{"bedrockbot", "", "Amazon", "", p(AITrain), "https://docs.aws.amazon.com/bedrock/latest/userguide/webcrawl-data-source-connector.html#configuration-webcrawl-connector", Obeys, "https://docs.aws.amazon.com/bedrock/latest/userguide/webcrawl-data-source-connector.html#configuration-webcrawl-connector"},
 	// function: "AI Assistants"
-	{"bigsur.ai", "Big Sur AI", p(AIUser), "", Unknown, false},
+	{"bigsur.ai", "", "Big Sur AI", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"Bravebot", "", p(AITrain, AISearch), "https://safe.search.brave.com/help/brave-search-crawler", Unknown, false},
+	{"Bravebot", "", "Brave", "operator field is https://safe.search.brave.com/help/brave-search-crawler, Brave's page", p(AITrain, AISearch), "https://safe.search.brave.com/help/brave-search-crawler", Obeys, ""},
 	// function: "AI Data Providers"
-	{"Brightbot", "", p(AITrain, AISearch), "", Unknown, false},
-	// function: "LLM/AI training."
-	{"Brightbot 1.0", "", p(AITrain), "https://brightdata.com/brightbot", Unknown, false},
+	{"Brightbot", "Brightbot 1.0", "Bright Data", "description: \"a web data collection crawler by Bright Data\"", p(AITrain, AISearch), "https://brightdata.com/brightbot", StanceUnknown, ""},
 	// function: "AI Learning Companion"
-	{"BuddyBot", "BuddyBotLearning", p(Other), "", Unknown, false},
+	{"BuddyBot", "", "BuddyBotLearning", "", p(Other), "", StanceUnknown, ""},
 	// function: "LLM training."
-	{"Bytespider", "ByteDance", p(AITrain), "", Unknown, false},
+	{"Bytespider", "", "ByteDance", "", p(AITrain), "", Ignores, ""},
 	// function: "Provides open crawl dataset, used for many purposes, including Machine Learning/AI."
-	{"CCBot", "Common Crawl Foundation", p(AITrain), "https://commoncrawl.org/ccbot", Unknown, false},
+	{"CCBot", "", "Common Crawl Foundation", "", p(AITrain), "https://commoncrawl.org/ccbot", Obeys, "https://commoncrawl.org/ccbot"},
 	// function: "AI Search Crawlers"
-	{"Channel3Bot", "", p(AISearch), "", Unknown, false},
+	{"Channel3Bot", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(AISearch), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"ChatGLM-Spider", "", p(AITrain), "", Unknown, false},
+	{"ChatGLM-Spider", "", "unknown", "robots.json has no description; ChatGLM names a model, not who runs the crawler", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Agents"
-	{"ChatGPT Agent", "OpenAI", p(AIUser), "", Unknown, false},
+	{"ChatGPT", "ChatGPT Agent", "OpenAI", "", p(AIUser), "", Obeys, ""},
 	// function: "AI Assistants"
-	{"ChatGPT-User", "OpenAI", p(AIUser), "", Unknown, false},
+	{"ChatGPT-User", "", "OpenAI", "", p(AIUser), "", Obeys, ""},
 	// function: "AI Coding Agents"
-	{"Claude-Code", "", p(AIUser), "", Unknown, false},
+	{"Claude-Code", "", "Anthropic", "description: \"an AI coding agent by Anthropic\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "Claude-SearchBot navigates the web to improve search result quality for users. It analyzes online content specifically to enhance the relevance and accuracy of search responses."
-	{"Claude-SearchBot", "Anthropic", p(AISearch, AIUser), "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler", Unknown, false},
+	{"Claude-SearchBot", "", "Anthropic", "", p(AISearch, AIUser), "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler", Obeys, "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler"},
 	// function: "AI Assistants"
-	{"Claude-User", "Anthropic", p(AIUser), "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler", Unknown, false},
+	{"Claude-User", "", "Anthropic", "", p(AIUser), "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler", Obeys, "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler"},
 	// function: "Undocumented AI Agents"
-	{"Claude-Web", "Anthropic", p(Other), "", Unknown, false},
+	{"Claude-Web", "", "Anthropic", "", p(Other), "", StanceUnknown, ""},
 	// function: "Scrapes data to train Anthropic's AI products."
-	{"ClaudeBot", "Anthropic", p(AITrain), "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler", Unknown, false},
+	{"ClaudeBot", "", "Anthropic", "", p(AITrain), "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler", Obeys, "https://support.anthropic.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler"},
 	// function: "Collects data for AI search"
-	{"Cloudflare-AutoRAG", "Cloudflare", p(AISearch), "https://developers.cloudflare.com/autorag", Unknown, false},
+	{"Cloudflare-AutoRAG", "", "Cloudflare", "", p(AISearch), "https://developers.cloudflare.com/autorag", Obeys, ""},
 	// function: "AI Data Scrapers"
-	{"CloudVertexBot", "", p(AITrain), "", Unknown, false},
+	{"CloudVertexBot", "", "Google", "description: \"a Google-operated crawler\"", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Coding Agents"
-	{"Code", "", p(AIUser), "", Unknown, false},
+	{"Code", "", "GitHub", "description: \"Code (GitHub Copilot) is an AI coding agent\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "Retrieves data to provide responses to user-initiated prompts."
-	{"cohere-ai", "Cohere", p(AIUser), "", Unknown, false},
+	{"cohere-ai", "", "Cohere", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"cohere-training-data-crawler", "Cohere", p(AITrain), "", Unknown, false},
+	{"cohere-training-data-crawler", "", "Cohere", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI LLM Scraper."
-	{"Cotoyogi", "ROIS", p(AITrain), "https://ds.rois.ac.jp/en_center8/en_crawler/", Unknown, false},
+	{"Cotoyogi", "", "ROIS", "", p(AITrain), "https://ds.rois.ac.jp/en_center8/en_crawler/", Obeys, ""},
 	// function: "AI Data Providers"
-	{"CragCrawler", "CragSoftware", p(AITrain, AISearch), "", Unknown, false},
+	{"CragCrawler", "", "CragSoftware", "", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "Undocumented AI Agents"
-	{"Crawl4AI", "", p(Other), "", Unknown, false},
+	{"Crawl4AI", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(Other), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"Crawlspace", "Crawlspace", p(AITrain, AISearch), "", Unknown, false},
+	{"Crawlspace", "", "Crawlspace", "", p(AITrain, AISearch), "", Obeys, "https://news.ycombinator.com/item?id=42756654"},
 	// function: "AI Coding Agents"
-	{"Cursor", "", p(AIUser), "", Unknown, false},
+	{"Cursor", "", "Cursor", "description: \"Cursor is an AI coding agent\" (the product; its maker is not named)", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"Datenbank Crawler", "Datenbank", p(AITrain), "", Unknown, false},
+	{"Datenbank", "Datenbank Crawler", "Datenbank", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "Training language models and improving AI products"
-	{"DeepSeekBot", "DeepSeek", p(AITrain), "", Unknown, false},
+	{"DeepSeekBot", "", "DeepSeek", "", p(AITrain), "", Ignores, ""},
 	// function: "AI Coding Agents"
-	{"Devin", "Devin AI", p(AIUser), "", Unknown, false},
+	{"Devin", "", "Devin AI", "", p(AIUser), "", Obeys, ""},
 	// function: "AI Data Providers"
-	{"Diffbot", "Diffbot", p(AITrain, AISearch), "", Unknown, false},
+	{"Diffbot", "", "Diffbot", "", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"DuckAssistBot", "", p(AIUser), "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot/", Unknown, false},
+	{"DuckAssistBot", "", "DuckDuckGo", "description: \"collect content for DuckDuckGo's AI-assisted answers feature\"", p(AIUser), "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot/", Obeys, "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot/"},
 	// function: "AI Data Scrapers"
-	{"Echobot Bot", "Echobox", p(AITrain), "", Unknown, false},
+	{"Echobot", "Echobot Bot", "Echobox", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "Data collection to support AI-powered products."
-	{"EchoboxBot", "Echobox", p(AITrain), "", Unknown, false},
+	{"EchoboxBot", "", "Echobox", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"ExaBot", "", p(AITrain, AISearch), "", Unknown, false},
+	{"ExaBot", "", "Exa", "description: \"to power Exa's AI search engine\"", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "AI Search Crawlers"
-	{"ExaSearchBot", "Exa", p(AISearch), "", Unknown, false},
+	{"ExaSearchBot", "", "Exa", "", p(AISearch), "", StanceUnknown, ""},
 	// function: "Training language models"
-	{"FacebookBot", "Meta/Facebook", p(AITrain), "https://developers.facebook.com/docs/sharing/bot/", Unknown, false},
+	{"FacebookBot", "", "Meta/Facebook", "", p(AITrain), "https://developers.facebook.com/docs/sharing/bot/", Obeys, "https://developers.facebook.com/docs/sharing/bot/"},
 	// function: "Ostensibly only for sharing, but likely used as an AI crawler as well"
-	{"facebookexternalhit", "Meta/Facebook", p(Other), "", Unknown, false},
+	{"facebookexternalhit", "", "Meta/Facebook", "", p(Other), "", Ignores, "https://github.com/ai-robots-txt/ai.robots.txt/issues/40#issuecomment-2524591313"},
 	// function: "AI model training."
-	{"Factset_spyderbot", "Factset", p(AITrain), "https://www.factset.com/ai", Unknown, false},
+	{"Factset_spyderbot", "", "Factset", "", p(AITrain), "https://www.factset.com/ai", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"FirecrawlAgent", "Firecrawl", p(AITrain, AISearch), "", Unknown, false},
+	{"FirecrawlAgent", "", "Firecrawl", "", p(AITrain, AISearch), "", Obeys, ""},
 	// function: "We are using the data from the crawler to build datasets for machine learning experiments."
-	{"FriendlyCrawler", "", p(AITrain), "https://imho.alex-kunz.com/2024/01/25/an-update-on-friendly-crawler", Unknown, false},
+	{"FriendlyCrawler", "", "unknown", "description: \"Unclear who the operator is\"", p(AITrain), "https://imho.alex-kunz.com/2024/01/25/an-update-on-friendly-crawler", Obeys, "https://imho.alex-kunz.com/2024/01/25/an-update-on-friendly-crawler"},
 	// function: "AI Assistants"
-	{"GeistHaus-PageFetcher", "GeistHaus", p(AIUser), "", Unknown, false},
+	{"GeistHaus-PageFetcher", "", "GeistHaus", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"Gemini-Deep-Research", "", p(AIUser), "", Unknown, false},
+	{"Gemini-Deep-Research", "", "Google", "description: \"Google Gemini's Deep Research feature\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Agents"
-	{"Google-Agent", "", p(AIUser), "https://developers.google.com/search/docs/crawling-indexing/google-common-crawlers#google-agent", Unknown, false},
+	{"Google-Agent", "", "Google", "description: \"used by agents hosted on Google infrastructure\"", p(AIUser), "https://developers.google.com/search/docs/crawling-indexing/google-common-crawlers#google-agent", Obeys, "https://developers.google.com/search/docs/crawling-indexing/google-common-crawlers#google-agent"},
 	// function: "Build and manage AI models for businesses employing Vertex AI"
-	{"Google-CloudVertexBot", "Google", p(AIUser), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Unknown, false},
+	{"Google-CloudVertexBot", "", "Google", "", p(AIUser), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Obeys, "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers"},
 	// function: "LLM training."
-	{"Google-Extended", "Google", p(AITrain), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Unknown, false},
+	{"Google-Extended", "", "Google", "", p(AITrain), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Obeys, "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers"},
 	// function: "Used as part of AI apps developed by users of Google's Firebase AI products."
-	{"Google-Firebase", "Google", p(AIUser), "", Unknown, false},
+	{"Google-Firebase", "", "Google", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Coding Agents"
-	{"Google-Gemini-CLI", "", p(AIUser), "", Unknown, false},
+	{"Google-Gemini-CLI", "", "Google", "description: \"an AI coding agent by Google\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"Google-NotebookLM", "", p(AIUser), "", Unknown, false},
+	{"Google-NotebookLM", "", "Google", "description: \"Google-NotebookLM is an AI-powered research and note-taking assistant\"; Google documents it among its user-triggered fetchers", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Agents"
-	{"GoogleAgent-Mariner", "Google", p(AIUser), "", Unknown, false},
+	{"GoogleAgent-Mariner", "", "Google", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"GoogleAgent-URLContext", "Google", p(AIUser), "", Unknown, false},
+	{"GoogleAgent-URLContext", "", "Google", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "Scrapes data."
-	{"GoogleOther", "Google", p(AITrain), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Unknown, false},
+	{"GoogleOther", "", "Google", "", p(AITrain), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Obeys, "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers"},
 	// function: "Scrapes data."
-	{"GoogleOther-Image", "Google", p(AITrain), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Unknown, false},
+	{"GoogleOther-Image", "", "Google", "", p(AITrain), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Obeys, "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers"},
 	// function: "Scrapes data."
-	{"GoogleOther-Video", "Google", p(AITrain), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Unknown, false},
+	{"GoogleOther-Video", "", "Google", "", p(AITrain), "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers", Obeys, "https://developers.google.com/search/docs/crawling-indexing/overview-google-crawlers"},
 	// function: "Scrapes data to train OpenAI's products."
-	{"GPTBot", "OpenAI", p(AITrain), "", Unknown, false},
+	{"GPTBot", "", "OpenAI", "", p(AITrain), "", Obeys, ""},
 	// function: "AI Data Providers"
-	{"HenkBot", "", p(AITrain, AISearch), "", Unknown, false},
+	{"HenkBot", "", "Valyu", "description: \"crawls the web on behalf of Valyu\"", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "Undocumented AI Agents"
-	{"iAskBot", "", p(Other), "", Unknown, false},
-	// function: "Undocumented AI Agents"
-	{"iaskspider", "", p(Other), "", Unknown, false},
+	{"iAskBot", "", "iAsk", "no description; same name as iaskspider/2.0, whose operator robots.json gives as iAsk", p(Other), "", StanceUnknown, ""},
 	// function: "Crawls sites to provide answers to user queries."
-	{"iaskspider/2.0", "iAsk", p(AISearch, AIUser), "", Unknown, false},
+	{"iaskspider", "iaskspider/2.0", "iAsk", "", p(AISearch, AIUser), "", Ignores, ""},
 	// function: "Scrapes data to train and support AI technologies."
-	{"ICC-Crawler", "NICT", p(AITrain), "", Unknown, false},
+	{"ICC-Crawler", "", "NICT", "", p(AITrain), "", Obeys, ""},
 	// function: "ImageSiftBot is a web crawler that scrapes the internet for publicly available images to support their suite of web intelligence products"
-	{"ImagesiftBot", "ImageSift", p(AITrain), "https://imagesift.com/about", Unknown, false},
+	{"ImagesiftBot", "", "ImageSift", "", p(AITrain), "https://imagesift.com/about", Obeys, "https://imagesift.com/about"},
 	// function: "AI Data Scrapers"
-	{"imageSpider", "", p(AITrain), "", Unknown, false},
+	{"imageSpider", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(AITrain), "", StanceUnknown, ""},
 	// function: "Scrapes images for use in LLMs."
-	{"img2dataset", "img2dataset", p(AITrain), "", Unknown, false},
+	{"img2dataset", "", "img2dataset", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "Scrapes data to train machine learning models."
-	{"ISSCyberRiskCrawler", "ISS-Corporate", p(AITrain), "", Unknown, false},
+	{"ISSCyberRiskCrawler", "", "ISS-Corporate", "", p(AITrain), "", Ignores, ""},
 	// function: "AI Assistants"
-	{"kagi-fetcher", "Kagi", p(AIUser), "", Unknown, false},
+	{"kagi-fetcher", "", "Kagi", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"Kangaroo Bot", "", p(AITrain), "", Unknown, false},
+	{"Kangaroo", "Kangaroo Bot", "Kangaroo LLM", "description: \"used by the company Kangaroo LLM\"", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"Kimi-User", "Moonshot AI", p(AIUser), "", Unknown, false},
+	{"Kimi-User", "", "Moonshot AI", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"KlaviyoAIBot", "Klaviyo", p(AIUser), "https://help.klaviyo.com/hc/en-us/articles/40496146232219", Unknown, false},
+	{"KlaviyoAIBot", "", "Klaviyo", "", p(AIUser), "https://help.klaviyo.com/hc/en-us/articles/40496146232219", Obeys, "https://help.klaviyo.com/hc/en-us/articles/40496146232219"},
 	// function: "Undocumented AI Agents"
-	{"KunatoCrawler", "", p(Other), "", Unknown, false},
+	{"KunatoCrawler", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(Other), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"laion-huggingface-processor", "", p(AITrain), "", Unknown, false},
+	{"laion-huggingface-processor", "", "unknown", "robots.json has no description; the name suggests LAION, but nothing in the data says so", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI tools and models for machine learning research."
-	{"LAIONDownloader", "Large-scale Artificial Intelligence Open Network", p(AITrain), "https://laion.ai/faq/", Unknown, false},
+	{"LAIONDownloader", "", "Large-scale Artificial Intelligence Open Network", "", p(AITrain), "https://laion.ai/faq/", Ignores, "https://laion.ai/faq/"},
 	// function: "AI Data Scrapers"
-	{"LCC", "", p(AITrain), "", Unknown, false},
+	{"LCC", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"Lightpanda", "Anyone who downloads the Lightpanda client", p(AITrain), "", Unknown, false},
+	{"Lightpanda", "", "Anyone who downloads the Lightpanda client", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"LinerBot", "", p(AIUser), "", Unknown, false},
+	{"LinerBot", "", "Liner", "description: \"the web crawler used by Liner AI assistant\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI powered translation service"
-	{"Linguee Bot", "Linguee", p(AITrain), "", Unknown, false},
+	{"Linguee", "Linguee Bot", "Linguee", "", p(AITrain), "", Ignores, ""},
 	// function: "AI Search Crawlers"
-	{"LinkupBot", "", p(AISearch), "", Unknown, false},
+	{"LinkupBot", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(AISearch), "", StanceUnknown, ""},
 	// function: "AI Agents"
-	{"Manus-User", "Butterfly Effect", p(AIUser), "", Unknown, false},
+	{"Manus-User", "", "Butterfly Effect", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "Used to train models and improve products."
-	{"meta-externalagent", "Meta", p(AITrain), "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers", Unknown, false},
+	{"meta-externalagent", "", "Meta", "", p(AITrain), "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers", Obeys, ""},
 	// function: "AI Assistants"
-	{"Meta-ExternalFetcher", "", p(AIUser), "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers/", Unknown, false},
+	{"Meta-ExternalFetcher", "", "Meta", "description: \"dispatched by Meta AI products\"", p(AIUser), "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers/", Ignores, "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers/"},
 	// function: "AI Assistants"
-	{"meta-webindexer", "Meta", p(AIUser), "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers/", Unknown, false},
+	{"meta-webindexer", "", "Meta", "", p(AIUser), "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers/", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"MistralAI-User", "Mistral", p(AIUser), "", Unknown, false},
-	// function: "Takes action based on user prompts."
-	{"MistralAI-User/1.0", "Mistral AI", p(AIUser), "", Unknown, false},
+	{"MistralAI-User", "MistralAI-User/1.0", "Mistral", "", p(AIUser), "", Obeys, ""},
 	// function: "AI Data Providers"
-	{"Mozilla-Tabstack", "Mozilla", p(AITrain, AISearch), "https://docs.tabstack.ai/trust/controlling-access", Unknown, false},
+	{"Mozilla-Tabstack", "", "Mozilla", "", p(AITrain, AISearch), "https://docs.tabstack.ai/trust/controlling-access", Obeys, ""},
 	// function: "AI data scraper"
-	{"MyCentralAIScraperBot", "", p(AITrain), "", Unknown, false},
+	{"MyCentralAIScraperBot", "", "unknown", "description: \"Operator and data use is unclear at this time.\"", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI data scraper"
-	{"NagetBot", "Naget Inc", p(AITrain), "", Unknown, false},
+	{"NagetBot", "", "Naget Inc", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"netEstate Imprint Crawler", "netEstate", p(AITrain), "", Unknown, false},
+	{"netEstate", "netEstate Imprint Crawler", "netEstate", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI data scraper"
-	{"newsai", "", p(AITrain), "", Unknown, false},
+	{"newsai", "", "unknown", "description: \"there multiple sites using the newsai brand\"", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"NotebookLM", "", p(AIUser), "", Unknown, false},
+	{"NotebookLM", "", "Google", "description: \"built on Google's Gemini model\"; Google documents the fetcher as Google-NotebookLM", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Agents"
-	{"NovaAct", "", p(AIUser), "", Unknown, false},
+	{"NovaAct", "", "Amazon", "description: \"an AI agent created by Amazon\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "Search result generation."
-	{"OAI-SearchBot", "OpenAI", p(AISearch), "https://platform.openai.com/docs/bots", Unknown, false},
+	{"OAI-SearchBot", "", "OpenAI", "", p(AISearch), "https://platform.openai.com/docs/bots", Obeys, "https://platform.openai.com/docs/bots"},
 	// function: "Data is sold."
-	{"omgili", "Webz.io", p(AITrain), "https://webz.io/blog/web-data/what-is-the-omgili-bot-and-why-is-it-crawling-your-website/", Unknown, false},
+	{"omgili", "", "Webz.io", "", p(AITrain), "https://webz.io/blog/web-data/what-is-the-omgili-bot-and-why-is-it-crawling-your-website/", Obeys, "https://webz.io/blog/web-data/what-is-the-omgili-bot-and-why-is-it-crawling-your-website/"},
 	// function: "Data is sold."
-	{"omgilibot", "Webz.io", p(AITrain), "", Unknown, false},
+	{"omgilibot", "", "Webz.io", "", p(AITrain), "", Obeys, "https://web.archive.org/web/20170704003301/http://omgili.com/Crawler.html"},
 	// function: "Unclear at this time."
-	{"OpenAI", "OpenAI", p(Other), "", Unknown, false},
+	{"OpenAI", "", "OpenAI", "", p(Other), "", Obeys, ""},
 	// function: "AI Coding Agents"
-	{"opencode", "", p(AIUser), "", Unknown, false},
+	{"opencode", "", "unknown", "description: \"an open-source AI coding agent\": whoever runs it", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Agents"
-	{"Operator", "", p(AIUser), "", Unknown, false},
+	{"Operator", "", "OpenAI", "description: \"an AI agent created by OpenAI\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"PanguBot", "the Chinese company Huawei", p(AITrain), "", Unknown, false},
+	{"PanguBot", "", "the Chinese company Huawei", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "Data collection and analysis using machine learning and AI."
-	{"Panscient", "Panscient", p(AITrain), "https://panscient.com/faq.htm", Unknown, false},
+	{"Panscient", "", "Panscient", "", p(AITrain), "https://panscient.com/faq.htm", Obeys, "https://panscient.com/faq.htm"},
 	// function: "Data collection and analysis using machine learning and AI."
-	{"panscient.com", "Panscient", p(AITrain), "https://panscient.com/faq.htm", Unknown, false},
+	{"panscient.com", "", "Panscient", "", p(AITrain), "https://panscient.com/faq.htm", Obeys, "https://panscient.com/faq.htm"},
 	// function: "AI Assistants"
-	{"Perplexity-User", "Perplexity", p(AIUser), "https://docs.perplexity.ai/guides/bots", Unknown, false},
+	{"Perplexity-User", "", "Perplexity", "", p(AIUser), "https://docs.perplexity.ai/guides/bots", Ignores, "https://docs.perplexity.ai/guides/bots"},
 	// function: "Search result generation."
-	{"PerplexityBot", "Perplexity", p(AISearch), "https://docs.perplexity.ai/guides/bots", Unknown, false},
+	{"PerplexityBot", "", "Perplexity", "", p(AISearch), "https://docs.perplexity.ai/guides/bots", Obeys, "https://docs.perplexity.ai/guides/bots"},
 	// function: "Used to provide recommendations in Hauwei assistant and AI search services."
-	{"PetalBot", "Huawei", p(AISearch, AIUser), "", Unknown, false},
+	{"PetalBot", "", "Huawei", "", p(AISearch, AIUser), "", Obeys, ""},
 	// function: "AI Assistants"
-	{"PhindBot", "phind", p(AIUser), "", Unknown, false},
+	{"PhindBot", "", "phind", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"Poggio-Citations", "Poggio", p(AIUser), "", Unknown, false},
+	{"Poggio-Citations", "", "Poggio", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI research crawler"
-	{"Poseidon Research Crawler", "Poseidon Research", p(AITrain), "", Unknown, false},
+	{"Poseidon", "Poseidon Research Crawler", "Poseidon Research", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"QualifiedBot", "Qualified", p(AIUser), "", Unknown, false},
+	{"QualifiedBot", "", "Qualified", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"Querit-SearchBot", "Querit", p(AITrain, AISearch), "", Unknown, false},
+	{"Querit-SearchBot", "", "Querit", "", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"QueritBot", "Querit", p(AITrain, AISearch), "", Unknown, false},
+	{"QueritBot", "", "Querit", "", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "Company offers AI detection, writing tools and other services."
-	{"QuillBot", "Quillbot", p(Other), "", Unknown, false},
+	{"QuillBot", "", "Quillbot", "", p(Other), "", StanceUnknown, ""},
 	// function: "Company offers AI detection, writing tools and other services."
-	{"quillbot.com", "Quillbot", p(Other), "", Unknown, false},
+	{"quillbot.com", "", "Quillbot", "", p(Other), "", StanceUnknown, ""},
 	// function: "Undocumented AI Agents"
-	{"Reflectionbot", "Reflection", p(Other), "", Unknown, false},
+	{"Reflectionbot", "", "Reflection", "", p(Other), "", StanceUnknown, ""},
 	// function: "Uses data gathered in AI development and information analysis."
-	{"SBIntuitionsBot", "SB Intuitions", p(AITrain), "https://www.sbintuitions.co.jp/en/bot/", Unknown, false},
+	{"SBIntuitionsBot", "", "SB Intuitions", "", p(AITrain), "https://www.sbintuitions.co.jp/en/bot/", Obeys, "https://www.sbintuitions.co.jp/en/bot/"},
 	// function: "Scrapes data for a variety of uses including training AI."
-	{"Scrapy", "Zyte", p(AITrain), "", Unknown, false},
+	{"Scrapy", "", "Zyte", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "Crawls your site for ContentShake AI tool."
-	{"SemrushBot-OCOB", "Semrush", p(Other), "https://www.semrush.com/bot/", Unknown, false},
+	{"SemrushBot-OCOB", "", "Semrush", "", p(Other), "https://www.semrush.com/bot/", Obeys, "https://www.semrush.com/bot/"},
 	// function: "Checks URLs on your site for SEO Writing Assistant."
-	{"SemrushBot-SWA", "Semrush", p(SEO, AIUser), "https://www.semrush.com/bot/", Unknown, false},
+	{"SemrushBot-SWA", "", "Semrush", "", p(SEO, AIUser), "https://www.semrush.com/bot/", Obeys, "https://www.semrush.com/bot/"},
 	// function: "AI Assistants"
-	{"Shap-User", "", p(AIUser), "", Unknown, false},
+	{"Shap-User", "", "Parallel Web Systems", "description: \"on behalf of users of Parallel Web Systems products\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"ShapBot", "Parallel", p(AITrain, AISearch), "https://docs.parallel.ai/features/crawler", Unknown, false},
+	{"ShapBot", "", "Parallel", "", p(AITrain, AISearch), "https://docs.parallel.ai/features/crawler", Obeys, "https://docs.parallel.ai/features/crawler"},
 	// function: "Extracts data for a variety of uses including training AI."
-	{"Sidetrade indexer bot", "Sidetrade", p(AITrain), "", Unknown, false},
+	{"Sidetrade", "Sidetrade indexer bot", "Sidetrade", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"Spider", "", p(AITrain), "", Unknown, false},
+	{"Spider", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"TavilyBot", "", p(AITrain, AISearch), "", Unknown, false},
+	{"TavilyBot", "", "Tavily", "description: \"a web crawler by Tavily\"", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"Terra Cotta", "", p(AITrain, AISearch), "", Unknown, false},
+	{"Terra", "Terra Cotta", "Ceramic", "description: \"Ceramic's web crawler\"", p(AITrain, AISearch), "", StanceUnknown, ""},
 	// function: "AI Data Providers"
-	{"TerraCotta", "Ceramic AI", p(AITrain, AISearch), "", Unknown, false},
+	{"TerraCotta", "", "Ceramic AI", "", p(AITrain, AISearch), "", Obeys, "https://github.com/CeramicTeam/CeramicTerracotta"},
 	// function: "Insights on AI integration and automation."
-	{"Thinkbot", "Thinkbot", p(Other), "", Unknown, false},
+	{"Thinkbot", "", "Thinkbot", "", p(Other), "", Ignores, ""},
 	// function: "LLM training."
-	{"TikTokSpider", "ByteDance", p(AITrain), "", Unknown, false},
+	{"TikTokSpider", "", "ByteDance", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "Scrapes data for use in training LLMs."
-	{"Timpibot", "Timpi", p(AITrain), "", Unknown, false},
+	{"Timpibot", "", "Timpi", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"TongyiBot", "Alibaba", p(AIUser), "", Unknown, false},
+	{"TongyiBot", "", "Alibaba", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Coding Agents"
-	{"Trae", "", p(AIUser), "", Unknown, false},
+	{"Trae", "", "ByteDance", "description: \"developed by ByteDance\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Agents"
-	{"TwinAgent", "Twin", p(AIUser), "", Unknown, false},
+	{"TwinAgent", "", "Twin", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "AI Assistants"
-	{"UseAI", "", p(AIUser), "", Unknown, false},
+	{"UseAI", "", "Use AI", "description: \"associated with Use AI\"", p(AIUser), "", StanceUnknown, ""},
 	// function: "Scrapes data for business data sets and machine learning models."
-	{"VelenPublicWebCrawler", "Velen Crawler", p(AITrain), "", Unknown, false},
+	{"VelenPublicWebCrawler", "", "Velen Crawler", "", p(AITrain), "", Obeys, "https://velen.io"},
 	// function: "AI Data Scrapers"
-	{"WARDBot", "WEBSPARK", p(AITrain), "", Unknown, false},
+	{"WARDBot", "", "WEBSPARK", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "AI Data Scrapers"
-	{"Webzio-Extended", "", p(AITrain), "", Unknown, false},
+	{"Webzio-Extended", "", "Webz.io", "description: \"used by Webz.io\"", p(AITrain), "", StanceUnknown, ""},
 	// function: "Live chat support and lead generation."
-	{"wpbot", "QuantumCloud", p(AITrain), "", Unknown, false},
+	{"wpbot", "", "QuantumCloud", "", p(AITrain), "", StanceUnknown, ""},
 	// function: "Undocumented AI Agents"
-	{"WRTNBot", "", p(Other), "", Unknown, false},
+	{"WRTNBot", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(Other), "", StanceUnknown, ""},
 	// function: "According to the [Meltwater Consumer Intelligence page](https://www.meltwater.com/en/suite/consumer-intelligence) 'By applying AI, data science, and market research expertise to a live feed of global data sources, we transform unstructured data into actionable insights allowing better decision-making'."
-	{"YaK", "Meltwater", p(Other), "https://www.meltwater.com/en/suite/consumer-intelligence", Unknown, false},
+	{"YaK", "", "Meltwater", "", p(Other), "https://www.meltwater.com/en/suite/consumer-intelligence", StanceUnknown, ""},
 	// function: "Scrapes/analyzes data for the YandexGPT LLM."
-	{"YandexAdditional", "Yandex", p(AITrain), "https://yandex.ru/support/webmaster/en/search-appearance/fast.html?lang=en", Unknown, false},
+	{"YandexAdditional", "", "Yandex", "", p(AITrain), "https://yandex.ru/support/webmaster/en/search-appearance/fast.html?lang=en", Obeys, "https://yandex.ru/support/webmaster/en/search-appearance/fast.html?lang=en"},
 	// function: "Scrapes/analyzes data for the YandexGPT LLM."
-	{"YandexAdditionalBot", "Yandex", p(AITrain), "https://yandex.ru/support/webmaster/en/search-appearance/fast.html?lang=en", Unknown, false},
+	{"YandexAdditionalBot", "", "Yandex", "", p(AITrain), "https://yandex.ru/support/webmaster/en/search-appearance/fast.html?lang=en", Obeys, "https://yandex.ru/support/webmaster/en/search-appearance/fast.html?lang=en"},
 	// function: "AI Assistants"
-	{"YiyanBot", "Baidu", p(AIUser), "", Unknown, false},
+	{"YiyanBot", "", "Baidu", "", p(AIUser), "", StanceUnknown, ""},
 	// function: "Scrapes data for search engine and LLMs."
-	{"YouBot", "You", p(AITrain, AISearch), "https://about.you.com/youbot/", Unknown, false},
+	{"YouBot", "", "You", "", p(AITrain, AISearch), "https://about.you.com/youbot/", Obeys, "https://about.you.com/youbot/"},
 	// function: "AI Search Crawlers"
-	{"ZanistaBot", "", p(AISearch), "", Unknown, false},
+	{"ZanistaBot", "", "unknown", "robots.json has no description (\"Description unavailable from knownagents.com\")", p(AISearch), "", StanceUnknown, ""},
 }

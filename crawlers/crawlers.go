@@ -27,7 +27,7 @@
 // asked an assistant or agent for it). Google and Bing use the index of their
 // search crawlers (Googlebot, bingbot) for the AI answers in their search results
 // too; no separate token controls that, so those crawlers are listed as [Search].
-//go:generate go run ./internal/gen -in data/ai.robots.txt/robots.json -out airobots_gen.go
+//go:generate go run ./internal/gen -in data/ai.robots.txt/robots.json -operators data/operators.tsv -out airobots_gen.go
 
 package crawlers
 
@@ -94,13 +94,21 @@ const (
 
 // Crawler is one entry of the registry.
 type Crawler struct {
-	// Name is the product token the operator documents for user-agent lines, as
-	// written there. Some are not valid product tokens ("MJ12bot" is,
-	// "archive.org_bot" and "Sogou web spider" are not): a parser that reads tokens
-	// as Google does matches them only by their leading letters, which is itself
-	// worth telling the user.
-	Name     string
-	Operator string // who runs it; "" when nobody has said
+	// Name is the product token the operator documents for user-agent lines: no
+	// space, no '/'. Some still hold characters RFC 9309's tokens lack ("MJ12bot",
+	// "archive.org_bot"): a parser that reads tokens as Google does matches them
+	// only by their leading letters, which is itself worth telling the user.
+	Name string
+	// UserAgent is how the crawler names itself where that is more than Name: the
+	// words its User-Agent header holds ("Sogou web spider", "MistralAI-User/1.0").
+	// "" when Name is all.
+	UserAgent string
+	// Operator is who runs it; "unknown" when nothing says, and then
+	// OperatorSource says why.
+	Operator string
+	// OperatorSource says where Operator comes from when not from the page in
+	// URL: a quote of the registry's data, or why it is unknown. "" otherwise.
+	OperatorSource string
 	// Purposes are what its fetches are for, at least one, the main one first.
 	Purposes []Purpose
 	URL      string // the operator's documentation of the crawler, "" when none is published
@@ -110,8 +118,33 @@ type Crawler struct {
 	// Major marks the default set the tools check: the crawlers site owners most
 	// often name in robots.txt.
 	Major bool
+	// Robots is its documented stance on robots.txt, and RobotsURL the page that
+	// says so.
+	Robots    Stance
+	RobotsURL string
 	// Verify says how a request claiming to be this crawler can be checked.
 	Verify Verification
+	// Source says where the entry comes from: SourceCurated or SourceAIRobots.
+	Source string
+}
+
+// The sources of entries, as Crawler.Source names them.
+const (
+	// SourceCurated: written by hand from the operators' pages (curated.go), the
+	// verification facts in verification.go, each with its page and date.
+	SourceCurated = "curated"
+	// SourceAIRobots: the ai.robots.txt project's robots.json, at the commit
+	// data/ai.robots.txt/README.md names, with data/operators.tsv.
+	SourceAIRobots = "ai.robots.txt"
+)
+
+// genEntry is one line of airobots_gen.go.
+type genEntry struct {
+	Name, UserAgent, Operator, OperatorSource string
+	Purposes                                  []Purpose
+	URL                                       string
+	Robots                                    Stance
+	RobotsURL                                 string
 }
 
 // entry is one line of the tables curated.go and airobots_gen.go: the facts
@@ -124,6 +157,18 @@ type entry struct {
 	CrawlDelay Support
 	Major      bool
 }
+
+// Stance is what a crawler's operator documents about obeying robots.txt.
+type Stance string
+
+const (
+	StanceUnknown Stance = ""        // nothing documented
+	Obeys         Stance = "obeys"   // the operator says the crawler obeys robots.txt
+	Ignores       Stance = "ignores" // documented as not obeying it (by the operator, or ai.robots.txt's "respect")
+	// UserTriggered: the crawler fetches what a person asked for, and its operator
+	// says robots.txt rules may not apply to such fetches.
+	UserTriggered Stance = "user-triggered"
+)
 
 // Verification says how a request that claims to come from a crawler can be
 // checked, as its operator documents it. The zero value means the operator
@@ -164,26 +209,43 @@ func (c Crawler) clone() Crawler {
 // of the generated list that no hand-written entry names.
 type registry struct {
 	all    []Crawler      // major first (in curated order), then the rest by name
-	byName map[string]int // lower-cased Name → index in all
+	byName map[string]int // lower-cased Name and UserAgent → index in all
 }
 
 var load = sync.OnceValue(func() *registry {
 	r := &registry{byName: make(map[string]int, len(curated)+len(aiRobots))}
-	add := func(e entry) {
-		k := strings.ToLower(e.Name)
+	gen := make(map[string]*genEntry, len(aiRobots))
+	for i := range aiRobots {
+		gen[strings.ToLower(aiRobots[i].Name)] = &aiRobots[i]
+	}
+	add := func(c Crawler) {
+		k := strings.ToLower(c.Name)
 		if _, dup := r.byName[k]; dup {
 			return
 		}
-		c := Crawler{Name: e.Name, Operator: e.Operator, Purposes: e.Purposes, URL: e.URL, CrawlDelay: e.CrawlDelay, Major: e.Major}
-		c.Verify = verification[e.Name]
+		c.Verify = verification[c.Name]
 		r.byName[k] = len(r.all)
+		if ua := strings.ToLower(c.UserAgent); ua != "" {
+			if _, dup := r.byName[ua]; !dup {
+				r.byName[ua] = len(r.all)
+			}
+		}
 		r.all = append(r.all, c)
 	}
-	for _, c := range curated {
+	for _, e := range curated {
+		c := Crawler{Name: e.Name, UserAgent: userAgents[e.Name], Operator: e.Operator, Purposes: e.Purposes,
+			URL: e.URL, CrawlDelay: e.CrawlDelay, Major: e.Major, Source: SourceCurated}
+		if s, ok := stances[e.Name]; ok {
+			c.Robots, c.RobotsURL = s.stance, s.url
+		} else if g := gen[strings.ToLower(e.Name)]; g != nil {
+			// The operator's pages say nothing written here; ai.robots.txt may.
+			c.Robots, c.RobotsURL = g.Robots, g.RobotsURL
+		}
 		add(c)
 	}
-	for _, c := range aiRobots {
-		add(c)
+	for _, e := range aiRobots {
+		add(Crawler{Name: e.Name, UserAgent: e.UserAgent, Operator: e.Operator, OperatorSource: e.OperatorSource,
+			Purposes: e.Purposes, URL: e.URL, Robots: e.Robots, RobotsURL: e.RobotsURL, Source: SourceAIRobots})
 	}
 	return r
 })
@@ -222,7 +284,8 @@ func Names() []string {
 	return out
 }
 
-// Lookup returns the entry whose Name equals name, ignoring case.
+// Lookup returns the entry whose Name, or else UserAgent, equals name, ignoring
+// case ("Sogou web spider" finds Sogou).
 func Lookup(name string) (Crawler, bool) {
 	r := load()
 	i, ok := r.byName[strings.ToLower(name)]

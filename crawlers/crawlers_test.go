@@ -36,7 +36,7 @@ func TestMajorMatchesCorpus(t *testing.T) {
 		t.Fatalf("got %d major crawlers, corpus lists %d", len(got), len(want))
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if c, _ := Lookup(got[i]); got[i] != want[i] && c.UserAgent != want[i] {
 			t.Errorf("crawler %d: got %q, corpus has %q", i, got[i], want[i])
 		}
 	}
@@ -116,7 +116,9 @@ func TestLookup(t *testing.T) {
 		{"exact", "Googlebot", "Googlebot", "Google"},
 		{"lower case", "googlebot", "Googlebot", "Google"},
 		{"upper case", "BINGBOT", "bingbot", "Microsoft"},
-		{"with space", "Sogou web spider", "Sogou web spider", "Sogou"},
+		{"token", "Sogou", "Sogou", "Sogou"},
+		{"user-agent pattern", "Sogou web spider", "Sogou", "Sogou"},
+		{"pattern with version", "MistralAI-User/1.0", "MistralAI-User", "Mistral"},
 		{"prefix only", "Google", "", ""},
 		{"longer", "Googlebot-Imagex", "", ""},
 		{"empty", "", "", ""},
@@ -260,6 +262,127 @@ func TestEntries(t *testing.T) {
 		}
 		if c.URL != "" && !strings.HasPrefix(c.URL, "https://") && !strings.HasPrefix(c.URL, "http://") {
 			t.Errorf("%s: URL %q", c.Name, c.URL)
+		}
+	}
+}
+
+// TestTokensAndOperators: issue 35 — every name is a product token (no space, no
+// '/'), and every crawler has an operator, "unknown" only with a reason.
+func TestTokensAndOperators(t *testing.T) {
+	unknown := 0
+	for _, c := range All() {
+		if strings.ContainsAny(c.Name, " /") {
+			t.Errorf("%q is not a product token", c.Name)
+		}
+		if c.UserAgent != "" && !strings.HasPrefix(strings.ToLower(c.UserAgent), strings.ToLower(c.Name)) {
+			t.Errorf("%s: User-Agent pattern %q does not start with the token", c.Name, c.UserAgent)
+		}
+		switch {
+		case c.Operator == "":
+			t.Errorf("%s: no operator", c.Name)
+		case c.Operator == "unknown":
+			unknown++
+			if c.OperatorSource == "" {
+				t.Errorf("%s: operator unknown, no reason given", c.Name)
+			}
+		}
+	}
+	// The 16 names of issue 35 with a space or '/' became these tokens.
+	for pattern, token := range map[string]string{
+		"Brightbot 1.0": "Brightbot", "MistralAI-User/1.0": "MistralAI-User", "ChatGPT Agent": "ChatGPT",
+		"iaskspider/2.0": "iaskspider", "Screaming Frog SEO Spider": "Screaming", "Sogou web spider": "Sogou",
+		"Kangaroo Bot": "Kangaroo", "Terra Cotta": "Terra",
+	} {
+		if c, ok := Lookup(pattern); !ok || c.Name != token || !strings.EqualFold(c.UserAgent, pattern) {
+			t.Errorf("Lookup(%q) = %q (%q), %v; want %q", pattern, c.Name, c.UserAgent, ok, token)
+		}
+	}
+	// operators.tsv names 17 unknown operators, each with its reason.
+	if unknown != 17 {
+		t.Errorf("%d operators unknown, operators.tsv gives 17", unknown)
+	}
+	// Operators read from the registry's own descriptions (operators.tsv).
+	for name, op := range map[string]string{"Amzn-SearchBot": "Amazon", "ApifyBot": "Apify", "Claude-Code": "Anthropic", "HenkBot": "Valyu", "Operator": "OpenAI"} {
+		if c, _ := Lookup(name); c.Operator != op {
+			t.Errorf("%s: operator %q, want %q", name, c.Operator, op)
+		}
+	}
+}
+
+// TestStances: the documented stances on robots.txt, with their pages.
+func TestStances(t *testing.T) {
+	tests := []struct {
+		name string
+		want Stance
+		page string // prefix of RobotsURL
+	}{
+		{"Googlebot", Obeys, "https://developers.google.com/"},
+		{"GPTBot", Obeys, "https://platform.openai.com/docs/bots"},
+		{"ChatGPT-User", UserTriggered, "https://platform.openai.com/docs/bots"},
+		{"Perplexity-User", Ignores, "https://docs.perplexity.ai/"},
+		{"FeedFetcher-Google", Ignores, "https://developers.google.com/search/docs/crawling-indexing/google-user-triggered-fetchers"},
+		// From ai.robots.txt's "respect": "No" with no page.
+		{"Bytespider", Ignores, ""},
+		{"DeepSeekBot", Ignores, ""},
+		{"Meta-ExternalFetcher", Ignores, "https://developers.facebook.com/"},
+		{"iaskspider", Ignores, ""},
+		{"Linguee", Ignores, ""},
+		{"Twitterbot", StanceUnknown, ""},
+	}
+	for _, tt := range tests {
+		c, ok := Lookup(tt.name)
+		if !ok {
+			t.Errorf("%s not in the registry", tt.name)
+			continue
+		}
+		if c.Robots != tt.want || !strings.HasPrefix(c.RobotsURL, tt.page) {
+			t.Errorf("%s: %q (%s), want %q (%s…)", tt.name, c.Robots, c.RobotsURL, tt.want, tt.page)
+		}
+	}
+	// ai.robots.txt's "respect" field says No for ten crawlers (Meta-ExternalFetcher
+	// twice, in two cases); Google's user-triggered fetchers add five.
+	var ign []string
+	for _, c := range All() {
+		if c.Robots == Ignores {
+			ign = append(ign, c.Name)
+		}
+	}
+	if len(ign) != 15 {
+		t.Errorf("%d crawlers documented as ignoring robots.txt, want 10 + 5: %q", len(ign), ign)
+	}
+}
+
+// TestVerification: the verification facts name crawlers of the registry, with
+// https URLs, suffixes and their source page and date.
+func TestVerification(t *testing.T) {
+	for name, v := range verification {
+		c, ok := Lookup(name)
+		if !ok || c.Name != name {
+			t.Errorf("verification for %q, not a registry name", name)
+			continue
+		}
+		if !v.Known() || v.Source == "" || len(v.Read) != len("2006-01-02") {
+			t.Errorf("%s: %+v lacks a method, source or date", name, v)
+		}
+		for _, u := range v.Ranges {
+			if !strings.HasPrefix(u, "https://") || !strings.HasSuffix(u, ".json") {
+				t.Errorf("%s: range list %q", name, u)
+			}
+		}
+		for _, d := range v.DNS {
+			if strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") || strings.ToLower(d) != d {
+				t.Errorf("%s: DNS suffix %q", name, d)
+			}
+		}
+	}
+	for name, want := range map[string]string{
+		"Googlebot": "googlebot.json", "bingbot": "bingbot.json", "GPTBot": "gptbot.json", "OAI-SearchBot": "searchbot.json",
+		"ChatGPT-User": "chatgpt-user.json", "PerplexityBot": "perplexitybot.json", "Perplexity-User": "perplexity-user.json",
+		"Applebot": "applebot.json", "CCBot": "ccbot.json",
+	} {
+		c, _ := Lookup(name)
+		if len(c.Verify.Ranges) == 0 || !strings.HasSuffix(c.Verify.Ranges[0], "/"+want) {
+			t.Errorf("%s: ranges %q, want …/%s", name, c.Verify.Ranges, want)
 		}
 	}
 }

@@ -87,7 +87,7 @@ var curated = []entry{
 	{"Applebot", "Apple", p(Search, AISearch), appleBot, Unknown, true},
 	// A control token: whether what Applebot fetches may train Apple's models.
 	{"Applebot-Extended", "Apple", p(AITrain), appleBot, Unknown, true},
-	{"Sogou web spider", "Sogou", p(Search), "http://www.sogou.com/docs/help/webmasters.htm#07", Unknown, true},
+	{"Sogou", "Sogou", p(Search), "http://www.sogou.com/docs/help/webmasters.htm#07", Unknown, true},
 	{"360Spider", "Qihoo 360", p(Search), "", Unknown, true},
 	{"Yeti", "Naver", p(Search), "https://naver.me/spd", Unknown, true},
 	{"SeznamBot", "Seznam", p(Search), "https://o-seznam.cz/napoveda/vyhledavani/en/crawling-control/", Unknown, true},
@@ -128,9 +128,9 @@ var curated = []entry{
 	{"cohere-ai", "Cohere", p(AIUser), "", Unknown, true},
 	// Software anyone runs; the token names whoever runs it unchanged.
 	{"Nutch", "Apache Nutch", p(Other), "https://nutch.apache.org/", Unknown, true},
-	{"Screaming Frog SEO Spider", "Screaming Frog", p(SEO), "https://www.screamingfrog.co.uk/seo-spider/user-guide/", Unknown, true},
+	{"Screaming", "Screaming Frog", p(SEO), "https://www.screamingfrog.co.uk/seo-spider/user-guide/", Unknown, true},
 	{"Mail.RU_Bot", "Mail.Ru", p(Search), "http://go.mail.ru/help/robots", Unknown, true},
-	{"Seekport Crawler", "Seekport", p(Search), "https://bot.seekport.com/", Unknown, true},
+	{"Seekport", "Seekport", p(Search), "https://bot.seekport.com/", Unknown, true},
 
 	// The others. Google's: every one reads robots.txt with Google's parser.
 	{"Google-Site-Verification", "Google", p(Other), googleUser, Ignored, false},
@@ -202,7 +202,7 @@ var curated = []entry{
 	{"SERankingBacklinksBot", "SE Ranking", p(SEO), "", Unknown, false},
 	{"linkdexbot", "Linkdex", p(SEO), "", Unknown, false},
 	{"spbot", "OpenLinkProfiler", p(SEO), "", Unknown, false},
-	{"Xenu Link Sleuth", "Tilman Hausherr", p(SEO), "", Unknown, false},
+	{"Xenu", "Tilman Hausherr", p(SEO), "", Unknown, false},
 	{"special_archiver", "Internet Archive", p(Archive), "", Unknown, false},
 	// Heritrix is the Internet Archive's crawler software; national libraries run it too.
 	{"heritrix", "Internet Archive", p(Archive), "", Unknown, false},
@@ -216,3 +216,13 @@ var curated = []entry{
 
 // p keeps the table above on one line per crawler.
 func p(ps ...Purpose) []Purpose { return ps }
+
+// userAgents are the User-Agent patterns of the curated crawlers whose documented
+// name is more than a product token: Name is the token RFC 9309 and Google's parser
+// read of it (the part before the first space).
+var userAgents = map[string]string{
+	"Sogou":     "Sogou web spider",
+	"Screaming": "Screaming Frog SEO Spider",
+	"Seekport":  "Seekport Crawler",
+	"Xenu":      "Xenu Link Sleuth",
+}

@@ -17,6 +17,11 @@ type crawler struct {
 	keyDir string
 }
 
+type phrase struct {
+	text string // lower case
+	c    *crawler
+}
+
 // source is one range list: name is the URL the registry gives, loc where it is
 // read from (the same URL, or what Options.Lists puts in its place).
 type source struct {
@@ -28,7 +33,7 @@ type source struct {
 // index finds the crawler a User-Agent names.
 type index struct {
 	byToken map[string]*crawler // lower-cased product token
-	phrases []*crawler          // names that are not one token ("Sogou web spider"), matched as substrings
+	phrases []*phrase           // names and User-Agent patterns of several words ("Sogou web spider"), matched as substrings
 	all     []*source
 }
 
@@ -81,11 +86,15 @@ func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 		}
 		ix.byToken[k] = e
 		if !isToken(c.Name) {
-			ix.phrases = append(ix.phrases, e)
+			ix.phrases = append(ix.phrases, &phrase{strings.ToLower(c.Name), e})
+		}
+		// A pattern of several words ("Sogou web spider/4.0"): its words before a '/'.
+		if pat, _, _ := strings.Cut(c.UserAgent, "/"); strings.Contains(pat, " ") {
+			ix.phrases = append(ix.phrases, &phrase{strings.ToLower(pat), e})
 		}
 	}
 	// Longer phrases first, so that the most specific one wins.
-	slices.SortStableFunc(ix.phrases, func(a, b *crawler) int { return len(b.name) - len(a.name) })
+	slices.SortStableFunc(ix.phrases, func(a, b *phrase) int { return len(b.text) - len(a.text) })
 	return ix, nil
 }
 
@@ -104,11 +113,20 @@ func isToken(s string) bool {
 	return s != ""
 }
 
-// match returns the crawler ua names: a product ("Googlebot/2.1") first, in the
-// order of ua; else a word of ua that is a registry token ("Googlebot" in
-// "compatible; Googlebot; …"); else a name of several words found in ua. Words
-// inside a URL ("+http://www.google.com/bot.html") are not read.
+// match returns the crawler ua names: a registry name or User-Agent pattern of
+// several words found in ua ("Sogou web spider/4.0", whose "spider/4.0" is not
+// the Spider crawler); else a product ("Googlebot/2.1"), the first in ua; else a
+// word of ua that is a registry token ("Googlebot" in "compatible; Googlebot; …").
+// Words inside a URL ("+http://www.google.com/bot.html") are not read.
 func (ix *index) match(ua string) (*crawler, bool) {
+	if len(ix.phrases) > 0 && strings.IndexByte(ua, ' ') >= 0 {
+		low := strings.ToLower(ua)
+		for _, p := range ix.phrases {
+			if strings.Contains(low, p.text) {
+				return p.c, true
+			}
+		}
+	}
 	var word *crawler
 	for i := 0; i < len(ua); {
 		if !isTokenByte(ua[i]) {
@@ -138,18 +156,7 @@ func (ix *index) match(ua string) (*crawler, bool) {
 		}
 		i = j
 	}
-	if word != nil {
-		return word, true
-	}
-	if len(ix.phrases) > 0 {
-		low := strings.ToLower(ua)
-		for _, c := range ix.phrases {
-			if strings.Contains(low, strings.ToLower(c.name)) {
-				return c, true
-			}
-		}
-	}
-	return nil, false
+	return word, word != nil
 }
 
 func (ix *index) lookup(tok string) *crawler {

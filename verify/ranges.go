@@ -84,7 +84,6 @@ func (s *rangeSet) lookup(a netip.Addr) (netip.Prefix, bool) {
 	return netip.Prefix{}, false
 }
 
-func (s *rangeSet) len() int { return len(s.spans) }
 
 // parseRanges reads a range list: the JSON the operators publish
 // ({"creationTime": …, "prefixes": [{"ipv4Prefix": "66.249.64.0/27"},

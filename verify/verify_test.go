@@ -189,3 +189,23 @@ func TestStatusText(t *testing.T) {
 		t.Error("unknown name accepted")
 	}
 }
+
+// The registry's User-Agent patterns name crawlers whose token is one word of them.
+func TestMatchPatterns(t *testing.T) {
+	v, err := verify.New(verify.Options{Offline: true, NoDNS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ua, want := range map[string]string{
+		"Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)":                                                                          "Sogou",
+		"Mozilla/5.0 (compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)":                                                                    "MistralAI-User",
+		"Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)":                                                                                 "YandexBot",
+		"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36": "bingbot",
+		"Googlebot-Image/1.0": "Googlebot-Image",
+		"curl/8.5.0":          "",
+	} {
+		if got := v.Verify(context.Background(), verify.Request{Addr: netip.MustParseAddr("192.0.2.1"), UserAgent: ua}); got.Crawler != want {
+			t.Errorf("%q names %q, want %q", ua, got.Crawler, want)
+		}
+	}
+}

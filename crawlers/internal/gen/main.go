@@ -32,18 +32,35 @@
 //  3. When the function names none, the description is read as in 2; when that
 //     names none either, the purpose is other.
 //
+// Operator, when robots.json gives none ("Unclear at this time.", "Unknown", a bare
+// URL): the operator data/operators.tsv gives, read from the same file's
+// descriptions, with its evidence (or "unknown" and why). Every entry ends with an
+// operator; a row of operators.tsv for a name robots.json lacks, or whose operator
+// robots.json now gives, is an error, so that a refresh is looked at again.
+//
+// Name: a product token. A key with a space or a '/' is the crawler's User-Agent
+// pattern, not a token: Name is its part before the first space or '/' (what RFC
+// 9309 and Google's parser read of a user-agent line: "MistralAI-User/1.0" gives
+// "MistralAI-User", "Kangaroo Bot" gives "Kangaroo") and UserAgent keeps the key.
+// Keys equal but for case, or whose tokens are, are one crawler (see better).
+//
+// Robots, from the "respect" field: "Yes" (or a link labelled so) is obeys, "No"
+// is ignores, anything else unknown; RobotsURL is the field's link.
+//
 // Crawl-delay is not in robots.json: every entry's CrawlDelay is Unknown. The
 // hand-written entries of crawlers/curated.go take precedence over these.
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"go/format"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"regexp"
@@ -65,32 +82,72 @@ const maxName = 64
 
 func main() {
 	in := flag.String("in", "data/ai.robots.txt/robots.json", "robots.json to read")
+	ops := flag.String("operators", "data/operators.tsv", "operators of the entries robots.json gives none")
 	out := flag.String("out", "airobots_gen.go", "Go file to write")
 	flag.Parse()
-	if err := run(*in, *out); err != nil {
+	if err := run(*in, *ops, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, out string) error {
-	f, err := os.Open(in)
+func run(in, ops, out string) error {
+	src, err := readFile(in)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, maxInput+1))
+	opsrc, err := readFile(ops)
 	if err != nil {
 		return err
 	}
-	if len(src) > maxInput {
-		return fmt.Errorf("%s: larger than %d bytes", in, maxInput)
+	known, err := parseOperators(opsrc)
+	if err != nil {
+		return fmt.Errorf("%s: %w", ops, err)
 	}
-	code, err := generate(src)
+	code, err := generate(src, known)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}
 	return os.WriteFile(out, code, 0o644)
+}
+
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, maxInput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > maxInput {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxInput)
+	}
+	return src, nil
+}
+
+// known is a row of operators.tsv.
+type known struct{ operator, evidence string }
+
+// parseOperators reads operators.tsv: '#' lines are comments, the others name,
+// operator and evidence separated by tabs.
+func parseOperators(src []byte) (map[string]known, error) {
+	out := map[string]known{}
+	for i, line := range strings.Split(string(src), "\n") {
+		if line = strings.TrimRight(line, "\r"); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || f[0] == "" || f[1] == "" || f[2] == "" {
+			return nil, fmt.Errorf("line %d: want name, operator and evidence separated by tabs", i+1)
+		}
+		if _, dup := out[f[0]]; dup {
+			return nil, fmt.Errorf("line %d: %s listed twice", i+1, f[0])
+		}
+		out[f[0]] = known{f[1], f[2]}
+	}
+	return out, nil
 }
 
 // agent is one value of robots.json, as the ai.robots.txt project writes it.
@@ -103,12 +160,14 @@ type agent struct {
 
 // entry is one line of the generated table.
 type entry struct {
-	name, operator, url, function string
-	purposes                      []string // constant names in package crawlers
+	name, userAgent, operator, operatorSource, url, function string
+	robots, robotsURL                                        string
+	purposes                                                 []string // constant names in package crawlers
 }
 
-// generate returns the Go source of the table for robots.json's content.
-func generate(src []byte) ([]byte, error) {
+// generate returns the Go source of the table for robots.json's content, with
+// the operators ops gives for the entries that name none.
+func generate(src []byte, ops map[string]known) ([]byte, error) {
 	var agents map[string]agent
 	if err := json.Unmarshal(src, &agents); err != nil {
 		return nil, err
@@ -116,19 +175,48 @@ func generate(src []byte) ([]byte, error) {
 	if len(agents) == 0 {
 		return nil, errors.New("no agents")
 	}
+	ops = maps.Clone(ops)
 	byKey := map[string]entry{}
 	for name, a := range agents {
 		if err := checkName(name); err != nil {
 			return nil, err
 		}
 		e := entry{name: name, operator: operator(a.Operator), function: a.Function}
+		if k, ok := ops[name]; ok {
+			if e.operator != "" {
+				return nil, fmt.Errorf("agent %q: operators.tsv gives %q, robots.json now %q: drop the row", name, k.operator, e.operator)
+			}
+			e.operator, e.operatorSource = k.operator, k.evidence
+			delete(ops, name)
+		}
+		if tok, _, cut := strings.Cut(strings.ReplaceAll(name, "/", " "), " "); cut {
+			e.name, e.userAgent = tok, name
+		}
 		e.url = docURL(a.Respect, a.Operator)
+		e.robots, e.robotsURL = stance(a.Respect)
 		e.purposes = purposes(a.Function, a.Description)
-		k := strings.ToLower(name)
-		if prev, dup := byKey[k]; dup && !better(e, prev) {
-			continue
+		k := strings.ToLower(e.name)
+		if prev, dup := byKey[k]; dup {
+			if better(prev, e) {
+				e, prev = prev, e
+			}
+			// Keep what only the other one says.
+			e.userAgent = cmp.Or(e.userAgent, prev.userAgent)
+			e.url = cmp.Or(e.url, prev.url)
+			if e.robots == "StanceUnknown" {
+				e.robots, e.robotsURL = prev.robots, prev.robotsURL
+			}
 		}
 		byKey[k] = e
+	}
+	for _, e := range byKey {
+		if e.operator == "" {
+			return nil, fmt.Errorf("agent %q: robots.json names no operator and operators.tsv has no row for it", cmp.Or(e.userAgent, e.name))
+		}
+	}
+	if len(ops) > 0 {
+		names := slices.Sorted(maps.Keys(ops))
+		return nil, fmt.Errorf("operators.tsv names agents robots.json does not hold: %s", strings.Join(names, ", "))
 	}
 	keys := make([]string, 0, len(byKey))
 	for k := range byKey {
@@ -138,12 +226,13 @@ func generate(src []byte) ([]byte, error) {
 
 	var b bytes.Buffer
 	b.WriteString(header)
-	b.WriteString("var aiRobots = []entry{\n")
+	b.WriteString("var aiRobots = []genEntry{\n")
 	for _, k := range keys {
 		e := byKey[k]
 		fmt.Fprintf(&b, "\t// function: %s\n", strconv.Quote(e.function))
-		fmt.Fprintf(&b, "\t{%s, %s, p(%s), %s, Unknown, false},\n",
-			strconv.Quote(e.name), strconv.Quote(e.operator), strings.Join(e.purposes, ", "), strconv.Quote(e.url))
+		fmt.Fprintf(&b, "\t{%s, %s, %s, %s, p(%s), %s, %s, %s},\n",
+			strconv.Quote(e.name), strconv.Quote(e.userAgent), strconv.Quote(e.operator), strconv.Quote(e.operatorSource),
+			strings.Join(e.purposes, ", "), strconv.Quote(e.url), e.robots, strconv.Quote(e.robotsURL))
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
@@ -179,12 +268,40 @@ func checkName(name string) error {
 	return nil
 }
 
-// better reports whether e should replace prev, a name equal but for case.
+// better reports whether e should replace prev, whose token is equal but for
+// case: the one with an operator, one known, one robots.json gives, then the one
+// named by a token rather than a User-Agent pattern, then the first in byte order.
 func better(e, prev entry) bool {
-	if (e.operator != "") != (prev.operator != "") {
-		return e.operator != ""
+	if a, b := e.operator != "", prev.operator != ""; a != b {
+		return a
+	}
+	if a, b := e.operator != "unknown", prev.operator != "unknown"; a != b {
+		return a
+	}
+	if (e.operatorSource == "") != (prev.operatorSource == "") {
+		return e.operatorSource == ""
+	}
+	if (e.userAgent == "") != (prev.userAgent == "") {
+		return e.userAgent == ""
 	}
 	return e.name < prev.name
+}
+
+// stance reads the "respect" field: the constant of package crawlers and the
+// field's link.
+func stance(respect string) (string, string) {
+	s := strings.TrimSpace(respect)
+	link := ""
+	if m := mdLink.FindStringSubmatch(s); m != nil && strings.HasPrefix(s, m[0]) {
+		s, link = m[1], m[2]
+	}
+	switch strings.ToLower(strings.TrimRight(strings.TrimSpace(s), ".")) {
+	case "yes":
+		return "Obeys", link
+	case "no":
+		return "Ignores", link
+	}
+	return "StanceUnknown", ""
 }
 
 var mdLink = regexp.MustCompile(`\[([^\]]*)\]\((https?://[^)\s]+)\)`)

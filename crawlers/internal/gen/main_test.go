@@ -16,7 +16,15 @@ func TestUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := generate(src)
+	ops, err := os.ReadFile(filepath.Join("..", "..", "data", "operators.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, err := parseOperators(ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := generate(src, known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +117,11 @@ func TestGenerateErrors(t *testing.T) {
 		{"newline", `{"a\nb": {"function": "x"}}`, "control character"},
 		{"star", `{"*": {"function": "x"}}`, "'*'"},
 		{"long", `{"` + strings.Repeat("a", maxName+1) + `": {}}`, "longer than"},
+		{"no operator", `{"XBot": {"operator": "Unclear at this time.", "function": "x"}}`, `"XBot": robots.json names no operator`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := generate([]byte(tt.in))
+			_, err := generate([]byte(tt.in), nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("generate(%q) error %v, want one containing %q", tt.in, err, tt.want)
 			}
@@ -124,12 +133,12 @@ func TestGenerateErrors(t *testing.T) {
 func TestDuplicates(t *testing.T) {
 	out, err := generate([]byte(`{"meta-x": {"operator": "[Meta](https://m.example/bots)", "function": "AI Assistants"},
 		"Meta-X": {"operator": "Unclear at this time.", "function": "AI Data Scrapers"},
-		"B": {"function": "AI Agents"}, "b": {"function": "AI Agents"}}`))
+		"B": {"operator": "Bee", "function": "AI Agents"}, "b": {"operator": "Bee", "function": "AI Agents"}}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(out)
-	for _, want := range []string{`{"meta-x", "Meta", p(AIUser), "https://m.example/bots", Unknown, false}`, `{"B", "", p(AIUser)`} {
+	for _, want := range []string{`{"meta-x", "", "Meta", "", p(AIUser), "https://m.example/bots", StanceUnknown, ""}`, `{"B", "", "Bee", "", p(AIUser)`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %s:\n%s", want, s)
 		}
@@ -146,9 +155,52 @@ func FuzzGenerate(f *testing.F) {
 	f.Add([]byte(`{"GPTBot": {"operator": "[OpenAI](https://openai.com)", "function": "LLM training."}}`))
 	f.Add([]byte(`{"a": {"operator": "[x](http://)", "respect": "http://[::1", "function": "AI"}}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		out, err := generate(src)
+		out, err := generate(src, map[string]known{"a": {"A", "test"}})
 		if err == nil && !bytes.Contains(out, []byte("var aiRobots")) {
 			t.Fatalf("no table in %q", out)
 		}
 	})
+}
+
+// TestTokens: a key with a space or '/' is a User-Agent pattern; Name is its
+// token, the pattern kept, and keys whose tokens are equal one crawler.
+func TestTokens(t *testing.T) {
+	out, err := generate([]byte(`{
+		"MistralAI-User/1.0": {"operator": "Mistral AI", "respect": "Yes", "function": "AI Assistants"},
+		"Kangaroo Bot": {"operator": "Unclear at this time.", "respect": "No", "function": "AI Data Scrapers"},
+		"iaskspider": {"operator": "Unclear at this time.", "function": "AI Agents"},
+		"iaskspider/2.0": {"operator": "iAsk", "respect": "[No](https://iask.example/bot)", "function": "AI Agents"}}`),
+		map[string]known{"Kangaroo Bot": {"Kangaroo LLM", `description: "the company Kangaroo LLM"`}, "iaskspider": {"iAsk", "sibling"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, want := range []string{
+		`{"MistralAI-User", "MistralAI-User/1.0", "Mistral AI", "", p(AIUser), "", Obeys, ""}`,
+		`{"Kangaroo", "Kangaroo Bot", "Kangaroo LLM", "description: \"the company Kangaroo LLM\"", p(AITrain), "", Ignores, ""}`,
+		`{"iaskspider", "iaskspider/2.0", "iAsk", "", p(AIUser), "https://iask.example/bot", Ignores, "https://iask.example/bot"}`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %s:\n%s", want, s)
+		}
+	}
+	if strings.Count(s, `{"iaskspider"`) != 1 {
+		t.Errorf("iaskspider not merged:\n%s", s)
+	}
+}
+
+func TestOperatorsFile(t *testing.T) {
+	_, err := generate([]byte(`{"A": {"operator": "Ay", "function": "x"}}`), map[string]known{"A": {"Ay", "e"}})
+	if err == nil || !strings.Contains(err.Error(), "drop the row") {
+		t.Errorf("a row for an operator robots.json gives: %v", err)
+	}
+	_, err = generate([]byte(`{"A": {"operator": "Ay", "function": "x"}}`), map[string]known{"Gone": {"G", "e"}})
+	if err == nil || !strings.Contains(err.Error(), "Gone") {
+		t.Errorf("a row for an agent robots.json lacks: %v", err)
+	}
+	for _, bad := range []string{"A\tB\n", "A\tB\tC\nA\tB\tC\n", "A\t\tC\n"} {
+		if _, err := parseOperators([]byte(bad)); err == nil {
+			t.Errorf("parseOperators(%q) accepted", bad)
+		}
+	}
 }
