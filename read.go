@@ -136,8 +136,11 @@ var fieldNames = append([]fieldName{
 },
 	// Names Google knows but does not use for rules (its "unused" directives), read
 	// exactly; other parsers and crawlers read some of them.
+	// License is RSL 1.0's (Really Simple Licensing, rslstandard.org): a global line,
+	// as sitemap is, with the absolute URL of an XML licence; LLM-Policy is read by
+	// crawler-commons.
 	append(otherFields("crawl-delay", "clean-param", "content-signal", "domain", "host",
-		"noarchive", "nofollow", "noindex", "request-rate", "revisit-after", "visit-time"),
+		"license", "llm-policy", "noarchive", "nofollow", "noindex", "request-rate", "revisit-after", "visit-time"),
 		// draft-ietf-aipref-attach, which updates RFC 9309, adds Content-Usage to its
 		// rules ("rule =/ content-usage"): in RFC9309 it ends the user-agent lines of its
 		// group. Google's parser reads it as an unused directive, which ends nothing;

@@ -361,7 +361,7 @@ func (r *Robots) group(d *details, gi int) Group {
 	sp := &d.spans[gi]
 	var fields []Field
 	for _, f := range d.fields[sp.fieldLo:sp.fieldHi] {
-		if f.Name != "sitemap" { // sitemaps stand outside groups
+		if f.Name != "sitemap" && f.Name != "license" { // sitemaps and RSL licences stand outside groups
 			fields = append(fields, f)
 		}
 	}
@@ -382,6 +382,22 @@ func (r *Robots) Sitemaps() []string {
 	var out []string
 	for _, f := range r.details().fields {
 		if f.Name == "sitemap" {
+			out = append(out, f.Value)
+		}
+	}
+	return out
+}
+
+// Licenses returns the values of the License lines (RSL 1.0, Really Simple Licensing:
+// the absolute URL of an XML licence for the whole site), in file order. Like
+// sitemaps, they stand outside groups and speak to every crawler.
+func (r *Robots) Licenses() []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range r.details().fields {
+		if f.Name == "license" {
 			out = append(out, f.Value)
 		}
 	}

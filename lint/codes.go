@@ -40,6 +40,7 @@ const (
 	InvalidCrawlDelay  Code = "invalid-crawl-delay"  // crawl-delay that is not a non-negative number
 	IgnoredCrawlDelay  Code = "ignored-crawl-delay"  // crawl-delay in a group only crawlers that ignore it read
 	SitemapNotAbsolute Code = "sitemap-not-absolute" // sitemap that is not an absolute http(s) URL
+	LicenseNotAbsolute Code = "license-not-absolute" // RSL License line that is not an absolute http(s) URL
 	InvalidUTF8        Code = "invalid-utf8"         // bytes that are not UTF-8
 	HTMLPage           Code = "html-page"            // an HTML or XML page served as robots.txt
 	NotRobotsTxt       Code = "not-robots-txt"       // text with no robots.txt field at all (an error page)
@@ -111,6 +112,8 @@ var codes = []CodeInfo{
 		"Google has never honoured crawl-delay and Yandex has ignored it since February 2018 (package crawlers says which crawlers do): the line changes nothing for them."},
 	{SitemapNotAbsolute, Warning, "A sitemap value that is not an absolute http or https URL.",
 		"Crawlers ignore it: sitemap URLs are not resolved against the site."},
+	{LicenseNotAbsolute, Warning, "An RSL License value that is not an absolute http or https URL.",
+		"RSL 1.0 wants the full URL of the licence, protocol and host included; crawlers that read RSL cannot find the licence otherwise."},
 	{FileTooLarge, Error, "The file is larger than 500 KiB.",
 		"Google and RFC 9309 crawlers read the first 500 KiB; rules past that point are ignored."},
 	{LineTooLong, Warning, "A line longer than Google's line buffer (16,663 bytes).",

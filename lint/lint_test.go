@@ -51,6 +51,12 @@ var checkTests = []struct {
 	{"field name extended", "User-agent: *\nDisallowed: /private\n", []want{{1 + 1, MisspelledField}}},
 	{"colon of a URL taken as the field's", "User-agent: *\nDisallow https://example.com/x\n", []want{{2, MissingColon}}},
 	{"unknown field", "User-agent: *\nRestrict: /x\nDisallow: /y\n", []want{{2, UnknownField}}},
+	// RSL 1.0's License (rslstandard.org/guide/robots-txt, its example file) and
+	// crawler-commons' LLM-Policy are fields crawlers read: no warning.
+	{"RSL guide example", "License: https://example.com/license.xml\n\nUser-agent: Googlebot\nAllow: /\n", nil},
+	{"License and LLM-Policy in a group", "User-agent: *\nDisallow: /x\nLicense: https://example.com/a.xml\nLLM-Policy: https://example.com/llm.txt\n", nil},
+	{"License not absolute", "License: /license.xml\nUser-agent: *\nDisallow: /x\n", []want{{1, LicenseNotAbsolute}}},
+	{"License without a URL", "User-agent: *\nDisallow: /x\nLicense:\n", []want{{3, LicenseNotAbsolute}}},
 	{"near miss of a field", "User-agnet: *\nDisallow: /y\n", []want{{1, UnknownField}, {2, RuleOutsideGroup}}},
 	{"noindex", "User-agent: *\nNoindex: /drafts/\n", []want{{2, UnsupportedField}}},
 	{"invalid line", "User-agent: *\nplease do not crawl us\nDisallow: /x\n", []want{{2, InvalidLine}}},

@@ -183,6 +183,9 @@ func checkLines(f *file) {
 			if why, ok := unsupported[key]; ok {
 				f.add(l.Num, keyCol(l), UnsupportedField, "%s", why)
 			}
+			if key == "license" {
+				checkLicense(f, l)
+			}
 			if key == "crawl-delay" {
 				if _, err := robots.ParseCrawlDelay(l.Value); err != nil {
 					f.add(l.Num, max(l.ValueCol, keyCol(l)), InvalidCrawlDelay, "%v: crawlers that read crawl-delay ignore it", err)
@@ -450,6 +453,24 @@ func pathOf(u *url.URL) string {
 		p += "?" + u.RawQuery
 	}
 	return p
+}
+
+// checkLicense checks an RSL License line (rslstandard.org/guide/robots-txt: "It
+// must be a fully qualified URL, including the protocol and host").
+func checkLicense(f *file, l robots.Line) {
+	v := l.Value
+	col := max(l.ValueCol, keyCol(l))
+	u, err := url.Parse(v)
+	switch {
+	case v == "":
+		f.add(l.Num, col, LicenseNotAbsolute, "License without a URL: RSL crawlers find no licence")
+	case err != nil:
+		f.add(l.Num, col, LicenseNotAbsolute, "License %q is not a valid URL: RSL crawlers find no licence", v)
+	case u.Scheme == "" || u.Host == "":
+		f.add(l.Num, col, LicenseNotAbsolute, "License %q is not an absolute URL: RSL 1.0 wants the protocol and host too, as https://host/license.xml", v)
+	case !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https"):
+		f.add(l.Num, col, LicenseNotAbsolute, "License %q is not an http or https URL", v)
+	}
 }
 
 func checkSitemap(f *file, l robots.Line) {

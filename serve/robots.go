@@ -86,6 +86,10 @@ func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 	if b, err = appendArray(b, rb.Sitemaps(), max); err != nil {
 		return nil, err
 	}
+	b = append(b, `,"licenses":`...)
+	if b, err = appendArray(b, rb.Licenses(), max); err != nil {
+		return nil, err
+	}
 	b = append(b, `,"fields":`...)
 	if b, err = appendArray(b, rb.Fields(), max); err != nil {
 		return nil, err

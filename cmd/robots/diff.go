@@ -34,7 +34,8 @@ With -format json, writes a JSON array with one object per change: for a URL,
 where before and after are {"allowed", "rule", "line"}; for a group,
 	{"kind": "group", "change": "added"|"removed"|"changed", "agents": [...],
 	 "before": {"line", "rules", "fields"}, "after": {...}}
-and for a sitemap {"kind": "sitemap", "change": "added"|"removed", "url": ...}.
+and for a sitemap {"kind": "sitemap", "change": "added"|"removed", "url": ...} (an RSL License
+line likewise, with "kind": "license").
 
 Exit status: 0 when nothing changes, 1 when something does (like diff), 2 on a
 usage or input error. Changes to comments, blank lines or the order of lines
@@ -109,7 +110,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 
 // change is one difference; also the JSON output.
 type change struct {
-	Kind   string    `json:"kind"` // "url", "group" or "sitemap"
+	Kind   string    `json:"kind"` // "url", "group", "sitemap" or "license"
 	URL    string    `json:"url,omitempty"`
 	Agent  string    `json:"agent,omitempty"`
 	Change string    `json:"change,omitempty"` // for groups and sitemaps: added, removed, changed
@@ -162,6 +163,17 @@ func diffRobots(a, b *robots.Robots, agents, urls []string) []change {
 	for _, s := range bs {
 		if !slices.Contains(as, s) {
 			changes = append(changes, change{Kind: "sitemap", Change: "added", URL: s})
+		}
+	}
+	al, bl := a.Licenses(), b.Licenses()
+	for _, s := range al {
+		if !slices.Contains(bl, s) {
+			changes = append(changes, change{Kind: "license", Change: "removed", URL: s})
+		}
+	}
+	for _, s := range bl {
+		if !slices.Contains(al, s) {
+			changes = append(changes, change{Kind: "license", Change: "added", URL: s})
 		}
 	}
 	for _, u := range urls {
@@ -288,8 +300,8 @@ func writeDiffText(w io.Writer, changes []change) {
 					fmt.Fprintf(w, "    + %s\n", x)
 				}
 			}
-		case "sitemap":
-			fmt.Fprintf(w, "%-15s %s\n", "sitemap "+c.Change, c.URL)
+		case "sitemap", "license":
+			fmt.Fprintf(w, "%-15s %s\n", c.Kind+" "+c.Change, c.URL)
 		case "url":
 			k := urlKey{c.URL, describeVerdict(c.Before), describeVerdict(c.After)}
 			if _, ok := agents[k]; !ok {

@@ -208,7 +208,11 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 	if name == "-" {
 		name = "<stdin>"
 	}
-	fmt.Fprintf(w, "%s: %d group(s), %d sitemap(s)\n", name, len(x.groups), len(x.r.Sitemaps()))
+	fmt.Fprintf(w, "%s: %d group(s), %d sitemap(s)", name, len(x.groups), len(x.r.Sitemaps()))
+	if ls := x.r.Licenses(); len(ls) > 0 {
+		fmt.Fprintf(w, ", RSL licence(s) for every crawler: %s", strings.Join(ls, " "))
+	}
+	fmt.Fprintln(w)
 	if x.cut != nil {
 		fmt.Fprintf(w, "read up to line %d: %s\n", x.cut.Line, x.cut.Message)
 	}

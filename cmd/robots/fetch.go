@@ -104,6 +104,9 @@ func writeStory(w *bufio.Writer, res *fetch.Result) {
 	if res.Robots != nil {
 		groups := res.Robots.Groups()
 		fmt.Fprintf(w, "file\t%d groups, %d sitemaps\n", len(groups), len(res.Robots.Sitemaps()))
+		for _, l := range res.Robots.Licenses() {
+			fmt.Fprintf(w, "license\t%s (RSL)\n", l)
+		}
 		for _, d := range res.Robots.Diagnostics() {
 			fmt.Fprintf(w, "note\t%s\n", d)
 		}
