@@ -15,6 +15,7 @@ package lint
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,6 +43,7 @@ func (f Finding) String() string {
 
 // file is the state of one check: the body read both line by line and as a whole.
 type file struct {
+	ctx    context.Context // CheckContext's
 	name   string
 	body   []byte
 	lines  []robots.Line // every line, also past the size limit
@@ -94,7 +96,16 @@ func Check(name string, body []byte) []Finding {
 
 // CheckWith is Check with options.
 func CheckWith(name string, body []byte, opts Options) []Finding {
-	f := &file{name: name, body: body, r: robots.Parse(body), opts: opts}
+	out, _ := CheckContext(context.Background(), name, body, opts)
+	return out
+}
+
+// CheckContext is CheckWith, stopped when ctx is done (a server's time or work
+// budget, a client gone): it then returns the findings of the checks that ran to
+// their end, and ctx's cause (context.Cause) as the error. Checks are stopped
+// between rules, so that a file of many thousand rules stops at once.
+func CheckContext(ctx context.Context, name string, body []byte, opts Options) ([]Finding, error) {
+	f := &file{ctx: ctx, name: name, body: body, r: robots.Parse(body), opts: opts}
 	for l := range robots.Lines(body) {
 		f.lines = append(f.lines, l)
 	}
@@ -102,13 +113,25 @@ func CheckWith(name string, body []byte, opts Options) []Finding {
 	f.diags = f.r.Diagnostics()
 	f.read = f.lines
 	for _, c := range checks {
+		n := len(f.out)
 		c(f)
+		if f.stopped() {
+			f.out = f.out[:n] // what the stopped check found so far, in part
+			break
+		}
 	}
 	slices.SortStableFunc(f.out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), strings.Compare(string(a.Code), string(b.Code)))
 	})
-	return f.out
+	if f.stopped() {
+		return f.out, context.Cause(ctx)
+	}
+	return f.out, nil
 }
+
+// stopped reports whether the lint's context is done: the checks that take time
+// in proportion to the rules squared ask between rules, and end.
+func (f *file) stopped() bool { return f.ctx.Err() != nil }
 
 func (f *file) add(line, col int, code Code, format string, args ...any) {
 	ci, _ := Describe(code)

@@ -390,6 +390,9 @@ func checkRules(f *file) {
 			}
 		}
 		for _, r := range s.rules {
+			if f.stopped() {
+				return
+			}
 			if !isPath(r.Value) {
 				continue
 			}

@@ -33,6 +33,9 @@ func checkStarRules(f *file) {
 	}
 	var starDisallow []robots.Rule // each value once: a rule the "*" group repeats is one rule dropped
 	for _, r := range star.rules {
+		if f.stopped() {
+			return
+		}
 		if !r.Allow && isPath(r.Value) && !slices.ContainsFunc(starDisallow, func(d robots.Rule) bool { return d.Value == r.Value }) {
 			starDisallow = append(starDisallow, r)
 		}
@@ -61,6 +64,9 @@ func checkStarRules(f *file) {
 		var dropped []robots.Rule // "*" disallow rules these crawlers do not obey, unsaid
 		kept := false
 		for _, d := range starDisallow {
+			if f.stopped() {
+				return
+			}
 			switch {
 			case coveredBy(disallows, d):
 				kept = true

@@ -11,7 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Admission: the requests whose answers are large or costly (batches, GET
+// Admission: the requests whose answers are large or costly (checks, GET
 // /v1/robots, POST /v1/lint) are answered at most Config.MaxBatches at once, each
 // holding its place from the start of its work to its last byte written, so that
 // answers whose clients are slow to read (or never read) hold a bounded amount of
@@ -94,7 +94,7 @@ func (s *Server) readBodyFirst(w http.ResponseWriter, r *http.Request) error {
 // takePlace takes one of MaxBatches places, or says why not (503 with Retry-After).
 func (s *Server) takePlace() (release func(), err error) {
 	return takeOne(s.batches, s.metrics.rejected, 1, func() string {
-		return fmt.Sprintf("%d batches, lints and robots.txt answers are being answered, the server's limit (-max-batches): retry in a second", cap(s.batches))
+		return fmt.Sprintf("%d checks, lints and robots.txt answers are being answered, the server's limit (-max-batches): retry in a second", cap(s.batches))
 	})
 }
 

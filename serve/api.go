@@ -69,7 +69,9 @@ func (s *Server) api(name string, h func(r *http.Request) ([]byte, error)) http.
 }
 
 // admitted is api for the requests counted by admission (admit.go): the body is
-// read first, then the request takes a place, held until its answer is written.
+// read first, then the request takes a place, held until its answer is written. Its
+// work is bounded (work.go): h's request context is done when the client leaves,
+// at the work's deadline, or once h has spent the CPU budget.
 func (s *Server) admitted(name string, h func(r *http.Request) ([]byte, error)) http.Handler {
 	return s.jsonHandler(name, true, h)
 }
@@ -91,7 +93,12 @@ func (s *Server) jsonHandler(name string, admitted bool, h func(r *http.Request)
 					defer release() // once the answer is written
 				}
 			}
-			if err == nil {
+			if err == nil && admitted {
+				// A tenth of the write timeout is left for writing the answer.
+				ctx, stop := withWork(r.Context(), s.cfg.CPUBudget, start.Add(s.cfg.WriteTimeout-s.cfg.WriteTimeout/10))
+				body, err = h(r.WithContext(ctx))
+				stop()
+			} else if err == nil {
 				body, err = h(r)
 			}
 			if err == nil && len(body) > s.cfg.MaxAnswerBytes {

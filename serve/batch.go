@@ -164,7 +164,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 			}
 		}
 	}
-	a := answerWriter{s: s, sc: sc, c: c, dialect: dialect, urls: req.URLs, b: b, results: results, max: s.cfg.MaxAnswerBytes}
+	a := answerWriter{s: s, ctx: r.Context(), sc: sc, c: c, dialect: dialect, urls: req.URLs, b: b, results: results, max: s.cfg.MaxAnswerBytes}
 	lo := 0
 	for ; lo < len(req.URLs); lo += batchChunk {
 		hi := min(lo+batchChunk, len(req.URLs))
@@ -188,19 +188,34 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	b, results = a.b, a.results
 	sc.results = results
 	if a.over {
+		a.count()
 		s.buffers.put(b)
 		return nil, tooLarge(len(b)+len(results), s.cfg.MaxAnswerBytes)
+	}
+	stopped := stopName(a.stop)
+	if a.stop != nil && stopped == "" {
+		a.count()
+		s.buffers.put(b)
+		return nil, a.stop // the client left: nobody reads the answer
 	}
 	if len(results) > 0 {
 		results = results[1:] // the first separator is not one
 	}
-	b = slices.Grow(b, len(`],"results":[`)+len(results)+len("]}"))
+	b = slices.Grow(b, len(`],"results":[`)+len(results)+len(`],"stopped":"cpu-budget","undecided":}`)+20)
 	b = append(b, `],"results":[`...)
 	b = append(b, results...)
-	b = append(b, "]}"...)
-	allowed, disallowed := a.allowed, a.disallowed
-	s.metrics.allowed.Add(float64(allowed))
-	s.metrics.disallowed.Add(float64(disallowed))
+	b = append(b, ']')
+	if stopped != "" {
+		// The URLs from the first not decided on have an error result each; these say
+		// why and how many, so that a client need not count them.
+		b = append(b, `,"stopped":"`...)
+		b = append(b, stopped...)
+		b = append(b, `","undecided":`...)
+		b = strconv.AppendInt(b, int64(a.undecided), 10)
+		s.metrics.stopped.WithLabelValues(stopped).Inc()
+	}
+	b = append(b, '}')
+	a.count()
 	return b, nil
 }
 
@@ -246,6 +261,9 @@ func (s *Server) lookupRest(r *http.Request, sc *batchScratch, c crawlerSet, dia
 // (an origin that could not be looked up is left out), the results into results.
 type answerWriter struct {
 	s                   *Server
+	ctx                 context.Context // the request's work (work.go)
+	stop                error           // why the work ended, once it has: the URLs from then on are not decided
+	undecided           int             // URLs not decided for stop
 	sc                  *batchScratch
 	c                   crawlerSet
 	dialect             robots.Dialect
@@ -259,7 +277,10 @@ type answerWriter struct {
 }
 
 // answer decides urls[lo:hi], whose origins are looked up, encoding each origin at
-// its first URL. bad holds the URLs that could not be encoded (nil for none).
+// its first URL. bad holds the URLs that could not be encoded (nil for none). Once
+// the request's work ends (its CPU budget spent, its deadline passed, its client
+// gone) no more is decided: a URL is decided for every crawler asked about or not
+// at all, and each URL not decided has an error result saying why.
 func (a *answerWriter) answer(lo, hi int, bad []error) {
 	sc, c := a.sc, a.c
 	single := len(c.tokens) == 1
@@ -273,8 +294,15 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			a.results = appendURLError(a.results, sc.inputs[i], statusOf(bad[i]), bad[i].Error())
 			continue
 		}
-		o := &sc.states[sc.per[i]]
 		u := a.urls[i]
+		if a.stop == nil && spent(a.ctx) {
+			a.stop = context.Cause(a.ctx)
+		}
+		if a.stop != nil {
+			a.notDecided(u)
+			continue
+		}
+		o := &sc.states[sc.per[i]]
 		if o.err != nil {
 			a.results = appendResultSep(a.results)
 			a.results = appendURLError(a.results, u, statusOf(o.err), o.err.Error())
@@ -288,12 +316,15 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			a.b = a.s.codec.origin(a.b, o.res, c, &a.days)
 			o.dc = newDecider(o.res, a.dialect)
 		}
+		mark, allowed := len(a.results), 0
 		for ci, tokens := range c.tokens {
+			if ci > 0 && spent(a.ctx) {
+				a.stop = context.Cause(a.ctx)
+				break
+			}
 			d := o.dc.check(tokens, u)
 			if d.Allowed {
-				a.allowed++
-			} else {
-				a.disallowed++
+				allowed++
 			}
 			agent := c.names[ci]
 			if single {
@@ -306,7 +337,38 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			a.results = strconv.AppendInt(a.results, int64(o.index), 10)
 			a.results = append(a.results, '}')
 		}
+		if a.stop != nil {
+			a.results = a.results[:mark] // the crawlers decided for u are left out with the others
+			a.notDecided(u)
+			continue
+		}
+		a.allowed += allowed
+		a.disallowed += len(c.tokens) - allowed
+		if a.allowed+a.disallowed >= countEvery {
+			a.count()
+		}
 	}
+}
+
+// countEvery is how many decisions a batch makes between two counts in the
+// metrics: a batch is seen deciding while it runs, without an atomic addition per
+// decision.
+const countEvery = 256
+
+// count adds the decisions made since it was last called to the metrics.
+func (a *answerWriter) count() {
+	a.s.metrics.allowed.Add(float64(a.allowed))
+	a.s.metrics.disallowed.Add(float64(a.disallowed))
+	a.allowed, a.disallowed = 0, 0
+}
+
+// notDecided appends the result of a URL not decided because the request's work
+// ended (a.stop).
+func (a *answerWriter) notDecided(u string) {
+	a.undecided++
+	err := errNotDecided(a.stop)
+	a.results = appendResultSep(a.results)
+	a.results = appendURLError(a.results, u, statusOf(err), err.Error())
 }
 
 // originBytes and crawlerBytes estimate an origin object's size (appendOrigin) for

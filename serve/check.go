@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -39,8 +40,17 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 			return nil, err
 		}
 	}
+	// The request's work (work.go) may have ended while it waited for the file, and
+	// between the decision and the usage preferences, which may cost as much again.
+	ctx := r.Context()
+	if spent(ctx) {
+		return nil, errNotDecided(context.Cause(ctx))
+	}
 	dc := newDecider(res, dialect)
 	d := dc.check(c.tokens[0], u)
+	if dc.prefs != nil && spent(ctx) {
+		return nil, errNotDecided(context.Cause(ctx))
+	}
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 448)
 	v := verdictjson.Verdict{URL: u, Input: input, Agent: c.names[0], Decision: d, Usage: dc.usage(c.tokens[0], u)}

@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
 
@@ -25,5 +27,23 @@ func (s *Server) handleLint(r *http.Request) ([]byte, error) {
 		return nil, err
 	}
 	defer release()
-	return appendArray(nil, lint.Check(name, body), s.cfg.MaxAnswerBytes)
+	fs, err := lint.CheckContext(r.Context(), name, body, lint.Options{})
+	if err != nil {
+		// A lint stopped part way leaves out findings of any line: none are given.
+		return nil, lintStopped(err, len(body))
+	}
+	return appendArray(nil, fs, s.cfg.MaxAnswerBytes)
+}
+
+// lintStopped is the answer of a lint whose work ended before it was done: 413
+// when it spent the request's CPU budget, 504 at its deadline.
+func lintStopped(cause error, n int) error {
+	var be *budgetError
+	switch {
+	case errors.As(cause, &be):
+		return errorf(http.StatusRequestEntityTooLarge, "lint of a robots.txt file of %d bytes stopped: %v; its rules cost more to check than one request may spend", n, be)
+	case errors.Is(cause, context.DeadlineExceeded):
+		return errorf(http.StatusGatewayTimeout, "lint of a robots.txt file of %d bytes stopped: the request took longer than the server gives one", n)
+	}
+	return cause
 }

@@ -33,7 +33,10 @@ type metrics struct {
 	auditsRejected prometheus.Counter     // audits answered 503: MaxAudits were running
 	// budgetRefused counts origins of batches not looked up: BatchMaxBytes were held
 	budgetRefused prometheus.Counter
-	page          *handlerMetrics
+	// stopped counts requests whose work ended before it was done, by why: their
+	// CPU budget spent ("cpu-budget") or their deadline passed ("timeout").
+	stopped *prometheus.CounterVec
+	page    *handlerMetrics
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -61,10 +64,13 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		misses:         newCounter("robots_cache_misses_total", "Lookups that needed a fetch."),
 		waits:          newCounter("robots_singleflight_waits_total", "Lookups that waited for a fetch of the same origin already in flight."),
 		storeErrors:    newCounter("robots_store_errors_total", "Cache store operations that failed (the server went on without the store)."),
-		rejected:       newCounter("robots_batches_rejected_total", "Batches, lints and GET /v1/robots answered 503 because MaxBatches were being answered."),
+		rejected:       newCounter("robots_batches_rejected_total", "Checks, lints and GET /v1/robots answered 503 because MaxBatches were being answered."),
 		slowBodies:     newCounter("robots_slow_bodies_total", "Requests answered 408 because their body came slower than -min-body-rate."),
 		auditsRejected: newCounter("robots_audits_rejected_total", "Audits (API and tester) answered 503 because MaxAudits were running."),
 		budgetRefused:  newCounter("robots_batch_origins_over_budget_total", "Origins of batch requests not looked up because the batch held -batch-max-bytes of robots.txt files."),
+		stopped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "robots_requests_stopped_total", Help: "API requests answered in part because their work ended first, by why: cpu-budget (-cpu-budget spent) or timeout.",
+		}, []string{"reason"}),
 		fetchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "robots_fetch_errors_total", Help: "robots.txt fetches that failed, by kind of failure (dns, timeout, connect, tls, ...).",
 		}, []string{"kind"}),
@@ -74,7 +80,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		Name: "robots_build_info", Help: "The build of the running server: always 1, with the module version, VCS revision and Go version as labels.",
 	}, []string{"version", "revision", "goversion"})
 	build.WithLabelValues(bi.Version, bi.Revision, bi.GoVersion).Set(1)
-	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, m.slowBodies, m.auditsRejected, m.budgetRefused, build} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, decisions, m.fetches, m.fetchTime, m.hits, m.misses, m.waits, m.storeErrors, m.fetchErrors, m.rejected, m.slowBodies, m.auditsRejected, m.budgetRefused, m.stopped, build} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -23,7 +23,7 @@ var apiMethods = map[string]string{
 
 func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /v1/check", s.api("check", s.handleCheck))
+	mux.Handle("GET /v1/check", s.admitted("check", s.handleCheck))
 	mux.Handle("POST /v1/check", s.admitted("batch", s.handleBatch))
 	mux.Handle("GET /v1/robots", s.admitted("robots", s.handleRobots))
 	mux.Handle("POST /v1/lint", s.admitted("lint", s.handleLint))

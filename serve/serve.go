@@ -31,8 +31,10 @@
 // actually dialled, for every redirect hop. Request bodies (their size and pace),
 // batch sizes (URLs, and URLs × crawlers), every answer (MaxAnswerBytes: past it,
 // 413), the connections open at once and every connection's time are bounded by
-// the Config limits, and batches, lints and robots.txt answers are admitted
-// MaxBatches at once (admit.go); so are the robots.txt files
+// the Config limits, and checks, lints and robots.txt answers are admitted
+// MaxBatches at once (admit.go), each spending at most CPUBudget of CPU time and
+// stopping when its client leaves (work.go: a batch answers which URLs it decided,
+// which not and why); so are the robots.txt files
 // one batch holds (BatchMaxBytes: past it, the batch's other URLs answer 413) and
 // the web tester's answers (MaxPageAgents crawlers, PageMaxCells verdicts,
 // PageMaxFileBytes of pasted file, PageMaxBytes of HTML: past them, 413). An audit reads at most the
@@ -100,13 +102,13 @@ const (
 	// batches hold at most 4 GiB at once.
 	DefaultBatchMaxBytes = 64 << 20
 
-	// DefaultMaxBatches bounds the batch requests (POST /v1/check), lints (POST
+	// DefaultMaxBatches bounds the checks (GET and POST /v1/check), lints (POST
 	// /v1/lint) and GET /v1/robots being answered at once, each from the start of its
 	// work (its body read, see admit.go) to the last byte written. Each answer is at
 	// most MaxAnswerBytes, so that 64 hold at most 512 MiB of answers even when their
 	// clients never read them (each is held until WriteTimeout). Past it a request is
-	// answered 503 with Retry-After at once; single checks, the tester, /healthz and
-	// /metrics are not counted.
+	// answered 503 with Retry-After at once; the tester, audits (MaxAudits), /healthz
+	// and /metrics are not counted.
 	DefaultMaxBatches = 64
 
 	// DefaultMaxAnswerBytes bounds one answer of the API: past it the answer is 413,
@@ -187,9 +189,10 @@ type Config struct {
 	MaxAgents       int           // DefaultMaxAgents
 	BatchFetches    int           // DefaultBatchFetches
 	BatchMaxBytes   int64         // DefaultBatchMaxBytes: robots.txt files one batch holds
-	MaxBatches      int           // DefaultMaxBatches: batches, lints and robots.txt answers at once
+	MaxBatches      int           // DefaultMaxBatches: checks, lints and robots.txt answers at once
 	MaxAnswerBytes  int           // DefaultMaxAnswerBytes: one answer of the API
 	MaxDecisions    int           // DefaultMaxDecisions: URLs × crawlers of one batch
+	CPUBudget       time.Duration // DefaultCPUBudget: CPU time of one API request's work (work.go)
 	MinBodyRate     int           // DefaultMinBodyRate: request body bytes a second, after BodyGrace
 	MaxConns        int           // DefaultMaxConns, at most half the limit of open files: client connections at once
 	FileWorkBytes   int           // DefaultFileWorkBytes: robots.txt bytes linted or described at once
@@ -250,6 +253,7 @@ func New(cfg Config) (*Server, error) {
 	cfg.MaxBatches = defaults.Or(cfg.MaxBatches, DefaultMaxBatches)
 	cfg.MaxAnswerBytes = defaults.Or(cfg.MaxAnswerBytes, DefaultMaxAnswerBytes)
 	cfg.MaxDecisions = defaults.Or(cfg.MaxDecisions, DefaultMaxDecisions)
+	cfg.CPUBudget = defaults.Or(cfg.CPUBudget, DefaultCPUBudget)
 	cfg.FileWorkBytes = defaults.Or(cfg.FileWorkBytes, DefaultFileWorkBytes)
 	cfg.MaxConns = defaults.Or(cfg.MaxConns, DefaultMaxConns)
 	cfg.MinBodyRate = defaults.Or(cfg.MinBodyRate, DefaultMinBodyRate)

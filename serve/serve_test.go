@@ -1046,9 +1046,10 @@ func TestFetchShape(t *testing.T) {
 	}
 }
 
-// TestAdmission: at most MaxBatches batches are answered at once (issue 14, item 5);
-// past it a batch is answered 503 with Retry-After at once, while single checks and
-// /healthz go on; once a batch ends, the next is admitted.
+// TestAdmission: at most MaxBatches checks are answered at once (issue 14, item 5;
+// single checks too since issue 34); past it a batch or a single check is answered
+// 503 with Retry-After at once, while /healthz goes on; once a batch ends, the next
+// is admitted.
 func TestAdmission(t *testing.T) {
 	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
 	gate := make(chan struct{})
@@ -1072,6 +1073,9 @@ func TestAdmission(t *testing.T) {
 	if code := decode(t, resp, &e); code != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(e.Error, "limit") {
 		t.Errorf("second batch: %d, Retry-After %q, %q; want 503 with Retry-After and the limit named", code, resp.Header.Get("Retry-After"), e.Error)
 	}
+	if code := get(t, s, checkPath([]string{"a"}, o.URL+"/x"), &e); code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "-max-batches") {
+		t.Errorf("single check during the batch: %d %q, want 503 naming -max-batches", code, e.Error)
+	}
 	var h map[string]any
 	if code := get(t, s, "/healthz", &h); code != 200 {
 		t.Errorf("/healthz during the batch: %d, want 200", code)
@@ -1084,8 +1088,8 @@ func TestAdmission(t *testing.T) {
 	if code := post(t, s, "/v1/check", body, &ans); code != 200 || len(ans.Results) != 1 || deref(ans.Results[0].Allowed) {
 		t.Errorf("batch after the first ended: %d %+v, want 200 and one disallowed", code, ans.Results)
 	}
-	if n := counter(t, reg, "robots_batches_rejected_total"); n != 1 {
-		t.Errorf("robots_batches_rejected_total = %v, want 1", n)
+	if n := counter(t, reg, "robots_batches_rejected_total"); n != 2 {
+		t.Errorf("robots_batches_rejected_total = %v, want 2", n)
 	}
 }
 

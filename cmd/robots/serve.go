@@ -82,7 +82,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
 	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
 	batchMaxBytes := fs.Int64("batch-max-bytes", serve.DefaultBatchMaxBytes, "`bytes` of robots.txt files one batch request holds; past it, its other origins answer 413")
-	maxBatches := fs.Int("max-batches", serve.DefaultMaxBatches, "batches, lints and GET /v1/robots answered at once; past it, 503 with Retry-After")
+	maxBatches := fs.Int("max-batches", serve.DefaultMaxBatches, "checks (GET and POST /v1/check), lints and GET /v1/robots answered at once; past it, 503 with Retry-After")
+	cpuBudget := fs.Duration("cpu-budget", serve.DefaultCPUBudget, "CPU `time` one check, batch or lint may spend; past it, a batch answers the URLs it decided and \"stopped\": \"cpu-budget\" (the others error_status 413), a single check or lint 413")
 	maxAnswer := fs.Int("max-answer-bytes", serve.DefaultMaxAnswerBytes, "`bytes` of one answer of the API; past it, 413")
 	maxDecisions := fs.Int("max-decisions", serve.DefaultMaxDecisions, "URLs times crawlers of one batch request; past it, 413")
 	minBodyRate := fs.Int("min-body-rate", serve.DefaultMinBodyRate, "`bytes` a second a request body must come at, after its first 5 s; slower, 408")
@@ -176,7 +177,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
 		BatchMaxBytes:  *batchMaxBytes,
-		MaxAnswerBytes: *maxAnswer, MaxDecisions: *maxDecisions, MinBodyRate: *minBodyRate,
+		MaxAnswerBytes: *maxAnswer, MaxDecisions: *maxDecisions, MinBodyRate: *minBodyRate, CPUBudget: *cpuBudget,
 		FileWorkBytes: *fileWork, MaxConns: *maxConns,
 		MaxAudits: *maxAudits, AuditCores: *auditCores, AuditMaxExamples: *auditExamples,
 		Audit: audit.Limits{

@@ -1,0 +1,153 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots/internal/testenv"
+)
+
+// wildcardFile is a robots.txt of n rules "Disallow: /*xxxxx" (five random letters
+// each): the file of issue 34's attacks, on which a long path costs a decision
+// some thousand times a common file's.
+func wildcardFile(n int) string {
+	rng := rand.New(rand.NewPCG(34, 34))
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for range n {
+		b.WriteString("Disallow: /*")
+		for range 5 {
+			b.WriteByte(byte('a' + rng.IntN(26)))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// costlyBatch is a batch for crawlers agents of urls URLs of origin, each with a
+// path of pathBytes.
+func costlyBatch(origin string, agents, urls, pathBytes int) (body string, asked []string) {
+	names := make([]string, agents)
+	for i := range names {
+		names[i] = fmt.Sprintf("Bot%d", i)
+	}
+	asked = make([]string, urls)
+	for i := range asked {
+		asked[i] = fmt.Sprintf("%s/%d/%s", origin, i, strings.Repeat("9", pathBytes))
+	}
+	b, _ := json.Marshal(map[string]any{"agents": names, "urls": asked})
+	return string(b), asked
+}
+
+// budgetAnswer is a batch answer with what says it stopped.
+type budgetAnswer struct {
+	Results []struct {
+		URL         string `json:"url"`
+		Allowed     *bool  `json:"allowed"`
+		Error       string `json:"error"`
+		ErrorStatus int    `json:"error_status"`
+	} `json:"results"`
+	Stopped   string `json:"stopped"`
+	Undecided int    `json:"undecided"`
+}
+
+// TestBatchCPUBudget: a batch whose decisions cost more than the server's CPU budget
+// stops deciding once it is spent (issue 34), and its answer says so: every URL
+// asked has a result in request order, the URLs decided first (for every crawler),
+// then each URL not decided with an error of status 413 naming the budget;
+// "stopped" says why and "undecided" how many.
+func TestBatchCPUBudget(t *testing.T) {
+	o := newOrigin(t, 200, wildcardFile(2000))
+	const agents = 20
+	s, reg := start(t, Config{AllowPrivate: true, CPUBudget: time.Millisecond, MaxAnswerBytes: 256 << 20})
+	body, asked := costlyBatch(o.URL, agents, 5000, 200)
+	var ans budgetAnswer
+	if code := post(t, s, "/v1/check", body, &ans); code != 200 {
+		t.Fatalf("status %d, want 200", code)
+	}
+	if ans.Stopped != "cpu-budget" {
+		t.Fatalf("stopped %q, want cpu-budget", ans.Stopped)
+	}
+	decided := 0
+	for _, r := range ans.Results {
+		if r.Allowed != nil {
+			decided++
+		}
+	}
+	if decided%agents != 0 {
+		t.Errorf("%d verdicts: not a whole number of URLs for %d crawlers (a URL is decided for every crawler or not at all)", decided, agents)
+	}
+	urls := decided / agents
+	if got, want := len(ans.Results), decided+(len(asked)-urls); got != want {
+		t.Fatalf("%d results, want %d (%d verdicts, then one per URL not decided)", got, want, decided)
+	}
+	if ans.Undecided != len(asked)-urls || ans.Undecided == 0 {
+		t.Errorf("undecided %d, want %d (more than none)", ans.Undecided, len(asked)-urls)
+	}
+	for i, r := range ans.Results[decided:] {
+		u := asked[urls+i]
+		if r.URL != u || r.Allowed != nil || r.ErrorStatus != http.StatusRequestEntityTooLarge || !strings.Contains(r.Error, "-cpu-budget") {
+			t.Fatalf("result of URL %d: %+v; want %s not decided, 413 naming -cpu-budget", urls+i, r, u)
+		}
+	}
+	for i, r := range ans.Results[:decided] {
+		if u := asked[i/agents]; r.URL != u {
+			t.Fatalf("verdict %d for %s, want %s (in request order)", i, r.URL, u)
+		}
+	}
+	if n := counter(t, reg, "robots_requests_stopped_total"); n != 1 {
+		t.Errorf("robots_requests_stopped_total = %v, want 1", n)
+	}
+	if n := counter(t, reg, "robots_decisions_total"); int(n) != decided {
+		t.Errorf("robots_decisions_total = %v, want the %d verdicts", n, decided)
+	}
+}
+
+// TestBatchClientGone: once the client of a batch leaves, the batch decides no more
+// (issue 34): the server noticed it deciding (its decisions counted as it goes), the
+// client cancels, and the handler ends having decided far less than asked, where
+// deciding the whole batch costs minutes.
+func TestBatchClientGone(t *testing.T) {
+	o := newOrigin(t, 200, wildcardFile(2000))
+	const agents, urls = 20, 5000
+	s, reg := start(t, Config{AllowPrivate: true, CPUBudget: time.Hour, MaxAnswerBytes: 256 << 20})
+	body, _ := costlyBatch(o.URL, agents, urls, 200)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, "POST", "http://"+s.Addr()+"/v1/check", strings.NewReader(body))
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	testenv.WaitFor(t, func() bool { return counter(t, reg, "robots_decisions_total") > 0 })
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("the batch was answered before its client left: make it costlier")
+	}
+	testenv.WaitFor(t, func() bool { return counter(t, reg, "robots_http_requests_total") == 1 })
+	if n := counter(t, reg, "robots_decisions_total"); n >= agents*urls {
+		t.Errorf("%v decisions after the client left, want fewer than the %d asked", n, agents*urls)
+	}
+}
+
+// TestLintCPUBudget: a lint whose checks cost more than the CPU budget stops, and
+// says so: 413 naming the budget, rather than findings of part of the checks.
+func TestLintCPUBudget(t *testing.T) {
+	s, _ := start(t, Config{CPUBudget: time.Millisecond})
+	var e struct{ Error string }
+	// Each rule twice: the checks of repeated rules compare every pair.
+	file := wildcardFile(8000) + strings.TrimPrefix(wildcardFile(8000), "User-agent: *\n")
+	if code := post(t, s, "/v1/lint", file, &e); code != http.StatusRequestEntityTooLarge || !strings.Contains(e.Error, "-cpu-budget") {
+		t.Errorf("lint: %d %q, want 413 naming -cpu-budget", code, e.Error)
+	}
+}
