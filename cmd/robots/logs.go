@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -18,6 +21,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/accesslog"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/verify"
 )
 
 func init() {
@@ -25,7 +29,8 @@ func init() {
 }
 
 const logsUsage = `Usage:
-	robots logs -robots FILE|DIR|SITE [-cache 24h] [-host NAME] [-format text|json|csv] [LOG...]
+	robots logs -robots FILE|DIR|SITE [-cache 24h] [-host NAME] [-format text|json|csv]
+	            [-verify [-ranges NAME=FILE]... [-offline] [-dns HOST:PORT | -no-dns]] [LOG...]
 	robots logs -merge [-format text|json|csv] REPORT.json...
 
 Reads access logs and reports, per known crawler (a token of "robots crawlers" in
@@ -55,6 +60,16 @@ After a change, a crawler may keep the file it had for -cache (24h, RFC 9309
 is counted as "allowed by cache", never as a violation. -host keeps only the
 requests of one site when the log names hosts (JSON logs).
 
+-verify checks who made each crawler's requests (package verify): the operator's
+IP-range lists (fetched and cached, or local files with -ranges, only those with
+-offline) and forward-confirmed reverse DNS (-dns picks the server, -no-dns turns
+it off). Each crawler is then reported per identity: verified, impostor (every
+method the operator documents was available and said no) or cannot-tell (no
+method, or one could not answer: never counted as an impostor). An impostor's
+requests are reported, and are not the crawler's violations. Addresses are
+verified once each; logs hold no signature headers, except JSON logs that record
+request headers.
+
 Crawl-delay is checked between consecutive requests of a crawler within one log
 file, and counted only when the gap, even at the log's time resolution (a second
 in Common Log Format), is shorter than the delay.
@@ -83,6 +98,8 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 	merge := fs.Bool("merge", false, "the arguments are JSON reports of robots logs to add up")
 	examples := fs.Int("examples", accesslog.DefaultExamples, fmt.Sprintf("example URLs per disallowing rule (at most %d)", accesslog.MaxExamples))
 	timeout := fs.Duration("timeout", 10*time.Second, "whole-fetch `timeout` of a live robots.txt")
+	var vf verifyFlags
+	vf.define(fs)
 	var dialect robots.Dialect
 	dialectFlag(fs, &dialect)
 	format := formatFlag(fs, formatText, formatJSON, "csv")
@@ -100,6 +117,9 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 	var rep *accesslog.Report
 	failed := false
 	if *merge {
+		if vf.on || len(vf.lists) > 0 {
+			return usagef("logs: -merge adds up reports, which were verified or not when made: no -verify")
+		}
 		if *robotsArg != "" {
 			return usagef("logs: -merge reads reports, which name their robots.txt: no -robots")
 		}
@@ -119,6 +139,9 @@ func runLogs(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		cfg := accesslog.Config{Robots: tl, Lifetime: *lifetime, Examples: *examples, Host: strings.ToLower(*host)}
+		if cfg.Verify, err = vf.verifier(ctx, e); err != nil {
+			return err
+		}
 		if *lifetime == 0 {
 			cfg.Lifetime = -1
 		}
@@ -304,6 +327,61 @@ func shownRows(rep *accesslog.Report) []accesslog.Row {
 
 func utc(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
+// verifyFlags are the flags of verification: package verify's Options.
+type verifyFlags struct {
+	on             bool
+	lists          map[string]string
+	offline, noDNS bool
+	dns            string
+}
+
+func (f *verifyFlags) define(fs *flag.FlagSet) {
+	fs.BoolVar(&f.on, "verify", false, "verify who made each crawler's requests: IP-range lists, reverse DNS")
+	f.lists = map[string]string{}
+	fs.Func("ranges", "use a local range list: `NAME=FILE`, NAME a crawler's token or a list's URL (repeatable)", func(v string) error {
+		name, file, ok := strings.Cut(v, "=")
+		if !ok || name == "" || file == "" {
+			return errors.New("want NAME=FILE")
+		}
+		f.lists[name] = file
+		return nil
+	})
+	fs.BoolVar(&f.offline, "offline", false, "with -verify, fetch no range list: only those of -ranges are used")
+	fs.BoolVar(&f.noDNS, "no-dns", false, "with -verify, no reverse DNS")
+	fs.StringVar(&f.dns, "dns", "", "with -verify, the DNS server to ask (`HOST:PORT`; default the system's)")
+}
+
+// verifier returns the VerifyFunc the flags ask for, or nil without -verify.
+func (f *verifyFlags) verifier(ctx context.Context, e *env) (accesslog.VerifyFunc, error) {
+	if !f.on {
+		if len(f.lists) > 0 || f.offline || f.noDNS || f.dns != "" {
+			return nil, usagef("logs: -ranges, -offline, -no-dns and -dns go with -verify")
+		}
+		return nil, nil
+	}
+	opts := verify.Options{Lists: f.lists, Offline: f.offline, NoDNS: f.noDNS}
+	if f.dns != "" {
+		if _, _, err := net.SplitHostPort(f.dns); err != nil {
+			return nil, usagef("logs: -dns %s: want HOST:PORT", f.dns)
+		}
+		addr := f.dns
+		opts.Resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr)
+		}}
+	}
+	v, err := verify.New(opts)
+	if err != nil {
+		return nil, usagef("logs: %v", err)
+	}
+	if err := v.Refresh(ctx); err != nil && !f.offline {
+		// A list not loaded makes its crawlers "cannot tell", never impostors.
+		fmt.Fprintf(e.stderr, "robots: logs: warning: some range lists could not be loaded; their crawlers count as cannot-tell where DNS does not decide: %v\n",
+			strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return accesslog.Verifier(v), nil
+}
+
 func writeLogsText(w io.Writer, rep *accesslog.Report) {
 	switch len(rep.Robots) {
 	case 0:
@@ -455,5 +533,3 @@ func writeLogsCSV(w io.Writer, rep *accesslog.Report) {
 	}
 	cw.Flush()
 }
-
-
