@@ -158,8 +158,8 @@ func TestLogsNginxFleet(t *testing.T) {
 	}
 	type want struct {
 		requests, robots, allowed, disallowed, tooFast int64
-		addrs                                         string
-		rule                                          string // "line rule", of the only rule
+		addrs                                          string
+		rule                                           string // "line rule", of the only rule
 	}
 	wants := map[string]want{
 		"Googlebot/verified":      {3, 1, 2, 0, 0, "127.0.0.10", ""},
