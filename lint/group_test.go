@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,56 @@ func TestGrouped(t *testing.T) {
 	few := []Finding{{File: "a", Line: 1, Code: "x"}, {File: "a", Line: 2, Code: "x"}, {File: "a", Line: 3, Code: "x"}}
 	if g := Grouped(few); len(g) != 3 || g[0].Count != 1 {
 		t.Errorf("Grouped of 3 = %+v, want them one by one", g)
+	}
+}
+
+// TestGroupedNamesEach: repeated findings whose messages differ in the crawler
+// they name are one line that names every crawler with its line, not the first
+// one's message for all; GroupedShown(fs, 0) names all of a longer list.
+func TestGroupedNamesEach(t *testing.T) {
+	names := []string{"GPTBot", "CCBot", "ClaudeBot", "Bytespider", "Google-Extended", "PerplexityBot", "Amazonbot"}
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString("User-agent: " + n + "\nDisallow: /\n\n")
+	}
+	b.WriteString("User-agent: *\nDisallow: /private/\n")
+	fs := Check("many.txt", []byte(b.String()))
+	var blocks []Group
+	for _, g := range Grouped(fs) {
+		if g.Code == BlocksAll {
+			blocks = append(blocks, g)
+		}
+	}
+	if len(blocks) != 1 || blocks[0].Count != len(names) {
+		t.Fatalf("blocks-all groups %+v, want one of %d", blocks, len(names))
+	}
+	msg := blocks[0].Message
+	// Group i starts at line 3i+1; the first five are named, two more counted.
+	for i, n := range names[:GroupedLines] {
+		if want := fmt.Sprintf("%s (line %d)", n, 3*i+1); !strings.Contains(msg, want) {
+			t.Errorf("message %q does not name %q", msg, want)
+		}
+	}
+	if !strings.HasPrefix(msg, "this group disallows every URL for GPTBot (line 1), CCBot (line 4)") || !strings.HasSuffix(msg, " and 2 more") {
+		t.Errorf("message %q, want the shared words once and each crawler named", msg)
+	}
+	for _, g := range GroupedShown(fs, 0) {
+		if g.Code != BlocksAll {
+			continue
+		}
+		for i, n := range names {
+			if want := fmt.Sprintf("%s (line %d)", n, 3*i+1); !strings.Contains(g.Message, want) {
+				t.Errorf("full message %q does not name %q", g.Message, want)
+			}
+		}
+		if strings.Contains(g.String(), "more") {
+			t.Errorf("full group %q still cuts its list", g)
+		}
+	}
+	// Identical messages stay one message.
+	same := []Finding{{File: "a", Line: 1, Code: "x", Message: "m"}, {File: "a", Line: 2, Code: "x", Message: "m"},
+		{File: "a", Line: 3, Code: "x", Message: "m"}, {File: "a", Line: 4, Code: "x", Message: "m"}}
+	if g := Grouped(same); len(g) != 1 || g[0].Message != "m" {
+		t.Errorf("Grouped of identical = %+v, want message m", g)
 	}
 }

@@ -19,7 +19,7 @@ func init() {
 }
 
 const lintUsage = `Usage:
-	robots lint [-format text|json|sarif] [-strict] FILE...
+	robots lint [-format text|json|sarif] [-strict] [-full] FILE...
 
 Checks each robots.txt FILE ("-" reads standard input) for lines that crawlers
 skip, read differently from one another, or read differently from what the
@@ -30,7 +30,9 @@ The codes are listed in lint/CODES.md.
 Formats:
 	text   file:line:col: severity: message [code]   (the default); 4 or more findings
 	       of one code and severity in a file are one line, the first, with
-	       "(N times: lines A, B, C, D, E and M more)"
+	       "(N times: lines A, B, C, D, E and M more)"; where their messages
+	       differ (each names another crawler), the parts that differ are
+	       listed, each with its line; -full lists every line and part
 	json   a JSON array of {"file", "line", "col", "severity", "code", "message"}
 	sarif  SARIF 2.1.0, for code scanning tools
 
@@ -46,6 +48,7 @@ func runLint(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("lint")
 	format := formatFlag(fs, formatText, formatJSON, formatSARIF)
 	strict := fs.Bool("strict", false, "exit with status 1 on warnings too")
+	full := fs.Bool("full", false, "list every line and part of repeated findings, not the first five and \"and N more\"")
 	dialects := fs.Bool("dialects", false, "also report paths of the file that the interpretations (google, rfc9309, legacy1996, legacy1994) decide differently")
 	files, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
@@ -76,7 +79,7 @@ func runLint(ctx context.Context, e *env, args []string) error {
 	case "text":
 		// Repeated findings (one code, one severity, one file, lint.GroupAt or
 		// more) are one line with their count and lines; JSON and SARIF list each.
-		for _, g := range lint.Grouped(all) {
+		for _, g := range lint.GroupedShown(all, shownItems(*full)) {
 			fmt.Fprintln(w, g)
 		}
 	case "json":
@@ -99,6 +102,15 @@ func runLint(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// shownItems is how many items a list names before "and N more": every one with
+// -full.
+func shownItems(full bool) int {
+	if full {
+		return 0
+	}
+	return lint.GroupedLines
 }
 
 // readLimited reads a file ("-" is standard input) of at most limit bytes.
