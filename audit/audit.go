@@ -7,8 +7,11 @@
 // decides when the file cannot be read), reads its Sitemap lines (or /sitemap.xml
 // when it has none), and streams the sitemaps with package sitemap: indexes
 // recursively, gzip, the sitemaps.org limits per file and overall limits on files,
-// URLs, depth and time ([Limits]). Sitemaps on another origin are reported, not
-// read. Memory stays flat in the number of URLs: each URL is decided as it is read
+// URLs, depth and time ([Limits]). A sitemap that robots.txt lists on another host
+// is read, as sitemaps.org's cross-submission allows (the file's owner vouches for
+// it), and so are those its index lists on its own host; its URLs on the audited
+// origin are decided. A sitemap an index lists on yet another origin is reported,
+// not read. Memory stays flat in the number of URLs: each URL is decided as it is read
 // and only counts, a few examples per rule and a bounded tree are kept.
 //
 // It is the engine of "robots audit" and of the service's POST /v1/audit, which
@@ -122,6 +125,10 @@ type Config struct {
 	// GPTBot): their blocks are reported, but Report.Fails does not count them. See
 	// Intended, which reads them from purposes and names.
 	Intended []string
+	// NamedOnly are the crawlers of Intended whose blocks are intended only when a
+	// group of the file names them (Intent's second list: an -allow-blocked purpose
+	// names them): CCBot blocked by the "*" group's rules is not counted intended.
+	NamedOnly []string
 	// Examples is how many example URLs each blocking rule keeps (DefaultExamples).
 	Examples int
 	// MaxExamples bounds the example URLs of the whole report (DefaultMaxExamples).
@@ -193,6 +200,7 @@ type auditor struct {
 	leftOut      string     // "max-sitemaps" when sitemaps were left out
 	unread       int
 	inflight     map[*Sitemap]*pending // prefetched requests
+	homeOf       map[string]string     // sitemap URL queued → the origin it may redirect within besides the audited one
 	undecided    []string              // URLs read, to decide (decide)
 	lastProgress time.Time
 	stopped      string
@@ -208,7 +216,7 @@ func newAuditor(origin string, cfg Config) *auditor {
 	now := time.Now()
 	return &auditor{
 		cfg: cfg, lim: cfg.Limits.Or(DefaultLimits()), origin: origin, hc: hc, start: now,
-		seen: map[string]bool{}, inflight: map[*Sitemap]*pending{},
+		seen: map[string]bool{}, inflight: map[*Sitemap]*pending{}, homeOf: map[string]string{},
 		rep: &Report{
 			Origin: origin, Agents: append([]string(nil), cfg.Agents...), Dialect: cfg.Dialect.String(),
 			Intended: intendedOf(cfg.Agents, cfg.Intended),
@@ -254,20 +262,23 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 			rep.Lint = []lint.Finding{}
 		}
 	}
+	rep.Intended = aimedAt(rb, rep.Intended, a.cfg.NamedOnly)
 	rep.Purposes = purposes(rb, res.Effect, a.origin)
 	a.dec = newDecider(rb, res.Effect, a.cfg.Agents)
 	a.stats = newStats(a.dec, a.cfg.Examples, a.cfg.MaxExamples)
 	a.tree = newTree(a.dec, a.origin)
 
-	// The sitemaps robots.txt lists, or /sitemap.xml.
+	// The sitemaps robots.txt lists, or /sitemap.xml when it has no Sitemap line.
+	lines := 0
 	if rb != nil {
 		for _, f := range rb.Fields() {
 			if f.Name == "sitemap" {
+				lines++
 				a.enqueue(&Sitemap{URL: f.Value, Source: SourceRobots, Line: f.Line})
 			}
 		}
 	}
-	if len(a.queue) == 0 && len(rep.Sitemaps) == 0 {
+	if lines == 0 {
 		rep.SitemapFallback = true
 		a.enqueue(&Sitemap{URL: a.origin + "/sitemap.xml", Source: SourceFallback})
 	}
@@ -329,11 +340,24 @@ func (a *auditor) enqueue(sm *Sitemap) {
 	if a.seen[u] {
 		return
 	}
-	if o, err := fetch.Origin(u); err != nil || o != a.origin {
-		sm.Status = StatusCrossHost
-		sm.Error = fmt.Sprintf("on another origin than %s/robots.txt: its URLs are decided by that origin's robots.txt; not read", a.origin)
+	o, err := fetch.Origin(u)
+	if err != nil {
+		sm.Status, sm.Error = StatusInvalid, err.Error()
 		a.list(sm)
 		return
+	}
+	sm.home = a.origin
+	if o != a.origin {
+		// sitemaps.org's cross-submission: robots.txt may list a sitemap on any host,
+		// and that sitemap's index its own host's sitemaps. An index's sitemap on a
+		// third origin is vouched for by nobody.
+		if sm.Source == SourceIndex && o != a.homeOf[sm.Parent] {
+			sm.Status = StatusCrossHost
+			sm.Error = fmt.Sprintf("on another origin than %s/robots.txt and than its index: its URLs are decided by that origin's robots.txt; not read", a.origin)
+			a.list(sm)
+			return
+		}
+		sm.CrossHost, sm.home = true, o
 	}
 	if sm.Depth > a.lim.Depth {
 		a.skip(sm, fmt.Sprintf("not read: nested deeper than -max-depth %d", a.lim.Depth))
@@ -345,6 +369,7 @@ func (a *auditor) enqueue(sm *Sitemap) {
 		return
 	}
 	a.seen[u] = true
+	a.homeOf[u] = sm.home
 	sm.queued = true
 	a.queue = append(a.queue, sm)
 	a.found = append(a.found, sm)
@@ -376,7 +401,10 @@ func (a *auditor) skip(sm *Sitemap, why string) {
 func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 	defer a.decided()
 	a.fetched++
-	sm.Blocked = a.dec.sitemapBlocks(sm.URL)
+	sm.Blocked = []SitemapBlock{} // on another host, another robots.txt decides whether it may be fetched
+	if !sm.CrossHost {
+		sm.Blocked = a.dec.sitemapBlocks(sm.URL)
+	}
 	a.progress(sm.URL, true)
 
 	a.prefetch(ctx)
@@ -385,7 +413,7 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 		var away *offOrigin
 		if errors.As(err, &away) {
 			sm.Status = StatusCrossHost
-			sm.Error = fmt.Sprintf("redirects to %s, on another origin than %s/robots.txt: its URLs are decided by that origin's robots.txt; not read", away.to, a.origin)
+			sm.Error = fmt.Sprintf("redirects to %s, on another origin than %s/robots.txt and than the sitemap: its URLs are decided by that origin's robots.txt; not read", away.to, a.origin)
 			return
 		}
 		sm.Status, sm.Error = StatusUnreachable, err.Error()
@@ -475,15 +503,16 @@ func (a *auditor) stoppedReading(sm *Sitemap) {
 func (a *auditor) response(ctx context.Context, sm *Sitemap) (*http.Response, error) {
 	p, ok := a.inflight[sm]
 	if !ok {
-		return a.get(ctx, sm.URL)
+		return a.get(ctx, sm)
 	}
 	delete(a.inflight, sm)
 	<-p.done
 	return p.resp, p.err
 }
 
-func (a *auditor) get(ctx context.Context, u string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+func (a *auditor) get(ctx context.Context, sm *Sitemap) (*http.Response, error) {
+	ctx = context.WithValue(ctx, homeKey{}, sm.home)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, sm.URL, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -502,7 +531,7 @@ func (a *auditor) prefetch(ctx context.Context) {
 		p := &pending{done: make(chan struct{})}
 		a.inflight[sm] = p
 		go func() {
-			p.resp, p.err = a.get(ctx, sm.URL)
+			p.resp, p.err = a.get(ctx, sm)
 			close(p.done)
 		}()
 	}
@@ -635,10 +664,16 @@ type offOrigin struct{ to string }
 
 func (e *offOrigin) Error() string { return "redirected to another origin: " + e.to }
 
+// homeKey is the context key of the origin a sitemap request may redirect within
+// besides the audited one: the sitemap's own, for one cross-submitted from another
+// host.
+type homeKey struct{}
+
 // sameOrigin returns a copy of hc (a plain client when nil) that does not follow
-// redirects off origin: a sitemap that redirects to another host is reported as
-// cross-host, as one listed there is, instead of being read silently. Redirects
-// within the origin follow hc's own policy (net/http's ten hops when it has none).
+// redirects off origin (the audited one, or the cross-submitted sitemap's own): a
+// sitemap that redirects to another host is reported as cross-host, as one an
+// index lists there is, instead of being read silently. Redirects within the
+// origin follow hc's own policy (net/http's ten hops when it has none).
 func sameOrigin(hc *http.Client, origin string) *http.Client {
 	c := http.Client{}
 	if hc != nil {
@@ -646,7 +681,8 @@ func sameOrigin(hc *http.Client, origin string) *http.Client {
 	}
 	next := c.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if o, err := fetch.Origin(req.URL.String()); err != nil || o != origin {
+		home, _ := req.Context().Value(homeKey{}).(string)
+		if o, err := fetch.Origin(req.URL.String()); err != nil || o != origin && o != home {
 			return &offOrigin{to: req.URL.String()}
 		}
 		if next != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
 )
 
@@ -111,10 +112,14 @@ func (d *decider) names(inClass func(c int) bool) []string {
 }
 
 // sitemapBlocks says which crawlers may not fetch the sitemap at u, grouped by rule.
+// A token that fetches nothing (Google-Extended) is not among them.
 func (d *decider) sitemapBlocks(u string) []SitemapBlock {
 	out := []SitemapBlock{}
 	byLine := map[int]int{} // rule line → index in out
 	for i, a := range d.agents {
+		if !crawlers.Fetches(a) {
+			continue
+		}
 		c := d.classOf[i]
 		dec := d.check(d.rep[c], u)
 		if dec.Allowed {

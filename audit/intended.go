@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
 )
 
@@ -18,7 +19,10 @@ import (
 // seo, social, archive, ads, other), which stands for the crawlers asked about that
 // have it among their purposes, or a crawler's product token. Given both, a
 // crawler is intended to be blocked when must-allow does not name it or
-// allow-blocked does.
+// allow-blocked does. A crawler that allow-blocked names only by a purpose is
+// intended to be blocked only by a group of the file that names it: CCBot blocked
+// by the "*" group's ordinary rules is not a training crawler kept out on purpose
+// (see NamedOnly).
 
 // Intended returns the crawlers among agents whose blocks are intended, in the
 // order of agents, from the must-allow and allow-blocked lists (each entry a
@@ -26,27 +30,40 @@ import (
 // lists empty, none is. An entry that is neither a purpose nor one of agents is an
 // error naming it: a typo must not make a guard pass.
 func Intended(agents, mustAllow, allowBlocked []string) ([]string, error) {
-	must, err := matchAll(agents, mustAllow, "must-allow")
-	if err != nil {
-		return nil, err
-	}
-	blocked, err := matchAll(agents, allowBlocked, "allow-blocked")
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, a := range agents {
-		intended := len(mustAllow) > 0 && !must[a] || blocked[a]
-		if intended && !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return out, nil
+	out, _, err := Intent(agents, mustAllow, allowBlocked)
+	return out, err
 }
 
-// matchAll returns the agents that the entries of list name, by purpose or token.
-func matchAll(agents, list []string, flag string) (map[string]bool, error) {
-	out := map[string]bool{}
+// Intent is Intended with, second, those of the intended crawlers that only a
+// purpose of allow-blocked names (not their token, nor the absence from
+// must-allow): their blocks are intended only where a group names them
+// (Config.NamedOnly).
+func Intent(agents, mustAllow, allowBlocked []string) (intended, namedOnly []string, err error) {
+	must, _, err := matchAll(agents, mustAllow, "must-allow")
+	if err != nil {
+		return nil, nil, err
+	}
+	blocked, byToken, err := matchAll(agents, allowBlocked, "allow-blocked")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, a := range agents {
+		other := len(mustAllow) > 0 && !must[a]
+		if !(other || blocked[a]) || slices.Contains(intended, a) {
+			continue
+		}
+		intended = append(intended, a)
+		if !other && !byToken[a] {
+			namedOnly = append(namedOnly, a)
+		}
+	}
+	return intended, namedOnly, nil
+}
+
+// matchAll returns the agents that the entries of list name, by purpose or token,
+// and those it names by token.
+func matchAll(agents, list []string, flag string) (map[string]bool, map[string]bool, error) {
+	out, byToken := map[string]bool{}, map[string]bool{}
 	for _, entry := range list {
 		for _, e := range strings.Split(entry, ",") {
 			e = strings.TrimSpace(e)
@@ -64,15 +81,15 @@ func matchAll(agents, list []string, flag string) (map[string]bool, error) {
 			}
 			for _, a := range agents {
 				if strings.EqualFold(a, e) {
-					out[a], found = true, true
+					out[a], byToken[a], found = true, true, true
 				}
 			}
 			if !found {
-				return nil, fmt.Errorf("%s: %q is neither a crawler asked about nor a purpose (%s)", flag, e, purposeNames())
+				return nil, nil, fmt.Errorf("%s: %q is neither a crawler asked about nor a purpose (%s)", flag, e, purposeNames())
 			}
 		}
 	}
-	return out, nil
+	return out, byToken, nil
 }
 
 func purposeNames() string {
@@ -81,6 +98,25 @@ func purposeNames() string {
 		names = append(names, string(p))
 	}
 	return strings.Join(names, ", ")
+}
+
+// aimedAt keeps the crawlers of intended whose blocks the file aims at them: all
+// but those of namedOnly that no group of rb names (the "*" group decides for
+// them), or all of namedOnly when no file was read.
+func aimedAt(rb *robots.Robots, intended, namedOnly []string) []string {
+	out := []string{}
+	for _, a := range intended {
+		if slices.Contains(namedOnly, a) {
+			if rb == nil {
+				continue
+			}
+			if gs, global := rb.GroupsFor(a); global || len(gs) == 0 {
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // intendedOf keeps the entries of intended that are among agents, in their order.

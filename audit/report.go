@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -101,7 +102,7 @@ const (
 	StatusUnreachable = "unreachable" // no answer, or an HTTP status other than 2xx (see HTTPStatus)
 	StatusInvalid     = "invalid"     // not XML, not a sitemap, or the XML breaks (see ErrorLine, ErrorByte)
 	StatusOverLimit   = "over-limit"  // more URLs or bytes than a file may have: the entries before the limit were read
-	StatusCrossHost   = "cross-host"  // on (or redirected to) another origin than robots.txt: reported, not read
+	StatusCrossHost   = "cross-host"  // listed by an index on a third origin, or redirected to one: reported, not read
 	StatusSkipped     = "skipped"     // not read: past an overall limit (Error says which)
 )
 
@@ -129,11 +130,19 @@ type Sitemap struct {
 	Error      string `json:"error"`   // why the status is not "ok"
 	ErrorLine  int    `json:"error_line"`
 	ErrorByte  int64  `json:"error_byte"` // offset in the uncompressed XML
+	// CrossHost is true for a sitemap read on another host than the audited origin:
+	// robots.txt lists it there (sitemaps.org's cross-submission), or an index so
+	// listed does, on its own host. Its URLs on the audited origin are decided; those
+	// on its own host count as OffOriginURLs.
+	CrossHost bool `json:"cross_host"`
 	// Blocked lists the crawlers asked about that may not fetch the sitemap itself,
-	// grouped by the deciding rule.
+	// grouped by the deciding rule, tokens that fetch nothing (Google-Extended,
+	// crawlers.Fetches) left out; none for a cross-host sitemap, whose own host's
+	// robots.txt decides that.
 	Blocked []SitemapBlock `json:"blocked"`
 
-	queued bool // in the auditor's queue (listed in the order found)
+	queued bool   // in the auditor's queue (listed in the order found)
+	home   string // the origin its requests may redirect within besides the audited one
 	hidden bool // not listed: past MaxUnreadListed
 }
 
@@ -258,6 +267,24 @@ func (r *Report) ListedURLs(s Sitemap) int {
 		}
 	}
 	return n
+}
+
+// NoneBlocked is the sentence that stands for an empty Blocked, as the command and
+// the tester write it: a robots.txt that could not be fetched blocks everything
+// though no sitemap URL was read, and no URL read is not "none blocked".
+func (r *Report) NoneBlocked() string {
+	switch {
+	case r.Robots.Effect == fetch.DisallowAll:
+		return "robots.txt could not be fetched, so crawlers take every URL of the origin as disallowed; no sitemap URL was read to list."
+	case r.Totals.URLs == 0:
+		return "No sitemap URL of the origin was read, so none was decided."
+	}
+	n := len(r.Agents)
+	crawlers := "crawlers"
+	if n == 1 {
+		crawlers = "crawler"
+	}
+	return fmt.Sprintf("No sitemap URL is blocked for the %d %s asked about.", n, crawlers)
 }
 
 // BlocksAny reports whether some sitemap URL, or some sitemap, is blocked for a

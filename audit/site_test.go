@@ -98,18 +98,34 @@ func gzipped(b []byte) []byte {
 	return buf.Bytes()
 }
 
+// crossSitemap is the sitemap on origin B that A's robots.txt lists: one URL of A
+// (crossPath), one of B.
+const crossSitemap = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>{A}/search?q=cross</loc></url>
+<url><loc>{B}/own-page</loc></url>
+</urlset>
+`
+
+const crossPath = "/search?q=cross"
+
 // startSite serves the site on two loopback origins and returns their URLs.
-func startSite(t *testing.T) (a, b string) {
+func startSite(t *testing.T) (string, string) {
+	var a string
 	other := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			w.Write([]byte("User-agent: *\nDisallow:\n"))
+		case "/sitemap.xml":
+			// Cross-submitted: A's robots.txt lists this sitemap on B, which lists one
+			// URL of A and one of its own.
+			w.Write([]byte(strings.NewReplacer("{A}", a, "{B}", "http://"+r.Host).Replace(crossSitemap)))
 		default:
-			t.Errorf("the other origin was asked for %s: cross-host sitemaps must not be read", r.URL.Path)
+			t.Errorf("the other origin was asked for %s: a sitemap an index of A lists on B must not be read", r.URL.Path)
 			http.NotFound(w, r)
 		}
 	})
-	b = other.URL
+	b := other.URL
 	files := map[string][]byte{}
 	site := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
 		body, ok := files[r.URL.Path]
@@ -185,7 +201,8 @@ func TestSite(t *testing.T) {
 	}
 
 	// Every generated URL and the broken sitemap's first three, decided by hand.
-	var paths []string
+	// The cross-submitted sitemap on B is read second, before the index's sitemaps.
+	paths := []string{crossPath}
 	for i := range siteURLs {
 		paths = append(paths, sitePath(i))
 	}
@@ -211,8 +228,8 @@ func TestSite(t *testing.T) {
 	}
 
 	tot := rep.Totals
-	if tot.URLs != len(paths) || tot.OffOriginURLs != 0 || tot.InvalidURLs != 0 {
-		t.Errorf("totals: %d URLs, %d off origin, %d invalid; want %d, 0, 0", tot.URLs, tot.OffOriginURLs, tot.InvalidURLs, len(paths))
+	if tot.URLs != len(paths) || tot.OffOriginURLs != 1 || tot.InvalidURLs != 0 {
+		t.Errorf("totals: %d URLs, %d off origin, %d invalid; want %d, 1 (B's own page), 0", tot.URLs, tot.OffOriginURLs, tot.InvalidURLs, len(paths))
 	}
 	if !slices.Equal(tot.BlockedURLs, wantPerAgent) {
 		t.Errorf("blocked per crawler %v, want %v (%v)", tot.BlockedURLs, wantPerAgent, siteAgents)
@@ -275,7 +292,7 @@ func TestSite(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("blocked:\n got %v\nwant %v", got, want)
 	}
-	if want[0].urls != siteURLs+3 || want[1].urls != siteURLs/10 {
+	if want[0].urls != siteURLs+4 || want[1].urls != siteURLs/10+1 {
 		t.Fatalf("the test's expectations are off: %v", want)
 	}
 
@@ -287,7 +304,7 @@ func TestSite(t *testing.T) {
 	}
 	wantMaps := []sm{
 		{a + "/sitemap_index.xml", StatusOK, "sitemapindex", SourceRobots, lineSitemapIndex, 7, 0, 200, false},
-		{b + "/sitemap.xml", StatusCrossHost, "", SourceRobots, lineSitemapB, 0, 0, 0, false},
+		{b + "/sitemap.xml", StatusOK, "urlset", SourceRobots, lineSitemapB, 2, 1, 200, false},
 		{a + "/sitemap-1.xml", StatusOK, "urlset", SourceIndex, 3, siteURLs / 2, siteURLs / 2, 200, false},
 		{a + "/sitemap-2.xml.gz", StatusOK, "urlset", SourceIndex, 4, siteURLs / 2, siteURLs / 2, 200, true},
 		{a + "/broken.xml", StatusInvalid, "urlset", SourceIndex, 5, 3, 3, 200, false},
@@ -304,8 +321,8 @@ func TestSite(t *testing.T) {
 	}
 	// One count per thing (issue 28): a sitemap that answered 404 was requested, not
 	// read.
-	if tot.Sitemaps != 5 || tot.SitemapsFailed != 1 {
-		t.Errorf("%d sitemaps read, %d failed; want 5 (the index, two urlsets, broken, private) and 1 (missing)", tot.Sitemaps, tot.SitemapsFailed)
+	if tot.Sitemaps != 6 || tot.SitemapsFailed != 1 {
+		t.Errorf("%d sitemaps read, %d failed; want 6 (the index, B's cross-submitted sitemap, two urlsets, broken, private) and 1 (missing)", tot.Sitemaps, tot.SitemapsFailed)
 	}
 	for _, s := range rep.Sitemaps {
 		switch s.URL {
@@ -326,6 +343,9 @@ func TestSite(t *testing.T) {
 		case b + "/sitemap.xml", b + "/from-index.xml":
 			if len(s.Blocked) != 0 {
 				t.Errorf("%s: cross-host sitemap judged by this origin's robots.txt: %v", s.URL, s.Blocked)
+			}
+			if s.CrossHost != (s.URL == b+"/sitemap.xml") {
+				t.Errorf("%s: cross_host %v, want true only for the sitemap read by cross-submission", s.URL, s.CrossHost)
 			}
 		default:
 			checkSitemapBlocks(t, s, []SitemapBlock{{Agents: []string{"GPTBot", "CCBot"}, Line: lineAllSlash}})

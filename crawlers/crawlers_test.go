@@ -383,6 +383,17 @@ func TestVerification(t *testing.T) {
 		c, _ := Lookup(name)
 		if len(c.Verify.Ranges) == 0 || !strings.HasSuffix(c.Verify.Ranges[0], "/"+want) {
 			t.Errorf("%s: ranges %q, want …/%s", name, c.Verify.Ranges, want)
+
+// TestFetches: the tokens their operators document as making no request of their
+// own (Google's and Apple's pages, quoted in controls.go) fetch nothing; the
+// crawlers named beside them do, and so does a name the registry does not know.
+func TestFetches(t *testing.T) {
+	for name, want := range map[string]bool{"Google-Extended": false, "applebot-extended": false, "Googlebot": true, "Applebot": true, "GPTBot": true, "NoSuchBot": true} {
+		if got := Fetches(name); got != want {
+			t.Errorf("Fetches(%q) = %v, want %v", name, got, want)
+		}
+		if c, ok := Lookup(name); ok && c.Fetches() != want {
+			t.Errorf("%s.Fetches() = %v, want %v", name, c.Fetches(), want)
 		}
 	}
 }

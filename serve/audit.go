@@ -172,7 +172,7 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 	if err := s.agentsOf(agents); err != nil {
 		return nil, err
 	}
-	intended, err := audit.Intended(agents, mustAllow, allowBlocked)
+	intended, namedOnly, err := audit.Intent(agents, mustAllow, allowBlocked)
 	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "%v", err)
 	}
@@ -210,6 +210,7 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		Examples:    examples,
 		MaxExamples: s.cfg.AuditMaxExamples,
 		Intended:    intended,
+		NamedOnly:   namedOnly,
 		Cores:       s.auditCores,
 	})
 	switch {

@@ -33,6 +33,7 @@ type auditView struct {
 	Sitemaps        []sitemapView
 	SitemapProblems int
 	Findings        []findingView
+	NoneBlocked     string // what an empty Blocked means (audit.Report.NoneBlocked)
 }
 
 // agentTotal is one crawler asked about and the sitemap URLs it may not fetch.
@@ -260,6 +261,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 		v.Sitemaps = append(v.Sitemaps, sv)
 	}
 	v.Findings = groupedFindings(rep.Lint)
+	v.NoneBlocked = rep.NoneBlocked()
 	return v, nil
 }
 
@@ -366,6 +368,9 @@ func sitemapViewOf(sm audit.Sitemap, broken bool) sitemapView {
 	switch sm.Source {
 	case audit.SourceRobots:
 		v.From = fmt.Sprintf("robots.txt line %d", sm.Line)
+		if sm.CrossHost {
+			v.From += ", on another host (sitemaps.org cross-submission)"
+		}
 	case audit.SourceFallback:
 		v.From = "/sitemap.xml, tried: robots.txt names no sitemap"
 	case audit.SourceIndex:

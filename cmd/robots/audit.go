@@ -61,8 +61,10 @@ asked about may be blocked), -allow-blocked LIST those the site blocks on purpos
 entries; an entry is a crawler's token or a purpose of package crawlers: search,
 ai-train, ai-search, ai-user, seo, social, archive, ads, other ("robots crawlers"
 lists them). For a site that keeps AI trainers out: -allow-blocked ai-train, or
--must-allow search. Intended blocks are reported, marked "intended"; in SARIF
-they are notes, not errors.
+-must-allow search. A crawler that -allow-blocked names only by a purpose is
+blocked on purpose only by a group that names it: CCBot kept from /private/ by the
+"*" group's rules is not. Intended blocks are reported, marked "intended"; in
+SARIF they are notes, not errors.
 
 Formats: text (the default), json (the report of the service's POST /v1/audit:
 "totals", "blocked", "sitemaps", "intended"; per-crawler counts are objects keyed
@@ -123,14 +125,14 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	asked := f.agents.orMajor()
-	intended, err := audit.Intended(asked, mustAllow, allowBlocked)
+	intended, namedOnly, err := audit.Intent(asked, mustAllow, allowBlocked)
 	if err != nil {
 		return usagef("audit: %v", err)
 	}
 	cfg := audit.Config{
 		Fetch:    fetch.NewClient(fetch.Config{Dialect: f.dialect, Timeout: min(fetch.DefaultTimeout, lim.Time)}),
 		Agents:   asked,
-		Intended: intended,
+		Intended: intended, NamedOnly: namedOnly,
 		Dialect:  f.dialect,
 		Limits:   lim,
 		Examples: *examples,
@@ -287,7 +289,7 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 
 	fmt.Fprintln(w)
 	if len(rep.Blocked) == 0 {
-		fmt.Fprintf(w, "No sitemap URL is blocked for the %s.\n", plural(len(rep.Agents), "crawler", "crawlers"))
+		fmt.Fprintln(w, rep.NoneBlocked())
 	} else {
 		fmt.Fprintf(w, "Sitemap URLs blocked (%s blocked for at least one crawler):\n", plural(t.BlockedAny, "URL", "URLs"))
 		for _, b := range rep.Blocked {
@@ -372,7 +374,11 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 			}
 			fmt.Fprintf(w, " (%s)", what)
 		}
-		fmt.Fprintf(w, "  from %s\n", from)
+		fmt.Fprintf(w, "  from %s", from)
+		if s.CrossHost {
+			fmt.Fprint(w, ", on another host (sitemaps.org cross-submission)")
+		}
+		fmt.Fprintln(w)
 		if s.Error != "" {
 			msg := s.Error
 			if s.ErrorLine > 0 {
