@@ -143,7 +143,7 @@ type Sitemap struct {
 
 	queued bool   // in the auditor's queue (listed in the order found)
 	home   string // the origin its requests may redirect within besides the audited one
-	hidden bool // not listed: past MaxUnreadListed
+	hidden bool   // not listed: past MaxUnreadListed
 }
 
 // SitemapBlock says which crawlers may not fetch a sitemap, and by which rule.
