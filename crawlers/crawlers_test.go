@@ -383,6 +383,9 @@ func TestVerification(t *testing.T) {
 		c, _ := Lookup(name)
 		if len(c.Verify.Ranges) == 0 || !strings.HasSuffix(c.Verify.Ranges[0], "/"+want) {
 			t.Errorf("%s: ranges %q, want …/%s", name, c.Verify.Ranges, want)
+		}
+	}
+}
 
 // TestFetches: the tokens their operators document as making no request of their
 // own (Google's and Apple's pages, quoted in controls.go) fetch nothing; the
