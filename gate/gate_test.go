@@ -76,7 +76,7 @@ func (v rangeVerifier) Verify(_ context.Context, r *Request) Identity {
 	return id
 }
 
-func writeRobots(t *testing.T, body string) string {
+func writeRobots(t testing.TB, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "robots.txt")
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
