@@ -17,7 +17,7 @@ func accessLog(log *slog.Logger, h http.Handler) http.Handler {
 		if rw.status == 0 {
 			rw.status = http.StatusOK
 		}
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		attrs := append([]slog.Attr{
 			slog.String("method", r.Method),
 			slog.String("uri", r.URL.RequestURI()),
 			slog.Int("status", rw.status),
@@ -25,7 +25,8 @@ func accessLog(log *slog.Logger, h http.Handler) http.Handler {
 			slog.Float64("duration_seconds", time.Since(start).Seconds()),
 			slog.String("remote", r.RemoteAddr),
 			slog.String("user_agent", r.UserAgent()),
-		)
+		}, rw.attrs...)
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})
 }
 
@@ -34,7 +35,11 @@ type recordingWriter struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
+	attrs  []slog.Attr // a handler's own (the gate's decision: gate.LogAttrser)
 }
+
+// AddLogAttrs adds attributes to the request's line.
+func (w *recordingWriter) AddLogAttrs(a ...slog.Attr) { w.attrs = append(w.attrs, a...) }
 
 func (w *recordingWriter) WriteHeader(code int) {
 	if w.status == 0 {

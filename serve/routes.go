@@ -42,5 +42,6 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux.HandleFunc("GET /openapi.json", handleOpenAPI)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	s.pageRoutes(mux)
+	s.gateRoutes(mux)
 	return mux
 }

@@ -34,6 +34,10 @@ func (s *Server) sameOrigin(h http.Handler) http.Handler {
 		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.gate != nil && isGatePath(r.URL.Path) {
+			h.ServeHTTP(w, r) // the gate has its own sites and trusted proxies (gate.go)
+			return
+		}
 		loopback := s.ln != nil && isLoopbackAddr(s.ln.Addr())
 		switch {
 		case len(names) > 0 && !names[hostName(r.Host)] && !(loopback && isLoopbackHost(r.Host)):

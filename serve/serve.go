@@ -62,6 +62,7 @@ import (
 
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/gate"
 	"github.com/gorobots/robots/internal/defaults"
 	"github.com/gorobots/robots/internal/netguard"
 )
@@ -183,6 +184,12 @@ type Config struct {
 	AccessLog *slog.Logger
 	// Registry receives the server's metrics; nil makes a new one, served at /metrics.
 	Registry *prometheus.Registry
+	// Gate, when not nil, serves the robots.txt gate (gate.go): its Registerer
+	// and Logger are the server's, and unless it has a Client, its robots.txt
+	// files are fetched by a client of their own with the Fetch limits, allowed
+	// to reach the sites' origins wherever they are (the operator names them; no
+	// request does).
+	Gate *gate.Config
 
 	MaxBodyBytes    int64         // DefaultMaxBodyBytes
 	MaxURLs         int           // DefaultMaxURLs
@@ -239,6 +246,7 @@ type Server struct {
 	srv      *http.Server
 	done     chan error
 	codec    batchCodec // handCodec; BenchmarkBatchCodec swaps in encoding/json's
+	gate     *gate.Gate // with Config.Gate
 }
 
 // New checks cfg and returns a server that is not yet listening.
@@ -323,6 +331,11 @@ func New(cfg Config) (*Server, error) {
 	if hc, ok := fc.Store.(fetch.HealthChecker); ok {
 		if err := reg.Register(storeUp(hc)); err != nil {
 			return nil, fmt.Errorf("serve: metrics: %w", err)
+		}
+	}
+	if cfg.Gate != nil {
+		if s.gate, err = s.newGate(*cfg.Gate, reg); err != nil {
+			return nil, err
 		}
 	}
 	s.handler = s.sameOrigin(s.routes(reg))

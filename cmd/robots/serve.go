@@ -49,13 +49,14 @@ API:
 	GET  /healthz (liveness), GET /readyz (503 while the store is unreachable)
 	GET  /metrics, GET /openapi.json (the API in OpenAPI 3.1)
 	GET  /debug/pprof/ (Go's profiles) on the -debug-addr listener only, when given
+	ANY  /v1/gate, GET /v1/gate-report: the robots.txt gate, with -gate-site (below)
 
 By default the server refuses to fetch from loopback, private, link-local and
 other special addresses, checked on every address it dials; -allow-private lifts
 that for local use. With -tls-cert and -tls-key it answers HTTPS only, and serves a
 renewed certificate as soon as its files change. Stops gracefully on SIGINT or
 SIGTERM.
-
+` + gateHelp + `
 ` + envRule + `
 Exit status: 0 after a graceful stop on SIGINT or SIGTERM, 2 when the server cannot
 start (a bad flag, a store that cannot be opened, an address in use) or fails.
@@ -102,6 +103,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	logFormat := fs.String("log", "text", "log `format`: text or json (then every line the server prints is a JSON object)")
 	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
 	accessLog := fs.Bool("access-log", false, "log one line per request (method, path, status, bytes, duration, client)")
+	gateF := addGateFlags(fs)
 	debugAddr := fs.String("debug-addr", "", "serve Go's profiles (net/http/pprof) at /debug/pprof/ on a second listener at `address` (off by default; keep it private: profiles show the server's internals)")
 	args, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
@@ -153,6 +155,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *dataMax < boltstore.MinMaxBytes {
 		return fail(usagef("serve: -data-max-bytes %d: want at least %d (4 MiB)", *dataMax, boltstore.MinMaxBytes))
 	}
+	gateCfg, err := gateF.config()
+	if err != nil {
+		return fail(usagef("serve: %v", err))
+	}
 	var access *slog.Logger
 	if *accessLog {
 		access = slog.New(newHandler(slog.LevelInfo))
@@ -174,7 +180,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 	srv, err := serve.New(serve.Config{
 		Addr: *addr, Hosts: splitList(*hosts), AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
-		TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey,
+		TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey, Gate: gateCfg,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
 		BatchMaxBytes:  *batchMaxBytes,
 		MaxAnswerBytes: *maxAnswer, MaxDecisions: *maxDecisions, MinBodyRate: *minBodyRate, CPUBudget: *cpuBudget,

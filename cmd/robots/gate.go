@@ -1,0 +1,116 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/gate"
+)
+
+// gateFlags are the flags of robots serve's gate (/v1/gate, docs/gate.md).
+type gateFlags struct {
+	sites                            agentList
+	enforce                          string
+	disallowed, crawlDelay, impostor string
+	unverified, fail, trusted        string
+	wait                             time.Duration
+}
+
+const gateHelp = `
+Gate (docs/gate.md): with -gate-site, /v1/gate is a forward-auth endpoint for
+nginx auth_request, Caddy forward_auth, Traefik ForwardAuth and Envoy ext_authz:
+it judges the original request by the site's robots.txt and answers 200 (pass),
+403 (deny) or 429 (Crawl-delay not kept), with the reason in X-Robots-Gate-Reason.
+GET /v1/gate-report is the per-crawler account of its decisions. Every action
+defaults to log: start there, read the report, then deny.
+`
+
+func addGateFlags(fs *flag.FlagSet) *gateFlags {
+	g := &gateFlags{}
+	fs.Var(&g.sites, "gate-site", "serve the gate for a site: `HOST=SOURCE`, SOURCE a robots.txt file or the origin (http://127.0.0.1:8081) to fetch it from (repeatable)")
+	fs.StringVar(&g.enforce, "gate-enforce", "", "crawlers and purposes the gate enforces robots.txt on (`LIST` of names and purposes such as ai-train; default: every crawler of the registry)")
+	fs.StringVar(&g.disallowed, "gate-disallowed", "log", "what the gate does with a disallowed request: `log` or deny")
+	fs.StringVar(&g.crawlDelay, "gate-crawl-delay", "log", "what the gate does with a request sooner than the Crawl-delay of a crawler that honours it: `log`, deny or 429")
+	fs.StringVar(&g.impostor, "gate-impostor", "log", "what the gate does with a client verification shows is not the crawler it claims: `log` or deny")
+	fs.StringVar(&g.unverified, "gate-unverified", "judge", "crawlers verification cannot tell about: `judge` them as the crawler they claim, or only log their violations")
+	fs.StringVar(&g.fail, "gate-fail", "open", "when a site's robots.txt or a forwarded request cannot be read: `open` (pass) or closed (deny)")
+	fs.StringVar(&g.trusted, "gate-trusted-proxies", "127.0.0.0/8,::1/128", "proxy addresses (`CIDRs`) whose forwarded headers the gate reads")
+	fs.DurationVar(&g.wait, "gate-wait", gate.DefaultFetchWait, "how long a request waits for a site's robots.txt not yet cached")
+	return g
+}
+
+// config is the gate's configuration, or nil without -gate-site.
+func (g *gateFlags) config() (*gate.Config, error) {
+	if len(g.sites) == 0 {
+		return nil, nil
+	}
+	var cfg gate.Config
+	for _, s := range g.sites {
+		host, src, ok := strings.Cut(s, "=")
+		if !ok || strings.TrimSpace(host) == "" || strings.TrimSpace(src) == "" {
+			return nil, fmt.Errorf("-gate-site %q: want HOST=FILE or HOST=ORIGIN", s)
+		}
+		site := gate.Site{Host: strings.TrimSpace(host)}
+		if src = strings.TrimSpace(src); strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+			site.Origin = src
+		} else {
+			site.File = src
+		}
+		cfg.Sites = append(cfg.Sites, site)
+	}
+	for _, n := range splitList(g.enforce) {
+		if p, err := crawlers.ParsePurpose(n); err == nil {
+			cfg.Policy.Purposes = append(cfg.Policy.Purposes, p)
+		} else {
+			cfg.Policy.Crawlers = append(cfg.Policy.Crawlers, n)
+		}
+	}
+	var err error
+	for _, a := range []struct {
+		flag, v string
+		to      *gate.Action
+	}{
+		{"-gate-disallowed", g.disallowed, &cfg.Policy.Disallowed},
+		{"-gate-crawl-delay", g.crawlDelay, &cfg.Policy.CrawlDelay},
+		{"-gate-impostor", g.impostor, &cfg.Policy.Impostor},
+	} {
+		if *a.to, err = gate.ParseAction(a.v); err != nil {
+			return nil, fmt.Errorf("%s: %v", a.flag, err)
+		}
+	}
+	switch g.unverified {
+	case "judge":
+	case "log":
+		cfg.Policy.LogUnverified = true
+	default:
+		return nil, fmt.Errorf("-gate-unverified %q: want judge or log", g.unverified)
+	}
+	switch g.fail {
+	case "open":
+	case "closed":
+		cfg.Policy.FailClosed = true
+	default:
+		return nil, fmt.Errorf("-gate-fail %q: want open or closed", g.fail)
+	}
+	for _, p := range splitList(g.trusted) {
+		pre, err := netip.ParsePrefix(p)
+		if err != nil {
+			a, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				return nil, fmt.Errorf("-gate-trusted-proxies: %q is neither an address nor a CIDR prefix", p)
+			}
+			pre = netip.PrefixFrom(a, a.BitLen())
+		}
+		cfg.Forward.TrustedProxies = append(cfg.Forward.TrustedProxies, pre)
+	}
+	if len(cfg.Forward.TrustedProxies) == 0 {
+		return nil, errors.New("-gate-trusted-proxies is empty: the gate reads forwarded headers only from proxies it trusts")
+	}
+	cfg.FetchWait = g.wait
+	return &cfg, nil
+}
