@@ -22,6 +22,8 @@ type Client struct {
 	flight singleflight.Group
 	slots  chan struct{} // one per fetch in flight
 	queue  flightQueue   // fetches waiting for a slot, and who waits for them
+
+	licenses licenseCache // RSL licences by URL (License)
 }
 
 // NewClient returns a client configured by cfg (see Config for the defaults of its

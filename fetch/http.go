@@ -82,6 +82,13 @@ func (c *Client) newHTTPClient() *http.Client {
 }
 
 func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
+	return c.getHTTP(ctx, robotsURL, c.cfg.MaxBytes)
+}
+
+// getHTTP is the access method for any document the client reads (robots.txt, an RSL
+// licence): a GET by the client's transport and dialer, redirects followed one hop at
+// a time up to the policy's limit, the body decoded and read up to limit bytes.
+func (c *Client) getHTTP(ctx context.Context, robotsURL string, limit int) *fetched {
 	f := &fetched{}
 	// Every connection a request goes out on, new or reused, is recorded: the
 	// stores keep the addresses so that a client with WithAddrCheck can tell what
@@ -115,7 +122,7 @@ func (c *Client) fetchHTTP(ctx context.Context, robotsURL string) *fetched {
 			f.classifyAs = resp.StatusCode
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				f.encoding = resp.Header.Get("Content-Encoding")
-				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, c.cfg.MaxBytes)
+				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, limit)
 				if err != nil {
 					f.failed, f.err, f.kind = true, fmt.Errorf("reading body of %s: %w", next, err), protocolKind(err)
 				}

@@ -1,0 +1,251 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorobots/robots/rsl"
+)
+
+// License is an RSL licence as the client fetched it (see Client.License).
+type License struct {
+	URL         string        `json:"url"`
+	Status      int           `json:"status"`       // of the last response; 0 when none came
+	ContentType string        `json:"content_type"` // as served; RSL's is application/rsl+xml
+	Doc         *rsl.Document `json:"document"`     // nil when Err is set
+	// Err says why there is no document: unreachable, not found, not an RSL document.
+	Err       error     `json:"-"`
+	FetchedAt time.Time `json:"fetched_at"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// Limits of the licence cache: each licence is at most rsl.MaxBytes and a parsed form
+// near its size, so 256 licences hold at most a few hundred megabytes in the worst case
+// and, real licences being a few kilobytes, about a megabyte in practice.
+const (
+	maxCachedLicenses = 256
+	licenseErrorTTL   = 10 * time.Minute // a licence that failed is fetched again after this
+)
+
+// licenseCache holds fetched licences by URL, one fetch at a time for each.
+type licenseCache struct {
+	mu sync.Mutex
+	m  map[string]*licenseEntry
+}
+
+type licenseEntry struct {
+	ready chan struct{} // closed when lic is set
+	lic   *License
+}
+
+// License fetches the RSL licence at rawURL (a robots.txt License line's value) by the
+// client's access method: its transport, dialer and guard, redirects followed as for
+// robots.txt, at most rsl.MaxBytes read, and parses it (rsl.Parse). Licences are
+// cached by URL for Cache-Control max-age within the client's TTL bounds, or the
+// policy's TTL; a failure for ten minutes. Concurrent calls for one URL share a fetch.
+// The error is the licence's Err, also kept in the result.
+func (c *Client) License(ctx context.Context, rawURL string) (*License, error) {
+	now := c.cfg.Now()
+	lc := &c.licenses
+	lc.mu.Lock()
+	if lc.m == nil {
+		lc.m = map[string]*licenseEntry{}
+	}
+	e := lc.m[rawURL]
+	if e != nil {
+		select {
+		case <-e.ready:
+			if !now.Before(e.lic.ExpiresAt) {
+				e = nil // expired: fetch again
+			}
+		default:
+		}
+	}
+	mine := false
+	if e == nil {
+		lc.evict(now)
+		e = &licenseEntry{ready: make(chan struct{})}
+		lc.m[rawURL] = e
+		mine = true
+	}
+	lc.mu.Unlock()
+	if mine {
+		e.lic = c.fetchLicense(ctx, rawURL, now)
+		close(e.ready)
+	}
+	select {
+	case <-e.ready:
+		return e.lic, e.lic.Err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// evict makes room for one more entry: expired entries go first, then any finished one.
+func (lc *licenseCache) evict(now time.Time) {
+	if len(lc.m) < maxCachedLicenses {
+		return
+	}
+	for k, e := range lc.m {
+		select {
+		case <-e.ready:
+			if !now.Before(e.lic.ExpiresAt) {
+				delete(lc.m, k)
+			}
+		default:
+		}
+	}
+	for k, e := range lc.m {
+		if len(lc.m) < maxCachedLicenses {
+			return
+		}
+		select {
+		case <-e.ready:
+			delete(lc.m, k)
+		default:
+		}
+	}
+}
+
+// ErrNoLicense is the error of a licence URL that answers neither a document nor a
+// failure to retry (a 4xx, a redirect that cannot be followed).
+var ErrNoLicense = errors.New("fetch: no licence at that URL")
+
+func (c *Client) fetchLicense(ctx context.Context, rawURL string, now time.Time) *License {
+	lic := &License{URL: rawURL, FetchedAt: now, ExpiresAt: now.Add(licenseErrorTTL)}
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		lic.Err = fmt.Errorf("licence URL %q is not an absolute http(s) URL", rawURL)
+		return lic
+	}
+	if o, err := Origin(rawURL); err == nil && c.refuseLiteral(o, now) != nil {
+		lic.Err = fmt.Errorf("licence %s: address refused", rawURL)
+		return lic
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	f := c.getHTTP(ctx, rawURL, rsl.MaxBytes)
+	lic.Status = f.status
+	if f.header != nil {
+		lic.ContentType = f.header.Get("Content-Type")
+	}
+	switch {
+	case f.failed:
+		lic.Err = fmt.Errorf("licence %s unreachable: %v", rawURL, f.err)
+		return lic
+	case f.err != nil:
+		lic.Err = fmt.Errorf("licence %s: %w: %v", rawURL, ErrNoLicense, f.err)
+		return lic
+	case f.status < 200 || f.status > 299:
+		lic.Err = fmt.Errorf("licence %s: %w: status %d", rawURL, ErrNoLicense, f.status)
+		return lic
+	case f.truncated:
+		lic.Err = fmt.Errorf("licence %s: %w", rawURL, rsl.ErrTooLarge)
+		return lic
+	}
+	if mt, _, err := mime.ParseMediaType(lic.ContentType); err == nil && (mt == "text/html" || mt == "application/xhtml+xml") {
+		lic.Err = fmt.Errorf("licence %s: served as %s, not %s (an error page?)", rawURL, mt, rsl.MediaType)
+		return lic
+	}
+	doc, err := rsl.Parse(strings.NewReader(f.body))
+	if err != nil {
+		lic.Err = fmt.Errorf("licence %s: %w", rawURL, err)
+		return lic
+	}
+	lic.Doc = doc
+	ttl := c.cfg.Policy.TTL
+	if age, ok := maxAge(f.header); ok {
+		ttl = min(max(age, c.cfg.MinTTL), c.cfg.MaxTTL)
+	}
+	lic.ExpiresAt = now.Add(ttl)
+	return lic
+}
+
+// LicenseTerms is what the RSL licences of a site say of one use of one URL: each
+// licence of the robots.txt License lines with its verdict, and the verdicts combined.
+type LicenseTerms struct {
+	// Answer is Permitted if a licence permits the use, else Unknown if one cannot be
+	// fetched or read or says nothing of the URL, else Prohibited; Unknown when there
+	// is no License line.
+	Answer   rsl.Answer      `json:"answer"`
+	Licenses []LicenseAnswer `json:"licenses"`
+}
+
+// LicenseAnswer is one licence's verdict.
+type LicenseAnswer struct {
+	URL     string      `json:"url"`
+	Verdict rsl.Verdict `json:"verdict"`
+	Error   string      `json:"error,omitempty"` // why the licence could not be fetched or read
+}
+
+// LicenseTerms fetches the licences named by the License lines of rawURL's robots.txt
+// (through the cache) and checks rawURL and q against each.
+func (c *Client) LicenseTerms(ctx context.Context, rawURL string, q rsl.Query) (LicenseTerms, error) {
+	res, err := c.Get(ctx, rawURL)
+	if err != nil {
+		return LicenseTerms{}, err
+	}
+	t := LicenseTerms{Licenses: []LicenseAnswer{}}
+	if res.Effect != ObeyRules || res.Robots == nil {
+		return t, nil
+	}
+	unknown, permitted, prohibited := false, false, false
+	for _, lu := range res.Robots.Licenses() {
+		a := LicenseAnswer{URL: lu}
+		lic, err := c.License(ctx, lu)
+		if err != nil {
+			if ctx.Err() != nil {
+				return LicenseTerms{}, ctx.Err()
+			}
+			a.Error = err.Error()
+			a.Verdict = rsl.Verdict{Reason: err.Error(), Licenses: []int{}, Payments: []rsl.Payment{}, Conditions: []string{}}
+			unknown = true
+		} else {
+			a.Verdict = lic.Doc.Check(rawURL, q)
+			switch a.Verdict.Answer {
+			case rsl.Permitted:
+				permitted = true
+			case rsl.Prohibited:
+				prohibited = true
+			default:
+				unknown = true
+			}
+		}
+		t.Licenses = append(t.Licenses, a)
+	}
+	switch {
+	case permitted:
+		t.Answer = rsl.Permitted
+	case unknown:
+		t.Answer = rsl.Unknown
+	case prohibited:
+		t.Answer = rsl.Prohibited
+	}
+	return t, nil
+}
+
+// License returns what the site's RSL licences say of the use q of a response's
+// content, as Usage does for Content-Usage: the licences of the robots.txt that
+// decided the request, fetched by the client's access method and cached.
+func (t *Transport) License(resp *http.Response, q rsl.Query) (LicenseTerms, error) {
+	t.once.Do(t.init)
+	if t.err != nil {
+		return LicenseTerms{}, t.err
+	}
+	req := resp.Request
+	if req == nil || req.URL == nil {
+		return LicenseTerms{}, errors.New("fetch.Transport.License: the response has no request")
+	}
+	_, ua, err := t.agentOf(req)
+	if err != nil {
+		return LicenseTerms{}, err
+	}
+	return t.client.LicenseTerms(withUserAgent(req.Context(), ua), req.URL.String(), q)
+}
