@@ -257,7 +257,11 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 	var rb *robots.Robots
 	if res.Effect == fetch.ObeyRules {
 		rb = robots.ParseString(res.Body, robots.WithDialect(a.cfg.Dialect))
-		rep.Lint = lint.Check(res.RobotsURL, []byte(res.Body))
+		// Within the time limit: the lint of a file of thousands of wildcard rules
+		// took seconds. A lint stopped there leaves out the findings of its last check.
+		if rep.Lint, err = lint.CheckContext(ctx, res.RobotsURL, []byte(res.Body), lint.Options{}); err != nil {
+			a.stopped = "timeout"
+		}
 		if rep.Lint == nil {
 			rep.Lint = []lint.Finding{}
 		}
@@ -399,7 +403,7 @@ func (a *auditor) skip(sm *Sitemap, why string) {
 
 // read fetches one sitemap and decides its URLs.
 func (a *auditor) read(ctx context.Context, sm *Sitemap) {
-	defer a.decided()
+	defer a.decided(ctx)
 	a.fetched++
 	sm.Blocked = []SitemapBlock{} // on another host, another robots.txt decides whether it may be fetched
 	if !sm.CrossHost {
@@ -475,7 +479,7 @@ func (a *auditor) read(ctx context.Context, sm *Sitemap) {
 		case ok:
 			sm.URLs++
 			t.URLs++
-			a.decide(u)
+			a.decide(ctx, u)
 		case u == "":
 			t.InvalidURLs++
 		default:
@@ -591,28 +595,40 @@ func (a *auditor) pageURL(loc string) (string, bool) {
 
 // decide decides u for every crawler and counts it, with the URLs read before it,
 // once there are DecideRun of them; decided decides those left.
-func (a *auditor) decide(u string) {
+func (a *auditor) decide(ctx context.Context, u string) {
 	a.undecided = append(a.undecided, u)
 	if len(a.undecided) == DecideRun {
-		a.decided()
+		a.decided(ctx)
 	}
 }
 
 // decided decides and counts the URLs read so far, holding a unit of Config.Cores.
-// The wait is not cut short by the audit's time limit: it is bounded by the other
-// audits' runs, and the URLs read are decided.
-func (a *auditor) decided() {
+// Once ctx is done (the audit's time limit) it decides no more, waiting for a unit
+// or between URLs: the URLs left are counted in Totals.UndecidedURLs, and the audit
+// stops. A decision on a file of many wildcard rules can cost milliseconds, and a
+// run of them seconds: the report comes by the time limit all the same.
+func (a *auditor) decided(ctx context.Context) {
 	if len(a.undecided) == 0 {
 		return
 	}
-	if c := a.cfg.Cores; c != nil {
-		c.Acquire(context.Background(), 1)
-		defer c.Release(1)
+	left := a.undecided
+	if ctx.Err() == nil {
+		if c := a.cfg.Cores; c != nil {
+			if c.Acquire(ctx, 1) == nil {
+				defer c.Release(1)
+			}
+		}
 	}
-	for _, u := range a.undecided {
+	for ctx.Err() == nil && len(left) > 0 {
+		u := left[0]
+		left = left[1:]
 		a.dec.decide(u)
 		a.stats.add(u)
 		a.tree.add(u)
+	}
+	if len(left) > 0 {
+		a.rep.Totals.UndecidedURLs += len(left)
+		a.stopped = "timeout"
 	}
 	clear(a.undecided)
 	a.undecided = a.undecided[:0]

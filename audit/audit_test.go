@@ -643,6 +643,27 @@ func TestCores(t *testing.T) {
 	}
 }
 
+// TestTimeLimitDeciding: an audit waiting for a unit of Config.Cores to decide (other
+// audits hold them all) stops at its time limit all the same (issue 34: the wait
+// was not cut short), and reports what it read and that it decided none of it.
+func TestTimeLimitDeciding(t *testing.T) {
+	const n = 1000
+	s := site{"/robots.txt": "User-agent: *\nDisallow: /r/\nSitemap: {A}/sitemap.xml\n", "/sitemap.xml": set(seq("/r/", n)...)}
+	base := s.start(t)
+	cores := semaphore.NewWeighted(1)
+	cores.Acquire(context.Background(), 1) // held by "another audit" throughout
+	defer cores.Release(1)
+	rep, err := Run(context.Background(), base, Config{Agents: []string{"Googlebot"}, Cores: cores, Limits: Limits{Time: 300 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := rep.Totals
+	if rep.Stopped != "timeout" || tot.URLs == 0 || tot.UndecidedURLs != tot.URLs || tot.BlockedAny != 0 {
+		t.Errorf("stopped %q, %d URLs read, %d undecided, %d blocked; want timeout, every URL read undecided, none blocked",
+			rep.Stopped, tot.URLs, tot.UndecidedURLs, tot.BlockedAny)
+	}
+}
+
 // TestNesting: Limits.Nesting reaches the sitemap reader: a file nested deeper is
 // invalid, the error naming the limit, and its entries before that are decided.
 func TestNesting(t *testing.T) {

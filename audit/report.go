@@ -73,7 +73,10 @@ type Totals struct {
 	SitemapsFailed   int `json:"sitemaps_failed"`   // requested but not read: no answer or a status other than 2xx
 	SitemapsSkipped  int `json:"sitemaps_skipped"`  // not read: past -max-sitemaps, -max-urls, -max-depth or the time limit
 	SitemapsUnlisted int `json:"sitemaps_unlisted"` // not read and not listed in Sitemaps (past MaxUnreadListed)
-	URLs             int `json:"urls"`              // sitemap URLs of the origin, each decided for every crawler
+	URLs             int `json:"urls"`              // sitemap URLs of the origin read, each decided for every crawler but those counted in UndecidedURLs
+	// UndecidedURLs counts the URLs read but not decided: the audit's time limit
+	// (Stopped "timeout") came first. Their crawlers' counts leave them out.
+	UndecidedURLs int `json:"undecided_urls"`
 	OffOriginURLs    int `json:"off_origin_urls"`   // URLs on another origin (another robots.txt decides them): counted, not decided
 	InvalidURLs      int `json:"invalid_urls"`      // <loc> values that are not http(s) URLs, or longer than 2,048 bytes
 	// BlockedURLs counts, per crawler (in the order of Agents), the sitemap URLs it

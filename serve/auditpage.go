@@ -342,6 +342,9 @@ func stoppedText(rep *audit.Report) []string {
 	default:
 		out = append(out, "Stopped early ("+rep.Stopped+"): what was read by then is shown.")
 	}
+	if n := rep.Totals.UndecidedURLs; n > 0 {
+		out = append(out, plural(n, "URL was", "URLs were")+" read but not decided before the time limit; the counts leave those out.")
+	}
 	if n := rep.Totals.SitemapsSkipped + rep.Totals.SitemapsUnlisted; n > 0 {
 		out = append(out, plural(n, "sitemap was", "sitemaps were")+" found but not read.")
 	}

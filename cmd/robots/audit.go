@@ -286,6 +286,9 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 	if rep.Stopped != "" {
 		fmt.Fprintf(w, "stopped     at %s: %s not read\n", stopFlag(rep.Stopped), plural(t.SitemapsSkipped, "sitemap", "sitemaps"))
 	}
+	if t.UndecidedURLs > 0 {
+		fmt.Fprintf(w, "            %s read but not decided before the time limit (left out of the counts below)\n", plural(t.UndecidedURLs, "URL", "URLs"))
+	}
 
 	fmt.Fprintln(w)
 	if len(rep.Blocked) == 0 {
