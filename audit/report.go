@@ -77,8 +77,8 @@ type Totals struct {
 	// UndecidedURLs counts the URLs read but not decided: the audit's time limit
 	// (Stopped "timeout") came first. Their crawlers' counts leave them out.
 	UndecidedURLs int `json:"undecided_urls"`
-	OffOriginURLs    int `json:"off_origin_urls"`   // URLs on another origin (another robots.txt decides them): counted, not decided
-	InvalidURLs      int `json:"invalid_urls"`      // <loc> values that are not http(s) URLs, or longer than 2,048 bytes
+	OffOriginURLs int `json:"off_origin_urls"` // URLs on another origin (another robots.txt decides them): counted, not decided
+	InvalidURLs   int `json:"invalid_urls"`    // <loc> values that are not http(s) URLs, or longer than 2,048 bytes
 	// BlockedURLs counts, per crawler (in the order of Agents), the sitemap URLs it
 	// may not fetch; BlockedAny the URLs blocked for at least one of them.
 	BlockedURLs []int `json:"blocked_urls"`
