@@ -84,7 +84,6 @@ func (s *rangeSet) lookup(a netip.Addr) (netip.Prefix, bool) {
 	return netip.Prefix{}, false
 }
 
-
 // parseRanges reads a range list: the JSON the operators publish
 // ({"creationTime": …, "prefixes": [{"ipv4Prefix": "66.249.64.0/27"},
 // {"ipv6Prefix": "2001:4860:4801:10::/64"}]}), or plain text with one prefix or
