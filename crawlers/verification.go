@@ -78,6 +78,9 @@ var verification = map[string]Verification{
 	"GPTBot":        {Ranges: []string{"https://openai.com/gptbot.json"}, Source: openAIBots, Read: recorded},
 	"OAI-SearchBot": {Ranges: []string{"https://openai.com/searchbot.json"}, Source: openAIBots, Read: recorded},
 	"ChatGPT-User":  {Ranges: []string{"https://openai.com/chatgpt-user.json"}, Source: openAIBots, Read: recorded},
+	// ChatGPT agent (User-Agent pattern "ChatGPT Agent") signs its requests with
+	// Web Bot Auth, Signature-Agent "https://chatgpt.com".
+	"ChatGPT": {KeyDirectory: "https://chatgpt.com", Source: "https://help.openai.com/en/articles/11845367-chatgpt-agent-allowlisting", Read: recorded},
 
 	"PerplexityBot":   {Ranges: []string{"https://www.perplexity.ai/perplexitybot.json"}, Source: perplexity, Read: recorded},
 	"Perplexity-User": {Ranges: []string{"https://www.perplexity.ai/perplexity-user.json"}, Source: perplexity, Read: recorded},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/webbotauth"
 )
 
 // ErrDisallowed matches every *DisallowedError with errors.Is.
@@ -94,6 +95,12 @@ type Transport struct {
 	// NoWait makes a request that would wait for its origin's crawl-delay fail at
 	// once with a *DelayError saying when the origin may be fetched next.
 	NoWait bool
+	// Signer, when set, signs every request let through with Web Bot Auth (RFC 9421
+	// signatures and Signature-Agent), so that sites can verify the crawler as they
+	// verify the large ones; serve the key directory with
+	// webbotauth.DirectoryHandler at the Signer's Agent. The robots.txt fetches of
+	// Client are its own: give its Config.HTTP a webbotauth.Transport to sign them too.
+	Signer *webbotauth.Signer
 
 	once   sync.Once
 	client *Client
@@ -136,7 +143,7 @@ func (t *Transport) Admit(req *http.Request) (*http.Request, error) {
 		req.Header.Set("User-Agent", t.Agent)
 	}
 	if req.URL.Path == "/robots.txt" {
-		return req, nil
+		return t.sign(req)
 	}
 	agent, ua, err := t.agentOf(req)
 	if err != nil {
@@ -158,7 +165,20 @@ func (t *Transport) Admit(req *http.Request) (*http.Request, error) {
 			}
 		}
 	}
-	return req, nil
+	return t.sign(req)
+}
+
+// sign returns a signed copy of req when the Transport has a Signer, after any
+// wait, so that the signature's lifetime starts when the request is sent.
+func (t *Transport) sign(req *http.Request) (*http.Request, error) {
+	if t.Signer == nil {
+		return req, nil
+	}
+	r := req.Clone(req.Context())
+	if err := t.Signer.Sign(r); err != nil {
+		return req, fmt.Errorf("fetch.Transport: %w", err)
+	}
+	return r, nil
 }
 
 // agentOf returns the product token req is decided for and the User-Agent its

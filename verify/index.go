@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/webbotauth"
 )
 
 // crawler is what Verify needs of a registry entry.
@@ -14,7 +15,8 @@ type crawler struct {
 	name   string
 	ranges []*source
 	dns    []string // lower case, no trailing dot
-	keyDir string
+	keyDir string   // the Signature-Agent origin (webbotauth.AgentOrigin's form)
+	keys   *source  // its key directory
 }
 
 type phrase struct {
@@ -40,11 +42,8 @@ type index struct {
 func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 	ix := &index{byToken: make(map[string]*crawler, len(cs))}
 	srcs := map[string]*source{}
-	srcOf := func(name, loc string) (*source, error) {
-		key := name + "\x00" + loc
-		if s, ok := srcs[key]; ok {
-			return s, nil
-		}
+	keySrcs := map[string]*source{}
+	newSrc := func(name, loc string) (*source, error) {
 		s := &source{name: name, loc: loc}
 		u, err := url.Parse(loc)
 		switch {
@@ -54,10 +53,33 @@ func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 		case err == nil && u.Scheme == "" || len(u.Scheme) == 1: // a path (or a Windows drive)
 			s.file = true
 		default:
-			return nil, fmt.Errorf("verify: range list %q: neither an http(s) URL nor a file", loc)
+			return nil, fmt.Errorf("verify: %q: neither an http(s) URL nor a file", loc)
+		}
+		return s, nil
+	}
+	srcOf := func(name, loc string) (*source, error) {
+		key := name + "\x00" + loc
+		if s, ok := srcs[key]; ok {
+			return s, nil
+		}
+		s, err := newSrc(name, loc)
+		if err != nil {
+			return nil, err
 		}
 		srcs[key] = s
 		ix.all = append(ix.all, s)
+		return s, nil
+	}
+	keySrcOf := func(name, loc string) (*source, error) {
+		key := name + "\x00" + loc
+		if s, ok := keySrcs[key]; ok {
+			return s, nil
+		}
+		s, err := newSrc(name, loc)
+		if err != nil {
+			return nil, err
+		}
+		keySrcs[key] = s
 		return s, nil
 	}
 	for _, c := range cs {
@@ -65,7 +87,24 @@ func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 		if k == "" || ix.byToken[k] != nil {
 			continue
 		}
-		e := &crawler{name: c.Name, keyDir: c.Verify.KeyDirectory}
+		e := &crawler{name: c.Name}
+		if kd := c.Verify.KeyDirectory; kd != "" {
+			origin, err := webbotauth.AgentOrigin(kd)
+			if err != nil {
+				return nil, fmt.Errorf("verify: crawler %s: key directory: %w", c.Name, err)
+			}
+			dir := origin + webbotauth.WellKnownPath
+			loc := dir
+			if l, ok := lists[kd]; ok {
+				loc = l
+			} else if l, ok := lists[dir]; ok {
+				loc = l
+			}
+			if e.keys, err = keySrcOf(dir, loc); err != nil {
+				return nil, fmt.Errorf("%w (crawler %s)", err, c.Name)
+			}
+			e.keyDir = origin
+		}
 		for _, d := range c.Verify.DNS {
 			e.dns = append(e.dns, strings.TrimSuffix(strings.ToLower(d), "."))
 		}

@@ -168,13 +168,17 @@ func parsePrefix(s string) (netip.Prefix, error) {
 	return netip.PrefixFrom(a, a.BitLen()), nil
 }
 
-// listCache holds the range lists, each loaded on first use and refreshed in the
-// background once its lifetime is over.
+// listCache holds documents read from URLs or files (the range lists, the key
+// directories), each loaded on first use and refreshed in the background once its
+// lifetime is over.
 type listCache struct {
 	client  *http.Client
 	lim     Limits
 	now     func() time.Time
 	offline bool
+	what    string                      // "range list", "key directory": for errors
+	accept  string                      // the Accept field of a fetch
+	parse   func(b []byte) (any, error) // a document's content, kept as the set
 
 	mu    sync.Mutex
 	lists map[*source]*list
@@ -191,7 +195,7 @@ type list struct {
 
 // state is what a load reads and replaces. set is nil until a load succeeds.
 type state struct {
-	set     *rangeSet
+	set     any       // the parsed document
 	err     error     // the last load's error
 	expires time.Time // when to refresh
 	loaded  time.Time // when set was last confirmed (fetched, revalidated or re-read)
@@ -201,7 +205,15 @@ type state struct {
 }
 
 func newListCache(c *http.Client, lim Limits, now func() time.Time, offline bool) *listCache {
-	return &listCache{client: c, lim: lim, now: now, offline: offline, lists: map[*source]*list{}}
+	return &listCache{client: c, lim: lim, now: now, offline: offline, lists: map[*source]*list{},
+		what: "range list", accept: "application/json, text/plain;q=0.5",
+		parse: func(b []byte) (any, error) {
+			ps, err := parseRanges(b)
+			if err != nil {
+				return nil, err
+			}
+			return newRangeSet(ps), nil
+		}}
 }
 
 func (c *listCache) entry(s *source) *list {
@@ -218,7 +230,7 @@ func (c *listCache) entry(s *source) *list {
 // get returns s's set: loading it now if it was never tried, else the one held
 // (refreshing it in the background when its lifetime is over). It fails when no
 // set is held, or the one held is staler than MaxStale.
-func (c *listCache) get(ctx context.Context, s *source) (*rangeSet, error) {
+func (c *listCache) get(ctx context.Context, s *source) (any, error) {
 	l := c.entry(s)
 	l.mu.Lock()
 	tried := l.tried
@@ -236,9 +248,9 @@ func (c *listCache) get(ctx context.Context, s *source) (*rangeSet, error) {
 	l.mu.Unlock()
 	switch {
 	case st.set == nil:
-		return nil, fmt.Errorf("range list %s unavailable: %v", s.name, st.err)
+		return nil, fmt.Errorf("%s %s unavailable: %v", c.what, s.name, st.err)
 	case now.Sub(st.loaded) > c.lim.MaxStale:
-		return nil, fmt.Errorf("range list %s unavailable: last loaded %s, staler than %v: %v", s.name, st.loaded.Format(time.RFC3339), c.lim.MaxStale, st.err)
+		return nil, fmt.Errorf("%s %s unavailable: last loaded %s, staler than %v: %v", c.what, s.name, st.loaded.Format(time.RFC3339), c.lim.MaxStale, st.err)
 	}
 	return st.set, nil
 }
@@ -282,7 +294,7 @@ func (c *listCache) loadOnce(ctx context.Context, s *source, l *list, first bool
 	st.err = nil
 	if err != nil {
 		st.err = fmt.Errorf("%s: %w", s.loc, err)
-		err = fmt.Errorf("range list %s: %w", s.name, st.err)
+		err = fmt.Errorf("%s %s: %w", c.what, s.name, st.err)
 	}
 	l.mu.Lock()
 	l.st, l.tried = st, true
@@ -309,11 +321,11 @@ func (c *listCache) readFile(l *state, s *source, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	ps, err := parseRanges(b)
+	v, err := c.parse(b)
 	if err != nil {
 		return err
 	}
-	l.set, l.loaded, l.modTime = newRangeSet(ps), now, fi.ModTime()
+	l.set, l.loaded, l.modTime = v, now, fi.ModTime()
 	return nil
 }
 
@@ -338,7 +350,7 @@ func (c *listCache) fetch(ctx context.Context, l *state, s *source, now time.Tim
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Accept", "application/json, text/plain;q=0.5")
+	req.Header.Set("Accept", c.accept)
 	if l.set != nil {
 		if l.etag != "" {
 			req.Header.Set("If-None-Match", l.etag)
@@ -363,11 +375,11 @@ func (c *listCache) fetch(ctx context.Context, l *state, s *source, now time.Tim
 	if err != nil {
 		return err
 	}
-	ps, err := parseRanges(b)
+	v, err := c.parse(b)
 	if err != nil {
 		return err
 	}
-	l.set, l.loaded, l.expires = newRangeSet(ps), now, now.Add(c.lifetime(resp.Header))
+	l.set, l.loaded, l.expires = v, now, now.Add(c.lifetime(resp.Header))
 	l.etag, l.lastMod = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	return nil
 }

@@ -180,12 +180,13 @@ type Options struct {
 
 // Verifier verifies requests. It is safe for concurrent use.
 type Verifier struct {
-	opts  Options
-	lim   Limits
-	index *index
-	lists *listCache
-	dns   *dnsCache
-	now   func() time.Time
+	opts    Options
+	lim     Limits
+	index   *index
+	lists   *listCache
+	keydirs *listCache
+	dns     *dnsCache
+	now     func() time.Time
 }
 
 // New returns a Verifier. It fetches nothing: lists are loaded on first use, or
@@ -218,6 +219,7 @@ func New(opts Options) (*Verifier, error) {
 	}
 	v := &Verifier{opts: opts, lim: lim, index: ix, now: now}
 	v.lists = newListCache(client, lim, now, opts.Offline)
+	v.keydirs = newKeyDirCache(client, lim, now, opts.Offline)
 	v.dns = newDNSCache(res, lim, now)
 	return v, nil
 }
@@ -245,6 +247,22 @@ func (v *Verifier) Verify(ctx context.Context, r Request) Result {
 	addr := r.Addr.Unmap()
 	var unknown []string // why a method could not answer
 	var denied []string  // what a method said against the claim
+
+	// A signature proves who sent the request wherever it comes from.
+	if c.keyDir != "" && r.Header != nil && r.Header.Get("Signature-Input") != "" {
+		ok, why, definite := v.verifySignature(ctx, c, r)
+		switch {
+		case ok:
+			res.Status, res.Method, res.Detail = Verified, MethodSignature, why
+			return res
+		case definite:
+			denied = append(denied, why)
+		default:
+			unknown = append(unknown, why)
+		}
+	} else if c.keyDir != "" && len(c.ranges) == 0 && len(c.dns) == 0 {
+		unknown = append(unknown, "the request is not signed (Web Bot Auth)")
+	}
 
 	if !addr.IsValid() {
 		res.Detail = "no client address to check"
@@ -296,6 +314,8 @@ func (v *Verifier) Verify(ctx context.Context, r Request) Result {
 // has, as every one of its methods said no.
 func lastMethod(c *crawler) string {
 	switch {
+	case len(c.dns) == 0 && len(c.ranges) == 0:
+		return MethodSignature
 	case len(c.dns) > 0:
 		return MethodDNS
 	case len(c.ranges) > 0:
@@ -314,7 +334,7 @@ func (v *Verifier) inRanges(ctx context.Context, c *crawler, addr netip.Addr) (i
 			continue
 		}
 		loaded++
-		if p, hit := set.lookup(addr); hit {
+		if p, hit := set.(*rangeSet).lookup(addr); hit {
 			return true, fmt.Sprintf("%s is in %s of %s", addr, p, src.name), true
 		}
 	}
@@ -326,4 +346,24 @@ func (v *Verifier) inRanges(ctx context.Context, c *crawler, addr netip.Addr) (i
 		names[i] = s.name
 	}
 	return false, fmt.Sprintf("%s is in no range of %s", addr, strings.Join(names, ", ")), true
+}
+
+// FromHTTP returns the Request of r as a server received it: the client's
+// address from r.RemoteAddr (a proxy in front must be accounted for by the
+// caller, who knows which forwarded field to trust), its User-Agent, header,
+// method, scheme (https when r.TLS is set), Host and request target.
+func FromHTTP(r *http.Request) Request {
+	out := Request{UserAgent: r.UserAgent(), Header: r.Header, Method: r.Method, Scheme: "http", Authority: r.Host}
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		out.Addr = ap.Addr()
+	} else if a, err := netip.ParseAddr(r.RemoteAddr); err == nil {
+		out.Addr = a
+	}
+	if r.TLS != nil {
+		out.Scheme = "https"
+	}
+	if r.URL != nil {
+		out.Path = r.URL.RequestURI()
+	}
+	return out
 }

@@ -1,0 +1,73 @@
+package verify_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/netip"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/verify"
+)
+
+// The Web Bot Auth test vector that covers its Signature-Agent verifies a request
+// claiming a crawler whose registry entry names that agent's key directory, read
+// here from a local file; changed, it is an impostor's.
+func TestSignatureVectors(t *testing.T) {
+	b, err := os.ReadFile("testdata/web_bot_auth_architecture_ed25519.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []struct {
+		TargetURL      string `json:"target_url"`
+		Signature      string `json:"signature"`
+		SignatureInput string `json:"signature_input"`
+		SignatureAgent string `json:"signature_agent"`
+	}
+	if err := json.Unmarshal(b, &vs); err != nil {
+		t.Fatal(err)
+	}
+	v, err := verify.New(verify.Options{
+		Crawlers: []crawlers.Crawler{{Name: "ExampleBot", Verify: crawlers.Verification{KeyDirectory: "https://signature-agent.test"}}},
+		Lists:    map[string]string{"https://signature-agent.test": "testdata/signature-agent.test.json"},
+		Offline:  true,
+		Now:      func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, vec := range vs {
+		h := http.Header{"Signature": {vec.Signature}, "Signature-Input": {vec.SignatureInput}}
+		if vec.SignatureAgent != "" {
+			h.Set("Signature-Agent", vec.SignatureAgent)
+		}
+		req := verify.Request{Addr: netip.MustParseAddr("192.0.2.1"), UserAgent: "ExampleBot/1.0", Header: h,
+			Method: "GET", Scheme: "https", Authority: "example.com", Path: "/path/to/resource"}
+		got := v.Verify(context.Background(), req)
+		if vec.SignatureAgent == "" {
+			// Covers no Signature-Agent: nothing says whose key it is.
+			if got.Status != verify.CannotTell || !strings.Contains(got.Detail, "Signature-Agent") {
+				t.Errorf("vector without Signature-Agent: %+v", got)
+			}
+			continue
+		}
+		if got.Status != verify.Verified || got.Method != verify.MethodSignature {
+			t.Errorf("vector: %+v", got)
+		}
+		req.Authority = "example.org"
+		if got := v.Verify(context.Background(), req); got.Status != verify.Impostor {
+			t.Errorf("vector for another authority: %+v", got)
+		}
+		// The same signature claimed for another agent speaks for that agent only.
+		h2 := h.Clone()
+		h2.Set("Signature-Agent", `agent2="https://other.example"`)
+		req.Header, req.Authority = h2, "example.com"
+		if got := v.Verify(context.Background(), req); got.Status != verify.CannotTell {
+			t.Errorf("vector with another agent: %+v", got)
+		}
+	}
+}
