@@ -132,7 +132,7 @@ func NewAnalyzer(cfg Config) *Analyzer {
 	cfg.Examples = min(cfg.Examples, MaxExamples)
 	a := &Analyzer{
 		cfg:    cfg,
-		table:  table(),
+		table:  sharedTable(),
 		rows:   map[rowKey]*rowState{},
 		ua:     map[string]int32{},
 		ids:    map[string]Identity{},
@@ -270,7 +270,7 @@ func (a *Analyzer) rowOf(ci int32, id Identity) *rowState {
 		info := &a.table.all[ci]
 		rs = &rowState{
 			row: Row{Crawler: info.name, Operator: info.operator, Identity: id.Status,
-				HonoursCrawlDelay: info.honours},
+				Stance: info.stance, HonoursCrawlDelay: info.honours},
 			info:   info,
 			status: map[int]int64{},
 			rules:  map[ruleKey]*ruleState{},

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/verify"
 )
 
 // crawlerInfo is what judging a crawler's requests needs from the registry.
@@ -15,57 +15,53 @@ type crawlerInfo struct {
 	// Googlebot crawlers of images, news and video, which Google documents fall back
 	// to Googlebot's rules.
 	agents  []string
-	honours bool // documents that it obeys Crawl-delay
+	honours bool   // documents that it obeys Crawl-delay
+	stance  string // its documented stance on robots.txt (crawlers.Stance)
 	// ignoresGlobal: Google documents that AdsBot ignores the "*" group, so a rule
 	// of that group is no violation for it.
 	ignoresGlobal bool
 }
 
+// crawlerTable is the registry as an Analyzer reads it. Which crawler a User-Agent
+// names is package verify's reading (Verifier.Crawler), so that a request is named
+// the same when it is verified.
 type crawlerTable struct {
-	all     []crawlerInfo
-	byLower map[string]int
+	all    []crawlerInfo
+	byName map[string]int
+	names  *verify.Verifier // only its reading of User-Agent headers: it fetches nothing
 }
 
-var table = sync.OnceValue(func() *crawlerTable {
-	t := &crawlerTable{byLower: map[string]int{}}
+// sharedTable is built once: it is immutable, and verify.Verifier is safe for
+// concurrent use.
+var sharedTable = sync.OnceValue(newCrawlerTable)
+
+func newCrawlerTable() *crawlerTable {
+	t := &crawlerTable{byName: map[string]int{}}
 	for _, c := range crawlers.All() {
-		info := crawlerInfo{name: c.Name, operator: c.Operator, agents: []string{c.Name}, honours: c.CrawlDelay == crawlers.Honoured}
+		info := crawlerInfo{name: c.Name, operator: c.Operator, agents: []string{c.Name},
+			honours: c.CrawlDelay == crawlers.Honoured, stance: string(c.Robots)}
 		switch c.Name {
 		case "Googlebot-Image", "Googlebot-News", "Googlebot-Video":
 			info.agents = append(info.agents, "Googlebot")
 		case "AdsBot-Google", "AdsBot-Google-Mobile":
 			info.ignoresGlobal = true
 		}
-		t.byLower[strings.ToLower(c.Name)] = len(t.all)
+		t.byName[strings.ToLower(c.Name)] = len(t.all)
 		t.all = append(t.all, info)
 	}
+	// Offline, without DNS: New reads the registry and fetches nothing; it cannot
+	// fail on these options.
+	t.names, _ = verify.New(verify.Options{Offline: true, NoDNS: true})
 	return t
-})
+}
 
-// classify returns the index of the crawler a User-Agent header names, or -1. The
-// product token robots.ProductToken picks wins when the registry has it; otherwise
-// the first product of the header that the registry has ("Mozilla/5.0 (compatible;
-// Foo/1.0)" names Foo). URLs in the header ("+https://openai.com/gptbot") name
-// nothing.
+// classify returns the index of the crawler a User-Agent header names, or -1.
 func (t *crawlerTable) classify(ua string) int {
-	if pt := robots.ProductToken(ua); pt != "" {
-		if i, ok := t.byLower[strings.ToLower(pt)]; ok {
-			return i
-		}
+	if t.names == nil {
+		return -1
 	}
-	for _, w := range strings.FieldsFunc(ua, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == ';' || r == '(' || r == ')' || r == ','
-	}) {
-		w = strings.TrimLeft(w, "+")
-		if strings.Contains(w, "://") {
-			continue
-		}
-		if slash := strings.IndexByte(w, '/'); slash >= 0 {
-			w = w[:slash]
-		}
-		if i, ok := t.byLower[strings.ToLower(w)]; ok {
-			return i
-		}
+	if i, ok := t.byName[strings.ToLower(t.names.Crawler(ua))]; ok {
+		return i
 	}
 	return -1
 }

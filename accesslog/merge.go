@@ -118,7 +118,7 @@ func (a *Analyzer) add(r *Report) error {
 		versions[v.Name] = int32(i)
 	}
 	for _, row := range r.Crawlers {
-		ci, ok := a.table.byLower[strings.ToLower(row.Crawler)]
+		ci, ok := a.table.byName[strings.ToLower(row.Crawler)]
 		if !ok {
 			return fmt.Errorf("crawler %q is not in this build's registry", row.Crawler)
 		}

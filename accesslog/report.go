@@ -75,6 +75,11 @@ const (
 type Row struct {
 	Crawler  string `json:"crawler"` // its token in the registry
 	Operator string `json:"operator,omitempty"`
+	// Stance is its documented stance on robots.txt (package crawlers): "obeys",
+	// "ignores", "user-triggered" (its operator says the rules may not apply to
+	// fetches a person asked for), or "" when nothing is documented. Its disallowed
+	// requests count as violations whatever the stance: the file asked.
+	Stance   string `json:"robots_stance,omitempty"`
 	Identity string `json:"identity,omitempty"` // Verified, Impostor or CannotTell; "" without verification
 	// Method and Detail say how the identity was established, for the first request.
 	Method string `json:"method,omitempty"`

@@ -439,6 +439,12 @@ func writeLogsText(w io.Writer, rep *accesslog.Report) {
 			name += " (" + strings.Trim(r.Method+": "+r.Detail, ": ") + ")"
 		}
 		fmt.Fprintln(w, name)
+		switch r.Stance {
+		case "ignores":
+			fmt.Fprintln(w, "  documented as not obeying robots.txt")
+		case "user-triggered":
+			fmt.Fprintln(w, "  fetches what a person asks for; its operator says robots.txt may not apply")
+		}
 		fmt.Fprintf(w, "  %s from %s to %s", plural(int(r.Requests), "request", "requests"), utc(r.First), utc(r.Last))
 		var addrs []string
 		for _, a := range r.Addresses {
@@ -503,7 +509,7 @@ func statusText(m map[string]int64) string {
 }
 
 // logsCSVHeader are the columns of -format csv: one line per crawler (and identity).
-var logsCSVHeader = []string{"crawler", "operator", "identity", "requests", "first", "last", "robots_fetches",
+var logsCSVHeader = []string{"crawler", "operator", "robots_stance", "identity", "requests", "first", "last", "robots_fetches",
 	"robots_first", "robots_last", "allowed", "allowed_by_cache", "disallowed", "not_judged", "crawl_delay",
 	"too_fast", "violations", "rules", "status"}
 
@@ -526,7 +532,7 @@ func writeLogsCSV(w io.Writer, rep *accesslog.Report) {
 		for _, k := range slices.Sorted(mapsKeys(r.Status)) {
 			st = append(st, fmt.Sprintf("%s=%d", k, r.Status[k]))
 		}
-		cw.Write([]string{r.Crawler, r.Operator, r.Identity, n(r.Requests), ts(r.First), ts(r.Last), n(r.RobotsFetches),
+		cw.Write([]string{r.Crawler, r.Operator, r.Stance, r.Identity, n(r.Requests), ts(r.First), ts(r.Last), n(r.RobotsFetches),
 			ts(r.RobotsFirst), ts(r.RobotsLast), n(r.Allowed), n(r.AllowedByCache), n(r.Disallowed), n(r.NotJudged),
 			strconv.FormatFloat(r.CrawlDelay, 'g', -1, 64), n(r.TooFast), n(r.Violations()), strings.Join(rules, "; "),
 			strings.Join(st, " ")})
