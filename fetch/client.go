@@ -23,7 +23,8 @@ type Client struct {
 	slots  chan struct{} // one per fetch in flight
 	queue  flightQueue   // fetches waiting for a slot, and who waits for them
 
-	licenses licenseCache // RSL licences by URL (License)
+	licenses urlCache[*License] // RSL licences by URL (License)
+	tdmFiles urlCache[*TDMFile] // tdmrep.json files by origin (TDMFile)
 }
 
 // NewClient returns a client configured by cfg (see Config for the defaults of its

@@ -34,15 +34,81 @@ const (
 	licenseErrorTTL   = 10 * time.Minute // a licence that failed is fetched again after this
 )
 
-// licenseCache holds fetched licences by URL, one fetch at a time for each.
-type licenseCache struct {
+// urlCache holds documents fetched by URL (RSL licences, tdmrep.json files), one fetch
+// at a time for each, at most maxCachedLicenses of them.
+type urlCache[T any] struct {
 	mu sync.Mutex
-	m  map[string]*licenseEntry
+	m  map[string]*urlEntry[T]
 }
 
-type licenseEntry struct {
-	ready chan struct{} // closed when lic is set
-	lic   *License
+type urlEntry[T any] struct {
+	ready   chan struct{} // closed when val and expires are set
+	val     T
+	expires time.Time
+}
+
+// get returns the value cached for key, or the one fetch makes (and caches until the
+// time it returns), sharing one fetch among concurrent callers.
+func (uc *urlCache[T]) get(ctx context.Context, key string, now time.Time, fetch func() (T, time.Time)) (T, error) {
+	uc.mu.Lock()
+	if uc.m == nil {
+		uc.m = map[string]*urlEntry[T]{}
+	}
+	e := uc.m[key]
+	if e != nil {
+		select {
+		case <-e.ready:
+			if !now.Before(e.expires) {
+				e = nil // expired: fetch again
+			}
+		default:
+		}
+	}
+	mine := false
+	if e == nil {
+		uc.evict(now)
+		e = &urlEntry[T]{ready: make(chan struct{})}
+		uc.m[key] = e
+		mine = true
+	}
+	uc.mu.Unlock()
+	if mine {
+		e.val, e.expires = fetch()
+		close(e.ready)
+	}
+	select {
+	case <-e.ready:
+		return e.val, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// evict makes room for one more entry: expired entries go first, then any finished one.
+func (uc *urlCache[T]) evict(now time.Time) {
+	if len(uc.m) < maxCachedLicenses {
+		return
+	}
+	for k, e := range uc.m {
+		select {
+		case <-e.ready:
+			if !now.Before(e.expires) {
+				delete(uc.m, k)
+			}
+		default:
+		}
+	}
+	for k, e := range uc.m {
+		if len(uc.m) < maxCachedLicenses {
+			return
+		}
+		select {
+		case <-e.ready:
+			delete(uc.m, k)
+		default:
+		}
+	}
 }
 
 // License fetches the RSL licence at rawURL (a robots.txt License line's value) by the
@@ -53,65 +119,14 @@ type licenseEntry struct {
 // The error is the licence's Err, also kept in the result.
 func (c *Client) License(ctx context.Context, rawURL string) (*License, error) {
 	now := c.cfg.Now()
-	lc := &c.licenses
-	lc.mu.Lock()
-	if lc.m == nil {
-		lc.m = map[string]*licenseEntry{}
+	lic, err := c.licenses.get(ctx, rawURL, now, func() (*License, time.Time) {
+		l := c.fetchLicense(ctx, rawURL, now)
+		return l, l.ExpiresAt
+	})
+	if err != nil {
+		return nil, err
 	}
-	e := lc.m[rawURL]
-	if e != nil {
-		select {
-		case <-e.ready:
-			if !now.Before(e.lic.ExpiresAt) {
-				e = nil // expired: fetch again
-			}
-		default:
-		}
-	}
-	mine := false
-	if e == nil {
-		lc.evict(now)
-		e = &licenseEntry{ready: make(chan struct{})}
-		lc.m[rawURL] = e
-		mine = true
-	}
-	lc.mu.Unlock()
-	if mine {
-		e.lic = c.fetchLicense(ctx, rawURL, now)
-		close(e.ready)
-	}
-	select {
-	case <-e.ready:
-		return e.lic, e.lic.Err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// evict makes room for one more entry: expired entries go first, then any finished one.
-func (lc *licenseCache) evict(now time.Time) {
-	if len(lc.m) < maxCachedLicenses {
-		return
-	}
-	for k, e := range lc.m {
-		select {
-		case <-e.ready:
-			if !now.Before(e.lic.ExpiresAt) {
-				delete(lc.m, k)
-			}
-		default:
-		}
-	}
-	for k, e := range lc.m {
-		if len(lc.m) < maxCachedLicenses {
-			return
-		}
-		select {
-		case <-e.ready:
-			delete(lc.m, k)
-		default:
-		}
-	}
+	return lic, lic.Err
 }
 
 // ErrNoLicense is the error of a licence URL that answers neither a document nor a
@@ -139,6 +154,9 @@ func (c *Client) fetchLicense(ctx context.Context, rawURL string, now time.Time)
 	switch {
 	case f.failed:
 		lic.Err = fmt.Errorf("licence %s unreachable: %v", rawURL, f.err)
+		if ctx.Err() != nil {
+			lic.ExpiresAt = now // the caller gave up: nothing learnt about the licence
+		}
 		return lic
 	case f.err != nil:
 		lic.Err = fmt.Errorf("licence %s: %w: %v", rawURL, ErrNoLicense, f.err)
