@@ -18,11 +18,13 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/miekg/dns"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/gate"
 	"github.com/gorobots/robots/internal/testenv"
+	"github.com/gorobots/robots/verify"
 )
 
 // The site behind the proxies: its robots.txt, and what the fleet expects of it.
@@ -38,26 +40,81 @@ Disallow: /private/
 `
 
 // Each crawler of the fleet sends its requests from an address of its own on
-// loopback; the test's verifier holds the ranges of Googlebot and GPTBot, as the
-// operators' lists would.
+// loopback. The gate verifies them with package verify, offline: Googlebot's and
+// GPTBot's range lists are these (in files, as the operators' lists would be
+// read), and reverse DNS asks a DNS server on loopback (gateDNS).
 var gateRanges = map[string]netip.Prefix{
 	"Googlebot": netip.MustParsePrefix("127.0.1.0/24"),
 	"GPTBot":    netip.MustParsePrefix("127.0.2.0/24"),
 }
 
-type gateRangeVerifier struct{}
+// gateZone is the DNS of the fleet's addresses: the fake Googlebot's address has a
+// PTR that claims googlebot.com, whose name resolves elsewhere (forward-confirmed
+// reverse DNS says no). Every other name is NXDOMAIN.
+var gateZone = []string{
+	"9.9.0.127.in-addr.arpa. 300 IN PTR crawl-127-0-9-9.googlebot.com.",
+	"crawl-127-0-9-9.googlebot.com. 300 IN A 66.249.66.9",
+}
 
-func (gateRangeVerifier) Name(ua string) string { return robots.ProductToken(ua) }
-
-func (v gateRangeVerifier) Verify(_ context.Context, r *gate.Request) gate.Identity {
-	id := gate.Identity{Crawler: v.Name(r.UserAgent)}
-	if p, ok := gateRanges[id.Crawler]; ok {
-		id.Method, id.Status = "ip-range", gate.Spoofed
-		if p.Contains(r.Addr) {
-			id.Status = gate.Verified
+// gateVerifier is a verify.Verifier reading gateRanges from files and DNS from a
+// server on loopback serving gateZone.
+func gateVerifier(t *testing.T) gate.Verifier {
+	t.Helper()
+	dir := t.TempDir()
+	lists := map[string]string{}
+	for name, p := range gateRanges {
+		f := filepath.Join(dir, name+".txt")
+		if err := os.WriteFile(f, []byte("# test range list\n"+p.String()+"\n"), 0o644); err != nil {
+			t.Fatal(err)
 		}
+		lists[name] = f
 	}
-	return id
+	v, err := verify.New(verify.Options{Lists: lists, Offline: true, Resolver: startGateDNS(t, gateZone)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gate.FromVerify(v)
+}
+
+// startGateDNS runs a DNS server on loopback answering from zone (NXDOMAIN for
+// any other name) until the test ends, and returns a resolver that asks it.
+func startGateDNS(t *testing.T, zone []string) *net.Resolver {
+	t.Helper()
+	records := map[string][]dns.RR{}
+	for _, z := range zone {
+		rr, err := dns.NewRR(z)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := strings.ToLower(rr.Header().Name) + " " + dns.TypeToString[rr.Header().Rrtype]
+		records[k] = append(records[k], rr)
+	}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	srv := &dns.Server{PacketConn: pc, NotifyStartedFunc: func() { close(started) }, Handler: dns.HandlerFunc(func(w dns.ResponseWriter, q *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetReply(q)
+		m.Authoritative = true
+		if len(q.Question) == 1 {
+			qq := q.Question[0]
+			m.Answer = records[strings.ToLower(qq.Name)+" "+dns.TypeToString[qq.Qtype]]
+			if len(m.Answer) == 0 {
+				m.Rcode = dns.RcodeNameError
+			}
+		}
+		w.WriteMsg(m)
+	})}
+	go srv.ActivateAndServe()
+	<-started
+	t.Cleanup(func() { srv.Shutdown() })
+	addr := pc.LocalAddr().String()
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "udp", addr)
+	}}
 }
 
 // fleetRequest is one request of the scripted fleet and what the gate must do
@@ -131,7 +188,7 @@ func TestGateThroughProxies(t *testing.T) {
 					// A site per proxy: Crawl-delay is kept per site.
 					Sites:    []gate.Site{{Host: "site.test", Origin: site.URL}, {Host: "caddy.test", Origin: site.URL}},
 					Policy:   policy,
-					Verifier: gateRangeVerifier{},
+					Verifier: gateVerifier(t),
 					// The proxies connect from 127.0.0.1; the fleet from other loopback addresses.
 					Forward: gate.Forward{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}},
 				}})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/gate"
+	"github.com/gorobots/robots/verify"
 )
 
 // gateFlags are the flags of robots serve's gate (/v1/gate, docs/gate.md).
@@ -19,6 +20,8 @@ type gateFlags struct {
 	disallowed, crawlDelay, impostor string
 	unverified, fail, trusted        string
 	wait                             time.Duration
+	verify, offline, noDNS           bool
+	lists                            agentList
 }
 
 const gateHelp = `
@@ -41,14 +44,44 @@ func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	fs.StringVar(&g.fail, "gate-fail", "open", "when a site's robots.txt or a forwarded request cannot be read: `open` (pass) or closed (deny)")
 	fs.StringVar(&g.trusted, "gate-trusted-proxies", "127.0.0.0/8,::1/128", "proxy addresses (`CIDRs`) whose forwarded headers the gate reads")
 	fs.DurationVar(&g.wait, "gate-wait", gate.DefaultFetchWait, "how long a request waits for a site's robots.txt not yet cached")
+	fs.BoolVar(&g.verify, "gate-verify", true, "verify crawlers (operators' range lists, reverse DNS, signatures); without it every crawler is \"cannot tell\" and none an impostor")
+	fs.Var(&g.lists, "gate-list", "read a range list from a local file: `NAME=FILE`, NAME a crawler's token or a list's URL as the registry gives it (repeatable)")
+	fs.BoolVar(&g.offline, "gate-offline", false, "fetch no range list: only those of -gate-list are used, crawlers verified by the others are \"cannot tell\"")
+	fs.BoolVar(&g.noDNS, "gate-no-dns", false, "verify no crawler by reverse DNS")
 	return g
 }
 
-// config is the gate's configuration, or nil without -gate-site.
-func (g *gateFlags) config() (*gate.Config, error) {
+// config is the gate's configuration, or nil without -gate-site, and its
+// verifier (nil without -gate-verify).
+func (g *gateFlags) config() (*gate.Config, *verify.Verifier, error) {
 	if len(g.sites) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
+	cfg, err := g.policy()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !g.verify {
+		return cfg, nil, nil
+	}
+	opts := verify.Options{Offline: g.offline, NoDNS: g.noDNS, Lists: map[string]string{}}
+	for _, l := range g.lists {
+		name, file, ok := strings.Cut(l, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(file) == "" {
+			return nil, nil, fmt.Errorf("-gate-list %q: want NAME=FILE", l)
+		}
+		opts.Lists[strings.TrimSpace(name)] = strings.TrimSpace(file)
+	}
+	v, err := verify.New(opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-gate-list: %v", err)
+	}
+	cfg.Verifier = gate.FromVerify(v)
+	return cfg, v, nil
+}
+
+// policy is the gate's configuration but its verifier.
+func (g *gateFlags) policy() (*gate.Config, error) {
 	var cfg gate.Config
 	for _, s := range g.sites {
 		host, src, ok := strings.Cut(s, "=")

@@ -155,9 +155,18 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *dataMax < boltstore.MinMaxBytes {
 		return fail(usagef("serve: -data-max-bytes %d: want at least %d (4 MiB)", *dataMax, boltstore.MinMaxBytes))
 	}
-	gateCfg, err := gateF.config()
+	gateCfg, verifier, err := gateF.config()
 	if err != nil {
 		return fail(usagef("serve: %v", err))
+	}
+	if verifier != nil {
+		// The range lists load in the background; until a list is loaded its
+		// crawlers are "cannot tell", never impostors.
+		go func() {
+			if err := verifier.Refresh(ctx); err != nil {
+				log.Warn("gate: range lists not loaded", "err", err)
+			}
+		}()
 	}
 	var access *slog.Logger
 	if *accessLog {

@@ -1,0 +1,41 @@
+package gate
+
+import (
+	"context"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/verify"
+)
+
+// FromVerify returns the Verifier that asks v (package verify: the operators'
+// range lists, forward-confirmed reverse DNS, Web Bot Auth signatures). A
+// User-Agent that names no crawler of the registry is named by its product
+// token, so that the policy can enforce crawlers the registry does not know
+// (Policy.Crawlers); they are never verified.
+func FromVerify(v *verify.Verifier) Verifier { return verifyAdapter{v} }
+
+type verifyAdapter struct{ v *verify.Verifier }
+
+// Name asks v without an address: it names the crawler and checks nothing.
+func (a verifyAdapter) Name(userAgent string) string {
+	if c := a.v.Verify(context.Background(), verify.Request{UserAgent: userAgent}).Crawler; c != "" {
+		return c
+	}
+	return robots.ProductToken(userAgent)
+}
+
+func (a verifyAdapter) Verify(ctx context.Context, r *Request) Identity {
+	res := a.v.Verify(ctx, verify.Request{Addr: r.Addr, UserAgent: r.UserAgent, Header: r.Header,
+		Method: r.Method, Scheme: r.Scheme, Authority: r.Host, Path: r.URI})
+	id := Identity{Crawler: res.Crawler, Method: res.Method, Detail: res.Detail}
+	switch res.Status {
+	case verify.Verified:
+		id.Status = Verified
+	case verify.Impostor:
+		id.Status = Spoofed
+	}
+	if id.Crawler == "" {
+		id.Crawler = robots.ProductToken(r.UserAgent)
+	}
+	return id
+}
