@@ -113,16 +113,16 @@ func TestForwardAuthHeaders(t *testing.T) {
 				t.Errorf("%s %q, want it to say %q", HeaderError, e, tt.err)
 			}
 			rep := g.Report()
-			if rep.Requests != 1 {
-				t.Errorf("report: %d requests, want 1", rep.Requests)
+			if rep.Records != 1 {
+				t.Errorf("report: %d requests, want 1", rep.Records)
 			}
 			if tt.uri != "" || tt.addr != "" {
 				row := rep.Crawlers[0]
-				if tt.addr != "" && (len(row.Addresses) != 1 || row.Addresses[0] != tt.addr) {
+				if tt.addr != "" && (len(row.Addresses) != 1 || row.Addresses[0].Value != tt.addr) {
 					t.Errorf("client %v, want %s", row.Addresses, tt.addr)
 				}
-				if tt.uri != "" && tt.reason == "disallowed" && row.Rules[0].Examples[0] != tt.uri {
-					t.Errorf("URI judged %q, want %q", row.Rules[0].Examples[0], tt.uri)
+				if tt.uri != "" && tt.reason == "disallowed" && row.Rules[0].Examples[0].Value != tt.uri {
+					t.Errorf("URI judged %q, want %q", row.Rules[0].Examples[0].Value, tt.uri)
 				}
 			}
 			body, _ := io.ReadAll(res.Body)

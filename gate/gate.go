@@ -118,6 +118,8 @@ type Decision struct {
 	Stale, Spared bool
 	// Err says what went wrong, with BadRequest, UnknownHost and Unreachable.
 	Err error
+
+	version *version // the robots.txt decided with, for the report
 }
 
 // Action is what the policy does with a violation.
@@ -346,24 +348,22 @@ func (g *Gate) decide(ctx context.Context, r *Request, now time.Time) Decision {
 		return Decision{Verdict: Deny, Reason: UnknownHost,
 			Err: fmt.Errorf("host %q is not a site of the gate (configure it to serve it)", r.Host)}
 	}
-	path := pathOf(r.URI)
-	if path == "/robots.txt" {
-		// Named but not verified: the file is public, and judging it costs a
-		// verification for nothing.
-		d := Decision{Verdict: Pass, Reason: RobotsTxt}
-		if c := g.enforce.lookup(g.verifier.Name(r.UserAgent)); c != nil {
-			d.Crawler, d.Purpose = c.name, c.purpose
-		}
-		return d
-	}
 	id := g.verifier.Verify(ctx, r)
 	var d Decision
 	c := g.enforce.lookup(id.Crawler)
+	if c != nil {
+		d.Crawler, d.Purpose, d.Identity = c.name, c.purpose, id
+	}
+	if pathOf(r.URI) == "/robots.txt" {
+		// Always: a crawler must read the rules it is judged by. It is verified
+		// all the same, for the report: which crawlers read the file.
+		d.Reason = RobotsTxt
+		return d
+	}
 	if c == nil {
 		d.Reason = NotACrawler
 		return d
 	}
-	d.Crawler, d.Purpose, d.Identity = c.name, c.purpose, id
 	if id.Status == Spoofed {
 		d.Violation = true
 		d.Reason = Impostor
@@ -391,7 +391,7 @@ func (g *Gate) decide(ctx context.Context, r *Request, now time.Time) Decision {
 		}
 		return d
 	}
-	d.Stale = rules.stale
+	d.Stale, d.version = rules.stale, rules.version
 	tokens := [1]string{d.Crawler}
 	dec := rules.check(tokens[:], r.URI)
 	d.Rule = dec.Rule

@@ -57,10 +57,8 @@ var (
 // about any client at unknownAddr (as when a list could not be read).
 type rangeVerifier map[string][]netip.Prefix
 
-func (v rangeVerifier) Name(ua string) string { return robots.ProductToken(ua) }
-
 func (v rangeVerifier) Verify(_ context.Context, r *Request) Identity {
-	id := Identity{Crawler: v.Name(r.UserAgent)}
+	id := Identity{Crawler: robots.ProductToken(r.UserAgent)}
 	ranges, ok := v[id.Crawler]
 	if !ok || r.Addr == unknownAddr {
 		return id
@@ -122,8 +120,8 @@ func TestDecide(t *testing.T) {
 		{"disallowed logged", Policy{}, req(uaGooglebot, googleAddr, "/private/x"), want{Pass, Disallowed, true, "Googlebot", 2, Verified}},
 		{"longer allow wins", deny, req(uaGooglebot, googleAddr, "/private/open?x=1"), want{Pass, Allowed, false, "Googlebot", 3, Verified}},
 		{"own group", deny, req(uaGPTBot, openAIAddr, "/public"), want{Deny, Disallowed, true, "GPTBot", 6, Verified}},
-		{"robots.txt passes", deny, req(uaGPTBot, openAIAddr, "/robots.txt"), want{Pass, RobotsTxt, false, "GPTBot", 0, CannotTell}},
-		{"robots.txt passes an impostor", deny, req(uaGPTBot, otherAddr, "/robots.txt?x"), want{Pass, RobotsTxt, false, "GPTBot", 0, CannotTell}},
+		{"robots.txt passes", deny, req(uaGPTBot, openAIAddr, "/robots.txt"), want{Pass, RobotsTxt, false, "GPTBot", 0, Verified}},
+		{"robots.txt passes an impostor", deny, req(uaGPTBot, otherAddr, "/robots.txt?x"), want{Pass, RobotsTxt, false, "GPTBot", 0, Spoofed}},
 		{"impostor denied", deny, req(uaGooglebot, otherAddr, "/public"), want{Deny, Impostor, true, "Googlebot", 0, Spoofed}},
 		{"impostor logged", Policy{Disallowed: Refuse}, req(uaGooglebot, otherAddr, "/public"), want{Pass, Impostor, true, "Googlebot", 0, Spoofed}},
 		{"impostor logged, judged as claimed", Policy{Disallowed: Refuse}, req(uaGooglebot, otherAddr, "/private/"), want{Deny, Disallowed, true, "Googlebot", 2, Spoofed}},

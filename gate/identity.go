@@ -35,8 +35,6 @@ type Identity struct {
 // called for every request judged, concurrently: they must answer from what is
 // cached (range lists, DNS answers) as far as possible.
 type Verifier interface {
-	// Name returns the crawler a User-Agent header names, without verifying it.
-	Name(userAgent string) string
 	// Verify names the crawler of r and says whether r's client is that crawler.
 	Verify(ctx context.Context, r *Request) Identity
 }
@@ -46,12 +44,9 @@ type Verifier interface {
 // CannotTell.
 type RegistryNamer struct{}
 
-// Name returns the product token of userAgent.
-func (RegistryNamer) Name(userAgent string) string { return robots.ProductToken(userAgent) }
-
 // Verify names r's crawler; it cannot tell who the client is.
-func (n RegistryNamer) Verify(_ context.Context, r *Request) Identity {
-	return Identity{Crawler: n.Name(r.UserAgent)}
+func (RegistryNamer) Verify(_ context.Context, r *Request) Identity {
+	return Identity{Crawler: robots.ProductToken(r.UserAgent)}
 }
 
 // crawlerInfo is what a decision needs of a crawler, read once from the registry.

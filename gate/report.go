@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gorobots/robots/accesslog"
 	"github.com/gorobots/robots/crawlers"
 )
 
@@ -24,105 +26,55 @@ const (
 	maxExampleBytes       = 1024 // an example URL is cut past it
 )
 
-// Report is the per-crawler account of the gate's own decisions since it
-// started: what each crawler (per identity) asked for, what robots.txt said and
-// what the gate did.
-type Report struct {
-	Since    time.Time   `json:"since"`
-	Requests int64       `json:"requests"`         // judged, crawlers or not
-	Crawler  int64       `json:"crawler_requests"` // of requests naming a crawler
-	Errors   int64       `json:"errors"`           // bad requests, unknown hosts, unreachable robots.txt
-	Crawlers []ReportRow `json:"crawlers"`         // by crawler name, then identity
-	// Violations are the requests that robots.txt disallowed or that came sooner
-	// than a Crawl-delay the crawler honours, by crawlers not shown to be
-	// impostors; Impostors the requests of clients shown not to be who they claim.
-	Violations int64 `json:"violations"`
-	Impostors  int64 `json:"impostors"`
-}
-
-// ReportRow is one crawler's requests, of one identity.
-type ReportRow struct {
-	Crawler  string `json:"crawler"`
-	Operator string `json:"operator,omitempty"`
-	Identity string `json:"identity"` // verified, impostor or cannot-tell
-	Method   string `json:"method,omitempty"`
-
-	Requests int64     `json:"requests"`
-	First    time.Time `json:"first"`
-	Last     time.Time `json:"last"`
-
-	RobotsFetches int64     `json:"robots_fetches"`
-	RobotsFirst   time.Time `json:"robots_first,omitzero"`
-	RobotsLast    time.Time `json:"robots_last,omitzero"`
-
-	Allowed        int64       `json:"allowed"`
-	AllowedByCache int64       `json:"allowed_by_cache"` // disallowed now, allowed by the file replaced within the grace
-	Disallowed     int64       `json:"disallowed"`
-	NotJudged      int64       `json:"not_judged"` // not enforced, or robots.txt unreachable
-	Rules          []RuleCount `json:"rules"`
-	OtherRules     int64       `json:"other_rules,omitempty"`
-
-	CrawlDelay        float64 `json:"crawl_delay,omitempty"` // the longest seen, seconds
-	HonoursCrawlDelay bool    `json:"honours_crawl_delay,omitempty"`
-	TooFast           int64   `json:"too_fast"`
-
-	// Actions are the gate's answers by action: pass, log, deny, limit.
-	Actions map[string]int64 `json:"actions"`
-	// Status are the requests by the status the gate answered.
-	Status    map[string]int64 `json:"status"`
-	Addresses []string         `json:"addresses"`
-}
-
-// RuleCount is a rule that disallowed requests, with a few example URLs.
-type RuleCount struct {
-	Host     string   `json:"host"`
-	Line     int      `json:"line"`
-	Rule     string   `json:"rule"`
-	Requests int64    `json:"requests"`
-	Examples []string `json:"examples,omitempty"`
-}
-
 type rowKey struct {
 	crawler string
 	id      Status
 }
 
 type ruleKey struct {
-	host string
-	line int
+	version string
+	line    int
 }
 
 type reportRow struct {
-	row   ReportRow
+	row   accesslog.Row
 	rules map[ruleKey]*ruleState
 }
 
 type ruleState struct {
-	RuleCount
+	accesslog.RuleCount
 	examples bool // among the first maxExampleRules rules of the row
 }
 
-// report accumulates Report; safe for concurrent use.
+// report accumulates the gate's Report; safe for concurrent use.
 type report struct {
 	mu       sync.Mutex
 	examples int
-	rep      Report
+	rep      accesslog.Report
 	rows     map[rowKey]*reportRow
+	versions []accesslog.Version
+	seen     map[string]bool // versions by name
 }
 
 func newReport(examples int) *report {
-	return &report{examples: examples, rows: map[rowKey]*reportRow{}}
+	return &report{examples: examples, rows: map[rowKey]*reportRow{}, seen: map[string]bool{}}
 }
 
 func (p *report) add(r *Request, d *Decision, status int, now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.rep.Since.IsZero() {
-		p.rep.Since = now
+	p.rep.Lines++
+	p.rep.Records++
+	if d.version != nil && !p.seen[d.version.name] {
+		p.seen[d.version.name] = true
+		p.versions = append(p.versions, accesslog.Version{Name: d.version.name, Since: d.version.since, SHA256: d.version.sha})
 	}
-	p.rep.Requests++
-	if d.Reason == BadRequest || d.Reason == UnknownHost || d.Reason == Unreachable {
-		p.rep.Errors++
+	if d.Reason == BadRequest || d.Reason == UnknownHost {
+		p.rep.Skipped++
+		if p.rep.SkippedBy == nil {
+			p.rep.SkippedBy = map[string]int64{}
+		}
+		p.rep.SkippedBy[d.Reason.String()]++
 	}
 	if d.Crawler == "" {
 		return
@@ -131,8 +83,8 @@ func (p *report) add(r *Request, d *Decision, status int, now time.Time) {
 	k := rowKey{d.Crawler, d.Identity.Status}
 	rs := p.rows[k]
 	if rs == nil {
-		rs = &reportRow{row: ReportRow{Crawler: d.Crawler, Identity: d.Identity.Status.String(), Method: d.Identity.Method,
-			First: now, Actions: map[string]int64{}, Status: map[string]int64{}}, rules: map[ruleKey]*ruleState{}}
+		rs = &reportRow{row: accesslog.Row{Crawler: d.Crawler, Identity: d.Identity.Status.String(), Method: d.Identity.Method,
+			Detail: d.Identity.Detail, First: now, Status: map[string]int64{}}, rules: map[ruleKey]*ruleState{}}
 		if c, ok := crawlers.Lookup(d.Crawler); ok {
 			rs.row.Operator, rs.row.HonoursCrawlDelay = c.Operator, c.CrawlDelay == crawlers.Honoured
 		}
@@ -141,15 +93,12 @@ func (p *report) add(r *Request, d *Decision, status int, now time.Time) {
 	row := &rs.row
 	row.Requests++
 	row.Last = now
-	row.Actions[d.Action()]++
 	row.Status[strconv.Itoa(status)]++
 	if r.Addr.IsValid() && len(row.Addresses) < maxReportAddresses {
-		if a := r.Addr.String(); !slices.Contains(row.Addresses, a) {
-			row.Addresses = append(row.Addresses, a)
+		a := r.Addr.String()
+		if !slices.ContainsFunc(row.Addresses, func(s accesslog.Sample) bool { return s.Value == a }) {
+			row.Addresses = append(row.Addresses, accesslog.Sample{Time: now, Value: a})
 		}
-	}
-	if d.Identity.Status == Spoofed {
-		p.rep.Impostors++
 	}
 	if s := d.CrawlDelay.Seconds(); s > row.CrawlDelay {
 		row.CrawlDelay = s
@@ -164,8 +113,8 @@ func (p *report) add(r *Request, d *Decision, status int, now time.Time) {
 	case Allowed:
 		row.Allowed++
 	case Impostor:
-		if d.Rule.Line > 0 || d.Verdict == Pass {
-			row.Allowed++
+		if d.version != nil {
+			row.Allowed++ // judged further as the crawler it claims, and allowed
 		} else {
 			row.NotJudged++
 		}
@@ -173,27 +122,28 @@ func (p *report) add(r *Request, d *Decision, status int, now time.Time) {
 		row.AllowedByCache++
 	case Disallowed:
 		row.Disallowed++
-		p.countRule(rs, r, d)
+		p.countRule(rs, r, d, now)
 	case TooFast:
 		row.Allowed++
 		row.TooFast++
 	default:
 		row.NotJudged++
 	}
-	if d.Violation && d.Identity.Status != Spoofed {
-		p.rep.Violations++
-	}
 }
 
-func (p *report) countRule(rs *reportRow, r *Request, d *Decision) {
-	k := ruleKey{hostKey(r.Host), d.Rule.Line}
+func (p *report) countRule(rs *reportRow, r *Request, d *Decision, now time.Time) {
+	name := ""
+	if d.version != nil {
+		name = d.version.name
+	}
+	k := ruleKey{name, d.Rule.Line}
 	rc := rs.rules[k]
 	if rc == nil {
 		if len(rs.rules) >= maxReportRules {
 			rs.row.OtherRules++
 			return
 		}
-		rc = &ruleState{RuleCount: RuleCount{Host: k.host, Line: d.Rule.Line, Rule: d.Rule.String()},
+		rc = &ruleState{RuleCount: accesslog.RuleCount{Robots: name, Line: d.Rule.Line, Rule: d.Rule.String()},
 			examples: len(rs.rules) < maxExampleRules}
 		rs.rules[k] = rc
 	}
@@ -203,52 +153,63 @@ func (p *report) countRule(rs *reportRow, r *Request, d *Decision) {
 		if len(u) > maxExampleBytes {
 			u = u[:maxExampleBytes]
 		}
-		if !slices.Contains(rc.Examples, u) {
-			rc.Examples = append(rc.Examples, u)
+		if !slices.ContainsFunc(rc.Examples, func(s accesslog.Sample) bool { return s.Value == u }) {
+			rc.Examples = append(rc.Examples, accesslog.Sample{Time: now, Value: u})
 		}
 	}
 }
 
-// Report returns the per-crawler account of the gate's decisions so far.
-func (g *Gate) Report() Report {
+// Report returns the per-crawler account of the gate's decisions so far, as
+// "robots logs" gives it for an access log (package accesslog): the same rows,
+// counted from the gate's own decisions. Its Robots are the robots.txt files the
+// gate decided with (named by their site's file or URL, and the time the gate
+// first used them), its Status the gate's answers (200, 403, 429), and the
+// requests it could not judge (bad requests, unknown hosts) are its skipped
+// lines. "robots logs -merge" prints it as text or CSV.
+func (g *Gate) Report() *accesslog.Report {
 	p := g.report
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rep := p.rep
-	rep.Crawlers = make([]ReportRow, 0, len(p.rows))
+	rep.Robots = slices.Clone(p.versions)
+	rep.CacheLifetime = g.cfg.Grace.Seconds()
+	_, rep.Verification = g.verifier.(verifyAdapter)
+	rep.Examples = p.examples
+	rep.Files = []accesslog.File{{Name: "gate", Lines: rep.Lines, Records: rep.Records, Skipped: rep.Skipped}}
+	if p.rep.SkippedBy != nil {
+		rep.SkippedBy = maps.Clone(p.rep.SkippedBy)
+	}
+	rep.Crawlers = make([]accesslog.Row, 0, len(p.rows))
 	for _, rs := range p.rows {
 		row := rs.row
-		row.Actions, row.Status = cloneMap(row.Actions), cloneMap(row.Status)
+		row.Status = maps.Clone(row.Status)
 		row.Addresses = slices.Clone(row.Addresses)
+		row.Rules = nil
 		for _, rc := range rs.rules {
 			c := rc.RuleCount
 			c.Examples = slices.Clone(c.Examples)
 			row.Rules = append(row.Rules, c)
 		}
-		slices.SortFunc(row.Rules, func(a, b RuleCount) int {
-			if c := strings.Compare(a.Host, b.Host); c != 0 {
+		slices.SortFunc(row.Rules, func(a, b accesslog.RuleCount) int {
+			if c := strings.Compare(a.Robots, b.Robots); c != 0 {
 				return c
 			}
 			return a.Line - b.Line
 		})
+		if row.Identity == accesslog.Impostor {
+			rep.Impostors += row.Requests
+		}
+		rep.Violations += row.Violations()
 		rep.Crawlers = append(rep.Crawlers, row)
 	}
-	order := map[string]int{"verified": 0, "cannot-tell": 1, "impostor": 2}
-	slices.SortFunc(rep.Crawlers, func(a, b ReportRow) int {
+	order := map[string]int{accesslog.Verified: 0, accesslog.CannotTell: 1, accesslog.Impostor: 2}
+	slices.SortFunc(rep.Crawlers, func(a, b accesslog.Row) int {
 		if c := strings.Compare(strings.ToLower(a.Crawler), strings.ToLower(b.Crawler)); c != 0 {
 			return c
 		}
 		return order[a.Identity] - order[b.Identity]
 	})
-	return rep
-}
-
-func cloneMap(m map[string]int64) map[string]int64 {
-	out := make(map[string]int64, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
+	return &rep
 }
 
 // statusOf is the status the gate answers for d.

@@ -2,6 +2,8 @@ package gate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +24,7 @@ func errorf(format string, args ...any) error { return fmt.Errorf("gate: "+forma
 // crawler's last request (for Crawl-delay).
 type site struct {
 	key       string // hostKey of the configured Host
+	name      string // its robots.txt's file or URL, naming its versions in the report
 	file      *localFile
 	robotsURL string // Origin + /robots.txt, for sites without a file
 
@@ -34,6 +37,7 @@ type site struct {
 type siteState struct {
 	cur     *robots.Robots // the file last seen, to notice a change
 	curBody string
+	version *version       // cur's, for the report
 	prev    *robots.Robots // the file cur replaced, and when
 	changed time.Time
 }
@@ -59,7 +63,7 @@ func newSite(sc Site, now time.Time) (*site, error) {
 		if err := f.load(now); err != nil {
 			return nil, errorf("site %s: %v", host, err)
 		}
-		s.file = f
+		s.file, s.name = f, sc.File
 		return s, nil
 	}
 	origin := sc.Origin
@@ -71,6 +75,7 @@ func newSite(sc Site, now time.Time) (*site, error) {
 		return nil, errorf("site %s: origin %q: %v", host, sc.Origin, err)
 	}
 	s.robotsURL = o + "/robots.txt"
+	s.name = s.robotsURL
 	return s, nil
 }
 
@@ -80,6 +85,7 @@ type rules struct {
 	body    string         // rb's
 	effect  fetch.Effect
 	stale   bool
+	version *version
 	prev    *rules // the file this one replaced, while it counts
 	changed time.Time
 }
@@ -149,18 +155,20 @@ func (s *site) noteChange(r *rules, now time.Time) {
 	if st == nil || st.cur != r.rb {
 		s.mu.Lock()
 		if st = s.state.Load(); st == nil {
-			st = &siteState{cur: r.rb, curBody: r.body}
+			st = &siteState{cur: r.rb, curBody: r.body, version: newVersion(s.name, r.body, now)}
 			s.state.Store(st)
 		} else if st.cur != r.rb {
-			next := &siteState{cur: r.rb, curBody: r.body, prev: st.prev, changed: st.changed}
-			if r.body != st.curBody && st.cur != nil {
+			next := &siteState{cur: r.rb, curBody: r.body, prev: st.prev, changed: st.changed, version: st.version}
+			if r.body != st.curBody {
 				next.prev, next.changed = st.cur, now
+				next.version = newVersion(s.name+" ("+now.UTC().Format(time.RFC3339)+")", r.body, now)
 			}
 			st = next
 			s.state.Store(st)
 		}
 		s.mu.Unlock()
 	}
+	r.version = st.version
 	if st.prev != nil {
 		r.prev = &rules{rb: st.prev, effect: fetch.ObeyRules}
 		r.changed = st.changed
@@ -246,4 +254,16 @@ func (f *localFile) get(now time.Time) (*parsedFile, error) {
 type parsedFile struct {
 	rb   *robots.Robots
 	body string
+}
+
+// version is a robots.txt a site had, as the report names it.
+type version struct {
+	name  string
+	since time.Time // when the gate first decided with it
+	sha   string    // of its body
+}
+
+func newVersion(name, body string, now time.Time) *version {
+	sum := sha256.Sum256([]byte(body))
+	return &version{name: name, since: now, sha: hex.EncodeToString(sum[:])}
 }

@@ -16,14 +16,6 @@ func FromVerify(v *verify.Verifier) Verifier { return verifyAdapter{v} }
 
 type verifyAdapter struct{ v *verify.Verifier }
 
-// Name asks v without an address: it names the crawler and checks nothing.
-func (a verifyAdapter) Name(userAgent string) string {
-	if c := a.v.Verify(context.Background(), verify.Request{UserAgent: userAgent}).Crawler; c != "" {
-		return c
-	}
-	return robots.ProductToken(userAgent)
-}
-
 func (a verifyAdapter) Verify(ctx context.Context, r *Request) Identity {
 	res := a.v.Verify(ctx, verify.Request{Addr: r.Addr, UserAgent: r.UserAgent, Header: r.Header,
 		Method: r.Method, Scheme: r.Scheme, Authority: r.Host, Path: r.URI})

@@ -22,6 +22,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/accesslog"
 	"github.com/gorobots/robots/gate"
 	"github.com/gorobots/robots/internal/testenv"
 	"github.com/gorobots/robots/verify"
@@ -237,9 +238,6 @@ func TestGateThroughProxies(t *testing.T) {
 					if fr.reason == "not-a-crawler" {
 						crawler, id = "", ""
 					}
-					if fr.reason == "robots-txt" {
-						id = "cannot-tell" // robots.txt passes unverified
-					}
 					want[[4]string{crawler, id, action, fr.reason}]++
 				}
 			}
@@ -273,10 +271,31 @@ func TestGateThroughProxies(t *testing.T) {
 			if res.StatusCode != wantStatus || !strings.Contains(res.Header.Get(gate.HeaderError), "none of X-Forwarded-Host") {
 				t.Errorf("no forwarded headers: %d %q, want %d and an error naming the header", res.StatusCode, res.Header.Get(gate.HeaderError), wantStatus)
 			}
-			// The report counts the same.
-			rep := srv.gate.Report()
-			if mode == "deny" && (rep.Impostors != 2 || rep.Violations != 6) {
-				t.Errorf("report: %d impostor requests and %d violations, want 2 and 6 (one disallowed GPTBot, one CCBot, one ClaudeBot too soon, through each proxy)", rep.Impostors, rep.Violations)
+			// The report is robots logs' (package accesslog), counted from the
+			// gate's decisions: robots logs -merge reads it.
+			rep, err := accesslog.Merge(srv.gate.Report())
+			if err != nil {
+				t.Fatalf("the gate's report does not merge as a report of robots logs: %v", err)
+			}
+			if mode == "deny" && (rep.Impostors != 4 || rep.Violations != 6) {
+				t.Errorf("report: %d impostor requests and %d violations, want 4 (the fake Googlebot's page and robots.txt) and 6 (one disallowed GPTBot, one CCBot, one ClaudeBot too soon, through each proxy)", rep.Impostors, rep.Violations)
+			}
+			rows := map[string]accesslog.Row{}
+			for _, r := range rep.Crawlers {
+				rows[r.Crawler+" "+r.Identity] = r
+			}
+			gpt := rows["GPTBot verified"]
+			if gpt.Requests != 4 || gpt.Disallowed != 2 || gpt.Allowed != 2 || len(gpt.Rules) != 1 || gpt.Rules[0].Line != 5 || gpt.Rules[0].Requests != 2 {
+				t.Errorf("GPTBot's row: %+v, want 4 requests, 2 disallowed by line 5, 2 allowed", gpt)
+			}
+			if g := rows["Googlebot verified"]; g.RobotsFetches != 2 || g.Allowed != 4 || g.Method != "ip-range" {
+				t.Errorf("Googlebot's row: %+v, want 2 robots.txt fetches, 4 allowed, verified by ip-range", g)
+			}
+			if c := rows["ClaudeBot cannot-tell"]; c.TooFast != 2 || c.CrawlDelay != 30 || !c.HonoursCrawlDelay {
+				t.Errorf("ClaudeBot's row: %+v, want 2 too fast for its Crawl-delay of 30 s", c)
+			}
+			if f := rows["Googlebot impostor"]; f.Requests != 4 || f.Method != "reverse-dns" {
+				t.Errorf("fake Googlebot's row: %+v, want 4 requests, shown an impostor by reverse DNS", f)
 			}
 		})
 	}
