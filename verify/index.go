@@ -35,12 +35,23 @@ type source struct {
 // index finds the crawler a User-Agent names.
 type index struct {
 	byToken map[string]*crawler // lower-cased product token
-	phrases []*phrase           // names and User-Agent patterns of several words ("Sogou web spider"), matched as substrings
+	// byFirst holds the names and User-Agent patterns of several words ("Sogou web
+	// spider") by their first word, lower-cased, the longest first.
+	byFirst map[string][]*phrase
 	all     []*source
 }
 
 func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
-	ix := &index{byToken: make(map[string]*crawler, len(cs))}
+	ix := &index{byToken: make(map[string]*crawler, len(cs)), byFirst: map[string][]*phrase{}}
+	addPhrase := func(text string, c *crawler) {
+		first := text
+		if i := strings.IndexFunc(text, func(r rune) bool { return r > 127 || !isTokenByte(byte(r)) }); i > 0 {
+			first = text[:i]
+		}
+		ps := append(ix.byFirst[first], &phrase{text, c})
+		slices.SortStableFunc(ps, func(a, b *phrase) int { return len(b.text) - len(a.text) })
+		ix.byFirst[first] = ps
+	}
 	srcs := map[string]*source{}
 	keySrcs := map[string]*source{}
 	newSrc := func(name, loc string) (*source, error) {
@@ -125,15 +136,13 @@ func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 		}
 		ix.byToken[k] = e
 		if !isToken(c.Name) {
-			ix.phrases = append(ix.phrases, &phrase{strings.ToLower(c.Name), e})
+			addPhrase(strings.ToLower(c.Name), e)
 		}
 		// A pattern of several words ("Sogou web spider/4.0"): its words before a '/'.
 		if pat, _, _ := strings.Cut(c.UserAgent, "/"); strings.Contains(pat, " ") {
-			ix.phrases = append(ix.phrases, &phrase{strings.ToLower(pat), e})
+			addPhrase(strings.ToLower(pat), e)
 		}
 	}
-	// Longer phrases first, so that the most specific one wins.
-	slices.SortStableFunc(ix.phrases, func(a, b *phrase) int { return len(b.text) - len(a.text) })
 	return ix, nil
 }
 
@@ -156,17 +165,10 @@ func isToken(s string) bool {
 // several words found in ua ("Sogou web spider/4.0", whose "spider/4.0" is not
 // the Spider crawler); else a product ("Googlebot/2.1"), the first in ua; else a
 // word of ua that is a registry token ("Googlebot" in "compatible; Googlebot; …").
-// Words inside a URL ("+http://www.google.com/bot.html") are not read.
+// Words inside a URL ("+http://www.google.com/bot.html") are not read. One pass,
+// no allocation: it runs for every request.
 func (ix *index) match(ua string) (*crawler, bool) {
-	if len(ix.phrases) > 0 && strings.IndexByte(ua, ' ') >= 0 {
-		low := strings.ToLower(ua)
-		for _, p := range ix.phrases {
-			if strings.Contains(low, p.text) {
-				return p.c, true
-			}
-		}
-	}
-	var word *crawler
+	var product, word *crawler
 	for i := 0; i < len(ua); {
 		if !isTokenByte(ua[i]) {
 			i++
@@ -176,7 +178,6 @@ func (ix *index) match(ua string) (*crawler, bool) {
 		for j < len(ua) && isTokenByte(ua[j]) {
 			j++
 		}
-		tok := ua[i:j]
 		if j+2 < len(ua) && ua[j] == ':' && ua[j+1] == '/' && ua[j+2] == '/' {
 			// a URL: skip to its end
 			for j < len(ua) && ua[j] != ' ' && ua[j] != ';' && ua[j] != ')' {
@@ -185,28 +186,65 @@ func (ix *index) match(ua string) (*crawler, bool) {
 			i = j
 			continue
 		}
+		tok := ua[i:j]
+		for _, p := range ix.lookupPhrases(tok) {
+			if i+len(p.text) <= len(ua) && strings.EqualFold(ua[i:i+len(p.text)], p.text) {
+				return p.c, true
+			}
+		}
 		if c := ix.lookup(tok); c != nil {
 			if j < len(ua) && ua[j] == '/' {
-				return c, true
-			}
-			if word == nil {
+				if product == nil {
+					product = c
+				}
+			} else if word == nil {
 				word = c
 			}
 		}
 		i = j
 	}
+	if product != nil {
+		return product, true
+	}
 	return word, word != nil
 }
 
-func (ix *index) lookup(tok string) *crawler {
-	if c := ix.byToken[tok]; c != nil {
-		return c
+// maxToken bounds the words looked up: no registry name is longer.
+const maxToken = 64
+
+// lower writes tok lower-cased into buf, and reports whether it fit.
+func lower(buf *[maxToken]byte, tok string) ([]byte, bool) {
+	if len(tok) > maxToken {
+		return nil, false
 	}
-	// Most tokens are written in their registry case; lower-case only on a miss.
+	b := buf[:len(tok)]
 	for i := range len(tok) {
-		if b := tok[i]; b >= 'A' && b <= 'Z' {
-			return ix.byToken[strings.ToLower(tok)]
+		c := tok[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
 		}
+		b[i] = c
 	}
-	return nil
+	return b, true
+}
+
+func (ix *index) lookup(tok string) *crawler {
+	var buf [maxToken]byte
+	b, ok := lower(&buf, tok)
+	if !ok {
+		return nil
+	}
+	return ix.byToken[string(b)]
+}
+
+func (ix *index) lookupPhrases(tok string) []*phrase {
+	if len(ix.byFirst) == 0 {
+		return nil
+	}
+	var buf [maxToken]byte
+	b, ok := lower(&buf, tok)
+	if !ok {
+		return nil
+	}
+	return ix.byFirst[string(b)]
 }

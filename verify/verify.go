@@ -108,6 +108,7 @@ type Limits struct {
 	DNSEntries    int           // addresses the DNS cache holds; DefaultDNSEntries
 	MaxNames      int           // PTR names looked at per address; DefaultMaxNames
 	MaxSkew       time.Duration // a signature's created/expires tolerance; DefaultMaxSkew
+	MaxUserAgent  int           // bytes of a User-Agent read to name the crawler; DefaultMaxUserAgent
 }
 
 // Defaults of Limits.
@@ -125,6 +126,7 @@ const (
 	DefaultDNSEntries    = 100_000
 	DefaultMaxNames      = 8
 	DefaultMaxSkew       = time.Minute
+	DefaultMaxUserAgent  = 4096 // real crawlers' are under 300 bytes
 )
 
 func (l *Limits) fill() {
@@ -151,6 +153,9 @@ func (l *Limits) fill() {
 	}
 	if l.MaxNames <= 0 {
 		l.MaxNames = DefaultMaxNames
+	}
+	if l.MaxUserAgent <= 0 {
+		l.MaxUserAgent = DefaultMaxUserAgent
 	}
 }
 
@@ -239,7 +244,11 @@ func (v *Verifier) Refresh(ctx context.Context) error {
 
 // Verify says whether r comes from the crawler its User-Agent names.
 func (v *Verifier) Verify(ctx context.Context, r Request) Result {
-	c, ok := v.index.match(r.UserAgent)
+	ua := r.UserAgent
+	if len(ua) > v.lim.MaxUserAgent {
+		ua = ua[:v.lim.MaxUserAgent]
+	}
+	c, ok := v.index.match(ua)
 	if !ok {
 		return Result{Detail: "the User-Agent names no crawler of the registry"}
 	}
