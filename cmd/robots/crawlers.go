@@ -21,9 +21,13 @@ const crawlersUsage = `Usage:
 
 Lists the crawlers of the registry (package crawlers): for each, the product token
 its operator documents for user-agent lines, the operator, its purposes, whether it
-honours Crawl-delay as its operator documents it (honoured, ignored or unknown) and
-the operator's documentation. The major crawlers, which explain, diff, audit and
-lint check by default, come first.
+honours Crawl-delay as its operator documents it (honoured, ignored or unknown), its
+documented stance on robots.txt (obeys; ignores: documented as not obeying it;
+user-triggered: fetches on a person's request, where its operator says the rules
+may not apply; or unknown), how a request claiming to be it can be verified
+(ip-range, reverse-dns, signature: see package verify) and the operator's
+documentation. The major crawlers, which explain, diff, audit and lint check by
+default, come first.
 
 Purposes:
 	search     builds a web search index
@@ -40,9 +44,16 @@ Purposes:
 separate them with commas).
 
 With -format json, writes a JSON array with one object per crawler:
-	{"token": ..., "operator": ..., "purposes": [...], "url": ...,
-	 "crawl_delay_support": "honoured"|"ignored"|"unknown"}
-where operator and url are "" when unknown.
+	{"token": ..., "user_agent": ..., "operator": ..., "operator_source": ...,
+	 "purposes": [...], "url": ...,
+	 "crawl_delay_support": "honoured"|"ignored"|"unknown",
+	 "robots_txt": "obeys"|"ignores"|"user-triggered"|"unknown", "robots_txt_source": ...,
+	 "verify": {"ranges": [URL...], "dns": [suffix...], "key_directory": ...,
+	            "source": ..., "read": ...},
+	 "source": "curated"|"ai.robots.txt"}
+where url is "" when unknown, user_agent "" when the token is the whole name,
+operator "unknown" (with operator_source saying why) when nothing says who runs it,
+and operator_source "" when the operator's own page says it.
 
 Exit status: 0, or 2 on a usage error (such as a purpose not in the list).
 `
@@ -71,11 +82,41 @@ func (l *purposeList) Set(v string) error {
 
 // crawlerJSON is one crawler of the JSON output.
 type crawlerJSON struct {
-	Token      string   `json:"token"`
-	Operator   string   `json:"operator"`
-	Purposes   []string `json:"purposes"`
-	URL        string   `json:"url"`
-	CrawlDelay string   `json:"crawl_delay_support"`
+	Token           string     `json:"token"`
+	UserAgent       string     `json:"user_agent"`
+	Operator        string     `json:"operator"`
+	OperatorSource  string     `json:"operator_source"`
+	Purposes        []string   `json:"purposes"`
+	URL             string     `json:"url"`
+	CrawlDelay      string     `json:"crawl_delay_support"`
+	RobotsTxt       string     `json:"robots_txt"`
+	RobotsTxtSource string     `json:"robots_txt_source"`
+	Verify          verifyJSON `json:"verify"`
+	Source          string     `json:"source"`
+}
+
+// verifyJSON is how a crawler can be verified (crawlers.Verification).
+type verifyJSON struct {
+	Ranges       []string `json:"ranges"`
+	DNS          []string `json:"dns"`
+	KeyDirectory string   `json:"key_directory"`
+	Source       string   `json:"source"`
+	Read         string   `json:"read"`
+}
+
+// methods names the ways v offers, as package verify names them.
+func (v verifyJSON) methods() string {
+	var m []string
+	if len(v.Ranges) > 0 {
+		m = append(m, "ip-range")
+	}
+	if len(v.DNS) > 0 {
+		m = append(m, "reverse-dns")
+	}
+	if v.KeyDirectory != "" {
+		m = append(m, "signature")
+	}
+	return strings.Join(m, ",")
 }
 
 func runCrawlers(_ context.Context, e *env, args []string) error {
@@ -95,7 +136,17 @@ func runCrawlers(_ context.Context, e *env, args []string) error {
 		if len(want) > 0 && !slices.ContainsFunc(want, c.Has) {
 			continue
 		}
-		j := crawlerJSON{Token: c.Name, Operator: c.Operator, URL: c.URL, CrawlDelay: supportText(c.CrawlDelay)}
+		j := crawlerJSON{Token: c.Name, UserAgent: c.UserAgent, Operator: c.Operator, OperatorSource: c.OperatorSource,
+			URL: c.URL, CrawlDelay: supportText(c.CrawlDelay), RobotsTxt: stanceText(c.Robots), RobotsTxtSource: c.RobotsURL,
+			Verify: verifyJSON{Ranges: c.Verify.Ranges, DNS: c.Verify.DNS, KeyDirectory: c.Verify.KeyDirectory,
+				Source: c.Verify.Source, Read: c.Verify.Read},
+			Source: c.Source}
+		if j.Verify.Ranges == nil {
+			j.Verify.Ranges = []string{}
+		}
+		if j.Verify.DNS == nil {
+			j.Verify.DNS = []string{}
+		}
 		for _, p := range c.Purposes {
 			j.Purposes = append(j.Purposes, string(p))
 		}
@@ -121,7 +172,7 @@ func supportText(s crawlers.Support) string {
 // writeCrawlers prints one crawler a line, in aligned columns; "-" marks what is unknown.
 func writeCrawlers(w io.Writer, list []crawlerJSON) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOKEN\tOPERATOR\tPURPOSES\tCRAWL-DELAY\tDOCUMENTATION")
+	fmt.Fprintln(tw, "TOKEN\tOPERATOR\tPURPOSES\tCRAWL-DELAY\tROBOTS.TXT\tVERIFY\tDOCUMENTATION")
 	dash := func(s string) string {
 		if s == "" {
 			return "-"
@@ -129,7 +180,8 @@ func writeCrawlers(w io.Writer, list []crawlerJSON) {
 		return s
 	}
 	for _, c := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Token, dash(c.Operator), strings.Join(c.Purposes, ","), c.CrawlDelay, dash(c.URL))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Token, dash(c.Operator), strings.Join(c.Purposes, ","), c.CrawlDelay,
+			c.RobotsTxt, dash(c.Verify.methods()), dash(c.URL))
 	}
 	tw.Flush()
 }

@@ -25,6 +25,10 @@ Reads the robots.txt FILE ("-" for standard input) as Google and RFC 9309 crawle
 do (or as -dialect says: rfc9309, legacy1996, legacy1994) and shows, for each
 crawler: the group that applies (its lines) or that none does, its crawl-delay and
 whether the crawler honours one (as its operator says: Google's and Yandex's do not),
+a note when the crawler is documented as ignoring robots.txt (Perplexity-User,
+Bytespider) or fetches on a person's request where its operator says the rules may
+not apply (ChatGPT-User) — in JSON "robots_txt": obeys, ignores, user-triggered or
+unknown, with "robots_txt_source", the page that says so —
 and for each URL the verdict with the deciding rule, and what the file prefers
 about the use of the URL's content where a Content-Usage or Content-Signal line
 applies (AI usage preferences: "usage" in the JSON).
@@ -132,8 +136,14 @@ type agentExplained struct {
 	DelayLine  int         `json:"crawl_delay_line,omitempty"`
 	// DelaySupport says whether the crawler honours Crawl-delay, as its operator
 	// documents it (package crawlers): "honoured", "ignored" or "unknown".
-	DelaySupport string        `json:"crawl_delay_support"`
-	URLs         []verdictJSON `json:"urls"`
+	DelaySupport string `json:"crawl_delay_support"`
+	// RobotsTxt is the crawler's documented stance on robots.txt (package
+	// crawlers): "obeys", "ignores" (documented as not obeying it), "user-triggered"
+	// (fetches on a person's request, to which its operator says the rules may not
+	// apply) or "unknown"; RobotsTxtSource is the page that says so.
+	RobotsTxt       string        `json:"robots_txt"`
+	RobotsTxtSource string        `json:"robots_txt_source"`
+	URLs            []verdictJSON `json:"urls"`
 	// Cut says where crawlers stop reading the file (null when they read it all): the
 	// groups and rules past it do not apply.
 	Cut *cutJSON `json:"cut"`
@@ -153,6 +163,7 @@ func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 		Groups: []groupText{}, URLs: []verdictJSON{}, key: fmt.Sprint(gs)}
 	c, _ := crawlers.Lookup(agent)
 	ex.DelaySupport, ex.Cut = supportText(c.CrawlDelay), x.cut
+	ex.RobotsTxt, ex.RobotsTxtSource = stanceText(c.Robots), c.RobotsURL
 	for _, gi := range gs {
 		g := x.groups[gi]
 		gt := groupText{Line: g.Line, EndLine: x.groupEnd(gi), Agents: []string{}}
@@ -235,6 +246,13 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 		if len(invalid) > 0 {
 			fmt.Fprintf(w, "  note: %s: not a product token (letters, \"_\" and \"-\" only), so no group can name it as Google matches\n", strings.Join(invalid, ", "))
 		}
+		for _, o := range out[i:] {
+			if o.key == ex.key {
+				if caveat := stanceCaveat(o); caveat != "" {
+					fmt.Fprintf(w, "  note: %s\n", caveat)
+				}
+			}
+		}
 		switch {
 		case len(ex.Groups) == 0:
 			fmt.Fprintf(w, "  no group applies: no group names it and there is no \"*\" group, so every URL is allowed\n")
@@ -265,6 +283,30 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 			}
 		}
 	}
+}
+
+// stanceText names a crawlers.Stance, "unknown" for the zero value.
+func stanceText(s crawlers.Stance) string {
+	if s == crawlers.StanceUnknown {
+		return "unknown"
+	}
+	return string(s)
+}
+
+// stanceCaveat warns, for a crawler documented not to obey robots.txt, that the
+// verdicts say what the file asks rather than what the crawler does; "" otherwise.
+func stanceCaveat(o agentExplained) string {
+	src := ""
+	if o.RobotsTxtSource != "" {
+		src = " (" + o.RobotsTxtSource + ")"
+	}
+	switch o.RobotsTxt {
+	case string(crawlers.Ignores):
+		return fmt.Sprintf("%s is documented as ignoring robots.txt%s: the verdicts below are what the file asks, not what it does", o.Agent, src)
+	case string(crawlers.UserTriggered):
+		return fmt.Sprintf("%s fetches what a person asks for, and its operator says robots.txt rules may not apply%s", o.Agent, src)
+	}
+	return ""
 }
 
 // delaySupport says which of the crawlers shown together (those of out with the
