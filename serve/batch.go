@@ -205,6 +205,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	b = append(b, `],"results":[`...)
 	b = append(b, results...)
 	b = append(b, ']')
+	b = a.lines.appendTo(b, true)
 	if stopped != "" {
 		// The URLs from the first not decided on have an error result each; these say
 		// why and how many, so that a client need not count them.
@@ -264,6 +265,7 @@ type answerWriter struct {
 	ctx                 context.Context // the request's work (work.go)
 	stop                error           // why the work ended, once it has: the URLs from then on are not decided
 	undecided           int             // URLs not decided for stop
+	lines               usageLines      // the usage lines the verdicts refer to
 	sc                  *batchScratch
 	c                   crawlerSet
 	dialect             robots.Dialect
@@ -316,7 +318,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			a.b = a.s.codec.origin(a.b, o.res, c, &a.days)
 			o.dc = newDecider(o.res, a.dialect)
 		}
-		mark, allowed := len(a.results), 0
+		mark, marked, allowed := len(a.results), a.lines.mark(), 0
 		for ci, tokens := range c.tokens {
 			if ci > 0 && spent(a.ctx) {
 				a.stop = context.Cause(a.ctx)
@@ -332,6 +334,9 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			}
 			a.results = appendResultSep(a.results)
 			v := verdictjson.Verdict{URL: u, Input: sc.inputs[i], Agent: agent, Decision: d, Usage: o.dc.usage(tokens, u)}
+			if v.Usage != nil {
+				a.lines.note(o.index, v.Usage.Lines)
+			}
 			a.results = a.s.codec.verdict(v, a.results)
 			a.results = append(a.results, `,"origin":`...)
 			a.results = strconv.AppendInt(a.results, int64(o.index), 10)
@@ -339,6 +344,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 		}
 		if a.stop != nil {
 			a.results = a.results[:mark] // the crawlers decided for u are left out with the others
+			a.lines.undo(marked)
 			a.notDecided(u)
 			continue
 		}

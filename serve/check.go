@@ -57,6 +57,11 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	b = v.AppendFields(b)
 	b = append(b, `,"robots":`...)
 	b = appendOrigin(b, res, c, &[2]dayText{})
+	if v.Usage != nil {
+		var lines usageLines
+		lines.note(0, v.Usage.Lines)
+		b = lines.appendTo(b, false)
+	}
 	return append(b, '}'), nil
 }
 

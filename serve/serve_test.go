@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,6 +29,7 @@ import (
 	"github.com/gorobots/robots/fetch/boltstore"
 	"github.com/gorobots/robots/internal/netguard"
 	"github.com/gorobots/robots/internal/testenv"
+	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/lint"
 )
 
@@ -1158,26 +1161,49 @@ func TestCheckUsage(t *testing.T) {
 	plain := newOrigin(t, 200, "User-agent: *\nDisallow: /x\n")
 	s, _ := start(t, Config{AllowPrivate: true})
 	type usageAnswer struct {
-		URL   string        `json:"url"`
-		Usage *robots.Usage `json:"usage"`
+		URL   string             `json:"url"`
+		Usage *verdictjson.Usage `json:"usage"`
 	}
-	said := func(u *robots.Usage) string {
+	said := func(u *verdictjson.Usage) string {
 		if u == nil {
 			return "none"
 		}
-		return u.String()
+		return robots.Usage{ContentUsage: u.ContentUsage, ContentSignal: u.ContentSignal}.String() + fmt.Sprintf(" %v", u.Lines)
 	}
 	want := map[string]string{
-		o.URL + "/test":        "train-ai=n (line 4), ai-train=no (line 6)",
-		o.URL + "/ai-ok/test":  "train-ai=y (line 5), ai-train=no (line 6)",
+		o.URL + "/test":        "train-ai=n (line 4), ai-train=no (line 6) [4 6]",
+		o.URL + "/ai-ok/test":  "train-ai=y (line 5), ai-train=no (line 6) [5 6]",
 		o.URL + "/never/test":  "none",
 		plain.URL + "/a":       "none",
 		plain.URL + "/x/never": "none",
 	}
+	// The lines a verdict names are stated once, beside it.
+	type stated struct {
+		Origin *int `json:"origin"`
+		robots.UsageLine
+	}
+	statedText := func(ls []stated) string {
+		var out []string
+		for _, l := range ls {
+			o := "-"
+			if l.Origin != nil {
+				o = strconv.Itoa(*l.Origin)
+			}
+			out = append(out, fmt.Sprintf("%s:%d %q %q %v", o, l.Line, l.Path, l.Statement, l.Signal))
+		}
+		return strings.Join(out, "; ")
+	}
+	wantStated := map[string]string{
+		o.URL + "/test":       `-:4 "" "train-ai=n" false; -:6 "" "ai-train=no" true`,
+		o.URL + "/ai-ok/test": `-:5 "/ai-ok/" "train-ai=y" false; -:6 "" "ai-train=no" true`,
+	}
 	for u, w := range want {
-		var a usageAnswer
-		if code := get(t, s, checkPath([]string{"SomeBot"}, u), &a); code != 200 || said(a.Usage) != w {
-			t.Errorf("GET %s: status %d, usage %s; want %s", u, code, said(a.Usage), w)
+		var a struct {
+			usageAnswer
+			Lines []stated `json:"usage_lines"`
+		}
+		if code := get(t, s, checkPath([]string{"SomeBot"}, u), &a); code != 200 || said(a.Usage) != w || statedText(a.Lines) != wantStated[u] {
+			t.Errorf("GET %s: status %d, usage %s, lines %s; want %s, lines %s", u, code, said(a.Usage), statedText(a.Lines), w, wantStated[u])
 		}
 	}
 	var urls []string
@@ -1186,10 +1212,16 @@ func TestCheckUsage(t *testing.T) {
 	}
 	body, _ := json.Marshal(map[string]any{"agent": "SomeBot", "urls": urls})
 	var ans struct {
-		Results []usageAnswer `json:"results"`
+		Origins []originAnswer `json:"origins"`
+		Results []usageAnswer  `json:"results"`
+		Lines   []stated       `json:"usage_lines"`
 	}
 	if code := post(t, s, "/v1/check", string(body), &ans); code != 200 || len(ans.Results) != len(want) {
 		t.Fatalf("POST: status %d, %d results", code, len(ans.Results))
+	}
+	oi := slices.IndexFunc(ans.Origins, func(a originAnswer) bool { return a.OriginURL == o.URL })
+	if got, w := statedText(ans.Lines), fmt.Sprintf(`%[1]d:4 "" "train-ai=n" false; %[1]d:5 "/ai-ok/" "train-ai=y" false; %[1]d:6 "" "ai-train=no" true`, oi); got != w {
+		t.Errorf("POST: usage_lines %s, want %s (each once, with its origin)", got, w)
 	}
 	for _, r := range ans.Results {
 		if said(r.Usage) != want[r.URL] {

@@ -151,3 +151,48 @@ func TestLintCPUBudget(t *testing.T) {
 		t.Errorf("lint: %d %q, want 413 naming -cpu-budget", code, e.Error)
 	}
 }
+
+// TestUsageOnce: a file of many usage lines that all apply (issue 34's: 14,221
+// lines made 7 URLs a 7.4 MB answer) has each line stated once per origin in
+// "usage_lines", and each verdict names them by number: the answer grows with the
+// URLs asked by a number per line, not by the lines' text.
+func TestUsageOnce(t *testing.T) {
+	const lines, urls = 300, 20
+	file := "User-agent: *\nAllow: /\n" + strings.Repeat("Content-Usage: train-ai=n\n", lines)
+	o := newOrigin(t, 200, file)
+	s, _ := start(t, Config{AllowPrivate: true})
+	asked := make([]string, urls)
+	for i := range asked {
+		asked[i] = fmt.Sprintf("%s/page/%d", o.URL, i)
+	}
+	body, _ := json.Marshal(map[string]any{"agent": "SomeBot", "urls": asked})
+	var ans struct {
+		Results []struct {
+			Usage struct {
+				Lines []int `json:"lines"`
+			} `json:"usage"`
+		} `json:"results"`
+		Lines []struct {
+			Origin    int    `json:"origin"`
+			Line      int    `json:"line"`
+			Statement string `json:"statement"`
+		} `json:"usage_lines"`
+	}
+	if code := post(t, s, "/v1/check", string(body), &ans); code != 200 || len(ans.Results) != urls {
+		t.Fatalf("status %d, %d results", code, len(ans.Results))
+	}
+	if len(ans.Lines) != lines {
+		t.Fatalf("%d usage_lines, want each of the %d lines once", len(ans.Lines), lines)
+	}
+	for i, l := range ans.Lines {
+		// Lines 3 to 302 of the file, in order, all of origin 0.
+		if l.Origin != 0 || l.Line != i+3 || l.Statement != "train-ai=n" {
+			t.Fatalf("usage_lines[%d] = %+v, want origin 0, line %d, train-ai=n", i, l, i+3)
+		}
+	}
+	for i, r := range ans.Results {
+		if len(r.Usage.Lines) != lines || r.Usage.Lines[0] != 3 || r.Usage.Lines[lines-1] != lines+2 {
+			t.Fatalf("result %d names %d lines, want lines 3 to %d", i, len(r.Usage.Lines), lines+2)
+		}
+	}
+}

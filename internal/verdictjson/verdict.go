@@ -7,7 +7,7 @@
 // "agent" the crawler (left out where the answer names one crawler for all its
 // verdicts); "rule" the deciding rule as written in the file ("Disallow: /a") with
 // its "line", or null and 0 when no rule matched; "usage" the usage preferences, only
-// when a line states any.
+// when a line states any, with the lines that apply by number ([Usage]).
 //
 // To add a field, add it to [Verdict], [Verdict.AppendFields] and [Shape]; TestShape
 // holds the encoder to what encoding/json writes of the Shape.
@@ -68,7 +68,7 @@ func (v Verdict) AppendFields(b []byte) []byte {
 	if v.Usage != nil {
 		// Rare (a file with a Content-Usage or Content-Signal line that applies), and
 		// nested: encoding/json writes it.
-		u, err := json.Marshal(v.Usage)
+		u, err := json.Marshal(usageOf(v.Usage))
 		if err == nil {
 			b = append(b, `,"usage":`...)
 			b = append(b, u...)
@@ -77,22 +77,46 @@ func (v Verdict) AppendFields(b []byte) []byte {
 	return b
 }
 
+// Usage is a verdict's "usage": robots.Usage with the lines that apply named by
+// their numbers. A file may have thousands of lines that apply to every URL, and a
+// verdict that wrote each out made an answer grow with the file rather than with
+// what was asked (issue 34: 7 URLs, 7.4 MB); an answer states each line once
+// (serve's "usage_lines"), and the file itself is the reference for the rest.
+type Usage struct {
+	Fetchable     bool            `json:"fetchable"`
+	ContentUsage  []robots.Stated `json:"content_usage"`
+	ContentSignal []robots.Stated `json:"content_signal"`
+	Lines         []int           `json:"lines"` // the lines that apply, in file order
+}
+
+func usageOf(u *robots.Usage) Usage {
+	lines := make([]int, len(u.Lines))
+	for i, l := range u.Lines {
+		lines[i] = l.Line
+	}
+	return Usage{Fetchable: u.Fetchable, ContentUsage: u.ContentUsage, ContentSignal: u.ContentSignal, Lines: lines}
+}
+
 // Shape is a verdict as encoding/json writes it, field for field and in order: what
 // AppendFields is tested against (TestShape), and what serve's benchmark of its
 // encoder marshals instead.
 type Shape struct {
-	URL     string        `json:"url"`
-	Input   string        `json:"input,omitempty"`
-	Agent   string        `json:"agent,omitempty"`
-	Allowed bool          `json:"allowed"`
-	Rule    *string       `json:"rule"`
-	Line    int           `json:"line"`
-	Usage   *robots.Usage `json:"usage,omitempty"`
+	URL     string  `json:"url"`
+	Input   string  `json:"input,omitempty"`
+	Agent   string  `json:"agent,omitempty"`
+	Allowed bool    `json:"allowed"`
+	Rule    *string `json:"rule"`
+	Line    int     `json:"line"`
+	Usage   *Usage  `json:"usage,omitempty"`
 }
 
 // ShapeOf returns v's Shape.
 func ShapeOf(v *Verdict) Shape {
-	s := Shape{URL: v.URL, Input: v.Input, Agent: v.Agent, Allowed: v.Allowed, Line: v.Rule.Line, Usage: v.Usage}
+	s := Shape{URL: v.URL, Input: v.Input, Agent: v.Agent, Allowed: v.Allowed, Line: v.Rule.Line}
+	if v.Usage != nil {
+		u := usageOf(v.Usage)
+		s.Usage = &u
+	}
 	if v.Rule.Line != 0 {
 		rule := v.Rule.String()
 		s.Rule = &rule
