@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -17,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
 	"github.com/miekg/dns"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -505,4 +508,64 @@ func startProgram(t *testing.T, cmd *exec.Cmd, addr, logFile string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("%s did not accept connections on %s: %s", cmd.Path, addr, output())
+}
+
+// gateOpenAPI sends the gate's operations real requests, as a proxy would, and
+// validates them and their answers against the OpenAPI document (TestOpenAPI).
+func gateOpenAPI(t *testing.T, router routers.Router, seen map[string]bool) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(file, []byte(gateSiteRobots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := start(t, Config{Tokens: []string{"t0ken"}, Gate: &gate.Config{Sites: []gate.Site{{Host: "site.test", File: file}},
+		Policy: gate.Policy{Disallowed: gate.Refuse, CrawlDelay: gate.Slow, FailClosed: true}}})
+	proxy := func(uri, ua string) map[string]string {
+		return map[string]string{"X-Forwarded-Uri": uri, "X-Forwarded-Host": "site.test", "X-Forwarded-For": "192.0.2.7",
+			"X-Forwarded-Method": "GET", "X-Forwarded-Proto": "https", "User-Agent": ua}
+	}
+	for _, tc := range []struct {
+		name, method, path string
+		header             map[string]string
+		status             int
+	}{
+		{"gate pass", "GET", "/v1/gate", proxy("/a", fleetGPTBot), 200},
+		{"gate deny", "GET", "/v1/gate", proxy("/no-ai/a", fleetGPTBot), 403},
+		{"gate pass, HEAD", "HEAD", "/v1/gate", proxy("/b", fleetClaudeBot), 200},
+		{"gate limit", "GET", "/v1/gate", proxy("/c", fleetClaudeBot), 429},
+		{"gate bad request", "GET", "/v1/gate", map[string]string{"X-Forwarded-Host": "site.test"}, 403},
+		{"gate report", "GET", "/v1/gate-report", map[string]string{"Authorization": "Bearer t0ken"}, 200},
+		{"gate report without token", "GET", "/v1/gate-report", nil, 401},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest(tc.method, "http://"+s.Addr()+tc.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tc.header {
+				req.Header.Set(k, v)
+			}
+			route, params, err := router.FindRoute(req)
+			if err != nil {
+				t.Fatalf("%s %s is not in the document: %v", tc.method, tc.path, err)
+			}
+			seen[route.Operation.OperationID] = true
+			in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+				Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: resp.StatusCode, Header: resp.Header,
+				Body: io.NopCloser(bytes.NewReader(body)), Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+			if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+				t.Errorf("answer %d %.300s: %v", resp.StatusCode, body, err)
+			}
+		})
+	}
 }

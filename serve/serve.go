@@ -14,6 +14,8 @@
 //	POST /v1/lint                       a robots.txt body: the lint findings
 //	POST /v1/audit                      {"url": ..., "agents": [...]}: a site's sitemap URLs decided (package audit)
 //	GET  /healthz, GET /readyz          liveness; readiness (503 while the cache store is unreachable)
+//	ANY  /v1/gate                       with Config.Gate: forward-auth for reverse proxies (gate.go, docs/gate.md)
+//	GET  /v1/gate-report                the per-crawler report of the gate's decisions
 //	GET  /metrics                       Prometheus metrics
 //	GET  /openapi.json                  this API in OpenAPI 3.1 (openapi.json)
 //	GET  /, POST /                      the web tester (see page.go: Fetch and Test, its bounds;
