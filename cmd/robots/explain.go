@@ -19,7 +19,8 @@ func init() {
 }
 
 const explainUsage = `Usage:
-	robots explain -robots FILE [-agent NAME]... [-dialect NAME] [-format text|json] [URL...]
+	robots explain -robots FILE [-agent NAME]... [-dialect NAME] [-format text|json]
+	               [-verdicts] [-lines N] [URL...]
 
 Reads the robots.txt FILE ("-" for standard input) as Google and RFC 9309 crawlers
 do (or as -dialect says: rfc9309, legacy1996, legacy1994) and shows, for each
@@ -32,6 +33,11 @@ unknown, with "robots_txt_source", the page that says so —
 and for each URL the verdict with the deciding rule, and what the file prefers
 about the use of the URL's content where a Content-Usage or Content-Signal line
 applies (AI usage preferences: "usage" in the JSON).
+
+In the text format a group is shown to its first -lines lines (20 by default; 0
+shows every line), and past them only the lines that decide a URL given, with a
+count of the lines left out; -verdicts shows no group lines at all: which group
+applies, the crawl-delay and the verdicts. JSON always holds every line.
 
 Each -agent names one crawler by its product token (say "Googlebot"); by default
 the major search, AI and SEO crawlers (package crawlers) are shown. Unlike check,
@@ -52,6 +58,8 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("explain")
 	robotsFile := fs.String("robots", "", "robots.txt `FILE` to explain (- for standard input)")
 	f := newCrawlerFlags(fs, formatText, formatJSON)
+	verdictsOnly := fs.Bool("verdicts", false, "text: show which group applies and the verdicts, not the group's lines")
+	maxLines := fs.Int("lines", defaultGroupLines, "text: lines of each group shown, besides those that decide a URL given (`N`; 0 shows all)")
 	urls, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
@@ -59,13 +67,16 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	if *robotsFile == "" {
 		return usagef("explain: -robots is required")
 	}
+	if *maxLines < 0 {
+		return usagef("explain: -lines must be 0 (every line) or more")
+	}
 	agents := f.agents.orMajor()
 	body, capped, err := readInput(e.stdin, *robotsFile)
 	if err != nil {
 		return err
 	}
 	r := robots.Parse(body, robots.WithDialect(f.dialect))
-	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(*robotsFile, r, len(body), capped)}
+	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(*robotsFile, r, len(body), capped), maxLines: *maxLines, verdictsOnly: *verdictsOnly}
 	for l := range robots.Lines(readPart(body)) { // a group is shown as far as crawlers read it
 		x.lines = append(x.lines, l.Text)
 		x.kinds = append(x.kinds, l.Kind)
@@ -124,7 +135,15 @@ type explainer struct {
 	lines  []string // the file's lines that crawlers read, for showing groups as written
 	kinds  []robots.Kind
 	cut    *cutJSON // where crawlers stop reading, when they do
+	// maxLines bounds the lines of a group the text shows (0: all), besides those
+	// deciding a URL; verdictsOnly shows none.
+	maxLines     int
+	verdictsOnly bool
 }
+
+// defaultGroupLines is how many lines of a group explain's text shows by default:
+// one URL explained on a file of 2,282 lines printed 2,276 of them.
+const defaultGroupLines = 20
 
 // agentExplained is what applies to one crawler; it is also the JSON output.
 type agentExplained struct {
@@ -257,19 +276,14 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 		case len(ex.Groups) == 0:
 			fmt.Fprintf(w, "  no group applies: no group names it and there is no \"*\" group, so every URL is allowed\n")
 		case ex.Global:
-			fmt.Fprintf(w, "  no group names it; the \"*\" group applies:\n")
+			fmt.Fprintf(w, "  no group names it; the \"*\" group applies%s\n", x.groupsEnd(ex))
 		case len(ex.Groups) == 1:
-			fmt.Fprintf(w, "  the group at line %d applies:\n", ex.Groups[0].Line)
+			fmt.Fprintf(w, "  the group at line %d applies%s\n", ex.Groups[0].Line, x.groupsEnd(ex))
 		default:
-			fmt.Fprintf(w, "  %d groups name it and apply together:\n", len(ex.Groups))
+			fmt.Fprintf(w, "  %d groups name it and apply together%s\n", len(ex.Groups), x.groupsEnd(ex))
 		}
-		for gi, g := range ex.Groups {
-			if gi > 0 {
-				fmt.Fprintf(w, "    %*s\n", 5, "...")
-			}
-			for j, text := range g.Text {
-				fmt.Fprintf(w, "    %5d  %s\n", g.Line+j, text)
-			}
+		if !x.verdictsOnly {
+			x.writeGroups(w, ex)
 		}
 		if ex.CrawlDelay != nil {
 			fmt.Fprintf(w, "  crawl-delay: %v (line %d): %s\n", time.Duration(*ex.CrawlDelay*float64(time.Second)), ex.DelayLine, delaySupport(out[i:], ex.key))
@@ -307,6 +321,53 @@ func stanceCaveat(o agentExplained) string {
 		return fmt.Sprintf("%s fetches what a person asks for, and its operator says robots.txt rules may not apply%s", o.Agent, src)
 	}
 	return ""
+}
+
+// groupsEnd ends the line that says which groups apply: a colon before their
+// lines, or with -verdicts where they are and how long.
+func (x *explainer) groupsEnd(ex agentExplained) string {
+	if !x.verdictsOnly {
+		return ":"
+	}
+	var at []string
+	for _, g := range ex.Groups {
+		at = append(at, fmt.Sprintf("lines %d-%d", g.Line, g.EndLine))
+	}
+	return " (" + strings.Join(at, ", ") + ")"
+}
+
+// writeGroups writes the lines of the groups that apply to ex: each to its first
+// x.maxLines lines (all when 0), then the lines that decide a URL of ex past those,
+// with "..." for the lines between and a count of those left out.
+func (x *explainer) writeGroups(w io.Writer, ex agentExplained) {
+	deciding := map[int]bool{}
+	for _, u := range ex.URLs {
+		if u.Rule.Line > 0 {
+			deciding[u.Rule.Line] = true
+		}
+	}
+	for gi, g := range ex.Groups {
+		if gi > 0 {
+			fmt.Fprintf(w, "    %*s\n", 5, "...")
+		}
+		left, gap := 0, false
+		for j, text := range g.Text {
+			n := g.Line + j
+			if x.maxLines > 0 && j >= x.maxLines && !deciding[n] {
+				left++
+				gap = true
+				continue
+			}
+			if gap {
+				fmt.Fprintf(w, "    %*s\n", 5, "...")
+				gap = false
+			}
+			fmt.Fprintf(w, "    %5d  %s\n", n, text)
+		}
+		if left > 0 {
+			fmt.Fprintf(w, "    %*s  (%s of this group not shown; -lines 0 shows them)\n", 5, "...", plural(left, "line", "lines"))
+		}
+	}
 }
 
 // delaySupport says which of the crawlers shown together (those of out with the
