@@ -323,3 +323,44 @@ func (r *Report) Broken() []Sitemap {
 	}
 	return out
 }
+
+// BlockGroup is the blocks of Report.Blocked that say the same thing: one rule as
+// written ("Disallow: /") blocking the same URLs, on several lines, each for other
+// crawlers (sixteen groups of "Disallow: /", one per AI crawler). People read it
+// once, with its examples once; JSON keeps every Block.
+type BlockGroup struct {
+	Rule     *string  // as written; nil when robots.txt's fetch decides
+	URLs     int      // sitemap URLs each line blocks
+	Examples []string // the same for every line
+	Blocks   []Block  // each line with its crawlers, in the order of Blocked
+}
+
+// Agents are the crawlers of every block of the group, in their order.
+func (g BlockGroup) Agents() []string {
+	var out []string
+	for _, b := range g.Blocks {
+		out = append(out, b.Agents...)
+	}
+	return out
+}
+
+// GroupedBlocks folds the blocks of Blocked whose rule text, URL count and
+// examples are the same into one group each, placed where the first was.
+func (r *Report) GroupedBlocks() []BlockGroup {
+	var out []BlockGroup
+	at := map[string]int{}
+	for _, b := range r.Blocked {
+		rule := "\x00fetch"
+		if b.Rule != nil {
+			rule = *b.Rule
+		}
+		k := fmt.Sprintf("%s\x00%d\x00%q", rule, b.URLs, b.Examples)
+		if i, ok := at[k]; ok {
+			out[i].Blocks = append(out[i].Blocks, b)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, BlockGroup{Rule: b.Rule, URLs: b.URLs, Examples: b.Examples, Blocks: []Block{b}})
+	}
+	return out
+}

@@ -164,6 +164,9 @@ func commonSuffix(a, b string) int {
 // LinesText lists the group's lines: "lines 3, 7, 9, 12, 15 and 109 more".
 func (g Group) LinesText() string { return linesText(g.Lines, g.shown) }
 
+// LinesTextShown is LinesText naming at most shown lines (all when 0 or below).
+func (g Group) LinesTextShown(shown int) string { return linesText(g.Lines, max(shown, 0)) }
+
 func linesText(lines []int, shown int) string {
 	var b strings.Builder
 	b.WriteString("lines ")

@@ -24,7 +24,7 @@ func init() {
 
 const auditUsage = `Usage:
 	robots audit [-agent NAME]... [-must-allow LIST] [-allow-blocked LIST] [-dialect NAME]
-	             [-format text|json|sarif] [-tree] [limits] SITE
+	             [-format text|json|sarif] [-tree] [-full] [limits] SITE
 
 Audits a live site: fetches the robots.txt of SITE's origin (SITE is the origin,
 https://example.com, or its robots.txt; any other URL stands for its origin; typed
@@ -73,6 +73,10 @@ space the tester draws, and the rules its samples refer to), sarif (SARIF 2.1.0:
 result at each robots.txt line that blocks sitemap URLs, each sitemap problem,
 and the lint findings). Progress is shown on standard error when it is a terminal.
 
+In text, the same rule blocking the same URLs on several lines (a group per AI
+crawler, each with "Disallow: /") is one entry, its examples shown once; lists
+name their first few items and "and N more": -full names every one.
+
 Exit status: 1 when a sitemap URL or a sitemap is blocked for a crawler asked
 about whose blocks are not intended, a sitemap is unreachable, invalid or over the
 limits (a missing /sitemap.xml tried in the absence of Sitemap lines is not a
@@ -102,6 +106,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	fs.Var(&mustAllow, "must-allow", "purposes or crawlers that must be able to fetch the sitemap URLs (`LIST`, repeatable)")
 	fs.Var(&allowBlocked, "allow-blocked", "purposes or crawlers the site blocks on purpose (`LIST`, repeatable)")
 	tree := fs.Bool("tree", false, "with -format json, include the tree of the URL space and its rules")
+	full := fs.Bool("full", false, "text: list every crawler, sitemap and lint line, not the first few and \"and N more\"")
 	pos, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
@@ -159,7 +164,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	case formatSARIF:
 		writeIndented(w, auditSARIF(rep))
 	default:
-		writeAuditText(w, rep)
+		auditText{full: *full}.write(w, rep)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -220,6 +225,31 @@ func thousands(n int) string {
 	return s
 }
 
+// auditText writes an audit's report for people; full lists every item where the
+// default names the first few and "and N more" (-full).
+type auditText struct{ full bool }
+
+// agents lists crawlers: all with -full, else the first eight (agentsShort).
+func (o auditText) agents(agents []string) string {
+	if o.full {
+		return strings.Join(agents, ", ")
+	}
+	return agentsShort(agents)
+}
+
+// shown is agentsShown, every name with -full.
+func (o auditText) shown(agents []string) []string {
+	if o.full {
+		return agents
+	}
+	return agentsShown(agents)
+}
+
+// linesText lists line numbers: "lines 3, 7, 11, 15, 19 and 11 more", all with full.
+func linesText(lines []int, full bool) string {
+	return lint.Group{Lines: lines}.LinesTextShown(shownItems(full))
+}
+
 // agentsShort lists crawlers, the first eight by name.
 func agentsShort(agents []string) string {
 	return strings.Join(agentsShown(agents), ", ")
@@ -244,8 +274,8 @@ func plural(n int, one, many string) string {
 	return thousands(n) + " " + many
 }
 
-// writeAuditText prints the report for people: what was read, then the findings.
-func writeAuditText(w io.Writer, rep *audit.Report) {
+// write prints the report for people: what was read, then the findings.
+func (o auditText) write(w io.Writer, rep *audit.Report) {
 	t := rep.Totals
 	r := rep.Robots
 	fmt.Fprintf(w, "robots.txt  %s: %s", r.RobotsURL, r.Outcome)
@@ -295,30 +325,49 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 		fmt.Fprintln(w, rep.NoneBlocked())
 	} else {
 		fmt.Fprintf(w, "Sitemap URLs blocked (%s blocked for at least one crawler):\n", plural(t.BlockedAny, "URL", "URLs"))
-		for _, b := range rep.Blocked {
+		// The same rule blocking the same URLs on several lines (a group per AI
+		// crawler, each "Disallow: /") is one entry, its examples shown once.
+		for _, g := range rep.GroupedBlocks() {
 			intended := ""
-			if rep.AllIntended(b.Agents) {
+			if rep.AllIntended(g.Agents()) {
 				intended = " (intended)"
 			}
-			if b.Rule == nil {
-				fmt.Fprintf(w, "  robots.txt's fetch (%s) blocks %s for %s%s\n", r.Outcome, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents), intended)
-			} else {
-				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s%s\n", b.Line, *b.Rule, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents), intended)
+			b := g.Blocks[0]
+			switch {
+			case b.Rule == nil:
+				fmt.Fprintf(w, "  robots.txt's fetch (%s) blocks %s for %s%s\n", r.Outcome, plural(b.URLs, "URL", "URLs"), o.agents(b.Agents), intended)
+			case len(g.Blocks) == 1:
+				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s%s\n", b.Line, *b.Rule, plural(b.URLs, "URL", "URLs"), o.agents(b.Agents), intended)
+			default:
+				var each []string
+				lines := make([]int, len(g.Blocks))
+				for i, b := range g.Blocks {
+					lines[i] = b.Line
+					each = append(each, fmt.Sprintf("%s (line %d)", strings.Join(b.Agents, ", "), b.Line))
+				}
+				if intended != "" {
+					each[len(each)-1] += intended
+				}
+				head := fmt.Sprintf("  %s  %s  blocks %s for ", linesText(lines, o.full), *b.Rule, plural(b.URLs, "URL", "URLs"))
+				writeWrapped(w, head, o.shown(each), maxHelpLine)
 			}
-			for _, x := range b.Examples {
+			for _, x := range g.Examples {
 				fmt.Fprintf(w, "      %s\n", x)
 			}
 		}
 	}
 	writePerCrawler(w, rep)
 
-	writePurposes(w, rep)
+	o.writePurposes(w, rep)
 
 	// Crawlers that may not fetch the sitemaps: one entry per rule and crawlers,
 	// with the sitemaps it blocks.
+	// The same rule on several lines blocking the same sitemaps (a group per AI
+	// crawler) is one entry, each line with its crawlers.
 	type mapBlock struct {
-		rule   string
-		agents []string
+		rule   string // as written, or robots.txt's fetch
+		lines  []int
+		agents [][]string // per line
 		maps   []string
 	}
 	var mapBlocks []*mapBlock
@@ -327,28 +376,54 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 		for _, b := range s.Blocked {
 			why := fmt.Sprintf("robots.txt's fetch (%s)", r.Outcome)
 			if b.Rule != nil {
-				why = fmt.Sprintf("line %d  %s", b.Line, *b.Rule)
+				why = *b.Rule
 			}
-			key := why + "\x00" + strings.Join(b.Agents, ",")
+			key := fmt.Sprint(b.Line, "\x00", b.Agents)
 			mb := byKey[key]
 			if mb == nil {
-				mb = &mapBlock{rule: why, agents: b.Agents}
+				mb = &mapBlock{rule: why, lines: []int{b.Line}, agents: [][]string{b.Agents}}
 				byKey[key] = mb
 				mapBlocks = append(mapBlocks, mb)
 			}
 			mb.maps = append(mb.maps, s.URL)
 		}
 	}
-	if len(mapBlocks) > 0 {
+	var folded []*mapBlock
+	at := map[string]*mapBlock{}
+	for _, mb := range mapBlocks {
+		key := fmt.Sprint(mb.rule, "\x00", mb.maps)
+		if f := at[key]; f != nil {
+			f.lines = append(f.lines, mb.lines...)
+			f.agents = append(f.agents, mb.agents...)
+			continue
+		}
+		at[key] = mb
+		folded = append(folded, mb)
+	}
+	if len(folded) > 0 {
 		fmt.Fprintln(w, "\nCrawlers that may not fetch the sitemaps themselves:")
-		for _, mb := range mapBlocks {
+		for _, mb := range folded {
+			var all, each []string
+			for i, ags := range mb.agents {
+				all = append(all, ags...)
+				each = append(each, fmt.Sprintf("%s (line %d)", strings.Join(ags, ", "), mb.lines[i]))
+			}
 			intended := ""
-			if rep.AllIntended(mb.agents) {
+			if rep.AllIntended(all) {
 				intended = " (intended)"
 			}
-			fmt.Fprintf(w, "  %s  blocks %s for %s%s\n", mb.rule, plural(len(mb.maps), "sitemap", "sitemaps"), agentsShort(mb.agents), intended)
+			switch {
+			case mb.lines[0] == 0:
+				fmt.Fprintf(w, "  %s  blocks %s for %s%s\n", mb.rule, plural(len(mb.maps), "sitemap", "sitemaps"), o.agents(all), intended)
+			case len(mb.lines) == 1:
+				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s%s\n", mb.lines[0], mb.rule, plural(len(mb.maps), "sitemap", "sitemaps"), o.agents(all), intended)
+			default:
+				each = o.shown(each)
+				each[len(each)-1] += intended
+				writeWrapped(w, fmt.Sprintf("  %s  %s  blocks %s for ", linesText(mb.lines, o.full), mb.rule, plural(len(mb.maps), "sitemap", "sitemaps")), each, maxHelpLine)
+			}
 			for i, m := range mb.maps {
-				if i == 3 {
+				if i == 3 && !o.full {
 					fmt.Fprintf(w, "      and %d more\n", len(mb.maps)-3)
 					break
 				}
@@ -396,7 +471,7 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 
 	if len(rep.Lint) > 0 {
 		fmt.Fprintf(w, "\nLint (robots lint):\n")
-		for _, g := range lint.Grouped(rep.Lint) {
+		for _, g := range lint.GroupedShown(rep.Lint, shownItems(o.full)) {
 			pos := fmt.Sprintf("line %d", g.Line)
 			if g.Col > 0 {
 				pos += fmt.Sprintf(":%d", g.Col)
@@ -413,7 +488,7 @@ func writeAuditText(w io.Writer, rep *audit.Report) {
 // writePurposes answers the site owner's question purpose by purpose: which
 // crawlers of the registry may not fetch the site, which are told not to use what
 // they fetch for the purpose, which stay open, each list grouped by what decides.
-func writePurposes(w io.Writer, rep *audit.Report) {
+func (o auditText) writePurposes(w io.Writer, rep *audit.Report) {
 	if len(rep.Purposes) == 0 {
 		return
 	}
@@ -428,19 +503,19 @@ func writePurposes(w io.Writer, rep *audit.Report) {
 			fmt.Fprintf(w, " (%s)", strings.Join(p.Preferences, ", "))
 		}
 		fmt.Fprintf(w, ": %s\n", plural(n, "crawler", "crawlers"))
-		writePurposeList(w, "blocked", p.Blocked, func(c audit.PurposeCrawler) string {
+		o.writePurposeList(w, "blocked", p.Blocked, func(c audit.PurposeCrawler) string {
 			if c.Rule == nil {
 				return fmt.Sprintf("robots.txt's fetch (%s)", rep.Robots.Outcome)
 			}
 			return fmt.Sprintf("line %d  %s", c.Line, *c.Rule)
 		})
-		writePurposeList(w, "told no", p.ToldNo, audit.PurposeCrawler.ToldText)
-		writePurposeList(w, "open", p.Open, audit.PurposeCrawler.ToldText)
+		o.writePurposeList(w, "told no", p.ToldNo, audit.PurposeCrawler.ToldText)
+		o.writePurposeList(w, "open", p.Open, audit.PurposeCrawler.ToldText)
 	}
 }
 
 // writePurposeList prints the crawlers of one list of a purpose, grouped by why.
-func writePurposeList(w io.Writer, list string, cs []audit.PurposeCrawler, why func(audit.PurposeCrawler) string) {
+func (o auditText) writePurposeList(w io.Writer, list string, cs []audit.PurposeCrawler, why func(audit.PurposeCrawler) string) {
 	var order []string
 	names := map[string][]string{}
 	for _, c := range cs {
@@ -452,14 +527,14 @@ func writePurposeList(w io.Writer, list string, cs []audit.PurposeCrawler, why f
 	}
 	for _, k := range order {
 		head := fmt.Sprintf("    %-8s ", list)
-		if line := head + k + "  for " + agentsShort(names[k]); len(line) <= maxHelpLine {
+		if line := head + k + "  for " + o.agents(names[k]); len(line) <= maxHelpLine {
 			fmt.Fprintln(w, line)
 			continue
 		}
 		// Too wide for one line: what decides, wrapped between its parts, then the
 		// crawlers on lines of their own under it.
 		writeWrapped(w, head, strings.Split(k, ", "), maxHelpLine)
-		writeWrapped(w, strings.Repeat(" ", len(head))+"for ", agentsShown(names[k]), maxHelpLine)
+		writeWrapped(w, strings.Repeat(" ", len(head))+"for ", o.shown(names[k]), maxHelpLine)
 	}
 }
 
@@ -555,10 +630,14 @@ func writePerCrawler(w io.Writer, rep *audit.Report) {
 
 // writeWrapped writes head and the items separated by commas, wrapping between
 // items so that no line is wider than width (an item is never split: "Sogou web
-// spider" is one name), continuing under the first item.
+// spider" is one name), continuing under the first item, or four spaces in under
+// a head wider than half the width.
 func writeWrapped(w io.Writer, head string, items []string, width int) {
 	line := head
 	indent := strings.Repeat(" ", len(head))
+	if len(head) > maxHelpLine/2 {
+		indent = "    " // under a long head, continue less deep than the examples
+	}
 	for i, item := range items {
 		if i < len(items)-1 {
 			item += ","
