@@ -43,11 +43,15 @@ type agentTotal struct {
 	Text    string // "1,204 URLs blocked" or "none blocked"
 }
 
-// blockedView is one rule line that blocks sitemap URLs.
+// blockedView is one rule that blocks sitemap URLs: on one line, or the same rule
+// on several lines blocking the same URLs, each for other crawlers
+// (audit.Report.GroupedBlocks).
 type blockedView struct {
-	Intended bool   // every crawler it blocks is blocked on purpose (Report.Intended)
-	Rule     string // as written: "Disallow: /search"
-	Line     int
+	Intended bool     // every crawler it blocks is blocked on purpose (Report.Intended)
+	Rule     string   // as written: "Disallow: /search"
+	Line     int      // the first line
+	Lines    []int    // every line, when there are several
+	Each     []string // per line, "GPTBot, CCBot (line 12)", when there are several
 	Agents   []string
 	URLs     int
 	Examples []string
@@ -72,7 +76,8 @@ type purposeList struct {
 type purposeGroup struct {
 	Why   string
 	Names []string
-	More  int // crawlers past those named
+	More  int      // crawlers past those named
+	Rest  []string // their names, which the page opens on request
 }
 
 // maxPurposeNames is how many crawlers a group of the purpose table names; the rest
@@ -114,6 +119,7 @@ func purposeViews(rep *audit.Report) []purposeView {
 					g.Names = append(g.Names, c.Name)
 				} else {
 					g.More++
+					g.Rest = append(g.Rest, c.Name)
 				}
 			}
 			pv.Lists = append(pv.Lists, pl)
@@ -240,10 +246,17 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 			return nil, err
 		}
 	}
-	for _, b := range rep.Blocked {
-		bv := blockedView{Line: b.Line, Agents: b.Agents, URLs: b.URLs, Examples: b.Examples, Intended: rep.AllIntended(b.Agents)}
+	for _, g := range rep.GroupedBlocks() {
+		b := g.Blocks[0]
+		bv := blockedView{Line: b.Line, Agents: g.Agents(), URLs: g.URLs, Examples: g.Examples, Intended: rep.AllIntended(g.Agents())}
 		if b.Rule != nil {
 			bv.Rule = *b.Rule
+		}
+		if len(g.Blocks) > 1 {
+			for _, b := range g.Blocks {
+				bv.Lines = append(bv.Lines, b.Line)
+				bv.Each = append(bv.Each, fmt.Sprintf("%s (line %d)", strings.Join(b.Agents, ", "), b.Line))
+			}
 		}
 		v.Blocked = append(v.Blocked, bv)
 	}

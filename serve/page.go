@@ -272,16 +272,23 @@ type findingView struct {
 	// More is, for repeated findings shown as one (lint.Grouped), how many and
 	// where: "114 times: lines 4, 5, 6, 7, 8 and 109 more".
 	More string
+	// Full is, when Message or More leaves items out ("and N more"), the message
+	// and the lines in full, which the page opens on request.
+	Full string
 }
 
 // groupedFindings is the findings list of a file: repeated findings as one entry
 // (lint.Grouped), errors first.
 func groupedFindings(fs []lint.Finding) []findingView {
 	var out []findingView
-	for _, g := range lint.Grouped(fs) {
+	full := lint.GroupedShown(fs, 0)
+	for i, g := range lint.Grouped(fs) {
 		fv := findingView{Line: g.Line, Severity: string(g.Severity), Code: string(g.Code), Message: g.Message}
 		if g.Count > 1 {
 			fv.More = fmt.Sprintf("%d times: %s", g.Count, g.LinesText())
+			if f := full[i]; f.Message != g.Message || f.LinesText() != g.LinesText() {
+				fv.Full = fmt.Sprintf("%s (%s)", f.Message, f.LinesText())
+			}
 		}
 		out = append(out, fv)
 	}
