@@ -47,16 +47,32 @@ func (r *Robots) setProg(ref *setRef) string {
 
 // compileRef compiles the rule set of ref and publishes it (setProg's first use).
 func (r *Robots) compileRef(ref *setRef) string {
-	return ref.prog.store(r.compileSet(r.groupsOf(ref)))
+	return ref.prog.store(r.compileSet(r.groupsOf(ref), false))
 }
 
 // noMatch is the best entry before any: every rule beats it. A function, so that a
 // decision writes it from constants.
 func noMatch() entry { return entry{n: -1, text: -1} }
 
-// matchSet updates best with the rule of the set in prog that decides the path, if one
+// matchSet updates best with the rule of ref's set, whose prog is prog, that decides the
+// path, if one beats it, and returns the prog it read: through the set's index when that
+// costs less for the path than the entry loops (index.go), the index compiled then if the
+// set has none yet; else matchParts.
+func (r *Robots) matchSet(ref *setRef, prog string, p *pathView, best *entry) string {
+	if len(prog) >= indexGate && indexPays(prog, p, false) {
+		if progIndex(prog) == 0 {
+			prog = ref.prog.swap(prog, r.compileSet(r.groupsOf(ref), true))
+		}
+		matchIndex(prog, progIndex(prog), p, best, false)
+		return prog
+	}
+	matchParts(prog, p, best)
+	return prog
+}
+
+// matchParts updates best with the rule of the set in prog that decides the path, if one
 // beats it: the best of the path's bucket and of the generic part.
-func matchSet(prog string, p *pathView, best *entry) {
+func matchParts(prog string, p *pathView, best *entry) {
 	const so = progHead
 	recs := so + setShortHeader
 	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 { // a set with buckets
@@ -350,9 +366,8 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 	var best entry
 	var bestProg string
 	offer := func(ref *setRef) {
-		prog := r.setProg(ref)
 		en := noMatch()
-		matchSet(prog, pv, &en)
+		prog := r.matchSet(ref, r.setProg(ref), pv, &en)
 		if en.n >= 0 && (bestProg == "" || en.beatsIn(prog, &best, bestProg)) {
 			best, bestProg = en, prog
 		}
@@ -409,7 +424,18 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 	lp := &r.legacyProgs[gi]
 	prog := lp.load()
 	if prog == "" {
-		prog = lp.store(r.compileSet([]int32{int32(gi)}))
+		prog = lp.store(r.compileSet([]int32{int32(gi)}, false))
+	}
+	if pv := (pathView{s: path, cut: true}); len(prog) >= indexGate && indexPays(prog, &pv, true) {
+		if progIndex(prog) == 0 {
+			prog = lp.swap(prog, r.compileSet([]int32{int32(gi)}, true))
+		}
+		en := noMatch()
+		if matchIndex(prog, progIndex(prog), &pv, &en, true); en.n >= 0 {
+			d.Rule = r.ruleAt(prog, en)
+			d.Allowed = d.Rule.Allow
+		}
+		return d
 	}
 	for en := range partAt(prog, progHead+setShortHeader).entries(prog) {
 		if matches(en.shape(), en.pat(prog), path) {

@@ -567,9 +567,9 @@ func bucketKey(pat string) int16 {
 
 // compileSet compiles the rule set of the groups gs (prog.go): it reads their lines
 // again from the body, from where parse found each group to where it ends, and writes
-// their rules, bucketed unless the dialect is a legacy one. The result is a new
-// allocation of exactly its size.
-func (r *Robots) compileSet(gs []int32) []byte {
+// their rules, bucketed unless the dialect is a legacy one, and if index, their index
+// (index.go). The result is a new allocation of exactly its size.
+func (r *Robots) compileSet(gs []int32, index bool) []byte {
 	b := builders.Get().(*builder)
 	defer b.release()
 	dialect := r.dialect
@@ -608,5 +608,8 @@ func (r *Robots) compileSet(gs []int32) []byte {
 	prog := make([]byte, progHead+size+progPad)
 	binary.LittleEndian.PutUint32(prog[progLen:], uint32(len(prog)))
 	b.sets.write(prog, progHead, b.rules, b.pats, !legacy)
+	if index {
+		prog = withIndex(prog, buildIndex(b.rules, b.pats, legacy))
+	}
 	return prog
 }

@@ -333,7 +333,15 @@ func (lp *lazyProg) load() string {
 	if p == nil {
 		return ""
 	}
-	return unsafe.String(p, int(u32(unsafe.String(p, progHead), progLen)))
+	return unsafe.String(p, progLength(u32(unsafe.String(p, progHead), progLen)))
+}
+
+// swap publishes prog, the set old with its index, in place of old, unless another
+// goroutine did first, and returns the set published. A decision that read old still
+// reads it: old never changes either.
+func (lp *lazyProg) swap(old string, prog []byte) string {
+	lp.p.CompareAndSwap(unsafe.StringData(old), &prog[0])
+	return lp.load()
 }
 
 // store publishes prog, which starts with its length, unless another goroutine
@@ -459,6 +467,7 @@ func (w *setWriter) write(out []byte, base int, rules []rule, pats []string, buc
 		}
 		// Sliced once each, so that the writes below need no more bounds checks.
 		en, tx := out[e:e+entrySize], out[t:t+n]
+		ru.e, ru.t = uint32(e), uint32(t)
 		binary.LittleEndian.PutUint64(en[entryWord:], uint64(ru.word))
 		binary.LittleEndian.PutUint16(en[entryLen:], uint16(ru.n))
 		en[entryFlags] = ru.flags

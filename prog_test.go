@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,22 +23,28 @@ func checkProg(r *Robots) error {
 		}
 	} else {
 		for gi := range r.groups {
-			progs = append(progs, string(r.compileSet([]int32{int32(gi)})))
+			progs = append(progs, string(r.compileSet([]int32{int32(gi)}, false)))
 		}
 	}
-	for i, prog := range progs {
+	for i, prog := range slices.Concat(progs, setProgs(r)) { // without their indexes, and with them
 		if len(prog) < progHead+progPad || strings.Trim(prog[len(prog)-progPad:], "\x00") != "" {
 			return fmt.Errorf("set %d: prog does not end with %d zero bytes", i, progPad)
 		}
-		if n := int(u32(prog, progLen)); n != len(prog) {
+		if n := progLength(u32(prog, progLen)); n != len(prog) {
 			return fmt.Errorf("set %d: prog of %d bytes says %d", i, len(prog), n)
 		}
 		end, err := checkSet(r, prog, progHead, bucketed)
 		if err != nil {
 			return fmt.Errorf("set %d: %w", i, err)
 		}
-		if end != len(prog)-progPad {
-			return fmt.Errorf("set %d: its last part ends at %d, the padding starts at %d", i, end, len(prog)-progPad)
+		setEnd := len(prog) - progPad
+		if ix := progIndex(prog); ix != 0 {
+			if setEnd, err = ix, checkIndex(prog, ix); err != nil {
+				return fmt.Errorf("set %d: %w", i, err)
+			}
+		}
+		if end != setEnd {
+			return fmt.Errorf("set %d: its last part ends at %d, the index or the padding starts at %d", i, end, setEnd)
 		}
 	}
 	return nil
@@ -195,4 +202,48 @@ func TestProgLayout(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkIndex checks the index at ix of prog: one record for each entry of the set,
+// pointing at it, and pieces that are nodes of the index, each ending a piece.
+func checkIndex(prog string, ix int) error {
+	v := viewIndex(prog, ix)
+	nodes := int(u32(prog, ix+ixNodes))
+	entries := map[[2]int]bool{}
+	so := progHead
+	nk, bounds, recs := setLayout(prog, so)
+	parts := []int{recs}
+	for j := range nk {
+		parts = append(parts, int(u32(prog, bounds+boundSize*j)))
+	}
+	for _, po := range parts {
+		pt := partAt(prog, po)
+		e := pt.ent
+		for en := range pt.entries(prog) {
+			entries[[2]int{e, en.text}] = true
+			e += entrySize
+		}
+	}
+	seen := 0
+	for node := range nodes {
+		nd := v.node(uint32(node))
+		lo, n := int(u32(prog, nd+nodeRecs)), int(u32(prog, nd+nodeNRecs))
+		for r := v.recs + recSize*lo; n > 0; r, n = r+recSize, n-1 {
+			k := [2]int{int(u32(prog, r+recEntry)), int(u32(prog, r+recText))}
+			if !entries[k] {
+				return fmt.Errorf("index: record of node %d names no entry (%v)", node, k)
+			}
+			seen++
+			for i := range int(u32(prog, r+recN)) {
+				p := u32(prog, v.pieces+4*(int(u32(prog, r+recPieces))+i))
+				if int(p) >= nodes || u16(prog, v.node(p)+nodeLen) == 0 {
+					return fmt.Errorf("index: record of node %d has piece %d, which ends no piece", node, p)
+				}
+			}
+		}
+	}
+	if seen != len(entries) {
+		return fmt.Errorf("index: %d records for %d entries", seen, len(entries))
+	}
+	return nil
 }

@@ -57,6 +57,7 @@ type rule struct {
 	key    int16   // bucketKey(pattern)
 	word   byteSet // its entry's word: for a wildcard pattern, needMask(pattern)
 	pairs  byteSet // the pairs of a wildcard pattern (wildSets)
+	e, t   uint32  // where setWriter.write put its entry and text
 }
 
 // groupOf returns the group a rule line belongs to: the last group starting before it.
@@ -312,7 +313,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 	var pv pathView
 	pv.ofURL(url)
 	best := noMatch()
-	matchSet(prog, &pv, &best)
+	r.matchSet(ref, prog, &pv, &best)
 	return best.n < 0 || best.allow()
 }
 
