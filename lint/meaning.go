@@ -610,26 +610,78 @@ func blocksEverything(f *file, gs []int) bool {
 	if f.blocks == nil {
 		f.blocks = make([]int8, len(f.groups))
 		for gi, g := range f.groups {
-			for _, r := range g.Rules {
-				switch {
-				case !isPath(r.Value):
-				case r.Allow:
-					f.blocks[gi] = -1
-				case f.blocks[gi] == 0 && covers(r.Value, "/"):
-					f.blocks[gi] = 1
-				}
-				if f.blocks[gi] < 0 {
-					break
-				}
-			}
+			f.blocks[gi] = groupBlocks(g)
 		}
 	}
+	return blocksAll(f.blocks, gs)
+}
+
+// groupBlocks says what a group's rules do to the paths of a site: 1 when a
+// disallow rule matches every path and no allow rule can match any, -1 when an
+// allow rule can match a path, 0 otherwise.
+func groupBlocks(g robots.Group) int8 {
+	var b int8
+	for _, r := range g.Rules {
+		switch {
+		case !isPath(r.Value):
+		case r.Allow:
+			return -1
+		case b == 0 && covers(r.Value, "/"):
+			b = 1
+		}
+	}
+	return b
+}
+
+// blocksAll reports whether the groups gs, whose groupBlocks are blocks, disallow
+// every path.
+func blocksAll(blocks []int8, gs []int) bool {
 	all := false
 	for _, gi := range gs {
-		if f.blocks[gi] < 0 {
+		if blocks[gi] < 0 {
 			return false
 		}
-		all = all || f.blocks[gi] > 0
+		all = all || blocks[gi] > 0
 	}
 	return all
+}
+
+// Access says how much of a site robots.txt lets one crawler fetch.
+type Access string
+
+const (
+	// AccessNone: every URL is disallowed. A disallow rule of the crawler's groups
+	// matches every path ("/", "*", "/*") and none of their allow rules can match
+	// any: the rule of the blocks-all finding.
+	AccessNone Access = "blocked"
+	// AccessPart: some disallow rule with a path applies, and some URL may be fetched.
+	AccessPart Access = "partly"
+	// AccessAll: no disallow rule with a path applies (no group for the crawler,
+	// or only allow rules and empty disallows).
+	AccessAll Access = "open"
+)
+
+// AccessOf says how much of a site the groups at indexes gs of groups let their
+// crawler fetch; groups are a file's robots.Robots.Groups and gs what its
+// GroupsFor returns for the crawler.
+func AccessOf(groups []robots.Group, gs []int) Access {
+	allowed, covered, part := false, false, false
+	for _, gi := range gs {
+		switch groupBlocks(groups[gi]) {
+		case -1:
+			allowed = true
+		case 1:
+			covered = true
+		}
+		for _, r := range groups[gi].Rules {
+			part = part || !r.Allow && isPath(r.Value)
+		}
+	}
+	switch {
+	case covered && !allowed:
+		return AccessNone
+	case part:
+		return AccessPart
+	}
+	return AccessAll
 }

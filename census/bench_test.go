@@ -1,0 +1,96 @@
+package census
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorobots/robots/internal/corpus"
+	"github.com/klauspost/compress/gzip"
+)
+
+// benchWARC is a WARC.gz of the whole shared corpus laid out as Common Crawl's
+// robots.txt files are (request, response and metadata records, each its own gzip
+// member), every file answered 200.
+var benchWARC = sync.OnceValues(func() ([]byte, error) {
+	dir, err := corpus.Find(".")
+	if err != nil {
+		return nil, err
+	}
+	c, err := corpus.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	w := newWARC(true)
+	for _, f := range c.Files {
+		w.capture("https://"+f.Host+"/robots.txt", 200, f.Body, "Content-Type", "text/plain")
+	}
+	return w.bytes(), nil
+})
+
+func loadBench(b *testing.B) []byte {
+	data, err := benchWARC()
+	if err != nil {
+		b.Skip("shared corpus not found:", err)
+	}
+	return data
+}
+
+// BenchmarkScan is the whole task on one WARC.gz: read, decide for the major
+// crawlers, write Parquet. Run with -cpu 1 for the per-core figure, beside
+// BenchmarkDecompress and BenchmarkGzipDC.
+func BenchmarkScan(b *testing.B) {
+	data := loadBench(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		w, _ := NewWriter("parquet", io.Discard)
+		_, err := Scan(context.Background(), bytes.NewReader(data), "bench.warc.gz", Config{}, w.Write)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.Close()
+	}
+}
+
+// BenchmarkDecompress decompresses the same file with the decompressor Scan uses.
+func BenchmarkDecompress(b *testing.B) {
+	data := loadBench(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(io.Discard, zr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGzipDC runs gzip -dc > /dev/null on the same file and reports the CPU
+// time it took (user + system) as cpu-ns/op.
+func BenchmarkGzipDC(b *testing.B) {
+	data := loadBench(b)
+	if _, err := exec.LookPath("gzip"); err != nil {
+		b.Skip("no gzip")
+	}
+	name := b.TempDir() + "/bench.warc.gz"
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	var cpu time.Duration
+	for b.Loop() {
+		cmd := exec.Command("gzip", "-dc", name)
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

@@ -1,0 +1,173 @@
+package census
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// Row is what a robots.txt fetch of a WARC file means for one crawler. Every
+// format writes the same columns, named as the tags say.
+type Row struct {
+	File   string `parquet:"file,dict" json:"file"`     // the WARC file, as named on the command line
+	Offset int64  `parquet:"offset" json:"offset"`      // of the robots.txt response record in the file
+	URL    string `parquet:"url" json:"url"`            // the record's WARC-Target-URI
+	Host   string `parquet:"host" json:"host"`          // its host, lower case
+	Origin string `parquet:"origin" json:"origin"`      // its origin as the access method writes it; "" when the URL has none
+	Date   string `parquet:"date,dict" json:"date"`     // the record's WARC-Date
+	Status int32  `parquet:"status" json:"status"`      // the HTTP status recorded for the robots.txt URL
+	// FinalStatus is the status of the last response the access method read, after
+	// the redirects it followed (0 when none, or when the chain leaves the file).
+	FinalStatus int32  `parquet:"final_status" json:"final_status"`
+	Redirects   int32  `parquet:"redirects" json:"redirects"`         // redirects followed
+	FinalURL    string `parquet:"final_url" json:"final_url"`         // the URL of the last response read
+	Outcome     string `parquet:"outcome,dict" json:"outcome"`        // success, unavailable, unreachable (fetch.Outcome); "" when unknown
+	Effect      string `parquet:"effect,dict" json:"effect"`          // rules, allow-all, disallow-all (fetch.Effect); "" when unknown
+	Error       string `parquet:"error" json:"error"`                 // why the fetch was not a plain answer: too many redirects, a redirect out of the file
+	ContentType string `parquet:"content_type,dict" json:"content_type"` // of the robots.txt response
+	// Size is the size of the file the rules come from (of the robots.txt response
+	// otherwise), as recorded.
+	Size          int64  `parquet:"size" json:"size"`
+	Truncated     bool   `parquet:"truncated" json:"truncated"`                 // the access method read only its first 500 KiB
+	WARCTruncated string `parquet:"warc_truncated,dict" json:"warc_truncated"` // WARC-Truncated: why the crawler stored only part of it
+	HTML          bool   `parquet:"html" json:"html"`                           // an HTML or XML page, not robots.txt (lint's html-page)
+	License       bool   `parquet:"rsl_license" json:"rsl_license"`             // a License line (Really Simple Licensing)
+	Lint          string `parquet:"lint,dict" json:"lint"`                      // the lint codes of the file, sorted, comma-separated
+	Agent         string `parquet:"agent,dict" json:"agent"`                    // the crawler's product token
+	Purpose       string `parquet:"purpose,dict" json:"purpose"`                // its main purpose in the registry; "" when not in it
+	// Access is how much of the site the crawler may fetch: blocked (entirely),
+	// partly, open (lint.Access); "" when unknown.
+	Access string `parquet:"access,dict" json:"access"`
+	// ContentUsage and ContentSignal are the usage preferences stated for the
+	// crawler at the site's root, "label=y|n" comma-separated: Content-Usage
+	// categories, Content-Signal signals (robots.Usage).
+	ContentUsage  string `parquet:"content_usage,dict" json:"content_usage"`
+	ContentSignal string `parquet:"content_signal,dict" json:"content_signal"`
+}
+
+// columns are the CSV header, in Row's order.
+var columns = []string{"file", "offset", "url", "host", "origin", "date", "status", "final_status", "redirects",
+	"final_url", "outcome", "effect", "error", "content_type", "size", "truncated", "warc_truncated", "html",
+	"rsl_license", "lint", "agent", "purpose", "access", "content_usage", "content_signal"}
+
+func (r *Row) strings() []string {
+	i := func(n int64) string { return strconv.FormatInt(n, 10) }
+	b := strconv.FormatBool
+	return []string{r.File, i(r.Offset), r.URL, r.Host, r.Origin, r.Date, i(int64(r.Status)), i(int64(r.FinalStatus)),
+		i(int64(r.Redirects)), r.FinalURL, r.Outcome, r.Effect, r.Error, r.ContentType, i(r.Size), b(r.Truncated),
+		r.WARCTruncated, b(r.HTML), b(r.License), r.Lint, r.Agent, r.Purpose, r.Access, r.ContentUsage, r.ContentSignal}
+}
+
+// Formats are the output formats, by name.
+var Formats = []string{"parquet", "csv", "jsonl"}
+
+// A Writer writes rows in one format. Close finishes the output (the Parquet
+// footer) without closing the underlying writer.
+type Writer interface {
+	Write(*Row) error
+	Close() error
+}
+
+// NewWriter returns a writer of rows in format ("parquet", "csv" or "jsonl") to w.
+// Parquet files of every run of one version have one schema, so that they
+// concatenate (DuckDB's read_parquet('*.parquet'), Spark).
+func NewWriter(format string, w io.Writer) (Writer, error) {
+	switch format {
+	case "parquet":
+		return &parquetWriter{batch: make([]Row, 0, 1024), w: parquet.NewGenericWriter[Row](w,
+			parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+			parquet.CreatedBy("robots corpus", "", ""),
+		)}, nil
+	case "csv":
+		cw := csv.NewWriter(w)
+		return &csvWriter{w: cw, header: true}, nil
+	case "jsonl":
+		bw := bufio.NewWriter(w)
+		return &jsonWriter{w: bw, enc: json.NewEncoder(bw)}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q (want parquet, csv or jsonl)", format)
+}
+
+// parquetRowGroup is how many rows a Parquet row group holds: a bound on the rows
+// buffered (a few hundred bytes each before compression) and large enough for
+// readers to skip well.
+const parquetRowGroup = 128 << 10
+
+type parquetWriter struct {
+	w     *parquet.GenericWriter[Row]
+	batch []Row
+	n     int
+}
+
+func (p *parquetWriter) Write(r *Row) error {
+	p.batch = append(p.batch, *r)
+	if len(p.batch) == cap(p.batch) {
+		if err := p.flushBatch(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *parquetWriter) flushBatch() error {
+	if len(p.batch) == 0 {
+		return nil
+	}
+	if _, err := p.w.Write(p.batch); err != nil {
+		return err
+	}
+	p.n += len(p.batch)
+	p.batch = p.batch[:0]
+	if p.n >= parquetRowGroup {
+		p.n = 0
+		return p.w.Flush()
+	}
+	return nil
+}
+
+func (p *parquetWriter) Close() error {
+	if err := p.flushBatch(); err != nil {
+		return err
+	}
+	return p.w.Close()
+}
+
+type csvWriter struct {
+	w      *csv.Writer
+	header bool
+}
+
+func (c *csvWriter) Write(r *Row) error {
+	if c.header {
+		c.header = false
+		if err := c.w.Write(columns); err != nil {
+			return err
+		}
+	}
+	return c.w.Write(r.strings())
+}
+
+func (c *csvWriter) Close() error {
+	if c.header {
+		c.header = false
+		if err := c.w.Write(columns); err != nil {
+			return err
+		}
+	}
+	c.w.Flush()
+	return c.w.Error()
+}
+
+type jsonWriter struct {
+	w   *bufio.Writer
+	enc *json.Encoder
+}
+
+func (j *jsonWriter) Write(r *Row) error { return j.enc.Encode(r) }
+func (j *jsonWriter) Close() error      { return j.w.Flush() }

@@ -1,0 +1,504 @@
+package census
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/lint"
+)
+
+// Limits of a scan.
+const (
+	// MaxPending bounds the redirects of a file waiting for their target's record
+	// further on in the same file. Past it the oldest is written as unresolved.
+	MaxPending = 100_000
+	// maxRedirectBody is what is kept of a redirect's body (nothing reads it).
+	maxRedirectBody = 0
+)
+
+// Config says what a scan writes.
+type Config struct {
+	// Crawlers are the crawlers of each row, in order (crawlers.Major() when nil).
+	Crawlers []crawlers.Crawler
+	// Workers is how many goroutines decide records (runtime.GOMAXPROCS when zero).
+	Workers int
+	// Progress, when set, is called now and then with the input bytes read so far.
+	Progress func(read int64)
+	// Errors, when set, receives each record skipped (a *RecordError), as it is met.
+	Errors func(error)
+}
+
+// Stats counts what a scan read.
+type Stats struct {
+	Records    int64 // WARC records read
+	Responses  int64 // HTTP response records
+	Robots     int64 // robots.txt fetches (one row per crawler each)
+	Unresolved int64 // of which redirects whose target is not in the file
+	Skipped    int64 // records that could not be read (reported to Config.Errors)
+	Rows       int64
+	Bytes      int64 // input bytes read
+}
+
+// Scan reads the WARC file src (compressed or not; name is what rows and errors
+// call it) and calls emit with the rows of each robots.txt fetch it holds, in the
+// order of the file: the same input and version give the same rows. A record
+// that cannot be read is reported to cfg.Errors and skipped. Scan returns early
+// when emit fails, ctx ends or src fails; the Stats say how far it got.
+func Scan(ctx context.Context, src io.Reader, name string, cfg Config, emit func(*Row) error) (Stats, error) {
+	s := newScanner(name, cfg)
+	return s.run(ctx, src, emit)
+}
+
+type scanner struct {
+	name     string
+	cfg      Config
+	client   *fetch.Client
+	crawlers []crawlers.Crawler
+}
+
+func newScanner(name string, cfg Config) *scanner {
+	s := &scanner{name: name, cfg: cfg, crawlers: cfg.Crawlers}
+	if s.crawlers == nil {
+		s.crawlers = crawlers.Major()
+	}
+	if s.cfg.Workers <= 0 {
+		s.cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	s.client = fetch.NewClient(fetch.Config{HTTP: archive{}})
+	return s
+}
+
+// response is one HTTP response record, as much of it as the rows need.
+type response struct {
+	offset    int64
+	uri       string // as recorded
+	url       string // parsed and written again, for matching redirects
+	date      string
+	truncated string
+	status    int
+	header    http.Header
+	body      []byte // the payload, de-chunked, at most the fetch size limit + 1
+	size      int64  // the payload's size as recorded
+	target    string // a redirect's Location, resolved; "" otherwise
+}
+
+// job is a robots.txt fetch: the response to the robots.txt URL, then the
+// responses its redirects led to, as the file holds them.
+type job struct {
+	chain      []*response
+	unresolved bool // the last response redirects to a URL the file does not hold
+	rows       []Row
+	done       chan struct{}
+}
+
+func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error) (Stats, error) {
+	var st Stats
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	work := make(chan *job, 2*s.cfg.Workers)
+	ordered := make(chan *job, 4*s.cfg.Workers)
+	var wg sync.WaitGroup
+	for range s.cfg.Workers {
+		wg.Go(func() {
+			for j := range work {
+				s.decide(ctx, j)
+				close(j.done)
+			}
+		})
+	}
+	var emitErr error
+	emitted := make(chan struct{})
+	go func() {
+		defer close(emitted)
+		for j := range ordered {
+			<-j.done
+			if emitErr != nil {
+				continue
+			}
+			for i := range j.rows {
+				if err := emit(&j.rows[i]); err != nil {
+					emitErr = err
+					cancel()
+					break
+				}
+				st.Rows++
+			}
+			j.rows = nil
+		}
+	}()
+
+	send := func(j *job) bool {
+		j.done = make(chan struct{})
+		st.Robots++
+		if j.unresolved {
+			st.Unresolved++
+		}
+		select {
+		case ordered <- j:
+		case <-ctx.Done():
+			return false
+		}
+		work <- j
+		return true
+	}
+	err := s.read(ctx, src, &st, send)
+	close(work)
+	close(ordered)
+	wg.Wait()
+	<-emitted
+	if emitErr != nil {
+		return st, emitErr
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return st, err
+}
+
+// read reads the records of src in order and sends a job for each robots.txt
+// fetch, once the redirects it starts are followed as far as the file goes.
+func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(*job) bool) error {
+	r := newWARCReader(s.name, src)
+	// pending holds the redirect chains waiting for a record of their target URL,
+	// by that URL; order holds them by age, for MaxPending and for the end of file.
+	pending := map[string][]*job{}
+	var order []*job
+	waiting := 0
+	finish := func(j *job, unresolved bool) bool {
+		j.unresolved = unresolved
+		return send(j)
+	}
+	// wait puts j, whose last response redirects, in pending; or sends it when the
+	// chain is already longer than any policy follows, or loops.
+	wait := func(j *job) bool {
+		last := j.chain[len(j.chain)-1]
+		if len(j.chain) > fetch.Legacy1996MaxRedirects || slices.ContainsFunc(j.chain, func(r *response) bool { return r.url == last.target }) {
+			return finish(j, false)
+		}
+		pending[last.target] = append(pending[last.target], j)
+		order = append(order, j)
+		waiting++
+		for waiting > MaxPending && len(order) > 0 {
+			old := order[0]
+			order = order[1:]
+			if old.done == nil && s.unpend(pending, old) {
+				waiting--
+				if !finish(old, true) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rec, err := r.next()
+		st.Bytes = r.read
+		if s.cfg.Progress != nil {
+			s.cfg.Progress(r.read)
+		}
+		if err == io.EOF {
+			break
+		}
+		var re *RecordError
+		if errors.As(err, &re) {
+			st.Skipped++
+			if s.cfg.Errors != nil {
+				s.cfg.Errors(err)
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		st.Records++
+		if rec.typ != "response" || !strings.HasPrefix(strings.ToLower(rec.contentType), "application/http") {
+			continue
+		}
+		resp, err := parseResponse(rec)
+		if err != nil {
+			st.Skipped++
+			if s.cfg.Errors != nil {
+				s.cfg.Errors(&RecordError{File: s.name, Offset: rec.offset, Err: err})
+			}
+			continue
+		}
+		st.Responses++
+		// The chains that redirected here go on with this response.
+		if js := pending[resp.url]; len(js) > 0 {
+			delete(pending, resp.url)
+			for _, j := range js {
+				waiting--
+				j.chain = append(j.chain, resp)
+				ok := true
+				if resp.target != "" {
+					ok = wait(j)
+				} else {
+					ok = finish(j, false)
+				}
+				if !ok {
+					return ctx.Err()
+				}
+			}
+		}
+		if !isRobotsURL(resp.url) {
+			continue
+		}
+		j := &job{chain: []*response{resp}}
+		ok := true
+		if resp.target != "" {
+			ok = wait(j)
+		} else {
+			ok = finish(j, false)
+		}
+		if !ok {
+			return ctx.Err()
+		}
+	}
+	// The end of the file: what still waits redirects out of it.
+	for _, j := range order {
+		if j.done == nil && s.unpend(pending, j) {
+			if !finish(j, true) {
+				return ctx.Err()
+			}
+		}
+	}
+	return nil
+}
+
+// unpend removes j from pending and reports whether it was there.
+func (s *scanner) unpend(pending map[string][]*job, j *job) bool {
+	t := j.chain[len(j.chain)-1].target
+	js := pending[t]
+	i := slices.Index(js, j)
+	if i < 0 {
+		return false
+	}
+	js = slices.Delete(js, i, i+1)
+	if len(js) == 0 {
+		delete(pending, t)
+	} else {
+		pending[t] = js
+	}
+	return true
+}
+
+// isRobotsURL reports whether u is the robots.txt of its origin.
+func isRobotsURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" && p.Path == "/robots.txt" && p.RawQuery == ""
+}
+
+// parseResponse reads the HTTP response a response record holds.
+func parseResponse(rec *record) (*response, error) {
+	block := rec.block
+	end, sep := bytes.Index(block, []byte("\r\n\r\n")), 4
+	if end < 0 {
+		if end, sep = bytes.Index(block, []byte("\n\n")), 2; end < 0 {
+			return nil, errors.New("HTTP response without the end of its header")
+		}
+	}
+	hr, err := http.ReadResponse(bufio.NewReader(io.MultiReader(bytes.NewReader(block[:end]), strings.NewReader("\r\n\r\n"))), nil)
+	if err != nil {
+		return nil, fmt.Errorf("HTTP response: %w", err)
+	}
+	u, err := url.Parse(rec.uri)
+	if err != nil {
+		return nil, fmt.Errorf("WARC-Target-URI: %w", err)
+	}
+	u.Fragment = ""
+	payload := block[end+sep:]
+	resp := &response{
+		offset: rec.offset, uri: rec.uri, url: u.String(), date: rec.date, truncated: rec.truncated,
+		status: hr.StatusCode, header: hr.Header, size: int64(len(payload)),
+	}
+	if slices.Contains(hr.TransferEncoding, "chunked") {
+		// Recorded as sent: the size is the file's, de-chunked.
+		if data, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(payload)), robots.DefaultMaxBytes+1)); err == nil || len(data) > 0 {
+			payload = data
+		}
+		resp.size = int64(len(payload))
+	}
+	switch {
+	case hr.StatusCode >= 300 && hr.StatusCode <= 399:
+		if loc := hr.Header.Get("Location"); loc != "" {
+			if t, err := u.Parse(loc); err == nil && (t.Scheme == "http" || t.Scheme == "https") {
+				t.Fragment = ""
+				resp.target = t.String()
+			}
+		}
+		payload = payload[:min(len(payload), maxRedirectBody)]
+	case hr.StatusCode < 200 || hr.StatusCode > 299:
+		payload = nil // the access method reads no other body
+	}
+	resp.body = bytes.Clone(payload[:min(len(payload), robots.DefaultMaxBytes+1)])
+	return resp, nil
+}
+
+// archive is the http.RoundTripper of a scan's fetch.Client: it answers each
+// request of a fetch with the next response of the job's chain, as the crawler
+// recorded it, so that the access method (status policy, redirects, size limit,
+// Content-Encoding) reads the archive as it reads the web.
+type archive struct{}
+
+type chainKey struct{}
+
+// replay is the state of one job's fetch.
+type replay struct {
+	chain []*response
+	next  int
+	miss  string // a URL asked for that the chain does not hold
+}
+
+func (archive) RoundTrip(req *http.Request) (*http.Response, error) {
+	rp, _ := req.Context().Value(chainKey{}).(*replay)
+	if rp == nil || rp.next >= len(rp.chain) {
+		if rp != nil {
+			rp.miss = req.URL.String()
+		}
+		return nil, errNotArchived
+	}
+	r := rp.chain[rp.next]
+	rp.next++
+	h := r.header.Clone()
+	h.Del("Transfer-Encoding")
+	return &http.Response{
+		Status: fmt.Sprintf("%d %s", r.status, http.StatusText(r.status)), StatusCode: r.status,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: h, Body: io.NopCloser(bytes.NewReader(r.body)), ContentLength: int64(len(r.body)), Request: req,
+	}, nil
+}
+
+var errNotArchived = errors.New("not in this WARC file")
+
+// decide makes j's rows: the fetch read by the access method, then one row per crawler.
+func (s *scanner) decide(ctx context.Context, j *job) {
+	first := j.chain[0]
+	rp := &replay{chain: j.chain}
+	res, err := s.client.Fetch(context.WithValue(ctx, chainKey{}, rp), first.url)
+	base := Row{
+		File: s.name, Offset: first.offset, URL: first.uri, Date: first.date,
+		Status: int32(first.status), Size: first.size, WARCTruncated: first.truncated,
+		ContentType: first.header.Get("Content-Type"),
+	}
+	if u, perr := url.Parse(first.url); perr == nil {
+		base.Host = strings.ToLower(u.Hostname())
+	}
+	if err != nil {
+		base.Error = err.Error()
+		j.rows = s.rows(base, nil)
+		return
+	}
+	base.Origin = res.Origin
+	last := j.chain[min(len(res.Hops), len(j.chain))-1]
+	base.FinalStatus = int32(res.Status)
+	base.Redirects = int32(max(len(res.Hops)-1, 0))
+	if len(res.Hops) > 0 {
+		base.FinalURL = res.Hops[len(res.Hops)-1].URL
+	}
+	if res.Err != nil {
+		base.Error = res.Err.Error()
+	}
+	if rp.miss != "" && j.unresolved {
+		// The crawl went on to a URL this file does not hold: what the access
+		// method makes of it is unknown here.
+		base.FinalStatus = 0
+		base.Error = fmt.Sprintf("redirect to %s, which this WARC file does not hold", rp.miss)
+		j.rows = s.rows(base, nil)
+		return
+	}
+	base.Outcome, base.Effect = res.Outcome.String(), res.Effect.String()
+	if res.Effect == fetch.ObeyRules {
+		base.Size = last.size
+		base.Truncated = res.Truncated
+		body := []byte(res.Body)
+		codes := lint.Check("robots.txt", body)
+		var list []string
+		for _, f := range codes {
+			list = append(list, string(f.Code))
+			base.HTML = base.HTML || f.Code == lint.HTMLPage
+		}
+		slices.Sort(list)
+		base.Lint = strings.Join(slices.Compact(list), ",")
+		for _, f := range res.Robots.Fields() {
+			if strings.EqualFold(f.Name, "license") {
+				base.License = true
+				break
+			}
+		}
+	}
+	j.rows = s.rows(base, res)
+}
+
+// rows makes base's row for each crawler, deciding by res (nil: undecided).
+func (s *scanner) rows(base Row, res *fetch.Result) []Row {
+	rows := make([]Row, len(s.crawlers))
+	var groups []robots.Group
+	if res != nil && res.Effect == fetch.ObeyRules {
+		groups = res.Robots.Groups()
+	}
+	for i, c := range s.crawlers {
+		row := base
+		row.Agent = c.Name
+		if len(c.Purposes) > 0 {
+			row.Purpose = string(c.Purposes[0])
+		}
+		if res != nil {
+			switch res.Effect {
+			case fetch.AllowAll:
+				row.Access = string(lint.AccessAll)
+			case fetch.DisallowAll:
+				row.Access = string(lint.AccessNone)
+			case fetch.ObeyRules:
+				gs, _ := res.Robots.GroupsFor(c.Name)
+				row.Access = string(lint.AccessOf(groups, gs))
+				u := res.Robots.Usage(c.Name, res.Origin+"/")
+				row.ContentUsage = stated(u.ContentUsage)
+				row.ContentSignal = stated(u.ContentSignal)
+			}
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+// stated writes the preferences that are not unknown as "label=y" or "label=n",
+// in the vocabulary's order.
+func stated(st []robots.Stated) string {
+	var b strings.Builder
+	for _, s := range st {
+		var v string
+		switch s.Preference {
+		case robots.UsageAllowed:
+			v = "y"
+		case robots.UsageDisallowed:
+			v = "n"
+		default:
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s.Label)
+		b.WriteByte('=')
+		b.WriteString(v)
+	}
+	return b.String()
+}

@@ -1,0 +1,400 @@
+package census
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// Limits of the WARC reader.
+const (
+	// MaxRecordBytes bounds one record as stored (its gzip member, or the record of a
+	// plain WARC file) and as decompressed. A robots.txt record is a few kilobytes;
+	// Common Crawl cuts payloads long before this. A larger record is reported and
+	// skipped, and reading goes on with the next one.
+	MaxRecordBytes = 16 << 20
+	// readChunk is how much is read from the input at a time.
+	readChunk = 1 << 20
+	// maxHeaderBytes bounds a record's WARC header block.
+	maxHeaderBytes = 64 << 10
+)
+
+// A RecordError is a record that could not be read: corrupt or truncated
+// compressed data, a header that is not WARC, a block shorter than its
+// Content-Length. The reader skips it and goes on with the next record.
+type RecordError struct {
+	File   string
+	Offset int64 // where the record starts in the file (its gzip member's first byte)
+	Err    error
+}
+
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("%s: record at offset %d: %v", e.File, e.Offset, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// record is one WARC record. Its slices are valid until the reader's next call.
+type record struct {
+	offset      int64 // of the record (its gzip member) in the file
+	typ         string
+	uri         string
+	date        string
+	contentType string
+	truncated   string // the WARC-Truncated field: why the crawler cut the payload
+	block       []byte
+}
+
+// warcReader reads the records of a WARC file, compressed record by record (one
+// gzip member per record, as WARC files are written), as one gzip stream, or not at
+// all. It holds the input in a window of its own so that a record that turns out to
+// be corrupt can be skipped by looking for the next record from the byte after its
+// start, whatever the decompressor had read; and it hands the decompressor each
+// member as a *bytes.Reader, which klauspost/compress reads without an interface
+// call per byte.
+//
+// The WARC libraries the module proxy serves (github.com/internetarchive/gowarc,
+// github.com/nlnwa/gowarc/v3) cost 2.1 and 4.2 times the instructions of
+// decompressing the file alone (BENCHMARKS.md, "robots corpus"), so that no
+// reading built on them could reach the 80% of the decompression speed;
+// BenchmarkReaders runs them side by side with this one.
+type warcReader struct {
+	file string
+	src  io.Reader
+	buf  []byte // the window: buf[pos:end] is unread input
+	pos  int
+	end  int
+	base int64 // file offset of buf[0]
+	eof  bool  // src is exhausted
+	err  error // src's error other than EOF
+	read int64 // bytes read from src
+
+	zr      *gzip.Reader
+	br      bytes.Reader
+	out     bytes.Buffer // a decompressed member
+	pending []byte       // out's records not yet returned (a member holding several)
+	pendOff int64
+}
+
+func newWARCReader(file string, src io.Reader) *warcReader {
+	return &warcReader{file: file, src: src, buf: make([]byte, 0, readChunk)}
+}
+
+// fill makes at least n bytes available at buf[pos:], growing the window up to
+// 2*MaxRecordBytes, unless the input ends first. It reports whether they are.
+func (r *warcReader) fill(n int) bool {
+	for r.end-r.pos < n && !r.eof {
+		if r.pos > 0 && (r.pos >= len(r.buf)/2 || r.end == len(r.buf)) {
+			copy(r.buf, r.buf[r.pos:r.end])
+			r.base += int64(r.pos)
+			r.end -= r.pos
+			r.pos = 0
+		}
+		if r.end == len(r.buf) {
+			if len(r.buf) >= 2*MaxRecordBytes+readChunk {
+				return false
+			}
+			grow := max(readChunk, n-(r.end-r.pos))
+			nb := make([]byte, len(r.buf)+grow)
+			copy(nb, r.buf[:r.end])
+			r.buf = nb
+		}
+		m, err := r.src.Read(r.buf[r.end:])
+		r.end += m
+		r.read += int64(m)
+		if err == io.EOF {
+			r.eof = true
+		} else if err != nil {
+			r.eof, r.err = true, err
+		}
+	}
+	return r.end-r.pos >= n
+}
+
+var (
+	gzipMagic = []byte{0x1f, 0x8b, 0x08}
+	warcMagic = []byte("WARC/")
+)
+
+// next returns the next record, io.EOF at the end of the input, or a *RecordError
+// for a record it skipped (call next again to go on). Any other error is the
+// input's own (a failed read), and ends the file.
+func (r *warcReader) next() (*record, error) {
+	if len(r.pending) > 0 {
+		return r.fromPending()
+	}
+	r.fill(len(gzipMagic))
+	if r.pos == r.end {
+		if r.err != nil {
+			return nil, r.err
+		}
+		return nil, io.EOF
+	}
+	at := r.buf[r.pos:r.end]
+	switch {
+	case bytes.HasPrefix(at, gzipMagic):
+		return r.member()
+	case bytes.HasPrefix(at, warcMagic):
+		return r.plain()
+	}
+	// Neither a member nor a record: a file damaged here, or garbage between records.
+	off := r.base + int64(r.pos)
+	skipped := r.resync(0)
+	if r.pos == r.end && r.err != nil {
+		return nil, r.err
+	}
+	return nil, &RecordError{File: r.file, Offset: off, Err: fmt.Errorf("no WARC record here: %d bytes skipped", skipped)}
+}
+
+// resync moves past pos+from to the next byte that may start a record (a gzip
+// member or a "WARC/" line), or to the end of the input, and returns how many
+// bytes it passed.
+func (r *warcReader) resync(from int) int64 {
+	start := r.base + int64(r.pos)
+	r.pos = min(r.pos+from+1, r.end)
+	for {
+		i := bytes.IndexAny(r.buf[r.pos:r.end], "\x1fW")
+		if i < 0 {
+			r.pos = r.end
+			if r.eof {
+				return r.base + int64(r.pos) - start
+			}
+			r.fill(readChunk)
+			continue
+		}
+		r.pos += i
+		r.fill(len(warcMagic))
+		at := r.buf[r.pos:r.end]
+		if bytes.HasPrefix(at, gzipMagic) || bytes.HasPrefix(at, warcMagic) {
+			return r.base + int64(r.pos) - start
+		}
+		r.pos++
+	}
+}
+
+// member reads the gzip member at pos, which holds one record (or several: a
+// file compressed as one stream).
+func (r *warcReader) member() (*record, error) {
+	off := r.base + int64(r.pos)
+	for {
+		r.br.Reset(r.buf[r.pos:r.end])
+		err := r.decode()
+		if err == nil {
+			r.pos += r.end - r.pos - r.br.Len()
+			r.pending, r.pendOff = r.out.Bytes(), off
+			return r.fromPending()
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			if !r.eof && r.fill(r.end-r.pos+readChunk) {
+				continue // the member goes on past the window: read more, decode again
+			}
+			if !r.eof { // larger than the window may grow
+				r.resync(0)
+				return nil, &RecordError{File: r.file, Offset: off, Err: fmt.Errorf("record larger than %d bytes compressed", 2*MaxRecordBytes)}
+			}
+			err = fmt.Errorf("gzip member cut short: %w", io.ErrUnexpectedEOF)
+		}
+		r.resync(0)
+		return nil, &RecordError{File: r.file, Offset: off, Err: err}
+	}
+}
+
+// errTooLarge stops a member's decompression past MaxRecordBytes.
+var errTooLarge = fmt.Errorf("record larger than %d bytes decompressed", MaxRecordBytes)
+
+// decode decompresses the member in r.br into r.out.
+func (r *warcReader) decode() error {
+	var err error
+	if r.zr == nil {
+		r.zr, err = gzip.NewReader(&r.br)
+	} else {
+		err = r.zr.Reset(&r.br)
+	}
+	if err != nil {
+		return err
+	}
+	r.zr.Multistream(false)
+	r.out.Reset()
+	for {
+		if r.out.Available() < 32<<10 {
+			if r.out.Len() >= MaxRecordBytes {
+				return errTooLarge
+			}
+			r.out.Grow(64 << 10)
+		}
+		b := r.out.AvailableBuffer()
+		n, err := r.zr.Read(b[:cap(b)])
+		r.out.Write(b[:n])
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// fromPending returns the first record of r.pending, a member's decompressed data.
+func (r *warcReader) fromPending() (*record, error) {
+	data, off := r.pending, r.pendOff
+	rec, n, err := parseRecord(data)
+	if err != nil {
+		r.pending = nil
+		return nil, &RecordError{File: r.file, Offset: off, Err: err}
+	}
+	rec.offset = off
+	r.pending = data[n:]
+	if len(bytes.TrimLeft(r.pending, "\r\n")) == 0 {
+		r.pending = nil
+	}
+	return rec, nil
+}
+
+// plain reads the uncompressed record at pos.
+func (r *warcReader) plain() (*record, error) {
+	off := r.base + int64(r.pos)
+	for n := 4 << 10; ; n *= 2 {
+		ok := r.fill(n)
+		rec, size, err := parseRecord(r.buf[r.pos:r.end])
+		if err == nil {
+			rec.offset = off
+			r.pos += size
+			return rec, nil
+		}
+		var short *shortError
+		if errors.As(err, &short) && !r.eof {
+			if short.need > 0 {
+				n = max(n, short.need)
+			}
+			if ok || r.fill(n) {
+				continue
+			}
+		}
+		r.resync(0)
+		return nil, &RecordError{File: r.file, Offset: off, Err: err}
+	}
+}
+
+// shortError says that data ends before the record does; need is how many bytes
+// the record takes when known.
+type shortError struct {
+	need int
+	what string
+}
+
+func (e *shortError) Error() string { return e.what }
+
+// parseRecord reads the record at the start of data: its version line, header
+// fields and block. It returns the record and the bytes it takes, with the
+// CRLF CRLF that ends it.
+func parseRecord(data []byte) (*record, int, error) {
+	if !bytes.HasPrefix(data, warcMagic) {
+		return nil, 0, errors.New("not a WARC record: no \"WARC/\" version line")
+	}
+	hdrEnd := bytes.Index(data, []byte("\r\n\r\n"))
+	sep := 4
+	if hdrEnd < 0 {
+		if i := bytes.Index(data, []byte("\n\n")); i >= 0 { // bare LF, which lenient readers take
+			hdrEnd, sep = i, 2
+		}
+	}
+	if hdrEnd < 0 {
+		if len(data) > maxHeaderBytes {
+			return nil, 0, fmt.Errorf("WARC header longer than %d bytes", maxHeaderBytes)
+		}
+		return nil, 0, &shortError{what: "WARC header cut short"}
+	}
+	rec := &record{}
+	length := -1
+	lines := data[:hdrEnd]
+	first := true
+	for len(lines) > 0 {
+		line := lines
+		if i := bytes.IndexByte(lines, '\n'); i >= 0 {
+			line, lines = lines[:i], lines[i+1:]
+		} else {
+			lines = nil
+		}
+		if first {
+			first = false
+			continue
+		}
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			if len(bytes.TrimSpace(line)) == 0 || line[0] == ' ' || line[0] == '\t' {
+				continue // a continuation line, of no field read here
+			}
+			// Not a field: the header of a record cut short, then another record's.
+			return nil, 0, fmt.Errorf("WARC header line %q is not a field", truncate(line, 40))
+		}
+		value = bytes.TrimSpace(value)
+		switch {
+		case equalFold(name, "WARC-Type"):
+			if rec.typ != "" {
+				return nil, 0, errors.New("two WARC-Type fields: a record cut short, then another")
+			}
+			rec.typ = string(value)
+		case equalFold(name, "WARC-Target-URI"):
+			rec.uri = string(bytes.TrimSuffix(bytes.TrimPrefix(value, []byte("<")), []byte(">")))
+		case equalFold(name, "WARC-Date"):
+			rec.date = string(value)
+		case equalFold(name, "Content-Type"):
+			rec.contentType = string(value)
+		case equalFold(name, "WARC-Truncated"):
+			rec.truncated = string(value)
+		case equalFold(name, "Content-Length"):
+			n, err := strconv.Atoi(string(value))
+			if err != nil || n < 0 {
+				return nil, 0, fmt.Errorf("invalid Content-Length %q", value)
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return nil, 0, errors.New("WARC header without Content-Length")
+	}
+	if length > MaxRecordBytes {
+		return nil, 0, fmt.Errorf("record block of %d bytes, more than %d", length, MaxRecordBytes)
+	}
+	start := hdrEnd + sep
+	if len(data)-start < length {
+		return nil, 0, &shortError{need: start + length + 4, what: fmt.Sprintf("record cut short: Content-Length %d, %d bytes", length, len(data)-start)}
+	}
+	rec.block = data[start : start+length]
+	n := start + length
+	// The record ends with CRLF CRLF (LF LF in files written by lenient tools):
+	// anything else means that the block is not as long as Content-Length says, a
+	// record cut short and followed by the next.
+	switch rest := data[n:]; {
+	case bytes.HasPrefix(rest, []byte("\r\n\r\n")):
+		n += 4
+	case bytes.HasPrefix(rest, []byte("\n\n")):
+		n += 2
+	case len(rest) < 4 && (bytes.HasPrefix([]byte("\r\n\r\n"), rest) || bytes.HasPrefix([]byte("\n\n"), rest)):
+		return nil, 0, &shortError{need: n + 4, what: "record cut short before its end (CRLF CRLF)"}
+	default:
+		return nil, 0, fmt.Errorf("no CRLF CRLF after the block of Content-Length %d: the record is cut short or its length is wrong", length)
+	}
+	return rec, n, nil
+}
+
+// equalFold reports whether b is s, ignoring ASCII case.
+func equalFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		c, d := b[i], s[i]
+		if c|0x20 != d|0x20 || (c|0x20 < 'a' || c|0x20 > 'z') && c != d {
+			return false
+		}
+	}
+	return true
+}
+
+// truncate returns b's first n bytes.
+func truncate(b []byte, n int) []byte { return b[:min(len(b), n)] }
