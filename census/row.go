@@ -15,32 +15,32 @@ import (
 // Row is what a robots.txt fetch of a WARC file means for one crawler. Every
 // format writes the same columns, named as the tags say.
 type Row struct {
-	File   string `parquet:"file,dict" json:"file"`     // the WARC file, as named on the command line
-	Offset int64  `parquet:"offset" json:"offset"`      // of the robots.txt response record in the file
-	URL    string `parquet:"url" json:"url"`            // the record's WARC-Target-URI
-	Host   string `parquet:"host" json:"host"`          // its host, lower case
-	Origin string `parquet:"origin" json:"origin"`      // its origin as the access method writes it; "" when the URL has none
-	Date   string `parquet:"date,dict" json:"date"`     // the record's WARC-Date
-	Status int32  `parquet:"status" json:"status"`      // the HTTP status recorded for the robots.txt URL
+	File   string `parquet:"file,dict" json:"file"`          // the WARC file, as named on the command line
+	Offset int64  `parquet:"warc_offset" json:"warc_offset"` // of the robots.txt response record in the file
+	URL    string `parquet:"url" json:"url"`                 // the record's WARC-Target-URI
+	Host   string `parquet:"host" json:"host"`               // its host, lower case
+	Origin string `parquet:"origin" json:"origin"`           // its origin as the access method writes it; "" when the URL has none
+	Date   string `parquet:"date,dict" json:"date"`          // the record's WARC-Date
+	Status int32  `parquet:"status" json:"status"`           // the HTTP status recorded for the robots.txt URL
 	// FinalStatus is the status of the last response the access method read, after
 	// the redirects it followed (0 when none, or when the chain leaves the file).
 	FinalStatus int32  `parquet:"final_status" json:"final_status"`
-	Redirects   int32  `parquet:"redirects" json:"redirects"`         // redirects followed
-	FinalURL    string `parquet:"final_url" json:"final_url"`         // the URL of the last response read
-	Outcome     string `parquet:"outcome,dict" json:"outcome"`        // success, unavailable, unreachable (fetch.Outcome); "" when unknown
-	Effect      string `parquet:"effect,dict" json:"effect"`          // rules, allow-all, disallow-all (fetch.Effect); "" when unknown
-	Error       string `parquet:"error" json:"error"`                 // why the fetch was not a plain answer: too many redirects, a redirect out of the file
+	Redirects   int32  `parquet:"redirects" json:"redirects"`            // redirects followed
+	FinalURL    string `parquet:"final_url" json:"final_url"`            // the URL of the last response read
+	Outcome     string `parquet:"outcome,dict" json:"outcome"`           // success, unavailable, unreachable (fetch.Outcome); "" when unknown
+	Effect      string `parquet:"effect,dict" json:"effect"`             // rules, allow-all, disallow-all (fetch.Effect); "" when unknown
+	Error       string `parquet:"error" json:"error"`                    // why the fetch was not a plain answer: too many redirects, a redirect out of the file
 	ContentType string `parquet:"content_type,dict" json:"content_type"` // of the robots.txt response
 	// Size is the size of the file the rules come from (of the robots.txt response
 	// otherwise), as recorded.
 	Size          int64  `parquet:"size" json:"size"`
-	Truncated     bool   `parquet:"truncated" json:"truncated"`                 // the access method read only its first 500 KiB
+	Truncated     bool   `parquet:"truncated" json:"truncated"`                // the access method read only its first 500 KiB
 	WARCTruncated string `parquet:"warc_truncated,dict" json:"warc_truncated"` // WARC-Truncated: why the crawler stored only part of it
-	HTML          bool   `parquet:"html" json:"html"`                           // an HTML or XML page, not robots.txt (lint's html-page)
-	License       bool   `parquet:"rsl_license" json:"rsl_license"`             // a License line (Really Simple Licensing)
-	Lint          string `parquet:"lint,dict" json:"lint"`                      // the lint codes of the file, sorted, comma-separated
-	Agent         string `parquet:"agent,dict" json:"agent"`                    // the crawler's product token
-	Purpose       string `parquet:"purpose,dict" json:"purpose"`                // its main purpose in the registry; "" when not in it
+	HTML          bool   `parquet:"html" json:"html"`                          // an HTML or XML page, not robots.txt (lint's html-page)
+	License       bool   `parquet:"rsl_license" json:"rsl_license"`            // a License line (Really Simple Licensing)
+	Lint          string `parquet:"lint,dict" json:"lint"`                     // the lint codes of the file, sorted, comma-separated
+	Agent         string `parquet:"agent,dict" json:"agent"`                   // the crawler's product token
+	Purpose       string `parquet:"purpose,dict" json:"purpose"`               // its main purpose in the registry; "" when not in it
 	// Access is how much of the site the crawler may fetch: blocked (entirely),
 	// partly, open (lint.Access); "" when unknown.
 	Access string `parquet:"access,dict" json:"access"`
@@ -52,7 +52,7 @@ type Row struct {
 }
 
 // columns are the CSV header, in Row's order.
-var columns = []string{"file", "offset", "url", "host", "origin", "date", "status", "final_status", "redirects",
+var columns = []string{"file", "warc_offset", "url", "host", "origin", "date", "status", "final_status", "redirects",
 	"final_url", "outcome", "effect", "error", "content_type", "size", "truncated", "warc_truncated", "html",
 	"rsl_license", "lint", "agent", "purpose", "access", "content_usage", "content_signal"}
 
@@ -170,4 +170,4 @@ type jsonWriter struct {
 }
 
 func (j *jsonWriter) Write(r *Row) error { return j.enc.Encode(r) }
-func (j *jsonWriter) Close() error      { return j.w.Flush() }
+func (j *jsonWriter) Close() error       { return j.w.Flush() }
