@@ -26,7 +26,7 @@ import (
 )
 
 func init() {
-	register("corpus", "read every robots.txt of a web crawl's WARC files into a table (Parquet, CSV, JSON lines)", corpusUsage, runCorpus)
+	register("corpus", "read every robots.txt of a crawl's WARC files into a table (Parquet, CSV, JSON)", corpusUsage, runCorpus)
 }
 
 const corpusUsage = `Usage:
