@@ -140,4 +140,3 @@ func TestParquetDuckDB(t *testing.T) {
 const gptBotQuery = `SELECT count(DISTINCT host) FILTER (WHERE access = 'blocked') / count(DISTINCT host) AS share
 FROM read_parquet('robots/*.parquet')
 WHERE agent = 'GPTBot' AND effect <> ''`
-

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -196,7 +195,6 @@ type corpusRun struct {
 	files    int
 	skipped  int // inputs already written
 	failed   int
-	read     atomic.Int64 // bytes read from every input, for the progress bar
 	bar      *progressbar.ProgressBar
 	stdoutMu sync.Mutex
 }
