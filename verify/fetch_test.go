@@ -191,3 +191,31 @@ func TestListsToURL(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// Many requests at once on first use: one fetch, every answer from it.
+func TestFetchedListConcurrent(t *testing.T) {
+	srv := newListServer(t, exampleList)
+	v, err := verify.New(verify.Options{
+		Crawlers: []crawlers.Crawler{{Name: "ExampleBot", Verify: crawlers.Verification{Ranges: []string{srv.URL + "/r.json"}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var wrong atomic.Int32
+	for i := range 50 {
+		wg.Go(func() {
+			addr, want := "203.0.113.5", verify.Verified
+			if i%2 == 1 {
+				addr, want = "198.51.100.5", verify.Impostor
+			}
+			if got := v.Verify(context.Background(), verify.Request{Addr: netip.MustParseAddr(addr), UserAgent: "ExampleBot/1"}); got.Status != want {
+				wrong.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := srv.requests.Load(); n != 1 || wrong.Load() != 0 {
+		t.Errorf("%d fetches, %d wrong answers; want 1 and 0", n, wrong.Load())
+	}
+}
