@@ -172,7 +172,7 @@ func (g *Gate) ForwardAuth() http.Handler {
 		var d Decision
 		if err != nil {
 			d = g.failed(BadRequest, err)
-			g.record(&req, &d)
+			g.record(&req, &d, g.now())
 		} else {
 			d = g.Decide(r.Context(), &req)
 		}
@@ -255,7 +255,7 @@ func (g *Gate) Middleware(next http.Handler) http.Handler {
 		req.Addr = peer
 		if err != nil {
 			d = g.failed(BadRequest, err)
-			g.record(&req, &d)
+			g.record(&req, &d, g.now())
 		} else {
 			d = g.Decide(r.Context(), &req)
 		}

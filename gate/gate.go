@@ -333,8 +333,9 @@ func (g *Gate) siteOf(host string) *site {
 // Decide judges r, at the gate's clock's now, and records the decision (metrics,
 // report, log).
 func (g *Gate) Decide(ctx context.Context, r *Request) Decision {
-	d := g.decide(ctx, r, g.now())
-	g.record(r, &d)
+	now := g.now()
+	d := g.decide(ctx, r, now)
+	g.record(r, &d, now)
 	return d
 }
 
@@ -349,6 +350,9 @@ func (g *Gate) decide(ctx context.Context, r *Request, now time.Time) Decision {
 			Err: fmt.Errorf("host %q is not a site of the gate (configure it to serve it)", r.Host)}
 	}
 	id := g.verifier.Verify(ctx, r)
+	if id.Crawler == "" && g.enforce.extra {
+		id.Crawler = robots.ProductToken(r.UserAgent)
+	}
 	var d Decision
 	c := g.enforce.lookup(id.Crawler)
 	if c != nil {

@@ -61,6 +61,7 @@ type crawlerInfo struct {
 // enforced maps the names a request may give (lower case) to the crawlers they name.
 type enforced struct {
 	byName map[string]*crawlerInfo
+	extra  bool // the policy names crawlers the registry does not know
 }
 
 // maxNameBytes bounds a crawler name looked up without an allocation.
@@ -96,6 +97,7 @@ func newEnforced(p Policy) (*enforced, error) {
 				return nil, errorf("crawler name %q is longer than %d bytes", n, maxNameBytes)
 			}
 			e.byName[k] = &crawlerInfo{name: n, enforced: true}
+			e.extra = true
 			delete(listed, k)
 		}
 	}

@@ -224,10 +224,10 @@ func statusOf(d *Decision) int {
 }
 
 // record counts d in the metrics and the report, and logs what went wrong.
-func (g *Gate) record(r *Request, d *Decision) {
+func (g *Gate) record(r *Request, d *Decision, now time.Time) {
 	g.metrics.count(d)
-	g.report.add(r, d, statusOf(d), g.now())
-	if d.Violation || d.Err != nil {
+	g.report.add(r, d, statusOf(d), now)
+	if (d.Violation || d.Err != nil) && g.log.Enabled(context.Background(), slog.LevelWarn) {
 		g.log.LogAttrs(context.Background(), slog.LevelWarn, "gate", d.LogAttrs(r)...)
 	}
 }

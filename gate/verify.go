@@ -3,15 +3,14 @@ package gate
 import (
 	"context"
 
-	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/verify"
 )
 
 // FromVerify returns the Verifier that asks v (package verify: the operators'
 // range lists, forward-confirmed reverse DNS, Web Bot Auth signatures). A
-// User-Agent that names no crawler of the registry is named by its product
-// token, so that the policy can enforce crawlers the registry does not know
-// (Policy.Crawlers); they are never verified.
+// User-Agent that names no crawler of the registry names none (the gate then
+// tries its product token against the crawlers Policy.Crawlers adds to the
+// registry; those are never verified).
 func FromVerify(v *verify.Verifier) Verifier { return verifyAdapter{v} }
 
 type verifyAdapter struct{ v *verify.Verifier }
@@ -25,9 +24,6 @@ func (a verifyAdapter) Verify(ctx context.Context, r *Request) Identity {
 		id.Status = Verified
 	case verify.Impostor:
 		id.Status = Spoofed
-	}
-	if id.Crawler == "" {
-		id.Crawler = robots.ProductToken(r.UserAgent)
 	}
 	return id
 }
