@@ -12,7 +12,10 @@ import (
 )
 
 func newKeyDirCache(c *http.Client, lim Limits, now func() time.Time, offline bool) *listCache {
-	return &listCache{client: c, lim: lim, now: now, offline: offline, lists: map[*source]*list{},
+	// The draft: a redirect is a discovery failure, never followed.
+	noRedirect := *c
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &listCache{client: &noRedirect, lim: lim, now: now, offline: offline, lists: map[*source]*list{},
 		what: "key directory", accept: webbotauth.MediaType + ", application/json;q=0.5",
 		parse: func(b []byte) (any, error) { return webbotauth.ParseDirectory(b) }}
 }

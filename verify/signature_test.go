@@ -2,8 +2,10 @@ package verify_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"os"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/verify"
+	"github.com/gorobots/robots/webbotauth"
 )
 
 // The Web Bot Auth test vector that covers its Signature-Agent verifies a request
@@ -69,5 +72,32 @@ func TestSignatureVectors(t *testing.T) {
 		if got := v.Verify(context.Background(), req); got.Status != verify.CannotTell {
 			t.Errorf("vector with another agent: %+v", got)
 		}
+	}
+}
+
+// A key directory that redirects is a discovery failure (the draft): not
+// followed, so the crawler cannot be told.
+func TestKeyDirectoryRedirect(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/elsewhere", http.StatusFound)
+	}))
+	defer srv.Close()
+	v, err := verify.New(verify.Options{
+		Crawlers:   []crawlers.Crawler{{Name: "ExampleBot", Verify: crawlers.Verification{KeyDirectory: srv.URL}}},
+		HTTPClient: srv.Client(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", "https://site.example/", nil)
+	priv := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	if err := (&webbotauth.Signer{Key: priv, Agent: srv.URL}).Sign(req); err != nil {
+		t.Fatal(err)
+	}
+	r := verify.FromHTTP(req)
+	r.UserAgent = "ExampleBot/1"
+	got := v.Verify(context.Background(), r)
+	if got.Status != verify.CannotTell || !strings.Contains(got.Detail, "302") {
+		t.Errorf("got %+v, want cannot-tell naming the 302", got)
 	}
 }

@@ -273,11 +273,11 @@ func (v *Verifier) Verify(ctx context.Context, r Request) Result {
 		unknown = append(unknown, "the request is not signed (Web Bot Auth)")
 	}
 
-	if !addr.IsValid() {
-		res.Detail = "no client address to check"
-		return res
+	hasAddr := addr.IsValid()
+	if !hasAddr && (len(c.ranges) > 0 || len(c.dns) > 0) {
+		unknown = append(unknown, "no client address to check")
 	}
-	if len(c.ranges) > 0 {
+	if hasAddr && len(c.ranges) > 0 {
 		in, why, ok := v.inRanges(ctx, c, addr)
 		switch {
 		case in:
@@ -289,7 +289,7 @@ func (v *Verifier) Verify(ctx context.Context, r Request) Result {
 			unknown = append(unknown, why)
 		}
 	}
-	if len(c.dns) > 0 {
+	if hasAddr && len(c.dns) > 0 {
 		if v.opts.NoDNS {
 			unknown = append(unknown, "reverse DNS is off")
 		} else {
