@@ -16,8 +16,17 @@
 // from the ai.robots.txt project's robots.json (MIT licence, copied with its
 // provenance in data/ai.robots.txt/), turned into airobots_gen.go by
 // "go generate ./crawlers" (data/ai.robots.txt/README.md gives how that list's
-// "function" texts map to purposes, and how to refresh it). Where both name a
-// crawler, the hand-written entry wins.
+// "function" texts map to purposes, and how to refresh it), with
+// data/operators.tsv naming the operators robots.json leaves out. Where both
+// name a crawler, the hand-written entry wins.
+//
+// How each crawler can be verified (its operator's IP-range lists, reverse-DNS
+// suffixes, Web Bot Auth key directory: [Verification], used by package verify)
+// and the curated crawlers' stance on robots.txt ([Stance]) are kept in
+// data/verification.tsv and data/stances.tsv, each fact with its page and the
+// date it was recorded; "go generate ./crawlers" turns them into
+// documented_gen.go. A curated crawler without a stance there takes the one
+// ai.robots.txt's "respect" field gives.
 //
 // # Purposes
 //
@@ -27,7 +36,7 @@
 // asked an assistant or agent for it). Google and Bing use the index of their
 // search crawlers (Googlebot, bingbot) for the AI answers in their search results
 // too; no separate token controls that, so those crawlers are listed as [Search].
-//go:generate go run ./internal/gen -in data/ai.robots.txt/robots.json -operators data/operators.tsv -out airobots_gen.go
+//go:generate go run ./internal/gen -in data/ai.robots.txt/robots.json -operators data/operators.tsv -out airobots_gen.go -verification data/verification.tsv -stances data/stances.tsv -documented-out documented_gen.go
 
 package crawlers
 

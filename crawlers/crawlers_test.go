@@ -375,6 +375,11 @@ func TestVerification(t *testing.T) {
 			}
 		}
 	}
+	for name := range stances {
+		if c, ok := Lookup(name); !ok || c.Name != name || c.Source != SourceCurated {
+			t.Errorf("stance for %q, not a curated registry name", name)
+		}
+	}
 	for name, want := range map[string]string{
 		"Googlebot": "googlebot.json", "bingbot": "bingbot.json", "GPTBot": "gptbot.json", "OAI-SearchBot": "searchbot.json",
 		"ChatGPT-User": "chatgpt-user.json", "PerplexityBot": "perplexitybot.json", "Perplexity-User": "perplexity-user.json",

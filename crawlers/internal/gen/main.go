@@ -84,8 +84,15 @@ func main() {
 	in := flag.String("in", "data/ai.robots.txt/robots.json", "robots.json to read")
 	ops := flag.String("operators", "data/operators.tsv", "operators of the entries robots.json gives none")
 	out := flag.String("out", "airobots_gen.go", "Go file to write")
+	ver := flag.String("verification", "data/verification.tsv", "how each crawler can be verified")
+	st := flag.String("stances", "data/stances.tsv", "the curated crawlers' robots.txt stances")
+	docOut := flag.String("documented-out", "documented_gen.go", "Go file to write the verification and stances to")
 	flag.Parse()
 	if err := run(*in, *ops, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+	if err := runDocumented(*ver, *st, *docOut); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
@@ -107,6 +114,22 @@ func run(in, ops, out string) error {
 	code, err := generate(src, known)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)
+	}
+	return os.WriteFile(out, code, 0o644)
+}
+
+func runDocumented(ver, st, out string) error {
+	v, err := readFile(ver)
+	if err != nil {
+		return err
+	}
+	s, err := readFile(st)
+	if err != nil {
+		return err
+	}
+	code, err := generateDocumented(v, s)
+	if err != nil {
+		return err
 	}
 	return os.WriteFile(out, code, 0o644)
 }

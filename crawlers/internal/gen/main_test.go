@@ -204,3 +204,49 @@ func TestOperatorsFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentedUpToDate fails when documented_gen.go is not what go generate
+// writes for data/verification.tsv and data/stances.tsv.
+func TestDocumentedUpToDate(t *testing.T) {
+	v, err := os.ReadFile(filepath.Join("..", "..", "data", "verification.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := os.ReadFile(filepath.Join("..", "..", "data", "stances.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := generateDocumented(v, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join("..", "..", "documented_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("crawlers/documented_gen.go is stale: run go generate ./crawlers")
+	}
+}
+
+func TestDocumentedErrors(t *testing.T) {
+	const okV = "A\thttps://a.example/r.json\ta.example\t-\thttps://a.example/doc\t2026-11-28\n"
+	const okS = "A\tobeys\thttps://a.example/doc\t2026-11-28\tthe words\n"
+	if _, err := generateDocumented([]byte(okV), []byte(okS)); err != nil {
+		t.Fatalf("valid rows: %v", err)
+	}
+	tests := []struct{ name, v, s, want string }{
+		{"short row", "A\t-\n", okS, "want 6 columns"},
+		{"no method", "A\t-\t-\t-\thttps://a.example/doc\t2026-11-28\n", okS, "no way to verify"},
+		{"http list", "A\thttp://a.example/r.json\t-\t-\thttps://a.example/doc\t2026-11-28\n", okS, "not an https URL"},
+		{"bad suffix", "A\t-\t.A.example\t-\thttps://a.example/doc\t2026-11-28\n", okS, "DNS suffix"},
+		{"bad date", "A\t-\ta.example\t-\thttps://a.example/doc\t28/11/2026\n", okS, "YYYY-MM-DD"},
+		{"twice", okV + okV, okS, "twice"},
+		{"bad stance", okV, "A\tsometimes\thttps://a.example/doc\t2026-11-28\tw\n", "stance \"sometimes\""},
+	}
+	for _, tt := range tests {
+		if _, err := generateDocumented([]byte(tt.v), []byte(tt.s)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
