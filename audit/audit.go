@@ -129,6 +129,11 @@ type Config struct {
 	// group of the file names them (Intent's second list: an -allow-blocked purpose
 	// names them): CCBot blocked by the "*" group's rules is not counted intended.
 	NamedOnly []string
+	// Pages is how many pages the audit fetches for their headers and meta tags
+	// (X-Robots-Tag, robots meta, TDMRep, Content-Usage fields): the root URL and the
+	// first sitemap URLs, at most MaxPages. With 0 the answers per purpose (Report.Stance)
+	// are given for the root URL from the site's files alone.
+	Pages int
 	// Examples is how many example URLs each blocking rule keeps (DefaultExamples).
 	Examples int
 	// MaxExamples bounds the example URLs of the whole report (DefaultMaxExamples).
@@ -202,6 +207,7 @@ type auditor struct {
 	inflight     map[*Sitemap]*pending // prefetched requests
 	homeOf       map[string]string     // sitemap URL queued → the origin it may redirect within besides the audited one
 	undecided    []string              // URLs read, to decide (decide)
+	samples      []string              // the first sitemap URLs of the origin, for Config.Pages
 	lastProgress time.Time
 	stopped      string
 }
@@ -220,7 +226,7 @@ func newAuditor(origin string, cfg Config) *auditor {
 		rep: &Report{
 			Origin: origin, Agents: append([]string(nil), cfg.Agents...), Dialect: cfg.Dialect.String(),
 			Intended: intendedOf(cfg.Agents, cfg.Intended),
-			Lint:     []lint.Finding{}, Purposes: []Purpose{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{},
+			Lint:     []lint.Finding{}, Purposes: []Purpose{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{}, Stance: []Stance{},
 			StartedAt: now.UTC().Truncate(time.Second),
 		},
 	}
@@ -311,6 +317,7 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 	}
 	rep.Stopped = cmp.Or(a.stopped, a.leftOut)
 	a.finish()
+	rep.Stance = a.stance(ctx, fc, rb, res)
 	return rep, nil
 }
 
@@ -596,6 +603,9 @@ func (a *auditor) pageURL(loc string) (string, bool) {
 // decide decides u for every crawler and counts it, with the URLs read before it,
 // once there are DecideRun of them; decided decides those left.
 func (a *auditor) decide(ctx context.Context, u string) {
+	if len(a.samples) < min(a.cfg.Pages, MaxPages) {
+		a.samples = append(a.samples, u)
+	}
 	a.undecided = append(a.undecided, u)
 	if len(a.undecided) == DecideRun {
 		a.decided(ctx)

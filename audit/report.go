@@ -48,6 +48,12 @@ type Report struct {
 	// site prefers about the use of what they fetch: the training crawlers blocked or
 	// told train-ai=n, the search and user-triggered fetchers that stay open.
 	Purposes []Purpose `json:"purposes"`
+	// Stance is one answer per purpose (search, AI training, AI input, AI search,
+	// user-triggered) from every signal the site gives — robots.txt, Content-Usage and
+	// Content-Signal, RSL licences, TDMRep, and the headers and meta tags of the pages
+	// sampled (Config.Pages) — for the crawlers asked about that have the purpose, at
+	// the root URL and each page sampled, with every contradiction named.
+	Stance []Stance `json:"stance"`
 	// Blocked has one entry per rule that blocks sitemap URLs for some crawlers
 	// asked about, the most URLs first.
 	Blocked []Block `json:"blocked"`

@@ -10,7 +10,8 @@
 // AI training, its ai-use to AI input and AI search, its search to search;
 // Content-Signal's ai-train, ai-input and search likewise; RSL's ai-train, ai-input,
 // ai-index and search usages; a TDM reservation to AI training and AI input (text and
-// data mining); noindex to search and AI search, nosnippet to AI input and AI search
+// data mining); noindex to search and AI search, nosnippet to AI input and AI search;
+// RSL's ai-index to AI search
 // (Google: it keeps a page out of AI Overviews). The answer is blocked when robots.txt
 // does not let the crawler fetch the URL; otherwise the most restrictive of what the
 // signals say (draft-ietf-aipref-vocab §5.1's rule, applied across signals): disallowed
@@ -245,7 +246,7 @@ func rslUsages(p Purpose) []rsl.Usage {
 	case AIInput, AIUser:
 		return []rsl.Usage{rsl.AIInput}
 	case AISearch:
-		return []rsl.Usage{rsl.AIIndex, rsl.AIInput}
+		return []rsl.Usage{rsl.AIIndex}
 	}
 	return nil
 }
@@ -336,8 +337,8 @@ func contradictions(p Purpose, sigs []Signal, blocked bool, rules robotstag.Rule
 	}
 	for i, a := range sigs[1:] {
 		for _, b := range sigs[i+2:] {
-			if a.Source == b.Source && a.Source != "rsl" {
-				continue
+			if a.Source == b.Source {
+				continue // two licences, or Content-Usage's line and header: combined already
 			}
 			lo, hi := a, b
 			if rank(lo.Verdict) > rank(hi.Verdict) {
@@ -365,7 +366,7 @@ func name(source string) string {
 	case "tdmrep":
 		return "TDMRep"
 	case "robots-tag":
-		return "the page's robots rules"
+		return "the page's robots rule"
 	}
 	return source
 }

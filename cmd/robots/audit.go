@@ -45,6 +45,14 @@ indexes included, and decides every URL they list for every crawler. It reports:
     site's root URL, which may but are told not to use what they fetch for the
     purpose (Content-Usage train-ai=n or search=n, Content-Signal ai-train=no,
     search=no or ai-input=no), and which stay open;
+  - one answer per purpose (search, ai-train, ai-input, ai-search, ai-user) for
+    the crawlers asked about, from every signal the site gives: robots.txt,
+    Content-Usage and Content-Signal (draft-ietf-aipref-vocab-08), the RSL licences
+    of its License lines, /.well-known/tdmrep.json and, for the pages -pages N
+    samples (the root URL and the first sitemap URLs, at most 100), their
+    X-Robots-Tag, tdm-reservation and Content-Usage headers and robots and TDMRep
+    meta tags; each contradiction between them is named, and a note says when
+    Google's and RFC 9309's readings of the file give other usage;
   - the lint findings of robots.txt.
 
 Each -agent is one crawler, by its product token ("Googlebot"); by default the
@@ -107,6 +115,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	fs.Var(&allowBlocked, "allow-blocked", "purposes or crawlers the site blocks on purpose (`LIST`, repeatable)")
 	tree := fs.Bool("tree", false, "with -format json, include the tree of the URL space and its rules")
 	full := fs.Bool("full", false, "text: list every crawler, sitemap and lint line, not the first few and \"and N more\"")
+	pages := fs.Int("pages", 0, "pages fetched for their headers and meta tags (the root URL and the first sitemap URLs; at most 100)")
 	pos, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
@@ -123,6 +132,9 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		if v.n <= 0 {
 			return usagef("audit: -%s must be more than 0", v.name)
 		}
+	}
+	if *pages < 0 || *pages > audit.MaxPages {
+		return usagef("audit: -pages must be from 0 to %d", audit.MaxPages)
 	}
 	for _, a := range f.agents {
 		if msg := agentProblem(a); msg != "" {
@@ -141,6 +153,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		Dialect:  f.dialect,
 		Limits:   lim,
 		Examples: *examples,
+		Pages:    *pages,
 	}
 	prog := newAuditProgress(e)
 	if prog.on {
@@ -359,6 +372,7 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 	writePerCrawler(w, rep)
 
 	o.writePurposes(w, rep)
+	writeStance(w, rep)
 
 	// Crawlers that may not fetch the sitemaps: one entry per rule and crawlers,
 	// with the sitemaps it blocks.
@@ -481,6 +495,38 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 				fmt.Fprintf(w, " (%d times: %s)", g.Count, g.LinesText())
 			}
 			fmt.Fprintln(w)
+		}
+	}
+}
+
+// writeStance writes the one answer per purpose, URL by URL.
+func writeStance(w io.Writer, rep *audit.Report) {
+	if len(rep.Stance) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nOne answer per purpose, from every signal (robots.txt, Content-Usage, Content-Signal, RSL, TDMRep, page rules):\n")
+	url := ""
+	for _, s := range rep.Stance {
+		if s.URL != url {
+			url = s.URL
+			how := "the site's files alone"
+			if s.Fetched {
+				how = "the page fetched"
+			}
+			fmt.Fprintf(w, "  %s (%s)\n", url, how)
+		}
+		fmt.Fprintf(w, "    %-9s %-10s for %s\n", s.Purpose, s.Verdict, agentsShort(s.Agents))
+		for _, sig := range s.Signals {
+			fmt.Fprintf(w, "      %-14s %s\n", sig.Source, sig.Says)
+		}
+		for _, c := range s.Contradictions {
+			fmt.Fprintf(w, "      contradiction: %s\n", c)
+		}
+		if s.Readings != "" {
+			fmt.Fprintf(w, "      note: %s\n", s.Readings)
+		}
+		for _, p := range s.Problems {
+			fmt.Fprintf(w, "      unread: %s\n", p)
 		}
 	}
 }
