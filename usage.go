@@ -147,7 +147,8 @@ func find(s []Stated, label string) Stated {
 // with the Content-Usage and Content-Signal fields of a response's header h, whose
 // keys are canonical as in net/http (an http.Header can be passed as it is). The
 // field lines of each field make one Dictionary, joined with ", " (RFC 9110 §5.3); a
-// field that does not parse states nothing. The header applies to the content of
+// field that does not parse, or is longer than the parser's limit (64 KiB, sfv.MaxLength),
+// states nothing. The header applies to the content of
 // the response it came with, whatever robots.txt said; the zero Usage combined with
 // a header gives the header's preferences alone.
 func (u Usage) WithHeader(h map[string][]string) Usage {
@@ -164,8 +165,12 @@ func withHeader(st []Stated, vocab []Category, yes, no string, values []string) 
 	} else {
 		st = slices.Clone(st)
 	}
-	if len(values) == 0 {
-		return st
+	n := 0
+	for _, v := range values {
+		n += len(v) + len(", ")
+	}
+	if len(values) == 0 || n > sfv.MaxLength+len(", ") {
+		return st // past the limit the joined field would fail to parse: no copy is made of it
 	}
 	prefs, _ := readStatement(vocab, yes, no, strings.Join(values, ", "))
 	for i, p := range prefs {

@@ -573,3 +573,23 @@ func TestGroupUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestWithHeaderLimit: a Content-Usage header of one 8 MiB inner list, which any site
+// can send and which cost 1.83 GB of allocations before the parser had limits (issue
+// 33), states nothing and costs a few allocations; a header within the limit still
+// states what it says.
+func TestWithHeaderLimit(t *testing.T) {
+	huge := map[string][]string{"Content-Usage": {"train-ai=n, a=(" + strings.Repeat("x ", 4<<20) + ")"}}
+	var u Usage
+	allocs := testing.AllocsPerRun(1, func() { u = Usage{}.WithHeader(huge) })
+	if st := u.Category(TrainAI); st.Preference != UsageUnknown {
+		t.Errorf("an 8 MiB header states train-ai %v", st.Preference)
+	}
+	if allocs > 16 {
+		t.Errorf("an 8 MiB header took %v allocations", allocs)
+	}
+	small := map[string][]string{"Content-Usage": {"train-ai=n"}}
+	if st := (Usage{}).WithHeader(small).Category(TrainAI); st.Preference != UsageDisallowed || !st.Header {
+		t.Errorf("train-ai=n in the header: %+v", st)
+	}
+}

@@ -7,6 +7,16 @@
 // need. The standard library is the only dependency, since the root package imports
 // this one. Every value kind of RFC 9651 is read (so that a Dictionary parses exactly
 // when the RFC says it does), but numbers and dates are kept as written.
+//
+// The values parsed come from anyone: a robots.txt line, a response's header field. So
+// what a parse holds is bounded (RFC 9651 §4.2: "parsers MAY fail when processing a
+// field value that exceeds" what they can handle, and §3 names the least a parser must
+// handle): a value of more than MaxLength bytes, a Dictionary of more than MaxMembers
+// members, an Inner List of more than MaxInnerList items, an item of more than MaxParams
+// parameters, or more than MaxValues of these together, fails with a *SyntaxError
+// before anything is kept of the excess. A parse then allocates at most a small
+// multiple of the value's bytes (each value kept is at least a byte of the input), and
+// never more than MaxValues values.
 package sfv
 
 import (
@@ -14,6 +24,16 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+)
+
+// Limits. Each is at least what RFC 9651 §3 asks a parser to handle: Dictionaries of
+// 1024 members, Inner Lists of 256 items, 256 parameters.
+const (
+	MaxLength    = 64 << 10 // bytes of the value parsed (for a field, its lines joined)
+	MaxMembers   = 1024     // members of a Dictionary
+	MaxInnerList = 256      // items of an Inner List
+	MaxParams    = 256      // parameters of an item or Inner List
+	MaxValues    = 8192     // members, items of Inner Lists and parameters, together
 )
 
 // Kind is the type of a value.
@@ -97,7 +117,12 @@ func (e *SyntaxError) Error() string {
 // *SyntaxError. The empty string is the empty Dictionary. Several field lines of one
 // HTTP field combine into one value by joining them with ", " (RFC 9110 §5.3) before
 // they are parsed.
+//
+// A value past a limit (MaxLength, MaxMembers, …) is a *SyntaxError too.
 func ParseDictionary(s string) (Dictionary, error) {
+	if len(s) > MaxLength {
+		return nil, &SyntaxError{Offset: MaxLength, Msg: fmt.Sprintf("the value is longer than %d bytes (sfv.MaxLength)", MaxLength)}
+	}
 	p := parser{s: s}
 	p.skipSP()
 	var d Dictionary
@@ -119,7 +144,12 @@ func ParseDictionary(s string) (Dictionary, error) {
 				return nil, err
 			}
 		}
-		d, index = put(d, index, Member{key, v})
+		if err := p.count(); err != nil {
+			return nil, err
+		}
+		if d, index = put(d, index, Member{key, v}); len(d) > MaxMembers {
+			return nil, p.fail(fmt.Sprintf("more than %d members (sfv.MaxMembers)", MaxMembers))
+		}
 		p.skipOWS()
 		if p.end() {
 			break
@@ -172,8 +202,17 @@ func (m Member) keyName() string { return m.Key }
 func (p Param) keyName() string  { return p.Key }
 
 type parser struct {
-	s string
-	i int
+	s      string
+	i      int
+	values int // members, items of inner lists and parameters read
+}
+
+// count counts a value read, and fails past MaxValues.
+func (p *parser) count() error {
+	if p.values++; p.values > MaxValues {
+		return p.fail(fmt.Sprintf("more than %d values (sfv.MaxValues)", MaxValues))
+	}
+	return nil
 }
 
 func (p *parser) end() bool { return p.i >= len(p.s) }
@@ -260,7 +299,12 @@ func (p *parser) innerList() (Item, error) {
 		if err != nil {
 			return Item{}, err
 		}
-		v.Items = append(v.Items, it)
+		if err := p.count(); err != nil {
+			return Item{}, err
+		}
+		if v.Items = append(v.Items, it); len(v.Items) > MaxInnerList {
+			return Item{}, p.fail(fmt.Sprintf("an inner list of more than %d items (sfv.MaxInnerList)", MaxInnerList))
+		}
 		if c := p.peek(); c != ' ' && c != ')' {
 			return Item{}, p.unexpected("a space or ')' after an item of an inner list")
 		}
@@ -295,7 +339,12 @@ func (p *parser) params() ([]Param, error) {
 				return nil, err
 			}
 		}
-		ps, index = put(ps, index, Param{key, v})
+		if err := p.count(); err != nil {
+			return nil, err
+		}
+		if ps, index = put(ps, index, Param{key, v}); len(ps) > MaxParams {
+			return nil, p.fail(fmt.Sprintf("more than %d parameters (sfv.MaxParams)", MaxParams))
+		}
 	}
 	return ps, nil
 }

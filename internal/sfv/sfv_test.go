@@ -166,7 +166,8 @@ func TestSyntaxErrorMessage(t *testing.T) {
 // FuzzDictionary: the parser and github.com/dunglas/httpsfv, an implementation of
 // RFC 9651 maintained on its own, accept the same inputs and read the same values
 // from them. One difference is the RFC's to allow: httpsfv requires the '=' padding
-// of a byte sequence, which RFC 9651 §4.2.7 says parsers SHOULD NOT require.
+// of a byte sequence, which RFC 9651 §4.2.7 says parsers SHOULD NOT require; the
+// other, that this parser fails past its limits (TestLimits).
 func FuzzDictionary(f *testing.F) {
 	for _, tt := range dictionaryTests {
 		f.Add(tt.in)
@@ -182,6 +183,8 @@ func FuzzDictionary(f *testing.F) {
 		}
 		var b64 base64.CorruptInputError
 		switch {
+		case err != nil && refErr == nil && strings.Contains(se.Msg, "(sfv.Max"):
+			// past a limit, which httpsfv does not have (TestLimits)
 		case err != nil && refErr == nil:
 			t.Fatalf("ParseDictionary(%q): %v; httpsfv reads %s", in, err, describeRef(ref))
 		case err == nil && refErr != nil && !errors.As(refErr, &b64):
@@ -303,5 +306,64 @@ func describeRefBare(b *strings.Builder, v any) {
 			return
 		}
 		fmt.Fprintf(b, "unknown(%T)", v)
+	}
+}
+
+// TestLimits: a value at each limit parses, one past it fails with a SyntaxError that
+// names the limit, and the 8 MiB header of one Inner List that cost 1.83 GB of
+// allocations before the limits (issue 33) fails at once, allocating almost nothing.
+func TestLimits(t *testing.T) {
+	repeat := func(item string, n int, sep string) string {
+		return strings.TrimSuffix(strings.Repeat(item+sep, n), sep)
+	}
+	// values is n members, each an inner list of MaxInnerList items: n*(MaxInnerList+1) values.
+	values := func(n int) string {
+		ms := make([]string, n)
+		for i := range ms {
+			ms[i] = fmt.Sprintf("k%d=(%s)", i, repeat("x", MaxInnerList, " "))
+		}
+		return strings.Join(ms, ",")
+	}
+	members := func(n int) string {
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("k%d", i)
+		}
+		return strings.Join(keys, ",")
+	}
+	tests := []struct {
+		name, in string
+		limit    string // "" when it parses
+	}{
+		{"members at the limit", members(MaxMembers), ""},
+		{"members past the limit", members(MaxMembers + 1), "sfv.MaxMembers"},
+		{"a repeated key is one member", members(MaxMembers) + ",k0,k1", ""},
+		{"inner list at the limit", "a=(" + repeat("x", MaxInnerList, " ") + ")", ""},
+		{"inner list past the limit", "a=(" + repeat("x", MaxInnerList+1, " ") + ")", "sfv.MaxInnerList"},
+		{"parameters at the limit", "a;" + strings.ReplaceAll(members(MaxParams), ",", ";"), ""},
+		{"parameters past the limit", "a;" + strings.ReplaceAll(members(MaxParams+1), ",", ";"), "sfv.MaxParams"},
+		{"values past the limit", values(MaxValues/MaxInnerList + 1), "sfv.MaxValues"},
+		{"values at the limit", values(MaxValues/(MaxInnerList+1)), ""},
+		{"length at the limit", "a=" + strings.Repeat("x", MaxLength-2), ""},
+		{"length past the limit", "a=" + strings.Repeat("x", MaxLength-1), "sfv.MaxLength"},
+	}
+	for _, tt := range tests {
+		_, err := ParseDictionary(tt.in)
+		var se *SyntaxError
+		switch {
+		case tt.limit == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.limit != "" && (!errors.As(err, &se) || !strings.Contains(se.Msg, tt.limit)):
+			t.Errorf("%s: error %v, want a SyntaxError naming %s", tt.name, err, tt.limit)
+		}
+	}
+	header := "a=(" + strings.Repeat("x ", 4<<20) + ")" // 8 MiB
+	allocated := testing.AllocsPerRun(1, func() {
+		if _, err := ParseDictionary(header); err == nil {
+			t.Error("an 8 MiB inner list parses")
+		}
+	})
+	if allocated > 4 {
+		t.Errorf("an 8 MiB inner list took %v allocations to refuse", allocated)
 	}
 }
