@@ -343,7 +343,7 @@ func TestLimits(t *testing.T) {
 		{"parameters at the limit", "a;" + strings.ReplaceAll(members(MaxParams), ",", ";"), ""},
 		{"parameters past the limit", "a;" + strings.ReplaceAll(members(MaxParams+1), ",", ";"), "sfv.MaxParams"},
 		{"values past the limit", values(MaxValues/MaxInnerList + 1), "sfv.MaxValues"},
-		{"values at the limit", values(MaxValues/(MaxInnerList+1)), ""},
+		{"values at the limit", values(MaxValues / (MaxInnerList + 1)), ""},
 		{"length at the limit", "a=" + strings.Repeat("x", MaxLength-2), ""},
 		{"length past the limit", "a=" + strings.Repeat("x", MaxLength-1), "sfv.MaxLength"},
 	}
