@@ -78,6 +78,9 @@ type Config struct {
 	Examples int
 	// Host, when set, leaves out requests whose log line names another host.
 	Host string
+	// MaxBytes, when more than 0, bounds the bytes read of each log, counted after
+	// decompression; a longer log ends with ErrTooLarge, what came before counting.
+	MaxBytes int64
 }
 
 type rowKey struct {
@@ -154,7 +157,7 @@ func NewAnalyzer(cfg Config) *Analyzer {
 func (a *Analyzer) Read(ctx context.Context, name string, r io.Reader) error {
 	a.fileIdx++
 	f := File{Name: name}
-	lr := NewReader(r)
+	lr := NewReaderLimit(r, a.cfg.MaxBytes)
 	var err error
 	for n := 0; ; n++ {
 		if n&1023 == 0 {

@@ -37,6 +37,8 @@ var (
 	ErrBinaryLine = errors.New("binary data (NUL bytes) in the line")
 	// ErrBinary is a file whose first bytes hold NUL bytes: not a text log.
 	ErrBinary = errors.New("binary file, not a text log")
+	// ErrTooLarge is a log longer than the Reader's limit (see NewReaderLimit).
+	ErrTooLarge = errors.New("log longer than the limit")
 )
 
 // LineError is a line that was skipped. Reading goes on after it.
@@ -71,7 +73,8 @@ type Record struct {
 // freely, from a plain or gzip-compressed stream (told by its first bytes). It holds
 // one buffer of a few hundred KiB whatever the log's size.
 type Reader struct {
-	src  io.Reader
+	src   io.Reader
+	limit int64 // bytes read at most, after decompression; 0 for no limit
 	br   *bufio.Reader
 	gz   *gzip.Reader
 	line int64
@@ -84,6 +87,31 @@ type Reader struct {
 // NewReader returns a Reader of the log r.
 func NewReader(r io.Reader) *Reader {
 	return &Reader{src: r}
+}
+
+// NewReaderLimit returns a Reader of the log r that reads at most limit bytes of
+// it, counted after decompression (a small gzip stream can hold a great deal), and
+// ends with ErrTooLarge past them.
+func NewReaderLimit(r io.Reader, limit int64) *Reader {
+	return &Reader{src: r, limit: limit}
+}
+
+// limited ends a stream with ErrTooLarge past n bytes.
+type limited struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, ErrTooLarge
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	return n, err
 }
 
 // Line returns the number of the last line read.
@@ -104,6 +132,9 @@ func (r *Reader) start() error {
 		r.gz = gz
 		br = bufio.NewReaderSize(gz, bufferBytes)
 	}
+	if r.limit > 0 {
+		br = bufio.NewReaderSize(&limited{r: br, n: r.limit}, bufferBytes)
+	}
 	r.br = br
 	head, err := br.Peek(sniffBytes)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
@@ -117,6 +148,9 @@ func (r *Reader) start() error {
 
 // readError names what went wrong reading the stream.
 func (r *Reader) readError(err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return fmt.Errorf("%w of %d bytes after line %d: the rest is not read", ErrTooLarge, r.limit, r.line)
+	}
 	if r.gz != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("gzip stream truncated after line %d", r.line)

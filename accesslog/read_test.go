@@ -142,6 +142,32 @@ func TestReadBadInput(t *testing.T) {
 	}
 }
 
+func TestReadLimit(t *testing.T) {
+	good := `1.2.3.4 - - [28/Nov/2026:03:00:00 +0000] "GET /a HTTP/1.1" 200 1 "-" "bot"` + "\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	for range 1000 {
+		zw.Write([]byte(good))
+	}
+	zw.Close()
+	// 10 lines' worth of bytes: the gzip stream is small, what it holds is not.
+	limit := int64(10 * len(good))
+	for _, in := range [][]byte{gz.Bytes(), []byte(strings.Repeat(good, 1000))} {
+		r := NewReaderLimit(bytes.NewReader(in), limit)
+		n := 0
+		var err error
+		for {
+			if _, err = r.Next(); err != nil {
+				break
+			}
+			n++
+		}
+		if n != 10 || !errors.Is(err, ErrTooLarge) {
+			t.Errorf("read %d records, then %v; want 10, then ErrTooLarge", n, err)
+		}
+	}
+}
+
 func TestSnapshotTime(t *testing.T) {
 	tests := []struct {
 		name string

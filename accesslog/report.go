@@ -159,3 +159,34 @@ func sortRows(rows []Row) {
 		return order[a.Identity] - order[b.Identity]
 	})
 }
+
+// Ordered returns the rows in the order a person reads them: impostors first, then
+// the crawlers with violations, the most first, then the others by requests; ties by
+// name. "robots logs" prints them so, and so does the tester.
+func (r *Report) Ordered() []Row {
+	rows := slices.Clone(r.Crawlers)
+	rank := func(r *Row) (int, int64) {
+		switch {
+		case r.Identity == Impostor:
+			return 0, r.Requests
+		case r.Violations() > 0:
+			return 1, r.Violations()
+		}
+		return 2, r.Requests
+	}
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		ka, na := rank(&a)
+		kb, nb := rank(&b)
+		if ka != kb {
+			return ka - kb
+		}
+		switch {
+		case na > nb:
+			return -1
+		case na < nb:
+			return 1
+		}
+		return 0
+	})
+	return rows
+}

@@ -689,8 +689,8 @@ func testKeyboard(t *testing.T, b *browser) {
 		tb.do(chromedp.KeyEvent("\t"))
 		order = append(order, eval[string](tb, `document.activeElement.id || document.activeElement.name || document.activeElement.tagName`))
 	}
-	// The two modes (Test URLs, Audit a site) come first, then the form.
-	want := []string{"mode_test", "mode_audit", "fetch_url", "fetch", "token", "robots"}
+	// The three modes (Test URLs, Audit a site, Read logs) come first, then the form.
+	want := []string{"mode_test", "mode_audit", "mode_logs", "fetch_url", "fetch", "token", "robots"}
 	if !slices.Equal(order[:len(want)], want) {
 		t.Errorf("Tab order starts %q, want %q", order, want)
 	}

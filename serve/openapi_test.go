@@ -2,7 +2,10 @@ package serve
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -87,6 +90,10 @@ func TestOpenAPI(t *testing.T) {
 		{"audit refused", guarded, "POST", "/v1/audit", "application/json", `{"url":"http://127.0.0.1/"}`, nil, 403},
 		{"audit without token", tokens, "POST", "/v1/audit", "application/json", `{"url":"https://example.com/"}`, nil, 401},
 		{"audit past a limit", s, "POST", "/v1/audit", "application/json", `{"url":"` + site.URL + `","limits":{"urls":100000000}}`, nil, 413},
+		{"logs", s, "POST", "/v1/logs", "application/json", `{"robots":"User-agent: *\nDisallow: /private/\n","examples":2,"log":` + jsonString(logsExample+"not a log line\n") + `}`, nil, 200},
+		{"logs gzip", s, "POST", "/v1/logs", "application/json", `{"robots":"","log_base64":"` + gzipBase64(logsExample) + `"}`, nil, 200},
+		{"logs without log", s, "POST", "/v1/logs", "application/json", `{"robots":"User-agent: *\n"}`, nil, 400},
+		{"logs without token", tokens, "POST", "/v1/logs", "application/json", `{"robots":"","log":"x"}`, nil, 401},
 		{"healthz", s, "GET", "/healthz", "", "", nil, 200},
 		{"readyz", s, "GET", "/readyz", "", "", nil, 200},
 		{"metrics", s, "GET", "/metrics", "", "", nil, 200},
@@ -148,4 +155,17 @@ func TestOpenAPI(t *testing.T) {
 			}
 		}
 	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func gzipBase64(s string) string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return base64.StdEncoding.EncodeToString(b.Bytes())
 }

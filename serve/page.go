@@ -124,6 +124,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /{$}", s.handlePage)
 	mux.HandleFunc("POST /{$}", s.handlePage)
+	mux.HandleFunc("GET /logs", s.handleLogsPage)
+	mux.HandleFunc("POST /logs", s.handleLogsPage)
 }
 
 // pageForm is the tester's input, echoed back into the form.

@@ -242,6 +242,7 @@ type Server struct {
 	sitemap  *http.Client // audits' sitemap requests
 	buffers  bufferPool
 	page     *template.Template
+	logsPage *template.Template // the tester's logs page (logs.go)
 	handler  http.Handler
 	certs    *certFiles // with TLSCertFile and TLSKeyFile
 	ln       net.Listener
@@ -303,6 +304,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("serve: metrics: %w", err)
 	}
 	if s.page, err = parsePage(); err != nil {
+		return nil, fmt.Errorf("serve: templates: %w", err)
+	}
+	if s.logsPage, err = parseLogsPage(); err != nil {
 		return nil, fmt.Errorf("serve: templates: %w", err)
 	}
 	fc := &s.cfg.Fetch

@@ -295,36 +295,6 @@ func mergeReports(names []string) (*accesslog.Report, error) {
 	return rep, nil
 }
 
-// shownRows orders the rows for people: impostors and violations first, the most
-// first, then the others by requests.
-func shownRows(rep *accesslog.Report) []accesslog.Row {
-	rows := slices.Clone(rep.Crawlers)
-	rank := func(r *accesslog.Row) (int, int64) {
-		switch {
-		case r.Identity == accesslog.Impostor:
-			return 0, r.Requests
-		case r.Violations() > 0:
-			return 1, r.Violations()
-		}
-		return 2, r.Requests
-	}
-	slices.SortStableFunc(rows, func(a, b accesslog.Row) int {
-		ka, na := rank(&a)
-		kb, nb := rank(&b)
-		if ka != kb {
-			return ka - kb
-		}
-		switch {
-		case na > nb:
-			return -1
-		case na < nb:
-			return 1
-		}
-		return 0
-	})
-	return rows
-}
-
 func utc(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
 // verifyFlags are the flags of verification: package verify's Options.
@@ -421,7 +391,7 @@ func writeLogsText(w io.Writer, rep *accesslog.Report) {
 		verdict += ", " + plural(int(rep.Impostors), "request by an impostor", "requests by impostors")
 	}
 	fmt.Fprintf(w, "found       %s\n", verdict)
-	for _, r := range shownRows(rep) {
+	for _, r := range rep.Ordered() {
 		fmt.Fprintln(w)
 		name := r.Crawler
 		if r.Operator != "" {
