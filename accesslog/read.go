@@ -75,13 +75,13 @@ type Record struct {
 type Reader struct {
 	src   io.Reader
 	limit int64 // bytes read at most, after decompression; 0 for no limit
-	br   *bufio.Reader
-	gz   *gzip.Reader
-	line int64
-	err  error // sticky: the error that ended the stream
-	init bool
-	rec  Record
-	tc   timeCache
+	br    *bufio.Reader
+	gz    *gzip.Reader
+	line  int64
+	err   error // sticky: the error that ended the stream
+	init  bool
+	rec   Record
+	tc    timeCache
 }
 
 // NewReader returns a Reader of the log r.
