@@ -3,6 +3,8 @@ package accesslog
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -47,6 +49,59 @@ func BenchmarkAnalyzeCombined(b *testing.B) {
 	for range b.N {
 		a := NewAnalyzer(cfg)
 		if err := a.Read(context.Background(), "bench.log", bytes.NewReader(log)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
+
+// advLog is the worst case of robots logs (see bench/cmd/logsbench -mix
+// adversarial): every line a distinct User-Agent of some crawler of the registry, a
+// distinct long URL, a distinct address.
+func advLog(lines int) ([]byte, Timeline) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	names := []string{}
+	for _, c := range sharedTable().all {
+		names = append(names, c.name)
+	}
+	var rb bytes.Buffer
+	rb.WriteString("User-agent: *\nCrawl-delay: 1\n")
+	for i := range 400 {
+		fmt.Fprintf(&rb, "Disallow: /r%d/\n", i)
+	}
+	long := strings.Repeat("x", 900)
+	var b bytes.Buffer
+	t := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	for i := range lines {
+		if i%10 == 0 {
+			t = t.Add(time.Second)
+		}
+		ua := fmt.Sprintf("Mozilla/5.0 (compatible; %s/%d.%d; +https://example.com/bot)", names[rng.IntN(len(names))], i, rng.IntN(1000))
+		target := fmt.Sprintf("/r%d/%d/%s", rng.IntN(400), i, long[:rng.IntN(len(long))])
+		b.WriteString(line(fmt.Sprintf("10.%d.%d.%d", 1+rng.IntN(3), rng.IntN(256), rng.IntN(256)), t, target, 200, ua))
+	}
+	return b.Bytes(), Timeline{NewVersion("robots.txt", time.Time{}, rb.Bytes())}
+}
+
+func BenchmarkAnalyzeAdversarial(b *testing.B) {
+	const n = 50_000
+	log, tl := advLog(n)
+	verify := func(_ context.Context, req Request) Identity {
+		switch req.Addr[3] {
+		case '1':
+			return Identity{Status: Verified, Method: "ip-range", Detail: req.Addr + " is in a range"}
+		case '2':
+			return Identity{Status: Impostor, Method: "ip-range", Detail: req.Addr + " is in no range"}
+		}
+		return Identity{Status: CannotTell, Detail: "no method"}
+	}
+	cfg := Config{Robots: tl, Verify: verify}
+	b.SetBytes(int64(len(log)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		a := NewAnalyzer(cfg)
+		if err := a.Read(context.Background(), "adv.log", bytes.NewReader(log)); err != nil {
 			b.Fatal(err)
 		}
 	}
