@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strings"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
