@@ -437,20 +437,22 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 		}
 		slices.Sort(list)
 		base.Lint = strings.Join(slices.Compact(list), ",")
-		for _, f := range res.Robots.Fields() {
-			if strings.EqualFold(f.Name, "license") {
-				base.License = true
-				break
-			}
-		}
+		base.License = len(res.Robots.Licenses()) > 0
 	}
 	j.rows = s.rows(base, res)
 }
 
 // rows makes base's row for each crawler, deciding by res (nil: undecided).
+// Crawlers that the same groups apply to (most fall to the "*" group) share one
+// reading of them.
 func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 	rows := make([]Row, len(s.crawlers))
+	type reading struct {
+		gs                    []int
+		access, usage, signal string
+	}
 	var groups []robots.Group
+	var readings []reading
 	if res != nil && res.Effect == fetch.ObeyRules {
 		groups = res.Robots.Groups()
 	}
@@ -468,10 +470,14 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 				row.Access = string(lint.AccessNone)
 			case fetch.ObeyRules:
 				gs, _ := res.Robots.GroupsFor(c.Name)
-				row.Access = string(lint.AccessOf(groups, gs))
-				u := res.Robots.Usage(c.Name, res.Origin+"/")
-				row.ContentUsage = stated(u.ContentUsage)
-				row.ContentSignal = stated(u.ContentSignal)
+				k := slices.IndexFunc(readings, func(r reading) bool { return slices.Equal(r.gs, gs) })
+				if k < 0 {
+					u := res.Robots.Usage(c.Name, res.Origin+"/")
+					readings = append(readings, reading{gs: gs, access: string(lint.AccessOf(groups, gs)),
+						usage: stated(u.ContentUsage), signal: stated(u.ContentSignal)})
+					k = len(readings) - 1
+				}
+				row.Access, row.ContentUsage, row.ContentSignal = readings[k].access, readings[k].usage, readings[k].signal
 			}
 		}
 		rows[i] = row
