@@ -3,9 +3,12 @@ package census
 import (
 	"bytes"
 	"context"
+	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -93,4 +96,47 @@ func BenchmarkGzipDC(b *testing.B) {
 		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+var crawlDir = flag.String("crawl-dir", "", "TestWriteCrawl writes a small crawl of WARC.gz files here (docs/corpus.md's worked example)")
+
+// TestWriteCrawl writes, with -crawl-dir, the shared corpus as four WARC.gz files
+// laid out as Common Crawl's robots.txt files: request, response and metadata
+// records, one gzip member each; every 50th host answers 404, every 70th 503, every
+// 90th redirects to its www host. It is docs/corpus.md's worked example.
+func TestWriteCrawl(t *testing.T) {
+	if *crawlDir == "" {
+		t.Skip("give -crawl-dir to write the example crawl")
+	}
+	c := loadCorpus(t)
+	if err := os.MkdirAll(*crawlDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const parts = 4
+	ws := make([]*warcFile, parts)
+	for i := range ws {
+		ws[i] = newWARC(true)
+	}
+	for i, f := range c.Files {
+		w := ws[i%parts]
+		u := "https://" + f.Host + "/robots.txt"
+		switch {
+		case i%50 == 0:
+			w.capture(u, 404, []byte("<html>Not Found</html>"), "Content-Type", "text/html")
+		case i%70 == 0:
+			w.capture(u, 503, nil)
+		case i%90 == 0:
+			www := "https://www." + f.Host + "/robots.txt"
+			w.capture(u, 301, nil, "Location", www)
+			w.capture(www, 200, f.Body, "Content-Type", "text/plain")
+		default:
+			w.capture(u, 200, f.Body, "Content-Type", "text/plain")
+		}
+	}
+	for i, w := range ws {
+		name := filepath.Join(*crawlDir, fmt.Sprintf("robotstxt-%05d.warc.gz", i))
+		if err := os.WriteFile(name, w.bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

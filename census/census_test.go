@@ -6,9 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
@@ -349,3 +352,41 @@ func loadCorpus(t *testing.T) *corpus.Corpus {
 }
 
 func isCI() bool { return os.Getenv("CI") == "true" }
+
+// TestScanWindow reads files several times the size of the reader's window, its
+// records crossing the window's edges, through readers that return little at a
+// time: no record is lost or reported.
+func TestScanWindow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, gz := range []bool{true, false} {
+		w := newWARC(gz)
+		n := 0
+		for w.buf.Len() < 3*readChunk+readChunk/2 {
+			body := make([]byte, 2000+rng.IntN(6000))
+			for i := range body {
+				body[i] = "abcdefghijklmnopqrstuvwxyz/\n"[rng.IntN(28)]
+			}
+			copy(body, "User-agent: *\nDisallow: /\n")
+			w.capture(fmt.Sprintf("https://h%d.example/robots.txt", n), 200, body)
+			n++
+		}
+		for name, r := range map[string]func([]byte) io.Reader{
+			"whole": func(b []byte) io.Reader { return bytes.NewReader(b) },
+			"half":  func(b []byte) io.Reader { return iotest.HalfReader(bytes.NewReader(b)) },
+		} {
+			var errs []error
+			rows := 0
+			_, err := Scan(context.Background(), r(w.bytes()), "w.warc", Config{Crawlers: testCrawlers[:1], Errors: func(err error) { errs = append(errs, err) }},
+				func(r *Row) error {
+					if r.Access != "blocked" {
+						t.Errorf("%s: access %q", r.URL, r.Access)
+					}
+					rows++
+					return nil
+				})
+			if err != nil || len(errs) > 0 || rows != n {
+				t.Errorf("gzip=%v %s: %d rows of %d, errors %v %v", gz, name, rows, n, err, errs)
+			}
+		}
+	}
+}

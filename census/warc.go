@@ -189,8 +189,11 @@ func (r *warcReader) member() (*record, error) {
 			return r.fromPending()
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			if !r.eof && r.fill(r.end-r.pos+readChunk) {
-				continue // the member goes on past the window: read more, decode again
+			if have := r.end - r.pos; !r.eof {
+				r.fill(have + readChunk)
+				if r.end-r.pos > have {
+					continue // the member goes on past the window: read more, decode again
+				}
 			}
 			if !r.eof { // larger than the window may grow
 				r.resync(0)

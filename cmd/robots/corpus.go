@@ -336,6 +336,9 @@ func (c *corpusRun) input(ctx context.Context, in string, shared census.Writer) 
 		if err := bw.Flush(); err != nil {
 			return err
 		}
+		if err := tmp.Chmod(0o644); err != nil {
+			return err
+		}
 		if err := tmp.Close(); err != nil {
 			return err
 		}
