@@ -125,7 +125,7 @@ func TestParquetDuckDB(t *testing.T) {
 			}
 		}
 	}
-	q := strings.ReplaceAll(gptBotQuery, "'robots/*.parquet'", "'"+glob+"'")
+	q := strings.ReplaceAll(docQuery(t), "'out/*.parquet'", "'"+glob+"'")
 	share := duckQuery(t, dd, q)
 	want := fmt.Sprintf("%.4f", float64(len(blocked))/float64(len(hosts)))
 	if len(share) != 1 || fmt.Sprintf("%.4f", share[0]["share"]) != want {
@@ -133,10 +133,17 @@ func TestParquetDuckDB(t *testing.T) {
 	}
 }
 
-// gptBotQuery is docs/corpus.md's query: the share of hosts whose robots.txt
-// disallows GPTBot entirely, among hosts whose fetch the access method could read
-// (redirects out of the file left out). A host fetched several times counts once,
-// blocked when any of its fetches blocks.
-const gptBotQuery = `SELECT count(DISTINCT host) FILTER (WHERE access = 'blocked') / count(DISTINCT host) AS share
-FROM read_parquet('robots/*.parquet')
-WHERE agent = 'GPTBot' AND effect <> ''`
+// docQuery returns the SQL block of docs/corpus.md: the query users copy.
+func docQuery(t *testing.T) string {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/corpus.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), "```sql\n")
+	q, _, ok2 := strings.Cut(after, "```")
+	if !ok || !ok2 || !strings.Contains(q, "'out/*.parquet'") {
+		t.Fatal("docs/corpus.md has no sql block reading 'out/*.parquet'")
+	}
+	return q
+}
