@@ -36,9 +36,9 @@
 // asked an assistant or agent for it). Google and Bing use the index of their
 // search crawlers (Googlebot, bingbot) for the AI answers in their search results
 // too; no separate token controls that, so those crawlers are listed as [Search].
-//go:generate go run ./internal/gen -in data/ai.robots.txt/robots.json -operators data/operators.tsv -out airobots_gen.go -verification data/verification.tsv -stances data/stances.tsv -documented-out documented_gen.go
-
 package crawlers
+
+//go:generate go run ./internal/gen -in data/ai.robots.txt/robots.json -operators data/operators.tsv -out airobots_gen.go -verification data/verification.tsv -stances data/stances.tsv -documented-out documented_gen.go
 
 import (
 	"fmt"
