@@ -17,7 +17,7 @@ func init() {
 }
 
 const crawlersUsage = `Usage:
-	robots crawlers [-purpose P]... [-format text|json]
+	robots crawlers [-purpose P]... [-format text|json] [NAME...]
 
 Lists the crawlers of the registry (package crawlers): for each, the product token
 its operator documents for user-agent lines, the operator, its purposes, whether it
@@ -41,7 +41,11 @@ Purposes:
 	other      anything else
 
 -purpose keeps the crawlers having any of the purposes given (repeat the flag or
-separate them with commas).
+separate them with commas). Each NAME picks one crawler by its product token or
+its User-Agent pattern, in any case ("robots crawlers GPTBot"); the text then
+shows each in full, a field a line, with its User-Agent pattern and whether it
+fetches at all (Google-Extended only controls the use of what Google's crawlers
+fetch). A NAME the registry does not know is reported and exits 1.
 
 With -format json, writes a JSON array with one object per crawler:
 	{"token": ..., "user_agent": ..., "operator": ..., "operator_source": ...,
@@ -55,7 +59,8 @@ where url is "" when unknown, user_agent "" when the token is the whole name,
 operator "unknown" (with operator_source saying why) when nothing says who runs it,
 and operator_source "" when the operator's own page says it.
 
-Exit status: 0, or 2 on a usage error (such as a purpose not in the list).
+Exit status: 0, 1 when a NAME is not in the registry (the others are shown), or
+2 on a usage error (such as a purpose not in the list).
 `
 
 // purposeList is a repeatable -purpose flag taking comma-separated purposes.
@@ -128,11 +133,22 @@ func runCrawlers(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	list := crawlers.All()
+	missing := false
 	if len(pos) > 0 {
-		return usagef("crawlers: unexpected argument %q", pos[0])
+		list = nil
+		for _, name := range pos {
+			c, ok := crawlers.Lookup(name)
+			if !ok {
+				fmt.Fprintf(e.stderr, "robots: crawlers: %q is not in the registry (robots crawlers lists it)\n", name)
+				missing = true
+				continue
+			}
+			list = append(list, c)
+		}
 	}
 	out := []crawlerJSON{}
-	for _, c := range crawlers.All() {
+	for _, c := range list {
 		if len(want) > 0 && !slices.ContainsFunc(want, c.Has) {
 			continue
 		}
@@ -153,12 +169,54 @@ func runCrawlers(_ context.Context, e *env, args []string) error {
 		out = append(out, j)
 	}
 	w := bufio.NewWriter(e.stdout)
-	if *format == formatJSON {
+	switch {
+	case *format == formatJSON:
 		writeIndented(w, out)
-	} else {
+	case len(pos) > 0:
+		writeCrawlersFull(w, out)
+	default:
 		writeCrawlers(w, out)
 	}
-	return finish(w, false, false)
+	return finish(w, false, missing)
+}
+
+// writeCrawlersFull prints each crawler a field a line, a blank line between.
+func writeCrawlersFull(w io.Writer, list []crawlerJSON) {
+	for i, c := range list {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		field := func(name, value string) {
+			if value != "" {
+				fmt.Fprintf(tw, "%s\t%s\n", name, value)
+			}
+		}
+		field("token", c.Token)
+		field("user-agent", c.UserAgent)
+		op := c.Operator
+		if c.OperatorSource != "" {
+			op += " (" + c.OperatorSource + ")"
+		}
+		field("operator", op)
+		field("purposes", strings.Join(c.Purposes, ", "))
+		if !crawlers.Fetches(c.Token) {
+			field("fetches", "nothing: a token that controls the use of what the operator's other crawlers fetch")
+		}
+		field("crawl-delay", c.CrawlDelay)
+		rt := c.RobotsTxt
+		if c.RobotsTxtSource != "" {
+			rt += " (" + c.RobotsTxtSource + ")"
+		}
+		field("robots.txt", rt)
+		field("verify", c.Verify.methods())
+		field("ip ranges", strings.Join(c.Verify.Ranges, " "))
+		field("reverse dns", strings.Join(c.Verify.DNS, " "))
+		field("key directory", c.Verify.KeyDirectory)
+		field("documentation", c.URL)
+		field("source", c.Source)
+		tw.Flush()
+	}
 }
 
 // supportText names a crawlers.Support, "unknown" for the zero value.
