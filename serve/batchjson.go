@@ -431,7 +431,8 @@ func decodeBatch(body string) (batchRequest, error) {
 		case strings.EqualFold(name, "merge_agents"):
 			err = r.boolOrNull("merge_agents", &req.Merge)
 		default:
-			err = r.skip(0)
+			// As POST /v1/audit: a misspelt field ("agnet") must not pass unseen.
+			err = fmt.Errorf("json: unknown field %q (want agent, agents, urls, dialect, merge_agents)", name)
 		}
 		if err != nil {
 			return req, err

@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -50,11 +51,19 @@ func TestDecodeBatch(t *testing.T) {
 }
 
 // compareDecode checks that decodeBatch reads body as encoding/json reads it into
-// batchRequest, or refuses it as encoding/json does.
+// batchRequest, unknown fields refused (as POST /v1/audit refuses them), or
+// refuses it as encoding/json does.
 func compareDecode(t *testing.T, body string) {
 	t.Helper()
 	var want batchRequest
-	wantErr := json.Unmarshal([]byte(body), &want)
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.DisallowUnknownFields()
+	wantErr := dec.Decode(&want)
+	if wantErr == nil {
+		if err := dec.Decode(new(json.RawMessage)); err != io.EOF {
+			wantErr = fmt.Errorf("trailing data: %v", err) // as json.Unmarshal refuses it
+		}
+	}
 	got, err := decodeBatch(body)
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("decodeBatch(%q): error %v; encoding/json says %v", body, err, wantErr)

@@ -41,18 +41,32 @@ func (s *Server) sameOrigin(h http.Handler) http.Handler {
 		loopback := s.ln != nil && isLoopbackAddr(s.ln.Addr())
 		switch {
 		case len(names) > 0 && !names[hostName(r.Host)] && !(loopback && isLoopbackHost(r.Host)):
-			http.Error(w, "this server answers only requests addressed to its configured names (-hosts)", http.StatusMisdirectedRequest)
+			refuse(w, r, "this server answers only requests addressed to its configured names (-hosts)", http.StatusMisdirectedRequest)
 			return
 		case len(names) == 0 && loopback && !isLoopbackHost(r.Host):
-			http.Error(w, "this server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1]", http.StatusMisdirectedRequest)
+			refuse(w, r, "this server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1]", http.StatusMisdirectedRequest)
 			return
 		}
 		if crossSite(r) && !harmless(r) {
-			http.Error(w, "cross-site request refused: use the API from a program, or the tester from its own page", http.StatusForbidden)
+			refuse(w, r, "cross-site request refused: use the API from a program, or the tester from its own page", http.StatusForbidden)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// refuse answers a refused request: under /v1/ as every API error is, JSON
+// {"error": msg}; elsewhere (the tester's pages) plain text.
+func refuse(w http.ResponseWriter, r *http.Request, msg string, code int) {
+	if !strings.HasPrefix(r.URL.Path, "/v1/") {
+		http.Error(w, msg, code)
+		return
+	}
+	body := appendError(nil, msg)
+	w.Header()["Content-Type"] = jsonType
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	w.Write(body)
 }
 
 // crossSite reports whether a browser says r comes from another site's page. A

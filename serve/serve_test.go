@@ -458,6 +458,8 @@ func TestErrors(t *testing.T) {
 		{"merge_agents not a bool", "POST", "/v1/check", `{"agent":"a","urls":["` + o.URL + `"],"merge_agents":"yes"}`, 400, "merge_agents"},
 		{"two agents in a GET", "GET", "/v1/check?agent=a&agent=b&url=" + url.QueryEscape(o.URL), "", 400, "one agent per GET /v1/check"},
 		{"not a URL", "GET", "/v1/check?agent=a&url=search", "", 400, `"search": not a URL`},
+		// Unknown fields are refused, as POST /v1/audit refuses them.
+		{"unknown field in a batch", "POST", "/v1/check", `{"agent":"a","urls":["` + o.URL + `"],"agnets":["b"]}`, 400, `unknown field "agnets"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1143,10 +1145,17 @@ func TestSameOrigin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			io.Copy(io.Discard, resp.Body)
+			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != tt.code {
 				t.Errorf("status %d, want %d", resp.StatusCode, tt.code)
+			}
+			// A refusal of the API is JSON, as its every error; of a page, text.
+			if resp.StatusCode >= 400 && strings.HasPrefix(tt.path, "/v1/") {
+				var e struct{ Error string }
+				if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") || json.Unmarshal(body, &e) != nil || e.Error == "" {
+					t.Errorf("refusal %s %q, want JSON {\"error\": …}", ct, body)
+				}
 			}
 		})
 	}
@@ -1243,5 +1252,33 @@ func TestCheckUsage(t *testing.T) {
 	}
 	if got, w := strings.Join(lines, "; "), `4 "" "train-ai=n"; 5 "/ai-ok/" "train-ai=y"; 6 "" "ai-train=no"`; got != w {
 		t.Errorf("GET /v1/robots: usage lines %s, want %s", got, w)
+	}
+}
+
+// TestCheckSchemeless: a URL typed without a scheme, host:port/path, is checked as
+// "robots check", fetch and audit read it (a port other than 443: http), with the
+// input kept, in GET and POST /v1/check alike.
+func TestCheckSchemeless(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /private/\n")
+	s, _ := start(t, Config{AllowPrivate: true})
+	hostPort := strings.TrimPrefix(o.URL, "http://")
+	resp, err := http.Get("http://" + s.Addr() + checkPath([]string{"a"}, hostPort+"/private/x"))
+	var v struct {
+		URL, Input string
+		Allowed    bool
+		Rule       string
+	}
+	if code := decode(t, resp, &v); err != nil || code != 200 || v.URL != o.URL+"/private/x" || v.Input != hostPort+"/private/x" || v.Allowed || v.Rule != "Disallow: /private/" {
+		t.Errorf("GET: %v %d %+v, want %s/private/x disallowed by Disallow: /private/", err, code, v, o.URL)
+	}
+	resp, err = http.Post("http://"+s.Addr()+"/v1/check", "application/json", strings.NewReader(`{"agent":"a","urls":["`+hostPort+`/open"]}`))
+	var b struct {
+		Results []struct {
+			URL     string
+			Allowed bool
+		}
+	}
+	if code := decode(t, resp, &b); err != nil || code != 200 || len(b.Results) != 1 || b.Results[0].URL != o.URL+"/open" || !b.Results[0].Allowed {
+		t.Errorf("POST: %v %d %+v, want %s/open allowed", err, code, b, o.URL)
 	}
 }

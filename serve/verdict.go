@@ -102,10 +102,12 @@ func (dc decider) check(tokens []string, url string) robots.Decision {
 }
 
 // encodeURL returns u as a browser would request it, and u again as the input to
-// report when encoding changed it ("" otherwise). An input that is not an absolute
-// URL is an error for the caller (400).
+// report when encoding changed it ("" otherwise). A URL typed without a scheme is
+// read as "robots check", fetch and audit read it ("example.com:8080/x" is
+// http://example.com:8080/x: weburl.Absolute). An input that is not an absolute URL
+// is an error for the caller (400).
 func encodeURL(u string) (url, input string, err error) {
-	enc, err := weburl.Encode(u)
+	enc, _, err := weburl.Absolute(u)
 	if err != nil {
 		return "", "", errorf(http.StatusBadRequest, "url: %v", err)
 	}

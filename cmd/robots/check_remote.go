@@ -26,7 +26,10 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 	var origins []string
 	first := map[string]int{} // origin → index of its first URL
 	for i, raw := range urls {
-		u, err := weburl.Encode(raw)
+		u, note, err := weburl.Absolute(raw) // "example.com:8080/x" as fetch and audit read it
+		if note != "" {
+			out.warn("%s", note)
+		}
 		if err == nil && u[0] == '/' {
 			err = fmt.Errorf("%q: a path needs -robots FILE; without it, give whole URLs", raw)
 		}

@@ -148,3 +148,20 @@ func Retry(u string) string {
 	}
 	return "check the address and port, or try " + other + " if the site serves HTTPS"
 }
+
+// Absolute reads a URL to decide against its origin's live robots.txt, as "robots
+// check" without -robots and the service's /v1/check take it: an absolute URL as
+// Encode does, or one typed without a scheme as Site reads it ("example.com:8080/x"
+// is http://example.com:8080/x, said in note), so that the URL a person types is
+// read the same by check, fetch and audit. A path ("/x") is returned as Encode
+// returns it, for the caller to refuse.
+func Absolute(raw string) (u, note string, err error) {
+	s := trim(raw)
+	if s != "" && s[0] != '/' && s[0] != '\\' && !strings.Contains(s, "://") {
+		if u, note, err := Site(s); err == nil {
+			return u, note, nil
+		}
+	}
+	u, err = Encode(raw)
+	return u, "", err
+}

@@ -102,3 +102,27 @@ func FuzzSite(f *testing.F) {
 		}
 	})
 }
+
+// TestAbsolute: a URL to check is read as fetch and audit read a site: typed
+// without a scheme, by Site's rule, and said; with one, or a path, as Encode reads
+// it; what is neither is Encode's error.
+func TestAbsolute(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		chosen   bool
+		fails    bool
+	}{
+		{"example.com:8080/x", "http://example.com:8080/x", true, false},
+		{"example.com/private/a b", "https://example.com/private/a%20b", true, false},
+		{"127.0.0.1:8000/", "http://127.0.0.1:8000/", true, false},
+		{"https://example.com/x", "https://example.com/x", false, false},
+		{"/x", "/x", false, false},
+		{"mailto:a@b", "", false, true},
+		{"search", "", false, true},
+	} {
+		u, note, err := Absolute(tc.in)
+		if (err != nil) != tc.fails || u != tc.want || (note != "") != tc.chosen {
+			t.Errorf("Absolute(%q) = %q, %q, %v; want %q, a note %v, an error %v", tc.in, u, note, err, tc.want, tc.chosen, tc.fails)
+		}
+	}
+}
