@@ -4,6 +4,9 @@ package verify
 // reads it; "" when it names none. Tools that group requests by crawler (package
 // accesslog) call it, so that a request is named one way everywhere.
 func (v *Verifier) Crawler(ua string) string {
+	if len(ua) > v.lim.MaxUserAgent {
+		ua = ua[:v.lim.MaxUserAgent]
+	}
 	c, ok := v.index.match(ua)
 	if !ok {
 		return ""

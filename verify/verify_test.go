@@ -203,9 +203,14 @@ func TestMatchPatterns(t *testing.T) {
 		"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36": "bingbot",
 		"Googlebot-Image/1.0": "Googlebot-Image",
 		"curl/8.5.0":          "",
+		// Only the first Limits.MaxUserAgent bytes are read.
+		strings.Repeat("x", verify.DefaultMaxUserAgent) + " GPTBot/1.0": "",
 	} {
 		if got := v.Verify(context.Background(), verify.Request{Addr: netip.MustParseAddr("192.0.2.1"), UserAgent: ua}); got.Crawler != want {
 			t.Errorf("%q names %q, want %q", ua, got.Crawler, want)
+		}
+		if got := v.Crawler(ua); got != want {
+			t.Errorf("Crawler(%q) = %q, want %q", ua, got, want)
 		}
 	}
 }
