@@ -40,12 +40,17 @@ type dnsCache struct {
 	now func() time.Time
 	sf  singleflight.Group
 
+	noWait   bool            // look up in the background, answering unknown meanwhile
+	bg       *sync.WaitGroup // the background lookups, for Verifier.Wait
+	inFlight chan struct{}   // bounds the background lookups
+
 	mu      sync.Mutex
 	answers map[string]dnsAnswer
 }
 
 func newDNSCache(r Resolver, lim Limits, now func() time.Time) *dnsCache {
-	return &dnsCache{r: r, lim: lim, now: now, answers: map[string]dnsAnswer{}}
+	return &dnsCache{r: r, lim: lim, now: now, answers: map[string]dnsAnswer{}, bg: &sync.WaitGroup{},
+		inFlight: make(chan struct{}, lim.DNSInFlight)}
 }
 
 func (c *dnsCache) check(ctx context.Context, addr netip.Addr, suffixes []string) dnsAnswer {
@@ -57,6 +62,23 @@ func (c *dnsCache) check(ctx context.Context, addr netip.Addr, suffixes []string
 	if ok && now.Before(a.expires) {
 		return a
 	}
+	if c.noWait {
+		select {
+		case c.inFlight <- struct{}{}:
+			c.bg.Go(func() {
+				defer func() { <-c.inFlight }()
+				c.resolve(context.Background(), key, addr, suffixes)
+			})
+			return dnsAnswer{outcome: dnsUnknown, detail: fmt.Sprintf("reverse DNS of %s is being looked up", addr)}
+		default:
+			return dnsAnswer{outcome: dnsUnknown, detail: fmt.Sprintf("reverse DNS of %s not looked up: %d lookups in flight", addr, cap(c.inFlight))}
+		}
+	}
+	return c.resolve(ctx, key, addr, suffixes)
+}
+
+// resolve looks addr up, one lookup per key at a time, and caches the answer.
+func (c *dnsCache) resolve(ctx context.Context, key string, addr netip.Addr, suffixes []string) dnsAnswer {
 	v, _, _ := c.sf.Do(key, func() (any, error) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.lim.DNSTimeout)
 		defer cancel()

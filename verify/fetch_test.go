@@ -219,3 +219,56 @@ func TestFetchedListConcurrent(t *testing.T) {
 		t.Errorf("%d fetches, %d wrong answers; want 1 and 0", n, wrong.Load())
 	}
 }
+
+// blockingDNS answers as fakeDNS, for the address block once release is closed.
+type blockingDNS struct {
+	fakeDNS
+	block   string
+	release chan struct{}
+}
+
+func (b blockingDNS) LookupAddr(ctx context.Context, addr string) ([]string, error) {
+	if addr == b.block {
+		<-b.release
+	}
+	return b.fakeDNS.LookupAddr(ctx, addr)
+}
+
+// With NoWait, Verify never waits on the network: a list not loaded yet and an
+// address not looked up answer cannot-tell at once and are loaded in the
+// background; once Wait returns, the answers are there.
+func TestNoWait(t *testing.T) {
+	listRelease := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-listRelease
+		fmt.Fprint(w, `{"prefixes": [{"ipv4Prefix": "66.249.66.0/27"}]}`)
+	}))
+	defer srv.Close()
+	dns := blockingDNS{block: "203.0.113.9", release: make(chan struct{})}
+	v, err := verify.New(verify.Options{NoWait: true, Resolver: dns,
+		Lists: map[string]string{"Googlebot": srv.URL + "/googlebot.json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	in := verify.Request{Addr: netip.MustParseAddr("66.249.66.1"), UserAgent: googlebotUA}
+	out := verify.Request{Addr: netip.MustParseAddr("203.0.113.9"), UserAgent: googlebotUA}
+
+	// The list server and the resolver hold every answer: Verify returns anyway.
+	if got := v.Verify(ctx, in); got.Status != verify.CannotTell || !strings.Contains(got.Detail, "being loaded") {
+		t.Errorf("before the list is loaded: %+v", got)
+	}
+	close(listRelease)
+	v.Wait()
+	if got := v.Verify(ctx, in); got.Status != verify.Verified {
+		t.Errorf("after the list is loaded: %+v", got)
+	}
+	if got := v.Verify(ctx, out); got.Status != verify.CannotTell || !strings.Contains(got.Detail, "being looked up") {
+		t.Errorf("before DNS answers: %+v", got)
+	}
+	close(dns.release)
+	v.Wait()
+	if got := v.Verify(ctx, out); got.Status != verify.Impostor {
+		t.Errorf("after DNS answered no such name: %+v", got)
+	}
+}

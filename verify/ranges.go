@@ -176,6 +176,8 @@ type listCache struct {
 	lim     Limits
 	now     func() time.Time
 	offline bool
+	noWait  bool                        // first use loads in the background too (Options.NoWait)
+	bg      *sync.WaitGroup             // the background loads, for Verifier.Wait
 	what    string                      // "range list", "key directory": for errors
 	accept  string                      // the Accept field of a fetch
 	parse   func(b []byte) (any, error) // a document's content, kept as the set
@@ -205,7 +207,7 @@ type state struct {
 }
 
 func newListCache(c *http.Client, lim Limits, now func() time.Time, offline bool) *listCache {
-	return &listCache{client: c, lim: lim, now: now, offline: offline, lists: map[*source]*list{},
+	return &listCache{client: c, lim: lim, now: now, offline: offline, lists: map[*source]*list{}, bg: &sync.WaitGroup{},
 		what: "range list", accept: "application/json, text/plain;q=0.5",
 		parse: func(b []byte) (any, error) {
 			ps, err := parseRanges(b)
@@ -235,17 +237,21 @@ func (c *listCache) get(ctx context.Context, s *source) (any, error) {
 	l.mu.Lock()
 	tried := l.tried
 	l.mu.Unlock()
-	if !tried {
+	if !tried && !c.noWait {
 		_ = c.loadOnce(ctx, s, l, true)
 	}
 	l.mu.Lock()
 	st := l.st
 	now := c.now()
-	if now.After(st.expires) && !l.busy {
+	if (!l.tried || now.After(st.expires)) && !l.busy {
 		l.busy = true
-		go c.background(s, l)
+		c.bg.Go(func() { c.background(s, l) })
 	}
+	tried = l.tried
 	l.mu.Unlock()
+	if !tried {
+		return nil, fmt.Errorf("%s %s is being loaded", c.what, s.name)
+	}
 	switch {
 	case st.set == nil:
 		return nil, fmt.Errorf("%s %s unavailable: %v", c.what, s.name, st.err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorobots/robots/webbotauth"
@@ -15,7 +16,7 @@ func newKeyDirCache(c *http.Client, lim Limits, now func() time.Time, offline bo
 	// The draft: a redirect is a discovery failure, never followed.
 	noRedirect := *c
 	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &listCache{client: &noRedirect, lim: lim, now: now, offline: offline, lists: map[*source]*list{},
+	return &listCache{client: &noRedirect, lim: lim, now: now, offline: offline, lists: map[*source]*list{}, bg: &sync.WaitGroup{},
 		what: "key directory", accept: webbotauth.MediaType + ", application/json;q=0.5",
 		parse: func(b []byte) (any, error) { return webbotauth.ParseDirectory(b) }}
 }

@@ -109,6 +109,7 @@ type Limits struct {
 	MaxNames      int           // PTR names looked at per address; DefaultMaxNames
 	MaxSkew       time.Duration // a signature's created/expires tolerance; DefaultMaxSkew
 	MaxUserAgent  int           // bytes of a User-Agent read to name the crawler; DefaultMaxUserAgent
+	DNSInFlight   int           // background DNS lookups at once with Options.NoWait; DefaultDNSInFlight
 }
 
 // Defaults of Limits.
@@ -127,6 +128,7 @@ const (
 	DefaultMaxNames      = 8
 	DefaultMaxSkew       = time.Minute
 	DefaultMaxUserAgent  = 4096 // real crawlers' are under 300 bytes
+	DefaultDNSInFlight   = 64
 )
 
 func (l *Limits) fill() {
@@ -157,6 +159,9 @@ func (l *Limits) fill() {
 	if l.MaxUserAgent <= 0 {
 		l.MaxUserAgent = DefaultMaxUserAgent
 	}
+	if l.DNSInFlight <= 0 {
+		l.DNSInFlight = DefaultDNSInFlight
+	}
 }
 
 // Options configure a Verifier. Every field may be left zero.
@@ -178,6 +183,12 @@ type Options struct {
 	// HTTPClient fetches range lists and key directories; nil means a client with
 	// Limits.FetchTimeout.
 	HTTPClient *http.Client
+	// NoWait makes Verify never wait on the network, for a server that verifies
+	// in the request path: a list or key directory not loaded yet, and an address
+	// whose DNS answer is not cached, are looked up in the background and answer
+	// CannotTell meanwhile. Without it the first use of a list, and each new
+	// address's DNS, wait (bounded by FetchTimeout and DNSTimeout).
+	NoWait bool
 	// Now is the clock; nil means time.Now.
 	Now    func() time.Time
 	Limits Limits
@@ -226,7 +237,16 @@ func New(opts Options) (*Verifier, error) {
 	v.lists = newListCache(client, lim, now, opts.Offline)
 	v.keydirs = newKeyDirCache(client, lim, now, opts.Offline)
 	v.dns = newDNSCache(res, lim, now)
+	v.lists.noWait, v.keydirs.noWait, v.dns.noWait = opts.NoWait, opts.NoWait, opts.NoWait
 	return v, nil
+}
+
+// Wait returns when the loads and lookups running in the background (refreshes,
+// and with Options.NoWait first uses) are done: for tests, and before exiting.
+func (v *Verifier) Wait() {
+	v.lists.bg.Wait()
+	v.keydirs.bg.Wait()
+	v.dns.bg.Wait()
 }
 
 // Refresh loads every range list the registry names now, rather than on first
