@@ -75,6 +75,8 @@ const (
 	UsageNoEffect        Code = "usage-no-effect"         // a preference line outside any group, or in a group that may fetch nothing
 	UsageMisspelledField Code = "usage-misspelled-field"  // "Content-Signals", "ContentUsage": crawlers skip the line
 	UsageIgnoredByGoogle Code = "usage-ignored-by-google" // Google's crawlers read neither line
+	UsageSignalsDisagree Code = "usage-signals-disagree"  // Content-Usage and Content-Signal on one path say opposite things of one use
+	UsageDropsCategories Code = "usage-drops-categories"  // a line on a longer path leaves out what a shorter one states: unknown there
 )
 
 // CodeInfo describes a code for documentation and for tools that list rules (SARIF).
@@ -166,6 +168,10 @@ var codes = []CodeInfo{
 		"Preferences are rules of a group and apply only to URLs the group lets a crawler fetch: the line applies to nothing."},
 	{UsageMisspelledField, Warning, "A misspelling of Content-Usage or Content-Signal (\"Content-Signals\", \"ContentUsage\").",
 		"Every crawler skips the line: the preference is not stated."},
+	{UsageSignalsDisagree, Warning, "A Content-Usage and a Content-Signal line of one group, on the same path, that state opposite preferences for the same use (\"Content-Usage: /blog/ train-ai=y\" and \"Content-Signal: /blog/ ai-train=no\").",
+		"Crawlers that read both combine them most restrictively; those that read one follow it: the site says two things."},
+	{UsageDropsCategories, Warning, "A usage line on a longer path that leaves out categories a line on a shorter path of its group states (\"Content-Usage: train-ai=n, search=y\" then \"Content-Usage: /blog/ train-ai=y\").",
+		"Only the lines whose path matches longest apply (draft-ietf-aipref-attach §3.1): under the longer path the categories it leaves out are unknown, not those of the shorter line."},
 	{UsageIgnoredByGoogle, Info, "The file states usage preferences.",
 		"Google's crawlers ignore Content-Usage and Content-Signal lines today; Google documents the Google-Extended token for keeping content out of its AI models."},
 }

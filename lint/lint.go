@@ -85,6 +85,7 @@ var checks = []func(*file){
 	checkBlocksAll,
 	checkDialects,
 	checkUsage,
+	checkUsageGroups,
 }
 
 // Check reads body, the contents of the robots.txt file called name, and returns

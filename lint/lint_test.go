@@ -53,6 +53,11 @@ var checkTests = []struct {
 	{"unknown field", "User-agent: *\nRestrict: /x\nDisallow: /y\n", []want{{2, UnknownField}}},
 	// RSL 1.0's License (rslstandard.org/guide/robots-txt, its example file) and
 	// crawler-commons' LLM-Policy are fields crawlers read: no warning.
+	// The two mistakes: Content-Usage and Content-Signal say opposite things of
+	// training on /blog/; a path-specific line drops search to unknown under its path.
+	{"usage signals disagree", "User-agent: *\nAllow: /\nContent-Usage: /blog/ train-ai=y\nContent-Signal: /blog/ ai-train=no\n", []want{{3, UsageIgnoredByGoogle}, {4, UsageSignalsDisagree}}},
+	{"usage line drops categories", "User-agent: *\nAllow: /\nContent-Usage: train-ai=n, search=y\nContent-Usage: /blog/ train-ai=y\n", []want{{3, UsageIgnoredByGoogle}, {4, UsageDropsCategories}}},
+	{"usage line repeats them", "User-agent: *\nAllow: /\nContent-Usage: train-ai=n, search=y\nContent-Usage: /blog/ train-ai=y, search=y\nContent-Signal: ai-train=no\n", []want{{3, UsageIgnoredByGoogle}}},
 	{"RSL guide example", "License: https://example.com/license.xml\n\nUser-agent: Googlebot\nAllow: /\n", nil},
 	{"License and LLM-Policy in a group", "User-agent: *\nDisallow: /x\nLicense: https://example.com/a.xml\nLLM-Policy: https://example.com/llm.txt\n", nil},
 	{"License not absolute", "License: /license.xml\nUser-agent: *\nDisallow: /x\n", []want{{1, LicenseNotAbsolute}}},
