@@ -389,36 +389,44 @@ func (sc *indexScratch) begin(n int) {
 // once, a few times slower a byte.
 func indexPays(prog string, p *pathView, legacy bool) bool {
 	np, nw := 0, 0
+	for _, po := range setParts(prog, p) {
+		if po != 0 {
+			_, a, b := partCounts(prog, po, u64(prog, po))
+			np, nw = np+a, nw+b
+		}
+	}
 	if legacy {
-		_, np, nw = partCounts(prog, progHead+setShortHeader, u64(prog, progHead+setShortHeader))
 		return 2*(np+nw) > 4*len(p.s)+256
 	}
-	const so = progHead
-	count := func(po int) {
-		_, a, b := partCounts(prog, po, u64(prog, po))
-		np, nw = np+a, nw+b
-	}
-	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 {
-		hdr := prog[so : so+setBounds]
-		low := hdr[setLowKeys]
-		if c, ok := p.second(); ok && c < setKeyLimit {
-			bit := uint64(1) << (c & 63)
-			keys, j := lo&^setLongForm, 0
-			if c >= 64 {
-				keys, j = u64(hdr, setKeysHi), int(low&setLowCount)
-			}
-			if keys&bit != 0 {
-				j += bits.OnesCount64(keys & (bit - 1))
-				count(int(u32(prog, so+setBounds+boundSize*j)))
-			}
-		}
-		if low&setNoGeneric == 0 {
-			count(int(u32(hdr, setGeneric)))
-		}
-	} else {
-		count(so + setShortHeader)
-	}
 	return 2*np+nw*(8+len(p.s)/8) > 4*len(p.s)+256
+}
+
+// setParts returns where the parts of the set in prog that may hold rules matching the
+// path start: its generic part and the part of the path's bucket, 0 for none (matchParts
+// finds them, written out).
+func setParts(prog string, p *pathView) (parts [2]int) {
+	const so = progHead
+	lo := u64(prog, so+setKeys)
+	if lo&setLongForm == 0 {
+		return [2]int{so + setShortHeader, 0}
+	}
+	hdr := prog[so : so+setBounds]
+	low := hdr[setLowKeys]
+	if c, ok := p.second(); ok && c < setKeyLimit {
+		bit := uint64(1) << (c & 63)
+		keys, j := lo&^setLongForm, 0
+		if c >= 64 {
+			keys, j = u64(hdr, setKeysHi), int(low&setLowCount)
+		}
+		if keys&bit != 0 {
+			j += bits.OnesCount64(keys & (bit - 1))
+			parts[1] = int(u32(prog, so+setBounds+boundSize*j))
+		}
+	}
+	if low&setNoGeneric == 0 {
+		parts[0] = int(u32(hdr, setGeneric))
+	}
+	return parts
 }
 
 // matchIndex updates best with the rule of the set in prog that decides the path, as
@@ -437,6 +445,37 @@ func matchIndex(prog string, ix int, p *pathView, best *entry, first bool) {
 	v.offer(sc, 0, p, best, first) // the rules without a piece
 	for _, k := range sc.keys {
 		v.offer(sc, k, p, best, first)
+	}
+	scratches.Put(sc)
+}
+
+// eachIndexMatch calls visit with every rule of the set in prog, whose index is at ix,
+// that matches the path: Robots.Usage's lines, where every longest match counts.
+func eachIndexMatch(prog string, ix int, p *pathView, visit func(entry)) {
+	p.end()
+	v := viewIndex(prog, ix)
+	sc := scratches.Get().(*indexScratch)
+	sc.begin(int(u32(prog, ix+ixNodes)))
+	node, pos := uint32(0), 0
+	if p.slash {
+		node, pos = v.scan(sc, node, "/", 0), 1
+	}
+	v.scan(sc, node, p.s, pos)
+	for i := -1; i < len(sc.keys); i++ {
+		node := uint32(0) // the rules without a piece first
+		if i >= 0 {
+			node = sc.keys[i]
+		}
+		nd := v.node(node)
+		lo, n := int(u32(prog, nd+nodeRecs)), int(u32(prog, nd+nodeNRecs))
+		for r := v.recs + recSize*lo; n > 0; r, n = r+recSize, n-1 {
+			if v.allSeen(sc, r) {
+				en := entryAt(prog, int(u32(prog, r+recEntry)), int(u32(prog, r+recText)))
+				if v.verify(sc, r, en, p) {
+					visit(en)
+				}
+			}
+		}
 	}
 	scratches.Put(sc)
 }

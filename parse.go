@@ -604,12 +604,19 @@ func (r *Robots) compileSet(gs []int32, index bool) []byte {
 		}
 	}
 	// The old dialects have no buckets: they try rules in file order.
-	size := b.sets.plan(b.rules, !legacy)
+	return b.writeSet(!legacy, index)
+}
+
+// writeSet writes the rules added (addRule) as a set, bucketed or not (the legacy
+// dialects', whose rules are tried in file order), with its index if index, into a
+// new allocation of exactly its size.
+func (b *builder) writeSet(bucketed, index bool) []byte {
+	size := b.sets.plan(b.rules, bucketed)
 	prog := make([]byte, progHead+size+progPad)
 	binary.LittleEndian.PutUint32(prog[progLen:], uint32(len(prog)))
-	b.sets.write(prog, progHead, b.rules, b.pats, !legacy)
+	b.sets.write(prog, progHead, b.rules, b.pats, bucketed)
 	if index {
-		prog = withIndex(prog, buildIndex(b.rules, b.pats, legacy))
+		prog = withIndex(prog, buildIndex(b.rules, b.pats, !bucketed))
 	}
 	return prog
 }

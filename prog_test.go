@@ -167,13 +167,6 @@ func checkPart(r *Robots, prog string, po int, k int16, bucketed bool) (int, err
 	return t, nil
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // TestProgLayout checks the layout invariants of prog.go on files written to reach both
 // forms of a set's header and on the conformance files, under every dialect (bucketed
 // in Google and RFC 9309, not in the legacy ones). TestSlowReferenceCorpus checks them

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -198,32 +199,143 @@ func unknowns(vocab []Category) []Stated {
 // dialects read Content-Usage and Content-Signal lines; the legacy dialects know
 // neither, and every preference is unknown in them. To combine the preferences with a
 // response's own header, see Usage.WithHeader.
-func (r *Robots) Usage(agent, url string) Usage { return r.UsageAgents([]string{agent}, url) }
+func (r *Robots) Usage(agent, url string) Usage {
+	_, u := r.CheckUsage([]string{agent}, url)
+	return u
+}
 
 // UsageAgents is Usage for one crawler that answers to several product tokens: the
 // groups naming any of them apply together, as in CheckAgents.
 func (r *Robots) UsageAgents(agents []string, url string) Usage {
+	_, u := r.CheckUsage(agents, url)
+	return u
+}
+
+// CheckUsage is CheckAgents and UsageAgents in one: the decision on url, made once, and
+// what the file prefers about the use of its content.
+func (r *Robots) CheckUsage(agents []string, url string) (Decision, Usage) {
+	d := r.CheckAgents(agents, url)
 	u := Usage{ContentUsage: unknowns(vocabulary), ContentSignal: unknowns(signalVocabulary), Lines: []UsageLine{}}
-	if !r.CheckAgents(agents, url).Allowed {
-		return u
+	if !d.Allowed {
+		return d, u
 	}
 	u.Fetchable = true
 	if !r.StatesUsage() {
-		return u
+		return d, u
 	}
-	ix := r.usageIndex()
-	groups, _ := r.GroupsFor(agents...)
-	var lines []UsageLine
-	for i, gi := range ix.group {
-		if _, ok := slices.BinarySearch(groups, int(gi)); ok {
-			lines = append(lines, ix.lines[i])
+	// The lines of the sets that apply, as the decision found them (decide).
+	var pv pathView
+	pv.ofURL(url)
+	if dialect := r.dialect; dialect != Google {
+		pv.end()
+		p := pv.s
+		if pv.slash {
+			p = "/" + p
+		}
+		pv.set(dialect.matchPath(p), false, true)
+	}
+	var found []int32
+	offer := func(ref *setRef) {
+		prog := r.usageProg(ref)
+		found = usageMatches(prog, &pv, found)
+	}
+	named := false
+	for _, a := range agents {
+		if ref := r.lookup(a); ref != nil {
+			named = true
+			offer(ref)
 		}
 	}
-	path, slash := splitPath(url)
-	if slash {
-		path = "/" + path
+	if !named && r.star.groupN > 0 {
+		offer(&r.star)
 	}
-	return r.opts.dialect.usage(lines, path)
+	r.applyUsage(&u, found)
+	return d, u
+}
+
+// applyUsage sets u's preferences and lines from the usage lines found, numbered by
+// line: for each field, those whose paths match the URL longest (usageMatches, whose
+// sets may have found a line twice).
+func (r *Robots) applyUsage(u *Usage, found []int32) {
+	ix := r.usageIndex()
+	slices.Sort(found)
+	found = slices.Compact(found)
+	for _, num := range found {
+		i, _ := slices.BinarySearchFunc(ix.lines, int(num), func(l UsageLine, n int) int { return l.Line - n })
+		l := ix.lines[i]
+		st := u.ContentUsage
+		if l.Signal {
+			st = u.ContentSignal
+		}
+		for c, p := range ix.prefs[i] {
+			// Lines in file order: the first that gives the combined preference names it.
+			if s := &st[c]; p > s.Preference {
+				s.Preference, s.Line = p, l.Line
+			}
+		}
+		u.Lines = append(u.Lines, l)
+	}
+}
+
+// usageProg returns the usage set of ref, compiling it on first use: the Content-Usage
+// and Content-Signal lines of its groups as a rule set (prog.go), matched by the same
+// machinery as allow and disallow rules, whose entries' allow flag marks Content-Signal
+// lines. A line without a path has the path "/".
+func (r *Robots) usageProg(ref *setRef) string {
+	if prog := ref.usage.load(); prog != "" {
+		return prog
+	}
+	ix := r.usageIndex()
+	gs := r.groupsOf(ref)
+	b := builders.Get().(*builder)
+	defer b.release()
+	for i, g := range ix.group {
+		if _, ok := slices.BinarySearch(gs, g); ok {
+			l := &ix.lines[i]
+			pat, shape := r.dialect.compilePattern(cmp.Or(l.Path, "/"))
+			b.addRule(pat, l.Line, 0, 0, l.Signal, shape)
+		}
+	}
+	return ref.usage.store(b.writeSet(true, len(b.rules) >= 32))
+}
+
+// usageMatches appends to found the lines of the usage set prog that match the path
+// and are, in their field, the longest that do: all of them when several are as long.
+func usageMatches(prog string, p *pathView, found []int32) []int32 {
+	var ms []entry
+	longest := [2]int{-1, -1}
+	visit := func(en entry) {
+		if f := b2i(en.allow()); en.n >= longest[f] {
+			longest[f] = en.n
+			ms = append(ms, en)
+		}
+	}
+	if ix := progIndex(prog); ix != 0 && indexPays(prog, p, false) {
+		eachIndexMatch(prog, ix, p, visit)
+	} else {
+		for _, po := range setParts(prog, p) {
+			if po != 0 {
+				for en := range partAt(prog, po).entries(prog) {
+					if p.matches(en.shape(), en.pat(prog)) {
+						visit(en)
+					}
+				}
+			}
+		}
+	}
+	for _, en := range ms {
+		if en.n == longest[b2i(en.allow())] {
+			found = append(found, en.line(prog))
+		}
+	}
+	return found
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // StatesUsage reports whether a group of the file has a Content-Usage or
@@ -241,11 +353,7 @@ func (r *Robots) groupUsage(gi int) []UsageLine {
 	ix := r.usageIndex()
 	for i, g := range ix.group {
 		if int(g) == gi {
-			l := ix.lines[i]
-			if _, err := sfv.ParseDictionary(l.Statement); err != nil {
-				l.Error = err.Error()
-			}
-			out = append(out, l)
+			out = append(out, ix.lines[i])
 		}
 	}
 	return out
@@ -254,14 +362,16 @@ func (r *Robots) groupUsage(gi int) []UsageLine {
 // usageIndex is where a file's Content-Usage and Content-Signal lines are: those of
 // its groups, in file order, with the group of each.
 type usageIndex struct {
-	lines []UsageLine
+	lines []UsageLine // each with Error set when its statement does not parse
 	group []int32
+	prefs [][]Preference // of each line, its statement read (readStatement) in its field's vocabulary
 }
 
 func (ix *usageIndex) memSize() int {
-	n := int(unsafe.Sizeof(*ix)) + cap(ix.lines)*int(unsafe.Sizeof(UsageLine{})) + cap(ix.group)*4
-	for _, l := range ix.lines {
-		n += len(l.Error) // the rest is the body's
+	n := int(unsafe.Sizeof(*ix)) + cap(ix.lines)*int(unsafe.Sizeof(UsageLine{})) + cap(ix.group)*4 +
+		cap(ix.prefs)*int(unsafe.Sizeof([]Preference{}))
+	for i, l := range ix.lines {
+		n += len(l.Error) + cap(ix.prefs[i]) // the rest is the body's
 	}
 	return n
 }
@@ -273,7 +383,7 @@ func (r *Robots) usageIndex() *usageIndex { return loadOrRead(&r.usage, r, (*Rob
 // readUsage reads the lines of the groups, as the reader draws them, for the usage
 // fields: in one pass from the first group on, passing over by its first byte every
 // line that cannot be one (usageByte). A line before the first group belongs to none
-// and is left out.
+// and is left out. Each line's statement is read here, once.
 func (r *Robots) readUsage() *usageIndex {
 	if r.opts.dialect.legacy() || len(r.groups) == 0 || !namesContent(r.body[r.groups[0].start:]) {
 		return &noUsage
@@ -302,6 +412,19 @@ func (r *Robots) readUsage() *usageIndex {
 	}
 	if len(ix.lines) == 0 {
 		return &noUsage
+	}
+	ix.prefs = make([][]Preference, len(ix.lines))
+	for i := range ix.lines {
+		l := &ix.lines[i]
+		var err error
+		if l.Signal {
+			ix.prefs[i], err = readStatement(signalVocabulary, signalYes, signalNo, l.Statement)
+		} else {
+			ix.prefs[i], err = readStatement(vocabulary, usageYes, usageNo, l.Statement)
+		}
+		if err != nil {
+			l.Error = err.Error()
+		}
 	}
 	return ix
 }
@@ -337,58 +460,6 @@ var usageByte = func() (t [256]bool) {
 	t['c'], t['C'] = true, true
 	return t
 }()
-
-// usage is what lines (the Content-Usage and Content-Signal lines of the groups that
-// apply to a crawler) say about path, the path and query of a URL as splitPath gives
-// it, for a crawler that may fetch it.
-func (d Dialect) usage(lines []UsageLine, path string) Usage {
-	path = d.matchPath(path)
-	u := Usage{Fetchable: true}
-	var cu, cs []UsageLine
-	cu, u.ContentUsage = d.applyLines(lines, false, path, vocabulary, usageYes, usageNo)
-	cs, u.ContentSignal = d.applyLines(lines, true, path, signalVocabulary, signalYes, signalNo)
-	u.Lines = append(append([]UsageLine{}, cu...), cs...)
-	slices.SortFunc(u.Lines, func(a, b UsageLine) int { return a.Line - b.Line })
-	return u
-}
-
-// applyLines picks the lines of one field (Content-Signal when signal is set) whose
-// paths match path longest, and combines their statements.
-func (d Dialect) applyLines(lines []UsageLine, signal bool, path string, vocab []Category, yes, no string) ([]UsageLine, []Stated) {
-	var best []UsageLine
-	bestLen := -1
-	for _, l := range lines {
-		if l.Signal != signal {
-			continue
-		}
-		p := l.Path
-		if p == "" {
-			p = "/"
-		}
-		pat, shape := d.compilePattern(p)
-		if !matches(shape, pat, path) || len(pat) < bestLen {
-			continue
-		}
-		if len(pat) > bestLen {
-			best, bestLen = best[:0], len(pat)
-		}
-		best = append(best, l)
-	}
-	st := unknowns(vocab)
-	for i := range best {
-		prefs, err := readStatement(vocab, yes, no, best[i].Statement)
-		if err != nil {
-			best[i].Error = err.Error()
-		}
-		for c, p := range prefs {
-			// Lines in file order: the first that gives the combined preference names it.
-			if s := &st[c]; p > s.Preference {
-				s.Preference, s.Line = p, best[i].Line
-			}
-		}
-	}
-	return best, st
-}
 
 // readStatement assigns a preference to each category of vocab from a statement, as
 // draft-ietf-aipref-vocab §6.5 says: the statement is an RFC 9651 Dictionary; a

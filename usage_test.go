@@ -3,6 +3,8 @@ package robots
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -592,4 +594,162 @@ func TestWithHeaderLimit(t *testing.T) {
 	if st := (Usage{}).WithHeader(small).Category(TrainAI); st.Preference != UsageDisallowed || !st.Header {
 		t.Errorf("train-ai=n in the header: %+v", st)
 	}
+}
+
+// The reference for Usage: the lines of the groups that apply, each compiled and its
+// statement read for every URL, as Usage did before its lines were compiled once
+// (issue 33). TestUsageReference checks Usage against it.
+
+// usage is what lines (the Content-Usage and Content-Signal lines of the groups that
+// apply to a crawler) say about path, the path and query of a URL as splitPath gives
+// it, for a crawler that may fetch it.
+func (d Dialect) usage(lines []UsageLine, path string) Usage {
+	path = d.matchPath(path)
+	u := Usage{Fetchable: true}
+	var cu, cs []UsageLine
+	cu, u.ContentUsage = d.applyLines(lines, false, path, vocabulary, usageYes, usageNo)
+	cs, u.ContentSignal = d.applyLines(lines, true, path, signalVocabulary, signalYes, signalNo)
+	u.Lines = append(append([]UsageLine{}, cu...), cs...)
+	slices.SortFunc(u.Lines, func(a, b UsageLine) int { return a.Line - b.Line })
+	return u
+}
+
+// applyLines picks the lines of one field (Content-Signal when signal is set) whose
+// paths match path longest, and combines their statements.
+func (d Dialect) applyLines(lines []UsageLine, signal bool, path string, vocab []Category, yes, no string) ([]UsageLine, []Stated) {
+	var best []UsageLine
+	bestLen := -1
+	for _, l := range lines {
+		if l.Signal != signal {
+			continue
+		}
+		p := l.Path
+		if p == "" {
+			p = "/"
+		}
+		pat, shape := d.compilePattern(p)
+		if !matches(shape, pat, path) || len(pat) < bestLen {
+			continue
+		}
+		if len(pat) > bestLen {
+			best, bestLen = best[:0], len(pat)
+		}
+		best = append(best, l)
+	}
+	st := unknowns(vocab)
+	for i := range best {
+		prefs, err := readStatement(vocab, yes, no, best[i].Statement)
+		if err != nil {
+			best[i].Error = err.Error()
+		}
+		for c, p := range prefs {
+			// Lines in file order: the first that gives the combined preference names it.
+			if s := &st[c]; p > s.Preference {
+				s.Preference, s.Line = p, best[i].Line
+			}
+		}
+	}
+	return best, st
+}
+
+// refUsageAgents is UsageAgents as the reference reads it: the lines of the groups that
+// apply (GroupsFor), each compiled and matched, its statement read (Dialect.usage).
+func refUsageAgents(r *Robots, agents []string, url string) Usage {
+	u := Usage{ContentUsage: unknowns(vocabulary), ContentSignal: unknowns(signalVocabulary), Lines: []UsageLine{}}
+	if !r.CheckAgents(agents, url).Allowed {
+		return u
+	}
+	u.Fetchable = true
+	if !r.StatesUsage() {
+		return u
+	}
+	ix := r.usageIndex()
+	groups, _ := r.GroupsFor(agents...)
+	var lines []UsageLine
+	for i, gi := range ix.group {
+		if _, ok := slices.BinarySearch(groups, int(gi)); ok {
+			l := ix.lines[i]
+			l.Error = ""
+			lines = append(lines, l)
+		}
+	}
+	return r.opts.dialect.usage(lines, pathOf(url))
+}
+
+// checkUsage checks UsageAgents and CheckUsage against the reference.
+func checkUsage(t *testing.T, r *Robots, agents []string, url string) {
+	t.Helper()
+	want := refUsageAgents(r, agents, url)
+	d, got := r.CheckUsage(agents, url)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s, %q, %q:\n got %+v\nwant %+v", r.Dialect(), agents, url, got, want)
+	}
+	if wd := r.CheckAgents(agents, url); d != wd {
+		t.Fatalf("%s, %q, %q: CheckUsage decides %+v, CheckAgents %+v", r.Dialect(), agents, url, d, wd)
+	}
+}
+
+// TestUsageReference checks Usage on files of many usage lines, whose sets get an
+// index, and on lines that tie, against the reference.
+func TestUsageReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 2))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "abc/"[rng.IntN(4)]
+		}
+		return string(b)
+	}
+	var many strings.Builder
+	many.WriteString("User-agent: *\nDisallow: /b/c\n")
+	for i := range 400 {
+		field, stmt := "Content-Usage", []string{"train-ai=n", "train-ai=y", "search=n", "x", "ai-use=y"}[i%5]
+		if i%3 == 0 {
+			field, stmt = "Content-Signal", []string{"ai-train=no", "search=yes", "ai-input=no"}[i%3]
+		}
+		path := "/" + word(1+rng.IntN(3))
+		switch i % 4 {
+		case 1:
+			path = "/*" + word(2)
+		case 2:
+			path += "$"
+		case 3:
+			path = ""
+		}
+		fmt.Fprintf(&many, "%s: %s %s\n", field, path, stmt)
+		if i%50 == 0 {
+			fmt.Fprintf(&many, "User-agent: a%d\nUser-agent: b\n", i)
+		}
+	}
+	files := []string{
+		many.String(),
+		"User-agent: *\nContent-Usage: /a* train-ai=n\nContent-Usage: /*b train-ai=y, search=n\nContent-Usage: / search=y\n",
+		"User-agent: b\nContent-Usage: /x train-ai=n\nUser-agent: *\nContent-Usage: /x train-ai=y\nContent-Signal: /x ai-train=no\n",
+	}
+	for _, body := range files {
+		for _, d := range Dialects() {
+			r := Parse([]byte(body), WithDialect(d))
+			for range 300 {
+				path := "/" + word(rng.IntN(12))
+				for _, agents := range [][]string{{"b"}, {"z"}, {"a0", "b"}, {"a50"}} {
+					checkUsage(t, r, agents, "https://h"+path)
+				}
+			}
+			checkUsage(t, r, []string{"b"}, "https://h/"+strings.Repeat(word(8), 200))
+		}
+	}
+}
+
+// FuzzUsageReference checks Usage on any file against the reference.
+func FuzzUsageReference(f *testing.F) {
+	f.Add("User-agent: *\nContent-Usage: /a* train-ai=n\nContent-Usage: /*b train-ai=y\n", "x", "/ab")
+	f.Add("User-agent: b\nContent-Signal: ai-train=no\nContent-Usage: /x$ train-ai=n\n", "b", "https://h/x")
+	f.Fuzz(func(t *testing.T, body, agent, url string) {
+		if len(body) > 4096 || len(url) > 512 {
+			return
+		}
+		for _, d := range Dialects() {
+			checkUsage(t, Parse([]byte(body), WithDialect(d)), []string{agent}, url)
+		}
+	})
 }
