@@ -23,11 +23,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gorobots/robots/gate"
+	"github.com/gorobots/robots/internal/loadgen"
 	"github.com/gorobots/robots/serve"
 )
 
@@ -101,20 +104,26 @@ func main() {
 	rounds := int(*duration / *round / 2)
 	for i := 0; i < rounds; i++ {
 		for _, p := range paths {
+			cpu0, ng0 := loadgen.CPUTime(), procCPU(cmd.Process.Pid)
 			p.run(*rate, *round, *conns)
+			p.cpu += loadgen.CPUTime() - cpu0 + procCPU(cmd.Process.Pid) - ng0
 		}
 	}
 	fmt.Printf("open-loop %d req/s, %d rounds of %v per path, %d connections; latency from the time each request was due\n",
 		*rate, rounds, *round, *conns)
-	fmt.Printf("%-14s %9s %9s %9s %9s %9s %8s\n", "path", "requests", "p50", "p90", "p99", "p99.9", "errors")
-	var p99 [2]time.Duration
+	fmt.Printf("%-14s %9s %9s %9s %9s %9s %8s %12s\n", "path", "requests", "p50", "p90", "p99", "p99.9", "errors", "CPU/request")
+	var p99, cpu [2]time.Duration
 	for i, p := range paths {
 		slices.Sort(p.lat)
 		q := func(f float64) time.Duration { return p.lat[min(len(p.lat)-1, int(f*float64(len(p.lat))))] }
 		p99[i] = q(0.99)
-		fmt.Printf("%-14s %9d %9v %9v %9v %9v %8d\n", p.name, len(p.lat), round3(q(0.5)), round3(q(0.9)), round3(q(0.99)), round3(q(0.999)), p.errors.Load())
+		cpu[i] = p.cpu / time.Duration(len(p.lat))
+		fmt.Printf("%-14s %9d %9v %9v %9v %9v %8d %12v\n", p.name, len(p.lat), round3(q(0.5)), round3(q(0.9)), round3(q(0.99)), round3(q(0.999)), p.errors.Load(), round3(cpu[i]))
 	}
-	fmt.Printf("added by the gate at p99: %v\n", round3(p99[1]-p99[0]))
+	fmt.Printf("added by the gate at p99: %v; CPU added per request (this process: client, site, gate; and nginx): %v\n", round3(p99[1]-p99[0]), round3(cpu[1]-cpu[0]))
+	if l, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Printf("load average while measured: %s", l)
+	}
 }
 
 func round3(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
@@ -127,6 +136,24 @@ type path struct {
 	mu     sync.Mutex
 	lat    []time.Duration
 	errors atomic.Int64
+	cpu    time.Duration // of this process and nginx while it ran
+}
+
+// procCPU is the CPU time (user and system) a process has used, from /proc.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's closing parenthesis; utime and stime are the
+	// 12th and 13th of them, in clock ticks (100 a second on Linux).
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+st) * 10 * time.Millisecond
 }
 
 // run sends rate requests a second for d, each due at its time, from conns workers.
@@ -191,7 +218,6 @@ func waitPort(port int) {
 	}
 	log.Fatalf("nginx does not listen on %d", port)
 }
-
 
 // nginxConf: two server blocks, one plain, one with docs/gate.md's gate.
 const nginxConf = `
