@@ -224,6 +224,14 @@ func TestGateThroughProxies(t *testing.T) {
 						t.Errorf("%s, %s %s: status %d, want %d (%s: %s)", name, fr.who, fr.path, res.StatusCode, status,
 							res.Header.Get(gate.HeaderVerdict), res.Header.Get(gate.HeaderReason))
 					}
+					// The reason reaches the client through both proxies (nginx:
+					// add_header; Caddy: the gate's answer itself when it refuses).
+					if status != 200 {
+						if got := reasonOf(res.Header.Get(gate.HeaderReason)); got != fr.reason || res.Header.Get(gate.HeaderVerdict) != action {
+							t.Errorf("%s, %s %s: %s %q, %s %q; want %s, %s", name, fr.who, fr.path, gate.HeaderVerdict, res.Header.Get(gate.HeaderVerdict),
+								gate.HeaderReason, res.Header.Get(gate.HeaderReason), action, fr.reason)
+						}
+					}
 					if status == 429 && res.Header.Get("Retry-After") != "30" {
 						t.Errorf("%s, %s %s: Retry-After %q, want 30", name, fr.who, fr.path, res.Header.Get("Retry-After"))
 					}
@@ -302,6 +310,12 @@ func TestGateThroughProxies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reasonOf is the reason token of an X-Robots-Gate-Reason value.
+func reasonOf(v string) string {
+	tok, _, _ := strings.Cut(v, ";")
+	return tok
 }
 
 // fleetGet sends one request of the fleet through a proxy, from the crawler's
