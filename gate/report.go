@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorobots/robots/accesslog"
@@ -37,6 +38,7 @@ type ruleKey struct {
 }
 
 type reportRow struct {
+	mu    sync.Mutex // rows are counted apart: crawlers do not wait for each other
 	row   accesslog.Row
 	rules map[ruleKey]*ruleState
 }
@@ -46,53 +48,62 @@ type ruleState struct {
 	examples bool // among the first maxExampleRules rules of the row
 }
 
-// report accumulates the gate's Report; safe for concurrent use.
+// report accumulates the gate's Report; safe for concurrent use. Requests that
+// name no crawler only add to counters; a crawler's request locks its own row.
 type report struct {
-	mu       sync.Mutex
-	examples int
-	rep      accesslog.Report
-	rows     map[rowKey]*reportRow
-	versions []accesslog.Version
-	seen     map[string]bool // versions by name
+	examples                      int
+	records, crawler, badRequests atomic.Int64
+	unknownHosts                  atomic.Int64
+	rows                          sync.Map // rowKey → *reportRow
+	seen                          sync.Map // version names
+	mu                            sync.Mutex
+	versions                      []accesslog.Version // in the order first used
 }
 
-func newReport(examples int) *report {
-	return &report{examples: examples, rows: map[rowKey]*reportRow{}, seen: map[string]bool{}}
-}
+func newReport(examples int) *report { return &report{examples: examples} }
 
 func (p *report) add(r *Request, d *Decision, status int, now time.Time) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.rep.Lines++
-	p.rep.Records++
-	if d.version != nil && !p.seen[d.version.name] {
-		p.seen[d.version.name] = true
-		p.versions = append(p.versions, accesslog.Version{Name: d.version.name, Since: d.version.since, SHA256: d.version.sha})
-	}
-	if d.Reason == BadRequest || d.Reason == UnknownHost {
-		p.rep.Skipped++
-		if p.rep.SkippedBy == nil {
-			p.rep.SkippedBy = map[string]int64{}
+	p.records.Add(1)
+	if v := d.version; v != nil {
+		if _, ok := p.seen.Load(v.name); !ok {
+			p.mu.Lock()
+			if _, ok := p.seen.LoadOrStore(v.name, true); !ok {
+				p.versions = append(p.versions, accesslog.Version{Name: v.name, Since: v.since, SHA256: v.sha})
+			}
+			p.mu.Unlock()
 		}
-		p.rep.SkippedBy[d.Reason.String()]++
+	}
+	switch d.Reason {
+	case BadRequest:
+		p.badRequests.Add(1)
+	case UnknownHost:
+		p.unknownHosts.Add(1)
 	}
 	if d.Crawler == "" {
 		return
 	}
-	p.rep.Crawler++
+	p.crawler.Add(1)
 	k := rowKey{d.Crawler, d.Identity.Status}
-	rs := p.rows[k]
-	if rs == nil {
-		rs = &reportRow{row: accesslog.Row{Crawler: d.Crawler, Identity: d.Identity.Status.String(), Method: d.Identity.Method,
+	v, ok := p.rows.Load(k)
+	if !ok {
+		rs := &reportRow{row: accesslog.Row{Crawler: d.Crawler, Identity: d.Identity.Status.String(), Method: d.Identity.Method,
 			Detail: d.Identity.Detail, First: now, Status: map[string]int64{}}, rules: map[ruleKey]*ruleState{}}
 		if c, ok := crawlers.Lookup(d.Crawler); ok {
 			rs.row.Operator, rs.row.HonoursCrawlDelay = c.Operator, c.CrawlDelay == crawlers.Honoured
 		}
-		p.rows[k] = rs
+		v, _ = p.rows.LoadOrStore(k, rs)
 	}
+	rs := v.(*reportRow)
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
 	row := &rs.row
 	row.Requests++
-	row.Last = now
+	if now.Before(row.First) {
+		row.First = now
+	}
+	if now.After(row.Last) {
+		row.Last = now
+	}
 	row.Status[strconv.Itoa(status)]++
 	if r.Addr.IsValid() && len(row.Addresses) < maxReportAddresses {
 		a := r.Addr.String()
@@ -168,19 +179,30 @@ func (p *report) countRule(rs *reportRow, r *Request, d *Decision, now time.Time
 // lines. "robots logs -merge" prints it as text or CSV.
 func (g *Gate) Report() *accesslog.Report {
 	p := g.report
+	var rep accesslog.Report
+	rep.Records = p.records.Load()
+	rep.Lines = rep.Records
+	rep.Crawler = p.crawler.Load()
+	for reason, n := range map[Reason]int64{BadRequest: p.badRequests.Load(), UnknownHost: p.unknownHosts.Load()} {
+		if n > 0 {
+			if rep.SkippedBy == nil {
+				rep.SkippedBy = map[string]int64{}
+			}
+			rep.SkippedBy[reason.String()] = n
+			rep.Skipped += n
+		}
+	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	rep := p.rep
 	rep.Robots = slices.Clone(p.versions)
+	p.mu.Unlock()
 	rep.CacheLifetime = g.cfg.Grace.Seconds()
 	_, rep.Verification = g.verifier.(verifyAdapter)
 	rep.Examples = p.examples
 	rep.Files = []accesslog.File{{Name: "gate", Lines: rep.Lines, Records: rep.Records, Skipped: rep.Skipped}}
-	if p.rep.SkippedBy != nil {
-		rep.SkippedBy = maps.Clone(p.rep.SkippedBy)
-	}
-	rep.Crawlers = make([]accesslog.Row, 0, len(p.rows))
-	for _, rs := range p.rows {
+	p.rows.Range(func(_, v any) bool {
+		rs := v.(*reportRow)
+		rs.mu.Lock()
+		defer rs.mu.Unlock()
 		row := rs.row
 		row.Status = maps.Clone(row.Status)
 		row.Addresses = slices.Clone(row.Addresses)
@@ -201,7 +223,8 @@ func (g *Gate) Report() *accesslog.Report {
 		}
 		rep.Violations += row.Violations()
 		rep.Crawlers = append(rep.Crawlers, row)
-	}
+		return true
+	})
 	order := map[string]int{accesslog.Verified: 0, accesslog.CannotTell: 1, accesslog.Impostor: 2}
 	slices.SortFunc(rep.Crawlers, func(a, b accesslog.Row) int {
 		if c := strings.Compare(strings.ToLower(a.Crawler), strings.ToLower(b.Crawler)); c != 0 {
