@@ -52,6 +52,9 @@ type Request struct {
 	UserAgent string
 	Header    http.Header // the request headers, when the log has them; nil otherwise
 	Time      time.Time   // when it was made
+	// Method, Host and Target are the request's, as logged ("" when not): a
+	// signature may cover them.
+	Method, Host, Target string
 }
 
 // Identity is verification's answer.
@@ -246,6 +249,7 @@ func (a *Analyzer) identify(ctx context.Context, rec *Record, ci int32) Identity
 	id := a.cfg.Verify(ctx, Request{
 		Crawler: a.table.all[ci].name, Addr: string(rec.Addr), UserAgent: string(rec.UserAgent),
 		Header: rec.Header, Time: rec.Time,
+		Method: string(rec.Method), Host: string(rec.Host), Target: string(rec.Target),
 	})
 	switch id.Status {
 	case Verified, Impostor:

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,13 +24,17 @@ import (
 	"github.com/gorobots/robots/accesslog"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/internal/testenv"
+	"github.com/gorobots/robots/webbotauth"
 )
 
 // The "done when" of issue 35: a real nginx on loopback serves a site, a scripted
 // fleet crawls it from several 127.x addresses, and "robots logs -verify" on
 // nginx's own access log reports exactly the violations and impostors injected.
 // The operators' range lists are served by a loopback HTTP server and DNS by a
-// loopback DNS server: nothing leaves the machine.
+// loopback DNS server, and the signing crawler's key directory is a local file:
+// nothing leaves the machine. nginx writes two logs of the same requests: its
+// default Combined format, which holds no headers (the signed crawler cannot be
+// told), and JSON lines in Caddy's shape with the signature headers (it is verified).
 
 const fleetRobots = `User-agent: *
 Disallow: /private/
@@ -48,6 +53,7 @@ const (
 	uaGPTBot    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"
 	uaClaudeBot = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"
 	uaFirefox   = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+	uaChatGPT   = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 ChatGPT Agent"
 )
 
 func TestLogsNginxFleet(t *testing.T) {
@@ -67,7 +73,8 @@ func TestLogsNginxFleet(t *testing.T) {
 		}
 	}
 	accessLog := filepath.Join(dir, "access.log")
-	addr := startNginx(t, nginx, dir, site, accessLog)
+	jsonLog := filepath.Join(dir, "access.json")
+	addr := startNginx(t, nginx, dir, site, accessLog, jsonLog)
 
 	// The range lists: the fleet's real crawlers are each at one address; every other
 	// list of the registry is served empty, so that no list is fetched from outside.
@@ -135,10 +142,40 @@ func TestLogsNginxFleet(t *testing.T) {
 	get("127.0.0.67", uaGooglebot, "/private/other")
 	// A browser is no crawler, wherever it goes.
 	get("127.0.0.1", uaFirefox, "/private/x")
-	// Web Bot Auth: package verify does not verify signatures yet, and the Combined
-	// format nginx writes holds no signature headers; no signing crawler is sent.
+	// ChatGPT's agent signs its requests (Web Bot Auth) with the key of its
+	// directory, https://chatgpt.com, which the test maps to a local JWKS file.
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := filepath.Join(dir, "chatgpt-keys.json")
+	if err := os.WriteFile(keys, webbotauth.MarshalDirectory(pub), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args = append(args, "-ranges", "https://chatgpt.com="+keys)
+	signed := clientFrom(t, "127.0.0.50")
+	signed.Transport = &webbotauth.Transport{Signer: &webbotauth.Signer{Key: priv, Agent: "https://chatgpt.com"}, Base: signed.Transport}
+	for _, p := range []string{"/robots.txt", "/public/a"} {
+		req, _ := http.NewRequest("GET", base+p, nil)
+		req.Header.Set("User-Agent", uaChatGPT)
+		resp, err := signed.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
 
-	args = append(args, accessLog)
+	// The Combined log holds no headers: the signed requests cannot be told.
+	checkFleetReport(t, append(args, accessLog), accessLog, "cannot-tell", "")
+	// The JSON log holds them: the signature verifies.
+	checkFleetReport(t, append(args, jsonLog), jsonLog, "verified", "signature")
+}
+
+// checkFleetReport runs robots logs and checks its report against what the fleet
+// did; the ChatGPT agent's row has the identity and method given.
+func checkFleetReport(t *testing.T, args []string, logFile, chatgptIdentity, chatgptMethod string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 	var ee exitError
@@ -149,33 +186,35 @@ func TestLogsNginxFleet(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout.String())
 	}
-	log, _ := os.ReadFile(accessLog)
-	if rep.Records != 16 || rep.Skipped != 0 || rep.Crawler != 15 {
-		t.Fatalf("records %d, skipped %d, crawler requests %d; want 16, 0, 15. The log:\n%s", rep.Records, rep.Skipped, rep.Crawler, log)
+	log, _ := os.ReadFile(logFile)
+	if rep.Records != 18 || rep.Skipped != 0 || rep.Crawler != 17 {
+		t.Fatalf("%s: records %d, skipped %d, crawler requests %d; want 18, 0, 17. The log:\n%s", logFile, rep.Records, rep.Skipped, rep.Crawler, log)
 	}
 	if rep.Violations != 5 || rep.Impostors != 3 {
-		t.Errorf("violations %d, impostors %d; want 5 (GPTBot 2, bingbot 3), 3", rep.Violations, rep.Impostors)
+		t.Errorf("%s: violations %d, impostors %d; want 5 (GPTBot 2, bingbot 3), 3", logFile, rep.Violations, rep.Impostors)
 	}
 	type want struct {
 		requests, robots, allowed, disallowed, tooFast int64
 		addrs                                          string
 		rule                                           string // "line rule", of the only rule
+		method                                         string
 	}
 	wants := map[string]want{
-		"Googlebot/verified":      {3, 1, 2, 0, 0, "127.0.0.10", ""},
-		"Googlebot/impostor":      {3, 0, 1, 2, 0, "127.0.0.66 127.0.0.67", "2 Disallow: /private/"},
-		"bingbot/verified":        {4, 1, 3, 0, 3, "127.0.0.20", ""},
-		"GPTBot/verified":         {3, 1, 0, 2, 0, "127.0.0.30", "9 Disallow: /"},
-		"ClaudeBot/" + CannotTell: {2, 1, 1, 0, 0, "127.0.0.40", ""},
+		"Googlebot/verified":         {3, 1, 2, 0, 0, "127.0.0.10", "", "ip-range"},
+		"Googlebot/impostor":         {3, 0, 1, 2, 0, "127.0.0.66 127.0.0.67", "2 Disallow: /private/", "reverse-dns"},
+		"bingbot/verified":           {4, 1, 3, 0, 3, "127.0.0.20", "", "ip-range"},
+		"GPTBot/verified":            {3, 1, 0, 2, 0, "127.0.0.30", "9 Disallow: /", "ip-range"},
+		"ClaudeBot/" + CannotTell:    {2, 1, 1, 0, 0, "127.0.0.40", "", ""},
+		"ChatGPT/" + chatgptIdentity: {2, 1, 1, 0, 0, "127.0.0.50", "", chatgptMethod},
 	}
 	if len(rep.Crawlers) != len(wants) {
-		t.Errorf("%d rows, want %d: %+v", len(rep.Crawlers), len(wants), rep.Crawlers)
+		t.Errorf("%s: %d rows, want %d: %+v", logFile, len(rep.Crawlers), len(wants), rep.Crawlers)
 	}
 	for _, r := range rep.Crawlers {
 		key := r.Crawler + "/" + r.Identity
 		w, ok := wants[key]
 		if !ok {
-			t.Errorf("unexpected row %s: %+v", key, r)
+			t.Errorf("%s: unexpected row %s: %+v", logFile, key, r)
 			continue
 		}
 		var addrs []string
@@ -186,12 +225,9 @@ func TestLogsNginxFleet(t *testing.T) {
 		if len(r.Rules) == 1 {
 			rule = fmt.Sprintf("%d %s", r.Rules[0].Line, r.Rules[0].Rule)
 		}
-		got := want{r.Requests, r.RobotsFetches, r.Allowed, r.Disallowed, r.TooFast, strings.Join(addrs, " "), rule}
+		got := want{r.Requests, r.RobotsFetches, r.Allowed, r.Disallowed, r.TooFast, strings.Join(addrs, " "), rule, r.Method}
 		if got != w {
-			t.Errorf("%s: got %+v, want %+v (%s)", key, got, w, r.Detail)
-		}
-		if r.Identity == accesslog.Impostor && r.Method != "reverse-dns" {
-			t.Errorf("%s: method %q, want reverse-dns (the last method to say no)", key, r.Method)
+			t.Errorf("%s: %s: got %+v, want %+v (%s)", logFile, key, got, w, r.Detail)
 		}
 	}
 	if t.Failed() {
@@ -210,8 +246,9 @@ func clientFrom(t *testing.T, ip string) *http.Client {
 
 // startNginx runs nginx in the foreground on a free loopback port, serving root,
 // writing the Combined Log Format (nginx's default, with the client address) to
-// accessLog, and returns its address. It is stopped when the test ends.
-func startNginx(t *testing.T, bin, dir, root, accessLog string) string {
+// accessLog and JSON lines with the request headers to jsonLog, and returns its
+// address. It is stopped when the test ends.
+func startNginx(t *testing.T, bin, dir, root, accessLog, jsonLog string) string {
 	t.Helper()
 	port := testenv.FreePort(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
@@ -227,12 +264,20 @@ http {
 	uwsgi_temp_path %[1]s/uwsgi;
 	scgi_temp_path %[1]s/scgi;
 	access_log %[2]s combined;
+	# The same requests as JSON lines in the shape of Caddy's access log, with the
+	# headers a Web Bot Auth signature needs ($http_host: the Host as sent, port and
+	# all, which the signature's @authority covers).
+	log_format caddy escape=json '{"ts":$msec,"status":$status,"request":{"client_ip":"$remote_addr",'
+		'"method":"$request_method","host":"$http_host","uri":"$request_uri","headers":{'
+		'"User-Agent":["$http_user_agent"],"Signature":["$http_signature"],'
+		'"Signature-Input":["$http_signature_input"],"Signature-Agent":["$http_signature_agent"]}}}';
+	access_log %[5]s caddy;
 	server {
 		listen %[3]s;
 		root %[4]s;
 	}
 }
-`, dir, accessLog, addr, root)
+`, dir, accessLog, addr, root, jsonLog)
 	confFile := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(confFile, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
