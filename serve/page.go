@@ -767,11 +767,15 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			}
 			var c pageCell
 			c.Old = verdictOf(decideOld(a, u), oldView, effect)
-			c.Old.Usage = usageOld(a, u).String()
+			uo := usageOld(a, u)
+			c.Old.Usage = uo.String()
 			if f.Diff {
 				c.New = verdictOf(newRobots.Check(a, u), newView, fetch.ObeyRules)
-				c.New.Usage = newRobots.Usage(a, u).String()
-				c.Changed = c.Old.Allowed != c.New.Allowed
+				un := newRobots.Usage(a, u)
+				c.New.Usage = un.String()
+				// A change of usage preferences (ai-train=yes to ai-train=no) is a change
+				// of the URL, as a change of verdict is; lines that only move are not.
+				c.Changed = c.Old.Allowed != c.New.Allowed || c.Old.Allowed && c.New.Allowed && !samePrefs(uo, un)
 				row.Changed = row.Changed || c.Changed
 			}
 			row.Cells[ci] = c
@@ -960,4 +964,12 @@ func sizeText(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return thousands(int(n)) + " bytes"
+}
+
+// samePrefs reports whether two usages state the same preferences, wherever stated.
+func samePrefs(a, b robots.Usage) bool {
+	same := func(x, y []robots.Stated) bool {
+		return slices.EqualFunc(x, y, func(p, q robots.Stated) bool { return p.Label == q.Label && p.Preference == q.Preference })
+	}
+	return same(a.ContentUsage, b.ContentUsage) && same(a.ContentSignal, b.ContentSignal)
 }

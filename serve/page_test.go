@@ -319,3 +319,22 @@ func TestPageGroupedFindings(t *testing.T) {
 		t.Errorf("%d findings beside their lines, want 6", n)
 	}
 }
+
+// TestPageCompareUsage: the tester's compare marks a URL changed when its usage
+// preferences change (ai-train=yes to ai-train=no) though its verdict does not, and
+// not when the same preference only moves to another line.
+func TestPageCompareUsage(t *testing.T) {
+	s, _ := start(t, Config{})
+	for _, tt := range []struct {
+		name, old, new string
+		changed        bool
+	}{
+		{"preference changed", "User-agent: *\nAllow: /\nContent-Signal: ai-train=yes\n", "User-agent: *\nAllow: /\nContent-Signal: ai-train=no\n", true},
+		{"line moved", "User-agent: *\nAllow: /\nContent-Signal: ai-train=no\n", "# moved\nUser-agent: *\nAllow: /\nContent-Signal: ai-train=no\n", false},
+	} {
+		code, page := postPage(t, s, url.Values{"action": {"test"}, "diff": {"1"}, "robots": {tt.old}, "robots_new": {tt.new}, "urls": {"https://example.com/a"}, "agent": {"GPTBot"}})
+		if code != 200 || strings.Contains(page, `<tr class="changed">`) != tt.changed {
+			t.Errorf("%s: status %d, changed row %v, want %v; page:\n%.3000s", tt.name, code, !tt.changed, tt.changed, page)
+		}
+	}
+}

@@ -23,7 +23,7 @@ const diffUsage = `Usage:
 Compares two versions of a robots.txt file ("-" reads one of them from standard
 input): the groups added, removed or changed, the sitemaps added or removed, and
 the URLs whose verdict changes for each crawler, with the deciding rule before and
-after. URLs come from -urls FILE (one per line; blank lines and lines starting with
+after, and those whose usage preferences change (ai-train=yes to ai-train=no). URLs come from -urls FILE (one per line; blank lines and lines starting with
 "#" are skipped) and from the arguments.
 
 Each -agent names one crawler by its product token; by default the major search,
@@ -34,6 +34,9 @@ With -format json, writes a JSON array with one object per change: for a URL,
 where before and after are {"allowed", "rule", "line"}; for a group,
 	{"kind": "group", "change": "added"|"removed"|"changed", "agents": [...],
 	 "before": {"line", "rules", "fields"}, "after": {...}}
+for a URL both versions let the crawler fetch whose usage preferences (Content-Usage,
+Content-Signal) change,
+	{"kind": "usage", "url": ..., "agent": ..., "before": {"usage": "train-ai=y (line 3)"}, "after": {...}}
 and for a sitemap {"kind": "sitemap", "change": "added"|"removed", "url": ...} (an RSL License
 line likewise, with "kind": "license").
 
@@ -110,7 +113,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 
 // change is one difference; also the JSON output.
 type change struct {
-	Kind   string    `json:"kind"` // "url", "group", "sitemap" or "license"
+	Kind   string    `json:"kind"` // "url", "usage", "group", "sitemap" or "license"
 	URL    string    `json:"url,omitempty"`
 	Agent  string    `json:"agent,omitempty"`
 	Change string    `json:"change,omitempty"` // for groups and sitemaps: added, removed, changed
@@ -130,6 +133,9 @@ type sideInfo struct {
 	Agents  []string `json:"agents,omitempty"`
 	Rules   []string `json:"rules,omitempty"`
 	Fields  []string `json:"fields,omitempty"`
+	// Usage is what the file prefers about the URL's use by the crawler (Content-Usage
+	// and Content-Signal, as "train-ai=n (line 4)"; "" when nothing), for a usage change.
+	Usage *string `json:"usage,omitempty"`
 }
 
 // MarshalJSON writes a verdict side with "rule": null when no rule matched, as every
@@ -181,6 +187,12 @@ func diffRobots(a, b *robots.Robots, agents, urls []string) []change {
 			da, db := a.Check(ag, u), b.Check(ag, u)
 			if da.Allowed != db.Allowed {
 				changes = append(changes, change{Kind: "url", URL: u, Agent: ag, Before: verdictInfo(da), After: verdictInfo(db)})
+				continue
+			}
+			// A URL both versions let the crawler fetch whose usage preferences change
+			// ("ai-train=yes" to "ai-train=no"): a change of its own.
+			if ua, ub := a.Usage(ag, u).String(), b.Usage(ag, u).String(); da.Allowed && ua != ub {
+				changes = append(changes, change{Kind: "usage", URL: u, Agent: ag, Before: &sideInfo{Usage: &ua}, After: &sideInfo{Usage: &ub}})
 			}
 		}
 	}
@@ -302,6 +314,18 @@ func writeDiffText(w io.Writer, changes []change) {
 			}
 		case "sitemap", "license":
 			fmt.Fprintf(w, "%-15s %s\n", c.Kind+" "+c.Change, c.URL)
+		case "usage":
+			say := func(s *sideInfo) string {
+				if *s.Usage == "" {
+					return "usage: no preference stated"
+				}
+				return "usage: " + *s.Usage
+			}
+			k := urlKey{c.URL, say(c.Before), say(c.After)}
+			if _, ok := agents[k]; !ok {
+				order = append(order, k)
+			}
+			agents[k] = append(agents[k], c.Agent)
 		case "url":
 			k := urlKey{c.URL, describeVerdict(c.Before), describeVerdict(c.After)}
 			if _, ok := agents[k]; !ok {
