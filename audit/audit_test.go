@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -661,6 +662,9 @@ func TestTimeLimitDeciding(t *testing.T) {
 	if rep.Stopped != "timeout" || tot.URLs == 0 || tot.UndecidedURLs != tot.URLs || tot.BlockedAny != 0 {
 		t.Errorf("stopped %q, %d URLs read, %d undecided, %d blocked; want timeout, every URL read undecided, none blocked",
 			rep.Stopped, tot.URLs, tot.UndecidedURLs, tot.BlockedAny)
+	}
+	if b, _ := json.Marshal(rep); !strings.Contains(string(b), fmt.Sprintf(`"undecided_urls":%d,`, tot.UndecidedURLs)) {
+		t.Errorf("the report's JSON has no undecided_urls of %d", tot.UndecidedURLs)
 	}
 }
 

@@ -67,6 +67,7 @@ type totalsJSON struct {
 	SitemapsSkipped  int    `json:"sitemaps_skipped"`
 	SitemapsUnlisted int    `json:"sitemaps_unlisted"`
 	URLs             int    `json:"urls"`
+	UndecidedURLs    int    `json:"undecided_urls"`
 	OffOriginURLs    int    `json:"off_origin_urls"`
 	InvalidURLs      int    `json:"invalid_urls"`
 	BlockedURLs      counts `json:"blocked_urls"`
@@ -112,7 +113,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(reportJSON{
 		reportFields: &f,
-		Totals: totalsJSON{t.Sitemaps, t.SitemapsFailed, t.SitemapsSkipped, t.SitemapsUnlisted, t.URLs, t.OffOriginURLs,
+		Totals: totalsJSON{t.Sitemaps, t.SitemapsFailed, t.SitemapsSkipped, t.SitemapsUnlisted, t.URLs, t.UndecidedURLs, t.OffOriginURLs,
 			t.InvalidURLs, byAgent(r.Agents, t.BlockedURLs, false), t.BlockedAny, t.BlockedUnlisted},
 		Tree: nodeOf(r.Tree, r.Agents),
 	})

@@ -164,7 +164,7 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 			}
 		}
 	}
-	a := answerWriter{s: s, ctx: r.Context(), sc: sc, c: c, dialect: dialect, urls: req.URLs, b: b, results: results, max: s.cfg.MaxAnswerBytes}
+	a := answerWriter{s: s, ctx: r.Context(), turn: coreTurn{cores: s.decideCores}, sc: sc, c: c, dialect: dialect, urls: req.URLs, b: b, results: results, max: s.cfg.MaxAnswerBytes}
 	lo := 0
 	for ; lo < len(req.URLs); lo += batchChunk {
 		hi := min(lo+batchChunk, len(req.URLs))
@@ -182,9 +182,11 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	if lo < len(req.URLs) && !a.over {
 		// An origin not held: every origin not looked up yet is, under one deadline
 		// (fetching those not held), and the URLs left are answered.
+		a.turn.release() // not while fetching
 		s.lookupRest(r, sc, c, dialect)
 		a.answer(lo, len(req.URLs), bad)
 	}
+	a.turn.release()
 	b, results = a.b, a.results
 	sc.results = results
 	if a.over {
@@ -265,6 +267,7 @@ type answerWriter struct {
 	ctx                 context.Context // the request's work (work.go)
 	stop                error           // why the work ended, once it has: the URLs from then on are not decided
 	undecided           int             // URLs not decided for stop
+	turn                coreTurn        // a core to decide on
 	lines               usageLines      // the usage lines the verdicts refer to
 	sc                  *batchScratch
 	c                   crawlerSet
@@ -297,7 +300,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			continue
 		}
 		u := a.urls[i]
-		if a.stop == nil && spent(a.ctx) {
+		if a.stop == nil && (spent(a.ctx) || !a.turn.take(a.ctx)) {
 			a.stop = context.Cause(a.ctx)
 		}
 		if a.stop != nil {

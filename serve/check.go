@@ -43,7 +43,9 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	// The request's work (work.go) may have ended while it waited for the file, and
 	// between the decision and the usage preferences, which may cost as much again.
 	ctx := r.Context()
-	if spent(ctx) {
+	turn := coreTurn{cores: s.decideCores}
+	defer turn.release()
+	if spent(ctx) || !turn.take(ctx) {
 		return nil, errNotDecided(context.Cause(ctx))
 	}
 	dc := newDecider(res, dialect)

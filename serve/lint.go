@@ -27,7 +27,12 @@ func (s *Server) handleLint(r *http.Request) ([]byte, error) {
 		return nil, err
 	}
 	defer release()
+	turn := coreTurn{cores: s.decideCores}
+	if !turn.take(r.Context()) {
+		return nil, lintStopped(context.Cause(r.Context()), len(body))
+	}
 	fs, err := lint.CheckContext(r.Context(), name, body, lint.Options{})
+	turn.release()
 	if err != nil {
 		// A lint stopped part way leaves out findings of any line: none are given.
 		return nil, lintStopped(err, len(body))

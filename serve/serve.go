@@ -193,15 +193,20 @@ type Config struct {
 	// request does).
 	Gate *gate.Config
 
-	MaxBodyBytes    int64         // DefaultMaxBodyBytes
-	MaxURLs         int           // DefaultMaxURLs
-	MaxAgents       int           // DefaultMaxAgents
-	BatchFetches    int           // DefaultBatchFetches
-	BatchMaxBytes   int64         // DefaultBatchMaxBytes: robots.txt files one batch holds
-	MaxBatches      int           // DefaultMaxBatches: checks, lints and robots.txt answers at once
-	MaxAnswerBytes  int           // DefaultMaxAnswerBytes: one answer of the API
-	MaxDecisions    int           // DefaultMaxDecisions: URLs × crawlers of one batch
-	CPUBudget       time.Duration // DefaultCPUBudget: CPU time of one API request's work (work.go)
+	MaxBodyBytes   int64         // DefaultMaxBodyBytes
+	MaxURLs        int           // DefaultMaxURLs
+	MaxAgents      int           // DefaultMaxAgents
+	BatchFetches   int           // DefaultBatchFetches
+	BatchMaxBytes  int64         // DefaultBatchMaxBytes: robots.txt files one batch holds
+	MaxBatches     int           // DefaultMaxBatches: checks, lints and robots.txt answers at once
+	MaxAnswerBytes int           // DefaultMaxAnswerBytes: one answer of the API
+	MaxDecisions   int           // DefaultMaxDecisions: URLs × crawlers of one batch
+	CPUBudget      time.Duration // DefaultCPUBudget: CPU time of one API request's work (work.go)
+	// DecideCores bounds the cores the API's checks and lints decide on, all
+	// together (work.go): by default one fewer than GOMAXPROCS, at least one, so
+	// that requests whose decisions are costly leave a core to /healthz, and hold the
+	// memory of only so many decisions at once. Audits have AuditCores.
+	DecideCores     int
 	MinBodyRate     int           // DefaultMinBodyRate: request body bytes a second, after BodyGrace
 	MaxConns        int           // DefaultMaxConns, at most half the limit of open files: client connections at once
 	FileWorkBytes   int           // DefaultFileWorkBytes: robots.txt bytes linted or described at once
@@ -237,6 +242,8 @@ type Server struct {
 	audits  chan struct{} // one per audit running (admitAudit)
 	// auditCores is shared by the running audits: they decide URLs holding a unit.
 	auditCores *semaphore.Weighted
+	// decideCores is shared by the API's checks and lints: they decide holding a unit.
+	decideCores *semaphore.Weighted
 	// fileWork counts the bytes of robots.txt files being linted or described.
 	fileWork *semaphore.Weighted
 	sitemap  *http.Client // audits' sitemap requests
@@ -275,6 +282,7 @@ func New(cfg Config) (*Server, error) {
 	cfg.PageMaxBytes = defaults.Or(cfg.PageMaxBytes, DefaultPageMaxBytes)
 	cfg.MaxAudits = defaults.Or(cfg.MaxAudits, DefaultMaxAudits)
 	cfg.AuditCores = defaults.Or(cfg.AuditCores, max(1, runtime.GOMAXPROCS(0)-1))
+	cfg.DecideCores = defaults.Or(cfg.DecideCores, max(1, runtime.GOMAXPROCS(0)-1))
 	cfg.Audit = cfg.Audit.Or(defaultAuditLimits())
 	for _, t := range cfg.Tokens {
 		if t == "" {
@@ -283,7 +291,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, codec: handCodec, batches: make(chan struct{}, cfg.MaxBatches),
 		audits: make(chan struct{}, cfg.MaxAudits), fileWork: semaphore.NewWeighted(int64(cfg.FileWorkBytes)),
-		auditCores: semaphore.NewWeighted(int64(cfg.AuditCores))}
+		auditCores: semaphore.NewWeighted(int64(cfg.AuditCores)), decideCores: semaphore.NewWeighted(int64(cfg.DecideCores))}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // Work: every request the API answers spends at most Config.CPUBudget of CPU time
@@ -116,5 +118,47 @@ func spent(ctx context.Context) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// turnURLs is how many URLs a batch decides in one turn on a core (Config.
+// DecideCores) before it lets a waiting request have it: few enough that a batch
+// of 10,000 does not hold it for long, enough that taking turns costs nothing
+// measurable.
+const turnURLs = 32
+
+// coreTurn is a request's turn on one of the cores the API decides on
+// (Config.DecideCores): its decisions run only while it holds one, so that
+// requests whose decisions are costly (files of thousands of wildcard or usage
+// rules) leave the other cores to /healthz and to the rest of the server, and
+// hold the memory of only so many decisions at once.
+type coreTurn struct {
+	cores *semaphore.Weighted
+	held  bool
+	n     int // URLs decided in this turn
+}
+
+// take is called before each URL is decided: it holds a core, taking one (and,
+// after turnURLs, giving it up first for a waiting request) as needed; false when
+// ctx ended first.
+func (t *coreTurn) take(ctx context.Context) bool {
+	if t.held {
+		if t.n++; t.n < turnURLs {
+			return true
+		}
+		t.release()
+	}
+	if t.cores.Acquire(ctx, 1) != nil {
+		return false
+	}
+	t.held, t.n = true, 0
+	return true
+}
+
+// release gives up the core held, if any.
+func (t *coreTurn) release() {
+	if t.held {
+		t.cores.Release(1)
+		t.held = false
 	}
 }

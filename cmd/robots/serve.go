@@ -91,6 +91,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fileWork := fs.Int("file-work-bytes", serve.DefaultFileWorkBytes, "`bytes` of robots.txt files linted, described (GET /v1/robots) or tested at once; past it, 503 with Retry-After (a larger file, 413)")
 	maxConns := fs.Int("max-conns", serve.DefaultMaxConns, "client connections open at once (at most half the process's limit of open files); past it, new ones wait")
 	maxAudits := fs.Int("max-audits", serve.DefaultMaxAudits, "audits (POST /v1/audit and the tester's) run at once; past it, 503 with Retry-After")
+	decideCores := fs.Int("decide-cores", 0, "cores the API's checks and lints decide on, all together (0: one fewer than GOMAXPROCS, at least one)")
 	auditCores := fs.Int("audit-cores", 0, "cores the running audits spend deciding URLs, all together (0: one fewer than GOMAXPROCS, at least one)")
 	auditSitemaps := fs.Int("audit-max-sitemaps", serve.DefaultAuditSitemaps, "sitemap files one audit fetches, at most")
 	auditURLs := fs.Int("audit-max-urls", serve.DefaultAuditURLs, "sitemap URLs one audit reads, at most")
@@ -192,7 +193,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey, Gate: gateCfg,
 		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
 		BatchMaxBytes:  *batchMaxBytes,
-		MaxAnswerBytes: *maxAnswer, MaxDecisions: *maxDecisions, MinBodyRate: *minBodyRate, CPUBudget: *cpuBudget,
+		MaxAnswerBytes: *maxAnswer, MaxDecisions: *maxDecisions, MinBodyRate: *minBodyRate, CPUBudget: *cpuBudget, DecideCores: *decideCores,
 		FileWorkBytes: *fileWork, MaxConns: *maxConns,
 		MaxAudits: *maxAudits, AuditCores: *auditCores, AuditMaxExamples: *auditExamples,
 		Audit: audit.Limits{

@@ -34,6 +34,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/boltstore"
 	"github.com/gorobots/robots/internal/loadgen"
@@ -41,7 +42,7 @@ import (
 )
 
 func main() {
-	scenarios := flag.String("scenarios", "hang,large,slow", "scenarios to run: hang, large, slow (issue 14); answers, audits, slowbody (issue 29: run each alone, for its peak RSS)")
+	scenarios := flag.String("scenarios", "hang,large,slow", "scenarios to run: hang, large, slow (issue 14); answers, audits, slowbody (issue 29: run each alone, for its peak RSS); cpu, gets, usage, lint, audittime (issue 34: CPU per request)")
 	hold := flag.Duration("hold", 20*time.Second, "how long the answers and slowbody scenarios hold their connections")
 	memory := flag.Int64("memory", 64<<20, "the server's -memory (`bytes` of parsed files; 64 MiB is what the issue measured with)")
 	dataMax := flag.Int64("data-max-bytes", 64<<20, "the server's -data-max-bytes (`bytes` of the bbolt file; small, so that a few batches pass it)")
@@ -52,8 +53,11 @@ func main() {
 	origins := flag.Int("robots-origins", 1, "origins the answers scenario's 100 GET /v1/robots ask for (1, the issue's; 100: a file of each, fetched and parsed)")
 	auditCores := flag.Int("audit-cores", 0, "the server's -audit-cores (0: its default, one fewer than GOMAXPROCS)")
 	fileWork := flag.Int("file-work-bytes", serve.DefaultFileWorkBytes, "the server's -file-work-bytes")
+	budget := flag.Duration("cpu-budget", serve.DefaultCPUBudget, "the server's -cpu-budget")
+	auditTimeout := flag.Duration("audit-timeout", 20*time.Second, "the server's -audit-timeout (20 s: the issue's)")
+	usageBatches := flag.Int("usage-batches", 64, "batches at once of the usage scenario")
 	flag.Parse()
-	a, err := newAttack(*memory, *dataMax, *fileWork, *auditCores)
+	a, err := newAttack(*memory, *dataMax, *fileWork, *auditCores, *budget, *auditTimeout)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -76,6 +80,16 @@ func main() {
 			err = a.audits()
 		case "slowbody":
 			err = a.slowBodies(*hold)
+		case "cpu":
+			err = a.cpuBatch()
+		case "gets":
+			err = a.gets()
+		case "usage":
+			err = a.usage(*usageBatches)
+		case "lint":
+			err = a.lintWild()
+		case "audittime":
+			err = a.auditTime()
 		default:
 			err = fmt.Errorf("unknown scenario %q", s)
 		}
@@ -86,20 +100,22 @@ func main() {
 }
 
 type attack struct {
-	dir     string
-	store   *boltstore.Store
-	srv     *serve.Server
-	small   *httptest.Server // every "ok-N.test": a small file
-	big     *httptest.Server // every "big-N.test": 500 KiB of rules
-	sites   *httptest.Server // "lines-N.test", "nest-N.test", "rules-N.test" (bounds.go)
-	hangLn  net.Listener     // every "hang-N.test": accepts and never answers
-	hangs   atomic.Int64     // connections the hanging listener accepted
-	bigHits atomic.Int64
-	stop    chan struct{}
+	dir                  string
+	store                *boltstore.Store
+	srv                  *serve.Server
+	small                *httptest.Server // every "ok-N.test": a small file
+	big                  *httptest.Server // every "big-N.test": 500 KiB of rules
+	sites                *httptest.Server // "lines-N.test", "nest-N.test", "rules-N.test" (bounds.go)
+	cpu                  *httptest.Server // "wild-N.test", "usage-N.test", "wildsite-N.test" (cpu.go)
+	hangLn               net.Listener     // every "hang-N.test": accepts and never answers
+	hangs                atomic.Int64     // connections the hanging listener accepted
+	bigHits              atomic.Int64
+	stop                 chan struct{}
+	budget, auditTimeout time.Duration
 }
 
-func newAttack(memory, dataMax int64, fileWork, auditCores int) (*attack, error) {
-	a := &attack{stop: make(chan struct{})}
+func newAttack(memory, dataMax int64, fileWork, auditCores int, budget, auditTimeout time.Duration) (*attack, error) {
+	a := &attack{stop: make(chan struct{}), budget: budget, auditTimeout: auditTimeout}
 	var err error
 	if a.dir, err = os.MkdirTemp("", "robots-attack-"); err != nil {
 		return nil, err
@@ -116,6 +132,7 @@ func newAttack(memory, dataMax int64, fileWork, auditCores int) (*attack, error)
 		w.Write(body)
 	}))
 	a.sites = httptest.NewServer(a.sitesHandler())
+	a.cpu = httptest.NewServer(cpuSitesHandler())
 	if a.hangLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
 		return nil, err
 	}
@@ -145,13 +162,16 @@ func newAttack(memory, dataMax int64, fileWork, auditCores int) (*attack, error)
 			to = a.hangLn.Addr().String()
 		case strings.HasPrefix(addr, "lines-"), strings.HasPrefix(addr, "nest-"), strings.HasPrefix(addr, "rules-"):
 			to = a.sites.Listener.Addr().String()
+		case strings.HasPrefix(addr, "wild"), strings.HasPrefix(addr, "usage-"):
+			to = a.cpu.Listener.Addr().String()
 		}
 		return d.DialContext(ctx, network, to)
 	}
 	a.srv, err = serve.New(serve.Config{
 		Addr: "127.0.0.1:0", AllowPrivate: true, // the origins are on loopback
 		Fetch:         fetch.Config{Store: a.store, DialContext: dial, RulesMemory: memory},
-		FileWorkBytes: fileWork, AuditCores: auditCores,
+		FileWorkBytes: fileWork, AuditCores: auditCores, CPUBudget: budget,
+		Audit: audit.Limits{Time: auditTimeout},
 	})
 	if err != nil {
 		return nil, err
@@ -167,6 +187,7 @@ func (a *attack) close() {
 	a.small.Close()
 	a.big.Close()
 	a.sites.Close()
+	a.cpu.Close()
 	a.hangLn.Close()
 	a.store.Close()
 	os.RemoveAll(a.dir)
