@@ -488,8 +488,8 @@ func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, groupOf map[i
 	// Values with non-ASCII bytes are compared by the parser after escaping, which can
 	// change their length; they are left alone. So is an allow of ".../index.html",
 	// which the parser widens to the directory.
-	if !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") {
-		return verdict{}, false
+	if !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") || *budget <= 0 {
+		return verdict{}, false // past the budget, the wildcard rules are not read again for each rule
 	}
 	var best robots.Rule
 	for _, q := range wild {

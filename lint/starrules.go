@@ -32,11 +32,13 @@ func checkStarRules(f *file) {
 		return
 	}
 	var starDisallow []robots.Rule // each value once: a rule the "*" group repeats is one rule dropped
+	seen := map[string]bool{}      // a set, so that a file of many rules costs linear time
 	for _, r := range star.rules {
 		if f.stopped() {
 			return
 		}
-		if !r.Allow && isPath(r.Value) && !slices.ContainsFunc(starDisallow, func(d robots.Rule) bool { return d.Value == r.Value }) {
+		if !r.Allow && isPath(r.Value) && !seen[r.Value] {
+			seen[r.Value] = true
 			starDisallow = append(starDisallow, r)
 		}
 	}
