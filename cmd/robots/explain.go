@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -76,7 +77,8 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	r := robots.Parse(body, robots.WithDialect(f.dialect))
-	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(*robotsFile, r, len(body), capped), maxLines: *maxLines, verdictsOnly: *verdictsOnly}
+	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(*robotsFile, r, len(body), capped), maxLines: *maxLines, verdictsOnly: *verdictsOnly,
+		other: otherReading(r, body)}
 	for l := range robots.Lines(readPart(body)) { // a group is shown as far as crawlers read it
 		x.lines = append(x.lines, l.Text)
 		x.kinds = append(x.kinds, l.Kind)
@@ -139,6 +141,7 @@ type explainer struct {
 	// deciding a URL; verdictsOnly shows none.
 	maxLines     int
 	verdictsOnly bool
+	other        *robots.Robots // the other reading, when the file states usage (otherReading)
 }
 
 // defaultGroupLines is how many lines of a group explain's text shows by default:
@@ -208,8 +211,15 @@ func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 	}
 	for _, u := range urls {
 		d := x.r.Check(agent, u.url)
+		pref := x.r.Usage(agent, u.url)
 		v := verdictJSON{Verdict: verdictjson.Verdict{URL: u.url, Agent: agent, Decision: d,
-			Usage: usageJSON(x.r.Usage(agent, u.url))}}
+			Usage: usageJSON(pref)}}
+		if x.other != nil {
+			if alt := x.other.Usage(agent, u.url); alt.String() != pref.String() {
+				said := cmp.Or(alt.String(), "no preference")
+				v.Readings = fmt.Sprintf("readings differ: %s reads %s", x.other.Dialect(), said)
+			}
+		}
 		if encoded(u.raw, u.url) {
 			v.Input = u.raw
 		}
@@ -294,6 +304,9 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 			fmt.Fprintf(w, "  %-10s  %s  (%s)\n", verdict(u.Allowed), u.URL, describeRule(u.Rule))
 			if said := usageText(u.Usage); said != "" {
 				fmt.Fprintf(w, "  %-10s  %s\n", "", said)
+			}
+			if u.Readings != "" {
+				fmt.Fprintf(w, "  %-10s  %s\n", "", u.Readings)
 			}
 		}
 	}

@@ -21,6 +21,9 @@ type verdictJSON struct {
 	verdictjson.Verdict
 	Robots *fetchJSON
 	Cut    *cutJSON // check -cases: where crawlers stop reading the case's file, when they do
+	// Readings says that the other reading of the file (Google's or RFC 9309's) gives
+	// the crawler other usage preferences at the URL; "" when they agree.
+	Readings string
 }
 
 func (v verdictJSON) MarshalJSON() ([]byte, error) {
@@ -38,6 +41,10 @@ func (v verdictJSON) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		b = append(append(b, `,"cut":`...), c...)
+	}
+	if v.Readings != "" {
+		r, _ := json.Marshal(v.Readings)
+		b = append(append(b, `,"readings":`...), r...)
 	}
 	return append(b, '}'), nil
 }
@@ -76,6 +83,9 @@ type verdictWriter struct {
 	disallowed bool
 	failed     int
 	cut        *cutJSON // where crawlers stop reading the file, when they do
+	// other is the file in the other reading (RFC 9309's for Google's, and back) when
+	// it states usage preferences, to say where the two give a crawler other ones.
+	other *robots.Robots
 }
 
 func newVerdictWriter(e *env, format string) *verdictWriter {
@@ -179,6 +189,15 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 	if res != nil {
 		v.Robots = fetchReport(res)
 	}
+	if o.other != nil {
+		if alt := o.other.UsageAgents(agents, u); alt.String() != pref.String() {
+			said := alt.String()
+			if said == "" {
+				said = "no preference"
+			}
+			v.Readings = fmt.Sprintf("readings differ: %s reads %s", o.other.Dialect(), said)
+		}
+	}
 	switch o.format {
 	case formatJSON:
 		o.results = append(o.results, v)
@@ -191,6 +210,9 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 		}
 		if said := usageText(v.Usage); said != "" {
 			why += "\t" + said
+		}
+		if v.Readings != "" {
+			why += "\t" + v.Readings
 		}
 		fmt.Fprintf(o.w, "%s\t%s\t%s\t%s\n", verdict(d.Allowed), v.Agent, u, why)
 	}
