@@ -67,6 +67,11 @@ type Options struct {
 	// "Disallow: /dir/" then "Allow: /dir/file" around, and old crawlers read '*'
 	// literally.
 	Dialects bool
+	// FileBytes is the size of the whole file when body is only its beginning: a
+	// server that keeps the first 500 KiB of a larger upload, which is all crawlers
+	// read, lints that part and says, as for a whole file, that the file is too
+	// large (file-too-large, with this size). 0 when body is the whole file.
+	FileBytes int
 }
 
 // checks run in order on every file. A later check (for example one comparing

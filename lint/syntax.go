@@ -72,6 +72,12 @@ func checkNotRobots(f *file) {
 // checkSize reports a file longer than the size limit and the lines it loses. The
 // parser says on which line the limit falls.
 func checkSize(f *file) {
+	if n := f.opts.FileBytes; n > len(f.body) && len(f.body) > 0 {
+		// Only the beginning is here: the lines past it are neither read by crawlers
+		// (when body is the first 500 KiB) nor checked.
+		f.add(len(f.lines), 0, FileTooLarge, "the file is %d bytes; crawlers read only the first %d (500 KiB), which end on line %d: the lines after it are ignored (and were not checked here)", n, robots.DefaultMaxBytes, len(f.lines))
+		return
+	}
 	read := len(f.lines)
 	for _, d := range f.diags {
 		if d.Code == FileTooLarge {

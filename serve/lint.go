@@ -6,15 +6,22 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/lint"
 )
 
 // handleLint answers POST /v1/lint: the body is a robots.txt file; the answer is
-// the findings as "robots lint -format json" gives them (a JSON array).
+// the findings as "robots lint -format json" gives them (a JSON array). Of a file
+// larger than the 500 KiB crawlers read, that part is linted, and the findings say
+// the file is too large (file-too-large, with its size), as "robots lint" says.
 func (s *Server) handleLint(r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return nil, err
+	}
+	opts := lint.Options{}
+	if len(body) > robots.DefaultMaxBytes {
+		opts.FileBytes, body = len(body), body[:robots.DefaultMaxBytes]
 	}
 	name := r.URL.Query().Get("name")
 	if name == "" {
@@ -31,7 +38,7 @@ func (s *Server) handleLint(r *http.Request) ([]byte, error) {
 	if !turn.take(r.Context()) {
 		return nil, lintStopped(context.Cause(r.Context()), len(body))
 	}
-	fs, err := lint.CheckContext(r.Context(), name, body, lint.Options{})
+	fs, err := lint.CheckContext(r.Context(), name, body, opts)
 	turn.release()
 	if err != nil {
 		// A lint stopped part way leaves out findings of any line: none are given.

@@ -66,9 +66,12 @@ const (
 	// annotated line by line (about 4.5 MiB each), with the verdicts.
 	DefaultPageMaxBytes = 16 << 20
 
-	// PageMaxFileBytes bounds a pasted file: Google reads the first 500 KiB of a
-	// robots.txt and ignores the rest (RFC 9309 §2.5), and so would a test of it.
-	PageMaxFileBytes = robots.DefaultMaxBytes
+	// PageMaxFileBytes bounds a pasted file. Google reads the first 500 KiB of a
+	// robots.txt and ignores the rest (RFC 9309 §2.5), and so do the tester's
+	// verdicts, while lint says the file is too large, as "robots lint" does: twice
+	// that is held, so that an 833 KiB file is tested rather than refused. (A diff
+	// form of two such files, form-encoded, may pass MaxBodyBytes: 413.)
+	PageMaxFileBytes = 2 * robots.DefaultMaxBytes
 )
 
 // Estimated HTML bytes per item of a page, to refuse a page too large before it is
@@ -639,8 +642,8 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	if !fetching {
 		for _, body := range []string{f.Robots, f.RobotsNew} {
 			if len(body) > PageMaxFileBytes {
-				return nil, errorf(http.StatusRequestEntityTooLarge, "a file of %s, more than the %s Google reads of a robots.txt (RFC 9309 §2.5): test its first %s",
-					sizeText(int64(len(body))), sizeText(PageMaxFileBytes), sizeText(PageMaxFileBytes))
+				return nil, errorf(http.StatusRequestEntityTooLarge, "a file of %s, more than the tester holds (%s; Google reads the first %s of a robots.txt, RFC 9309 §2.5): test its first %s",
+					sizeText(int64(len(body))), sizeText(PageMaxFileBytes), sizeText(robots.DefaultMaxBytes), sizeText(robots.DefaultMaxBytes))
 			}
 		}
 	}

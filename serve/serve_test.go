@@ -1282,3 +1282,35 @@ func TestCheckSchemeless(t *testing.T) {
 		t.Errorf("POST: %v %d %+v, want %s/open allowed", err, code, b, o.URL)
 	}
 }
+
+// TestLintLargeFile: POST /v1/lint of a file larger than the 500 KiB crawlers read
+// lints that part and says the file is too large, with its size, as "robots lint"
+// says: 85,300 lines of 10 bytes (833 KiB, a file of issue 38), not a 413.
+func TestLintLargeFile(t *testing.T) {
+	s, _ := start(t, Config{})
+	body := "User-agent: *\n" + strings.Repeat("# padding\n", 85_300)
+	resp, err := http.Post("http://"+s.Addr()+"/v1/lint", "text/plain", strings.NewReader(body))
+	var fs []struct {
+		Line    int
+		Code    string
+		Message string
+	}
+	code := decode(t, resp, &fs)
+	if err != nil || code != 200 {
+		t.Fatalf("%v %d, want 200", err, code)
+	}
+	// The first 512,000 bytes end in line 1 + (512,000-14)/10 + 1 = 51,200 (cut).
+	want := fmt.Sprintf("the file is %d bytes; crawlers read only the first 512000 (500 KiB), which end on line 51200", len(body))
+	found := false
+	for _, f := range fs {
+		if f.Code == "file-too-large" {
+			found = true
+			if !strings.HasPrefix(f.Message, want) || f.Line != 51200 {
+				t.Errorf("file-too-large at line %d: %q, want line 51200: %q", f.Line, f.Message, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no file-too-large finding among %d", len(fs))
+	}
+}
