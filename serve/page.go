@@ -96,10 +96,11 @@ func parsePage() (*template.Template, error) {
 			}
 			return fmt.Sprintf("%s %s", thousands(n), many)
 		},
-		"join":      strings.Join,
-		"thousands": thousands,
-		"half":      func(f float64) float64 { return round1(f / 2) },
-		"wbr":       wbr,
+		"join":         strings.Join,
+		"thousands":    thousands,
+		"crawlerCount": crawlerCount,
+		"half":         func(f float64) float64 { return round1(f / 2) },
+		"wbr":          wbr,
 	}).ParseFS(webFiles, "web/index.html")
 }
 
@@ -460,8 +461,24 @@ func choices(checked []string, posted bool) ([]family, int) {
 		}
 		fams[i].Crawlers = append(fams[i].Crawlers, crawlerChoice{Name: c.Name, Operator: c.Operator, Checked: on})
 	}
-	return fams, n
+	// The rest of the registry, folded under the major ones: the search finds them
+	// too (it found only the 76 major crawlers, not the other 203).
+	more := family{ID: "more", Title: "More of the registry"}
+	for _, c := range crawlers.All() {
+		if c.Major {
+			continue
+		}
+		on := posted && slices.Contains(checked, c.Name)
+		if on {
+			n++
+		}
+		more.Crawlers = append(more.Crawlers, crawlerChoice{Name: c.Name, Operator: c.Operator, Checked: on})
+	}
+	return append(fams, more), n
 }
+
+// crawlerCount is how many crawlers the picker lists: every one of the registry.
+func crawlerCount() int { return len(crawlers.All()) }
 
 // preselected are the major search and AI crawlers the tester checks by default.
 var preselected = []string{

@@ -2,12 +2,15 @@ package serve
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gorobots/robots/crawlers"
 )
 
 // postPage posts the tester's form and returns the status and the page.
@@ -341,5 +344,34 @@ func TestPageCompareUsage(t *testing.T) {
 		if code != 200 || strings.Contains(page, `<tr class="changed">`) != tt.changed {
 			t.Errorf("%s: status %d, changed row %v, want %v; page:\n%.3000s", tt.name, code, !tt.changed, tt.changed, page)
 		}
+	}
+}
+
+// TestPickerRegistry: the picker lists every crawler of the registry, the major
+// ones first and the others folded, so that its search finds them all; a posted
+// choice of one of the others stays ticked, its fold open.
+func TestPickerRegistry(t *testing.T) {
+	s, _ := start(t, Config{})
+	var minor string
+	for _, c := range crawlers.All() {
+		if !c.Major {
+			minor = c.Name
+			break
+		}
+	}
+	resp, err := http.Get("http://" + s.Addr() + "/")
+	page := string(readBody(t, resp, err))
+	if want := fmt.Sprintf(`placeholder="Search %d crawlers`, len(crawlers.All())); !strings.Contains(page, want) {
+		t.Errorf("no %q", want)
+	}
+	if n := strings.Count(page, `name="agent" value=`); n != len(crawlers.All()) {
+		t.Errorf("%d crawlers to pick, want the registry's %d", n, len(crawlers.All()))
+	}
+	if !strings.Contains(page, `<details class="more-crawlers" id="more_crawlers"><summary>`) {
+		t.Errorf("the registry's other crawlers are not folded")
+	}
+	_, page = postPage(t, s, url.Values{"robots": {"User-agent: *\nDisallow: /x\n"}, "urls": {"/x"}, "agent": {minor}})
+	if !strings.Contains(page, `value="`+html.EscapeString(minor)+`" checked`) || !strings.Contains(page, `id="more_crawlers" open`) {
+		t.Errorf("%s, posted, is not ticked in an open fold", minor)
 	}
 }

@@ -95,6 +95,8 @@ document.addEventListener("DOMContentLoaded", function () {
       });
       fs.hidden = shown === 0;
       any = any || shown > 0;
+      // The registry's other crawlers are folded: a search that finds some opens them.
+      if (fs.dataset.family === "more" && q && shown > 0) fs.closest("details").open = true;
     });
     noMatch.hidden = any;
   }
