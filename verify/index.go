@@ -35,6 +35,7 @@ type source struct {
 // index finds the crawler a User-Agent names.
 type index struct {
 	byToken map[string]*crawler // lower-cased product token
+	byAgent map[string]*crawler // Signature-Agent origin → the crawler whose key directory it is
 	// byFirst holds the names and User-Agent patterns of several words ("Sogou web
 	// spider") by their first word, lower-cased, the longest first.
 	byFirst map[string][]*phrase
@@ -42,7 +43,7 @@ type index struct {
 }
 
 func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
-	ix := &index{byToken: make(map[string]*crawler, len(cs)), byFirst: map[string][]*phrase{}}
+	ix := &index{byToken: make(map[string]*crawler, len(cs)), byFirst: map[string][]*phrase{}, byAgent: map[string]*crawler{}}
 	addPhrase := func(text string, c *crawler) {
 		first := text
 		if i := strings.IndexFunc(text, func(r rune) bool { return r > 127 || !isTokenByte(byte(r)) }); i > 0 {
@@ -115,6 +116,9 @@ func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 				return nil, fmt.Errorf("%w (crawler %s)", err, c.Name)
 			}
 			e.keyDir = origin
+			if ix.byAgent[origin] == nil {
+				ix.byAgent[origin] = e
+			}
 		}
 		for _, d := range c.Verify.DNS {
 			e.dns = append(e.dns, strings.TrimSuffix(strings.ToLower(d), "."))

@@ -101,3 +101,40 @@ func TestKeyDirectoryRedirect(t *testing.T) {
 		t.Errorf("got %+v, want cannot-tell naming the 302", got)
 	}
 }
+
+// An agent that sends a browser's User-Agent (as ChatGPT agent does) is named by
+// the Signature-Agent its verified signature covers; unverified, it is nobody.
+func TestSignedBrowserUserAgent(t *testing.T) {
+	b, err := os.ReadFile("testdata/web_bot_auth_architecture_ed25519.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []struct {
+		Signature      string `json:"signature"`
+		SignatureInput string `json:"signature_input"`
+		SignatureAgent string `json:"signature_agent"`
+	}
+	if err := json.Unmarshal(b, &vs); err != nil {
+		t.Fatal(err)
+	}
+	vec := vs[1] // the one covering its Signature-Agent
+	v, err := verify.New(verify.Options{
+		Crawlers: []crawlers.Crawler{{Name: "ExampleAgent", Verify: crawlers.Verification{KeyDirectory: "https://signature-agent.test"}}},
+		Lists:    map[string]string{"https://signature-agent.test": "testdata/signature-agent.test.json"},
+		Offline:  true,
+		Now:      func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := http.Header{"Signature": {vec.Signature}, "Signature-Input": {vec.SignatureInput}, "Signature-Agent": {vec.SignatureAgent}}
+	req := verify.Request{Addr: netip.MustParseAddr("192.0.2.1"), Header: h, Method: "GET", Scheme: "https", Authority: "example.com",
+		UserAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"}
+	if got := v.Verify(context.Background(), req); got.Crawler != "ExampleAgent" || got.Status != verify.Verified || got.Method != verify.MethodSignature {
+		t.Errorf("signed browser UA: %+v", got)
+	}
+	req.Authority = "example.org"
+	if got := v.Verify(context.Background(), req); got.Crawler != "" || got.Status != verify.CannotTell {
+		t.Errorf("signature that does not verify: %+v", got)
+	}
+}

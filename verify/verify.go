@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/webbotauth"
 )
 
 // Request is what Verify reads of a request: the client's address, its
@@ -270,6 +271,13 @@ func (v *Verifier) Verify(ctx context.Context, r Request) Result {
 	}
 	c, ok := v.index.match(ua)
 	if !ok {
+		// Agents that send a browser's User-Agent (ChatGPT agent) name themselves by
+		// the Signature-Agent of their signature: verified that way, or not at all.
+		if c := v.signedBy(r); c != nil {
+			if ok, why, _ := v.verifySignature(ctx, c, r); ok {
+				return Result{Crawler: c.name, Status: Verified, Method: MethodSignature, Detail: why}
+			}
+		}
 		return Result{Detail: "the User-Agent names no crawler of the registry"}
 	}
 	res := Result{Crawler: c.name}
@@ -337,6 +345,29 @@ func (v *Verifier) Verify(ctx context.Context, r Request) Result {
 		res.Method = lastMethod(c)
 	}
 	return res
+}
+
+// signedBy returns the crawler whose key directory a Signature-Agent of r
+// names, nil when none does (or r is not signed).
+func (v *Verifier) signedBy(r Request) *crawler {
+	if r.Header == nil || len(v.index.byAgent) == 0 || r.Header.Get("Signature-Input") == "" {
+		return nil
+	}
+	for _, raw := range r.Header.Values("Signature-Agent") {
+		for f := range strings.SplitSeq(raw, ",") {
+			_, val, ok := strings.Cut(f, "=")
+			if !ok {
+				val = f // the legacy bare string
+			}
+			val, _, _ = strings.Cut(strings.TrimSpace(val), ";")
+			if origin, err := webbotauth.AgentOrigin(strings.Trim(val, `"`)); err == nil {
+				if c := v.index.byAgent[origin]; c != nil {
+					return c
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // lastMethod names the method an Impostor answer rests on: the last the crawler
