@@ -212,7 +212,8 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		r.rec = Record{}
 		var perr error
-		if line[0] == '{' {
+		// A JSON object; a Common Log Format line ends in a quote or a digit.
+		if line[0] == '{' && line[len(line)-1] == '}' {
 			perr = r.parseJSON(line)
 		} else {
 			perr = r.parseCLF(line)
