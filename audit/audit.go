@@ -226,7 +226,7 @@ func newAuditor(origin string, cfg Config) *auditor {
 		rep: &Report{
 			Origin: origin, Agents: append([]string(nil), cfg.Agents...), Dialect: cfg.Dialect.String(),
 			Intended: intendedOf(cfg.Agents, cfg.Intended),
-			Lint:     []lint.Finding{}, Purposes: []Purpose{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{}, Stance: []Stance{},
+			Lint:     []lint.Finding{}, Purposes: []Purpose{}, Blocked: []Block{}, Sitemaps: []Sitemap{}, Rules: []RuleRef{}, CrawlDelays: []CrawlDelay{}, Stance: []Stance{},
 			StartedAt: now.UTC().Truncate(time.Second),
 		},
 	}
@@ -274,6 +274,7 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 	}
 	rep.Intended = aimedAt(rb, rep.Intended, a.cfg.NamedOnly)
 	rep.Purposes = purposes(rb, res.Effect, a.origin)
+	rep.CrawlDelays = crawlDelays(rb, a.cfg.Agents)
 	a.dec = newDecider(rb, res.Effect, a.cfg.Agents)
 	a.stats = newStats(a.dec, a.cfg.Examples, a.cfg.MaxExamples)
 	a.tree = newTree(a.dec, a.origin)

@@ -54,6 +54,9 @@ type Report struct {
 	// sampled (Config.Pages) — for the crawlers asked about that have the purpose, at
 	// the root URL and each page sampled, with every contradiction named.
 	Stance []Stance `json:"stance"`
+	// CrawlDelays are the Crawl-delay lines that apply to the crawlers asked about,
+	// each with its crawlers and which of them honour or ignore it, in line order.
+	CrawlDelays []CrawlDelay `json:"crawl_delays"`
 	// Blocked has one entry per rule that blocks sitemap URLs for some crawlers
 	// asked about, the most URLs first.
 	Blocked []Block `json:"blocked"`

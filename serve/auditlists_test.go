@@ -83,3 +83,29 @@ func TestAuditPageLists(t *testing.T) {
 		t.Errorf("no purpose list opens its other crawlers")
 	}
 }
+
+// TestCrawlDelayShown: the tester shows the crawl-delay that applies, in the audit
+// (with who honours or ignores it) and in the verdicts' groups.
+func TestCrawlDelayShown(t *testing.T) {
+	site := testenv.ServeFunc(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /private/\nCrawl-delay: 7\n\nSitemap: http://%s/sitemap.xml\n", r.Host)
+		case "/sitemap.xml":
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://%s/</loc></url></urlset>
+`, r.Host)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	s, _ := start(t, Config{AllowPrivate: true})
+	_, page := postPage(t, s, url.Values{"mode": {"audit"}, "action": {"audit"}, "audit_url": {site.URL}, "agent": {"Googlebot", "bingbot"}})
+	if want := "line 3: 7s for Googlebot, bingbot (honoured by bingbot; ignored by Googlebot, as their operators say)"; !strings.Contains(html.UnescapeString(page), want) {
+		t.Errorf("the audit does not say %q", want)
+	}
+	_, page = postPage(t, s, url.Values{"robots": {"User-agent: *\nDisallow: /x\nCrawl-delay: 2.5\n"}, "urls": {"/x"}, "agent": {"bingbot"}})
+	if want := "; crawl-delay 2.5s (line 3)"; !strings.Contains(page, want) {
+		t.Errorf("the verdicts' groups do not say %q", want)
+	}
+}

@@ -33,7 +33,8 @@ type auditView struct {
 	Sitemaps        []sitemapView
 	SitemapProblems int
 	Findings        []findingView
-	NoneBlocked     string // what an empty Blocked means (audit.Report.NoneBlocked)
+	NoneBlocked     string   // what an empty Blocked means (audit.Report.NoneBlocked)
+	CrawlDelays     []string // audit.CrawlDelay.Text of each
 }
 
 // agentTotal is one crawler asked about and the sitemap URLs it may not fetch.
@@ -275,6 +276,9 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 	}
 	v.Findings = groupedFindings(rep.Lint)
 	v.NoneBlocked = rep.NoneBlocked()
+	for _, c := range rep.CrawlDelays {
+		v.CrawlDelays = append(v.CrawlDelays, c.Text())
+	}
 	return v, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/weburl"
@@ -212,6 +213,9 @@ type column struct {
 	Agents []string
 	Groups []groupRef // per file
 	Same   bool       // diff mode: the same group, at the same lines, in both files
+	// Delay is the crawl-delay of the (old) file for the column's crawlers, with its
+	// line and who ignores it (audit.CrawlDelay's words); "" when none applies.
+	Delay string
 }
 
 // groupRef says which group a crawler gets in one file.
@@ -769,8 +773,16 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			same := len(refs) == 2 && refs[0].Star == refs[1].Star && refs[0].None == refs[1].None &&
 				refs[0].Note == refs[1].Note && slices.Equal(refs[0].Lines, refs[1].Lines)
 			res.Columns = append(res.Columns, column{Groups: refs, Same: same})
+			if effect == fetch.ObeyRules {
+				if secs, line, ok := audit.DelayOf(oldRobots, a); ok {
+					res.Columns[i].Delay = fmt.Sprintf("%gs (line %d)", secs, line)
+				}
+			}
 		}
 		res.Columns[i].Agents = append(res.Columns[i].Agents, a)
+		if c, ok := crawlers.Lookup(a); ok && c.CrawlDelay == crawlers.Ignored && res.Columns[i].Delay != "" {
+			res.Columns[i].Delay += ", ignored by " + a + " (as its operator says)"
+		}
 		agentCol = append(agentCol, i)
 	}
 	res.BadURLs = len(bad)

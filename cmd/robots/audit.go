@@ -370,6 +370,12 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 		}
 	}
 	writePerCrawler(w, rep)
+	if len(rep.CrawlDelays) > 0 {
+		fmt.Fprintln(w, "\nCrawl-delay:")
+		for _, c := range rep.CrawlDelays {
+			fmt.Fprintf(w, "  %s\n", c.Text())
+		}
+	}
 
 	o.writePurposes(w, rep)
 	writeStance(w, rep)
