@@ -14,6 +14,13 @@
 // lifetime, refreshed with conditional requests in the background, kept stale when
 // a refresh fails) or read from local files; once a list is loaded, Verify makes no
 // network round trip for it. Reverse DNS goes through a [Resolver] with a cache.
+// A signature verifies against the key directory of the crawler's registry entry
+// (fetched over HTTPS and cached the same way): a request signed with a key the
+// directory lacks, or not signed, cannot be told; one that names a key of the
+// directory and does not verify speaks against the claim. [Options].NoWait keeps
+// every network wait out of Verify, for servers that verify in the request path.
+//
+// Every bound is a field of [Limits], with its default beside it.
 package verify
 
 import (
