@@ -21,10 +21,11 @@ const diffUsage = `Usage:
 	robots diff OLD NEW [-urls FILE] [-agent NAME]... [-dialect NAME] [-format text|json] [URL...]
 
 Compares two versions of a robots.txt file ("-" reads one of them from standard
-input): the groups added, removed or changed, the sitemaps added or removed, and
-the URLs whose verdict changes for each crawler, with the deciding rule before and
-after, and those whose usage preferences change (ai-train=yes to ai-train=no). URLs come from -urls FILE (one per line; blank lines and lines starting with
-"#" are skipped) and from the arguments.
+input): the groups added, removed or changed, the sitemaps added or removed, the
+URLs whose verdict changes for each crawler, with the deciding rule before and
+after, and those whose usage preferences change (ai-train=yes to ai-train=no).
+URLs come from -urls FILE (one per line; blank lines and lines starting with "#"
+are skipped) and from the arguments.
 
 Each -agent names one crawler by its product token; by default the major search,
 AI and SEO crawlers (package crawlers) are compared.
@@ -36,7 +37,8 @@ where before and after are {"allowed", "rule", "line"}; for a group,
 	 "before": {"line", "rules", "fields"}, "after": {...}}
 for a URL both versions let the crawler fetch whose usage preferences (Content-Usage,
 Content-Signal) change,
-	{"kind": "usage", "url": ..., "agent": ..., "before": {"usage": "train-ai=y (line 3)"}, "after": {...}}
+	{"kind": "usage", "url": ..., "agent": ...,
+	 "before": {"usage": "train-ai=y (line 3)"}, "after": {...}}
 and for a sitemap {"kind": "sitemap", "change": "added"|"removed", "url": ...} (an RSL License
 line likewise, with "kind": "license").
 

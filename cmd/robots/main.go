@@ -72,7 +72,7 @@ func register(name, summary, usage string, run func(ctx context.Context, e *env,
 const usage = `robots: check, lint, explain, compare, diff, fetch and audit robots.txt files and sites, or serve
 them to crawlers and people (an API and a web tester); list the crawlers they name (crawlers);
 report what crawlers did in access logs (logs); read every robots.txt of a web crawl's WARC
-files into a table (corpus).
+files into a table (corpus); write a stance per purpose into a file (generate).
 
 Usage:
 	robots <command> [flags] [arguments]
