@@ -105,7 +105,7 @@ type rowState struct {
 	info     *crawlerInfo
 	status   map[int]int64
 	rules    map[ruleKey]*ruleState
-	exRules  int
+	exKeys   []ruleKey // the rules that keep examples, at most MaxExampleRules
 	addrs    firstK
 	last     time.Time // of its last request in file lastFile
 	lastFile int
@@ -412,22 +412,24 @@ func (a *Analyzer) countRule(rs *rowState, k ruleKey, rule robots.Rule, t time.T
 // giveExamples lets a new rule keep examples when it is among the MaxExampleRules
 // lowest (version, line) of its row, taking them from the highest otherwise.
 func (a *Analyzer) giveExamples(rs *rowState, k ruleKey, st *ruleState) {
-	if rs.exRules < MaxExampleRules {
+	if len(rs.exKeys) < MaxExampleRules {
 		st.ex = &firstK{k: a.cfg.Examples}
-		rs.exRules++
+		rs.exKeys = append(rs.exKeys, k)
 		return
 	}
-	var worst *ruleState
-	var wk ruleKey
-	for ok, o := range rs.rules {
-		if o.ex != nil && (worst == nil || keyLess(wk, ok)) {
-			worst, wk = o, ok
+	w := 0
+	for i, ek := range rs.exKeys {
+		if keyLess(rs.exKeys[w], ek) {
+			w = i
 		}
 	}
-	if worst != nil && keyLess(k, wk) {
-		st.ex, worst.ex = worst.ex, nil
-		st.ex.items = st.ex.items[:0]
+	if !keyLess(k, rs.exKeys[w]) {
+		return
 	}
+	worst := rs.rules[rs.exKeys[w]]
+	st.ex, worst.ex = worst.ex, nil
+	st.ex.items = st.ex.items[:0]
+	rs.exKeys[w] = k
 }
 
 func keyLess(a, b ruleKey) bool {
