@@ -115,6 +115,9 @@ func (g *gateFlags) policy() (*gate.Config, error) {
 		if *a.to, err = gate.ParseAction(a.v); err != nil {
 			return nil, fmt.Errorf("%s: %v", a.flag, err)
 		}
+		if *a.to == gate.Slow && a.flag != "-gate-crawl-delay" {
+			return nil, fmt.Errorf("%s 429: want log or deny (429 is for -gate-crawl-delay)", a.flag)
+		}
 	}
 	switch g.unverified {
 	case "judge":
