@@ -94,19 +94,47 @@ func (s *Server) peekOrigins(sc *batchScratch, first int) bool {
 }
 
 func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
+	req, c, dialect, err := s.readBatch(r)
+	if err != nil {
+		return nil, err
+	}
+	sc := getBatchScratch(len(req.URLs))
+	defer putBatchScratch(sc)
+	a := answerWriter{s: s, ctx: r.Context(), turn: coreTurn{cores: s.decideCores}, sc: sc, c: c, dialect: dialect,
+		urls: req.URLs, b: s.newAnswer(req.URLs, c), results: sc.results[:0], max: s.cfg.MaxAnswerBytes}
+	s.answerBatch(r, &a)
+	a.turn.release()
+	a.count()
+	sc.results = a.results
+	switch stopped := stopName(a.stop); {
+	case a.over:
+		s.buffers.put(a.b)
+		return nil, tooLarge(len(a.b)+len(a.results), s.cfg.MaxAnswerBytes)
+	case a.stop != nil && stopped == "":
+		s.buffers.put(a.b)
+		return nil, a.stop // the client left: nobody reads the answer
+	case stopped != "":
+		s.metrics.stopped.WithLabelValues(stopped).Inc()
+	}
+	return a.finish(), nil
+}
+
+// readBatch reads and checks a batch request: its crawlers, dialect and URLs
+// within the server's limits.
+func (s *Server) readBatch(r *http.Request) (batchRequest, crawlerSet, robots.Dialect, error) {
+	var req batchRequest
 	body, err := readRequestBody(r, s.cfg.MaxBodyBytes)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, err
+			return req, crawlerSet{}, 0, err
 		}
-		return nil, errorf(http.StatusBadRequest, "reading the request body: %v", err)
+		return req, crawlerSet{}, 0, errorf(http.StatusBadRequest, "reading the request body: %v", err)
 	}
 	// The body is read into a buffer of its own, never written again: the request's
 	// strings (every URL) can be substrings of it without a copy.
-	req, err := s.codec.decode(unsafe.String(unsafe.SliceData(body), len(body)))
-	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "request body: %v", err)
+	if req, err = s.codec.decode(unsafe.String(unsafe.SliceData(body), len(body))); err != nil {
+		return req, crawlerSet{}, 0, errorf(http.StatusBadRequest, "request body: %v", err)
 	}
 	agents := req.Agents
 	if req.Agent != "" {
@@ -114,92 +142,84 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	}
 	c, err := s.crawlersOf(agents, req.Merge)
 	if err != nil {
-		return nil, err
+		return req, c, 0, err
 	}
 	dialect, err := dialectOf(req.Dialect)
-	if err != nil {
-		return nil, err
+	switch {
+	case err != nil:
+	case len(req.URLs) == 0:
+		err = errorf(http.StatusBadRequest, "urls is required (an array of absolute URLs)")
+	case len(req.URLs) > s.cfg.MaxURLs:
+		err = errorf(http.StatusRequestEntityTooLarge, "%d URLs, more than the limit of %d", len(req.URLs), s.cfg.MaxURLs)
+	case len(req.URLs)*len(c.tokens) > s.cfg.MaxDecisions:
+		err = errorf(http.StatusRequestEntityTooLarge, "%d URLs for %d crawlers: %d decisions, more than the limit of %d (-max-decisions)",
+			len(req.URLs), len(c.tokens), len(req.URLs)*len(c.tokens), s.cfg.MaxDecisions)
 	}
-	if len(req.URLs) == 0 {
-		return nil, errorf(http.StatusBadRequest, "urls is required (an array of absolute URLs)")
-	}
-	if len(req.URLs) > s.cfg.MaxURLs {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "%d URLs, more than the limit of %d", len(req.URLs), s.cfg.MaxURLs)
-	}
-	if n := len(req.URLs) * len(c.tokens); n > s.cfg.MaxDecisions {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "%d URLs for %d crawlers: %d decisions, more than the limit of %d (-max-decisions)", len(req.URLs), len(c.tokens), n, s.cfg.MaxDecisions)
-	}
+	return req, c, dialect, err
+}
 
-	// Group by origin (for common URLs a substring of the URL, found without
-	// allocating). A URL without one is a group of its own, which lookup reports. The
-	// grouping's memory is reused between requests: in a batch of a new origin per
-	// URL, allocating it was a sixth of the work.
-	//
-	// While every origin so far is fresh in process, the URLs are answered as they are
-	// grouped, a chunk at a time (batchChunk): the chunk's new origins looked up in
-	// process (fetch.Client.Peek), then each URL decided and each origin encoded at its
-	// first URL, while what an origin's answer reads is still in the CPU's caches. The
-	// answer's origins go to the answer, its results to a buffer of the grouping's,
-	// appended once all are known. The first origin not held ends this (a fetch,
-	// usually): the URLs left are grouped, every origin not looked up yet is looked up
-	// (lookupRest: the fetches run at once), and the URLs left are answered from where
-	// the chunks stopped.
-	sc := getBatchScratch(len(req.URLs))
-	defer putBatchScratch(sc)
+// newAnswer returns a buffer for the answer to urls, sized for it (grown by append
+// when the batch has many origins), with the answer's start written.
+func (s *Server) newAnswer(urls []string, c crawlerSet) []byte {
 	size := 64 + originBytes + crawlerBytes*len(c.tokens)
-	for _, u := range req.URLs {
+	for _, u := range urls {
 		size += (len(u) + 80) * len(c.tokens) // 80: the fixed keys, a rule's prefix
 	}
-	b := s.buffers.get(min(size, s.cfg.MaxAnswerBytes)) // grown by append when the batch has many origins
-	b = appendBatchStart(b, c)
-	results := sc.results[:0]
-	var bad []error
+	return appendBatchStart(s.buffers.get(min(size, s.cfg.MaxAnswerBytes)), c)
+}
+
+// answerBatch groups a batch's URLs by origin, looks the origins up and decides
+// the URLs into a.
+//
+// Grouping by origin finds it as a substring of the URL, without allocating for
+// common URLs; a URL without one is a group of its own, which lookup reports. The
+// grouping's memory (a.sc) is reused between requests: in a batch of a new origin
+// per URL, allocating it was a sixth of the work.
+//
+// While every origin so far is fresh in process, the URLs are answered as they are
+// grouped, a chunk at a time (batchChunk): the chunk's new origins looked up in
+// process (fetch.Client.Peek), then each URL decided and each origin encoded at its
+// first URL, while what an origin's answer reads is still in the CPU's caches. The
+// first origin not held ends this (a fetch, usually): the URLs left are grouped,
+// every origin not looked up yet is looked up (lookupRest: the fetches run at once),
+// and the URLs left are answered from where the chunks stopped.
+func (s *Server) answerBatch(r *http.Request, a *answerWriter) {
+	urls, sc := a.urls, a.sc
+	var bad []error // the URLs that could not be encoded, once there is one
 	groupURLs := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			if err := sc.group(req.URLs, i); err != nil {
+			if err := sc.group(urls, i); err != nil {
 				if bad == nil {
-					bad = make([]error, len(req.URLs))
+					bad = make([]error, len(urls))
 				}
 				bad[i] = err
 			}
 		}
 	}
-	a := answerWriter{s: s, ctx: r.Context(), turn: coreTurn{cores: s.decideCores}, sc: sc, c: c, dialect: dialect, urls: req.URLs, b: b, results: results, max: s.cfg.MaxAnswerBytes}
 	lo := 0
-	for ; lo < len(req.URLs); lo += batchChunk {
-		hi := min(lo+batchChunk, len(req.URLs))
+	for ; lo < len(urls); lo += batchChunk {
+		hi := min(lo+batchChunk, len(urls))
 		first := len(sc.states)
 		groupURLs(lo, hi)
 		if !s.peekOrigins(sc, first) {
-			groupURLs(hi, len(req.URLs))
+			groupURLs(hi, len(urls))
 			break
 		}
-		a.answer(lo, hi, bad)
-		if a.over {
-			break
+		if a.answer(lo, hi, bad); a.over {
+			return
 		}
 	}
-	if lo < len(req.URLs) && !a.over {
-		// An origin not held: every origin not looked up yet is, under one deadline
-		// (fetching those not held), and the URLs left are answered.
+	if lo < len(urls) {
 		a.turn.release() // not while fetching
-		s.lookupRest(r, sc, c, dialect)
-		a.answer(lo, len(req.URLs), bad)
+		s.lookupRest(r, sc, a.c, a.dialect)
+		a.answer(lo, len(urls), bad)
 	}
-	a.turn.release()
-	b, results = a.b, a.results
-	sc.results = results
-	if a.over {
-		a.count()
-		s.buffers.put(b)
-		return nil, tooLarge(len(b)+len(results), s.cfg.MaxAnswerBytes)
-	}
-	stopped := stopName(a.stop)
-	if a.stop != nil && stopped == "" {
-		a.count()
-		s.buffers.put(b)
-		return nil, a.stop // the client left: nobody reads the answer
-	}
+}
+
+// finish appends the results, the usage lines they name and, when the work
+// stopped first, why and how many URLs were not decided, and returns the answer.
+func (a *answerWriter) finish() []byte {
+	b, results := a.b, a.results
 	if len(results) > 0 {
 		results = results[1:] // the first separator is not one
 	}
@@ -208,18 +228,15 @@ func (s *Server) handleBatch(r *http.Request) ([]byte, error) {
 	b = append(b, results...)
 	b = append(b, ']')
 	b = a.lines.appendTo(b, true)
-	if stopped != "" {
+	if stopped := stopName(a.stop); stopped != "" {
 		// The URLs from the first not decided on have an error result each; these say
 		// why and how many, so that a client need not count them.
 		b = append(b, `,"stopped":"`...)
 		b = append(b, stopped...)
 		b = append(b, `","undecided":`...)
 		b = strconv.AppendInt(b, int64(a.undecided), 10)
-		s.metrics.stopped.WithLabelValues(stopped).Inc()
 	}
-	b = append(b, '}')
-	a.count()
-	return b, nil
+	return append(b, '}')
 }
 
 // appendResultSep appends the separator before a result: every result has one, and
