@@ -123,6 +123,13 @@ type Config struct {
 	RetryMin, RetryMax time.Duration
 
 	// Store keeps entries by origin (a MemoryStore of DefaultMemoryBytes when nil).
+	//
+	// The client's memory is bounded by RulesMemory plus, with a MemoryStore, the
+	// store's bound: a client made with a nil Store holds at most 2 ×
+	// DefaultMemoryBytes (128 MiB) of results. The two hold the same results in two
+	// forms, the parsed rules for deciding now and the fetched files to parse again
+	// once the rules are evicted; a file both hold is one string in memory (the
+	// store's copy of a result shares its Body), though each bound counts it.
 	Store Store
 	// RulesMemory bounds the parsed rules the client keeps in process
 	// (DefaultMemoryBytes), whatever the store.
