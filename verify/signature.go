@@ -26,11 +26,10 @@ func newKeyDirCache(c *http.Client, lim Limits, now func() time.Time, offline bo
 // against the claim (a signature naming c's directory and a key of it that does
 // not verify), and why says what was found.
 func (v *Verifier) verifySignature(ctx context.Context, c *crawler, r Request) (ok bool, why string, definite bool) {
-	m := webbotauth.Message{Method: cmp.Or(r.Method, http.MethodGet), Scheme: cmp.Or(r.Scheme, "https"),
-		Authority: r.Authority, Path: cmp.Or(r.Path, "/"), Header: r.Header}
-	if m.Authority == "" {
-		m.Authority = r.Header.Get("Host")
-	}
+	// What the caller did not give stays empty: a signature covering it cannot be
+	// checked (cannot-tell), where a guess would fail it (impostor).
+	m := webbotauth.Message{Method: r.Method, Scheme: r.Scheme, Authority: cmp.Or(r.Authority, r.Header.Get("Host")),
+		Path: r.Path, Header: r.Header}
 	sigs, err := webbotauth.Parse(m)
 	if err != nil {
 		return false, "signature: " + err.Error(), false

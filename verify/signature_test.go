@@ -138,3 +138,34 @@ func TestSignedBrowserUserAgent(t *testing.T) {
 		t.Errorf("signature that does not verify: %+v", got)
 	}
 }
+
+// A caller that gives only the header (a log without the request line) cannot
+// check a signature over @method, @path or @authority: cannot-tell, never an
+// impostor; given them, the same signature verifies.
+func TestSignatureWithoutRequestLine(t *testing.T) {
+	priv := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	dir := httptest.NewTLSServer(webbotauth.DirectoryHandler(priv.Public().(ed25519.PublicKey)))
+	defer dir.Close()
+	v, err := verify.New(verify.Options{
+		Crawlers:   []crawlers.Crawler{{Name: "ExampleBot", Verify: crawlers.Verification{KeyDirectory: dir.URL}}},
+		HTTPClient: dir.Client(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", "https://site.example/a?b=c", nil)
+	req.Header.Set("User-Agent", "ExampleBot/1.0")
+	if err := (&webbotauth.Signer{Key: priv, Agent: dir.URL}).Sign(req); err != nil {
+		t.Fatal(err)
+	}
+	headerOnly := verify.Request{Addr: netip.MustParseAddr("192.0.2.1"), UserAgent: "ExampleBot/1.0", Header: req.Header.Clone()}
+	headerOnly.Header.Del("Host")
+	if got := v.Verify(context.Background(), headerOnly); got.Status != verify.CannotTell || !strings.Contains(got.Detail, "is not known") {
+		t.Errorf("header only: %+v", got)
+	}
+	full := headerOnly
+	full.Method, full.Scheme, full.Authority, full.Path = "POST", "https", "site.example", "/a?b=c"
+	if got := v.Verify(context.Background(), full); got.Status != verify.Verified {
+		t.Errorf("with the request line: %+v", got)
+	}
+}

@@ -224,6 +224,35 @@ func componentValue(m Message, name string, params *httpsfv.Params) (string, err
 			return "", fmt.Errorf("parameter %s: %w", p, errUnsupported)
 		}
 	}
+	// A part of the message the caller did not give makes the signature
+	// uncheckable, never wrong: guessing it ("/", "GET") would fail a genuine
+	// signature.
+	var missing string
+	switch name {
+	case "@method":
+		if m.Method == "" {
+			missing = "method"
+		}
+	case "@authority":
+		if m.Authority == "" {
+			missing = "authority (Host)"
+		}
+	case "@scheme":
+		if m.Scheme == "" {
+			missing = "scheme"
+		}
+	case "@target-uri":
+		if m.Scheme == "" || m.Authority == "" || m.Path == "" {
+			missing = "target URI (scheme, Host and path)"
+		}
+	case "@request-target", "@path", "@query":
+		if m.Path == "" {
+			missing = "request target (path)"
+		}
+	}
+	if missing != "" {
+		return "", fmt.Errorf("the message's %s is not known", missing)
+	}
 	path, query, _ := strings.Cut(m.Path, "?")
 	if path == "" {
 		path = "/"
