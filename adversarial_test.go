@@ -24,6 +24,7 @@ type adversary struct {
 	body    string
 	dialect robots.Dialect
 	usage   bool // decide with Usage (the Content-Usage lines) rather than Check
+	once    bool // decide with CheckOnce, from the body
 	paths   map[string]string
 }
 
@@ -82,6 +83,7 @@ func adversaries() []adversary {
 		}
 		adversariesData = []adversary{
 			{name: "wild", body: fill(star), paths: paths},
+			{name: "wild-once", body: fill(star), once: true, paths: paths},
 			{name: "wild-rfc9309", body: fill(star), dialect: robots.RFC9309, paths: paths},
 			{name: "wild-dollar", body: fill(func() string { return "Disallow: /*" + randWord(rng, 5) + "$" }), paths: paths},
 			{name: "dollar", body: fill(func() string { return "Disallow: /aaaaaaa" + randWord(rng, 5) + "$" }), paths: shared},
@@ -125,8 +127,9 @@ func corpusMedian(b *testing.B) float64 {
 // adversarial files of about 500 KiB, pre-parsed, their rule sets compiled: many
 // wildcard rules "/*xxxxx" (in Google's and RFC 9309's reading), many "$" rules,
 // many rules sharing their first bytes (also in the 1996 draft's reading), deep
-// chains of '*', and many Content-Usage lines. One op is one decision (Check) or one
-// Usage. x-median is the time of one op over the corpus median (BenchmarkCorpusMedian).
+// chains of '*', and many Content-Usage lines; and the wildcard file decided from its
+// body (CheckOnce, which reads the whole body). One op is one decision (Check or
+// CheckOnce) or one Usage. x-median is the time of one op over the corpus median (BenchmarkCorpusMedian).
 func BenchmarkAdversarial(b *testing.B) {
 	median := corpusMedian(b)
 	worst, worstName := 0.0, ""
@@ -141,8 +144,12 @@ func BenchmarkAdversarial(b *testing.B) {
 			name := fmt.Sprintf("%s/path=%s", adv.name, pname)
 			b.Run(name, func(b *testing.B) {
 				decide := func() { r.Check("Googlebot", url) }
-				if adv.usage {
+				switch {
+				case adv.usage:
 					decide = func() { r.Usage("Googlebot", url) }
+				case adv.once:
+					body := []byte(adv.body)
+					decide = func() { robots.CheckOnce(body, "Googlebot", url) }
 				}
 				decide() // compiles the rule set
 				b.ResetTimer()

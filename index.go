@@ -123,15 +123,6 @@ func pieces(pat string, shape uint8, f func(string)) {
 	}
 }
 
-// indexBuilder builds the automaton of an index.
-type indexBuilder struct {
-	edges  map[uint64]uint32 // node<<8 | byte -> child
-	depth  []uint32
-	ends   []bool
-	pieces []uint32 // the records' pieces
-	recs   []indexRec
-}
-
 type indexRec struct {
 	key              uint32 // the node of its key piece, 0 when it has none
 	e, t             uint32
@@ -141,46 +132,89 @@ type indexRec struct {
 	line             int32
 }
 
-// insert adds piece s to the trie and returns its node.
-func (ib *indexBuilder) insert(s string) uint32 {
-	node := uint32(0)
-	for i := 0; i < len(s); i++ {
-		k := uint64(node)<<8 | uint64(s[i])
-		next, ok := ib.edges[k]
-		if !ok {
-			next = uint32(len(ib.depth))
-			ib.edges[k] = next
-			ib.depth = append(ib.depth, ib.depth[node]+1)
-			ib.ends = append(ib.ends, false)
-		}
-		node = next
-	}
-	ib.ends[node] = true
-	return node
-}
-
 // buildIndex returns the index of the set whose rules (their entries and texts placed
 // by setWriter.write) and patterns are given. In the legacy dialects (first) the first
-// rule in file order that matches decides; otherwise the best by precedence.
+// rule in file order that matches decides; otherwise the best by precedence. It uses no
+// map: the trie is built from the pieces sorted, so that each node's edges come in
+// byte order, and a large set's index costs a sort of its pieces.
 func buildIndex(rules []rule, pats []string, first bool) []byte {
-	ib := indexBuilder{edges: map[uint64]uint32{}, depth: []uint32{0}, ends: []bool{false}}
+	// The pieces of every rule, in order (ref: the rule's, then sorted by text).
+	type piece struct {
+		s   string
+		ref int32 // its place in refs
+	}
+	var ps []piece
+	recs := make([]indexRec, len(rules))
 	for i := range rules {
 		ru := &rules[i]
-		rec := indexRec{e: ru.e, t: ru.t, pieceLo: uint32(len(ib.pieces)), n: int(ru.n), allow: ru.flags&flagAllow != 0, line: ru.line}
+		recs[i] = indexRec{e: ru.e, t: ru.t, pieceLo: uint32(len(ps)), n: int(ru.n), allow: ru.flags&flagAllow != 0, line: ru.line}
+		pieces(pats[ru.off], ru.shape, func(s string) { ps = append(ps, piece{s, int32(len(ps))}) })
+		recs[i].pieceHi = uint32(len(ps))
+	}
+	refs := make([]uint32, len(ps)) // the node of each piece, in rule order
+	byText := slices.Clone(ps)
+	slices.SortFunc(byText, func(a, b piece) int { return strings.Compare(a.s, b.s) })
+	// The trie, from the sorted pieces: each shares with the one before the nodes of
+	// their common prefix. Edges are (parent, byte, child), made in byte order within
+	// each parent.
+	depth, ends := []uint32{0}, []bool{false}
+	type edge struct {
+		parent, child uint32
+		c             byte
+	}
+	var edges []edge
+	path := []uint32{0} // the nodes of the previous piece, by depth
+	prev := ""
+	for _, p := range byText {
+		lcp := 0
+		for lcp < len(prev) && lcp < len(p.s) && prev[lcp] == p.s[lcp] {
+			lcp++
+		}
+		path = path[:lcp+1]
+		for k := lcp; k < len(p.s); k++ {
+			node := uint32(len(depth))
+			depth, ends = append(depth, uint32(k+1)), append(ends, false)
+			edges = append(edges, edge{path[k], node, p.s[k]})
+			path = append(path, node)
+		}
+		node := path[len(p.s)]
+		ends[node] = true
+		refs[p.ref] = node
+		prev = p.s
+	}
+	n := len(depth)
+	// Edges grouped by parent (a counting sort keeps their byte order).
+	edgeLo := make([]uint32, n+1)
+	for _, e := range edges {
+		edgeLo[e.parent+1]++
+	}
+	for i := 1; i <= n; i++ {
+		edgeLo[i] += edgeLo[i-1]
+	}
+	eb, et := make([]byte, len(edges)), make([]uint32, len(edges))
+	fill := slices.Clone(edgeLo[:n])
+	for _, e := range edges {
+		eb[fill[e.parent]], et[fill[e.parent]] = e.c, e.child
+		fill[e.parent]++
+	}
+	child := func(node uint32, c byte) (uint32, bool) {
+		bs := eb[edgeLo[node]:edgeLo[node+1]]
+		if i, ok := slices.BinarySearch(bs, c); ok {
+			return et[int(edgeLo[node])+i], true
+		}
+		return 0, false
+	}
+	for i := range recs {
 		keyLen := 0
-		pieces(pats[ru.off], ru.shape, func(s string) {
-			node := ib.insert(s)
-			ib.pieces = append(ib.pieces, node)
-			if len(s) >= keyLen {
-				rec.key, keyLen = node, len(s)
+		for _, node := range refs[recs[i].pieceLo:recs[i].pieceHi] {
+			if int(depth[node]) >= keyLen {
+				recs[i].key, keyLen = node, int(depth[node])
 			}
-		})
-		rec.pieceHi = uint32(len(ib.pieces))
-		ib.recs = append(ib.recs, rec)
+		}
 	}
 	// Records by key, best first: once one does not beat the decision's best, none
 	// after it does.
-	slices.SortStableFunc(ib.recs, func(a, b indexRec) int {
+	slices.SortStableFunc(recs, func(a, b indexRec) int {
 		if c := cmp.Compare(a.key, b.key); c != 0 || first {
 			return c // the rules' order is the file's
 		}
@@ -189,31 +223,14 @@ func buildIndex(rules []rule, pats []string, first bool) []byte {
 		}
 		return cmp.Compare(a.line, b.line)
 	})
-	n := len(ib.depth)
-	keys := make([]uint64, 0, len(ib.edges))
-	for k := range ib.edges {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // by node, then byte
-	edgeLo := make([]uint32, n+1)
-	for _, k := range keys {
-		edgeLo[k>>8+1]++
-	}
-	for i := 1; i <= n; i++ {
-		edgeLo[i] += edgeLo[i-1]
-	}
 	// Failure and output links, breadth first.
 	fail, out := make([]uint32, n), make([]uint32, n)
-	child := func(node uint32, c byte) (uint32, bool) {
-		v, ok := ib.edges[uint64(node)<<8|uint64(c)]
-		return v, ok
-	}
-	queue := []uint32{0}
-	for len(queue) > 0 {
-		node := queue[0]
-		queue = queue[1:]
-		for _, k := range keys[edgeLo[node]:edgeLo[node+1]] {
-			c, next := byte(k), ib.edges[k]
+	queue := make([]uint32, 0, n)
+	queue = append(queue, 0)
+	for qi := 0; qi < len(queue); qi++ {
+		node := queue[qi]
+		for k := edgeLo[node]; k < edgeLo[node+1]; k++ {
+			c, next := eb[k], et[k]
 			queue = append(queue, next)
 			if node == 0 {
 				continue
@@ -229,7 +246,7 @@ func buildIndex(rules []rule, pats []string, first bool) []byte {
 				}
 				f = fail[f]
 			}
-			if fn := fail[next]; ib.ends[fn] {
+			if fn := fail[next]; ends[fn] {
 				out[next] = fn
 			} else {
 				out[next] = out[fn]
@@ -238,48 +255,48 @@ func buildIndex(rules []rule, pats []string, first bool) []byte {
 	}
 	nodes := ixHeader
 	edgeBytes := nodes + nodeSize*n
-	edgeTo := edgeBytes + len(keys)
-	recs := edgeTo + 4*len(keys)
-	pieceAt := recs + recSize*len(ib.recs)
-	ix := make([]byte, pieceAt+4*len(ib.pieces))
+	edgeTo := edgeBytes + len(edges)
+	recAt := edgeTo + 4*len(edges)
+	pieceAt := recAt + recSize*len(recs)
+	ix := make([]byte, pieceAt+4*len(refs))
 	le := binary.LittleEndian
 	le.PutUint32(ix[ixNodes:], uint32(n))
 	le.PutUint32(ix[ixEdgeBytes:], uint32(edgeBytes))
 	le.PutUint32(ix[ixEdgeTo:], uint32(edgeTo))
-	le.PutUint32(ix[ixRecs:], uint32(recs))
+	le.PutUint32(ix[ixRecs:], uint32(recAt))
 	le.PutUint32(ix[ixPieces:], uint32(pieceAt))
-	for i, k := range keys {
-		ix[edgeBytes+i] = byte(k)
-		le.PutUint32(ix[edgeTo+4*i:], ib.edges[k])
-		if k>>8 == 0 {
-			le.PutUint32(ix[ixRoot+4*int(byte(k)):], ib.edges[k])
-		}
+	copy(ix[edgeBytes:], eb)
+	for i, t := range et {
+		le.PutUint32(ix[edgeTo+4*i:], t)
+	}
+	for k := edgeLo[0]; k < edgeLo[1]; k++ {
+		le.PutUint32(ix[ixRoot+4*int(eb[k]):], et[k])
 	}
 	ri := 0
 	for node := range n {
 		nd := ix[nodes+nodeSize*node:]
 		le.PutUint32(nd[nodeEdges:], edgeLo[node])
 		le.PutUint16(nd[nodeNEdges:], uint16(edgeLo[node+1]-edgeLo[node]))
-		if ib.ends[node] {
-			le.PutUint16(nd[nodeLen:], uint16(ib.depth[node]))
+		if ends[node] {
+			le.PutUint16(nd[nodeLen:], uint16(depth[node]))
 		}
 		le.PutUint32(nd[nodeFail:], fail[node])
 		le.PutUint32(nd[nodeOut:], out[node])
 		lo := ri
-		for ri < len(ib.recs) && ib.recs[ri].key == uint32(node) {
+		for ri < len(recs) && recs[ri].key == uint32(node) {
 			ri++
 		}
 		le.PutUint32(nd[nodeRecs:], uint32(lo))
 		le.PutUint32(nd[nodeNRecs:], uint32(ri-lo))
 	}
-	for i, rec := range ib.recs {
-		r := ix[recs+recSize*i:]
+	for i, rec := range recs {
+		r := ix[recAt+recSize*i:]
 		le.PutUint32(r[recEntry:], rec.e)
 		le.PutUint32(r[recText:], rec.t)
 		le.PutUint32(r[recPieces:], rec.pieceLo)
 		le.PutUint32(r[recN:], rec.pieceHi-rec.pieceLo)
 	}
-	for i, p := range ib.pieces {
+	for i, p := range refs {
 		le.PutUint32(ix[pieceAt+4*i:], p)
 	}
 	return ix

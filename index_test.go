@@ -182,3 +182,27 @@ func FuzzIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckOnceBudget: on a file of many wildcard rules and long paths, CheckOnce parses
+// the body once the matcher has read the path too often (onceBudget), and decides as
+// Parse and Check do.
+func TestCheckOnceBudget(t *testing.T) {
+	var body strings.Builder
+	body.WriteString("User-agent: *\r\n")
+	for i := range 3000 {
+		fmt.Fprintf(&body, "Disallow: /*%c%c%c%d\r\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676, i%7)
+		if i%100 == 0 {
+			fmt.Fprintf(&body, "Allow: /*%c%cq\r\n", 'a'+i%26, 'a'+i/26%26)
+		}
+	}
+	b := []byte(body.String())
+	r := Parse(b)
+	for _, tail := range []string{"", "x", "aaa0", "zzq", "baa1q", "cxb4"} {
+		for _, n := range []int{10, 16 << 10} {
+			url := "https://h/" + strings.Repeat("-", n) + tail
+			if got, want := CheckOnce(b, "bot", url), r.Check("bot", url); got != want {
+				t.Errorf("%d bytes, then %q: CheckOnce %+v, Parse and Check %+v", n, tail, got, want)
+			}
+		}
+	}
+}
