@@ -26,12 +26,6 @@ func leadingToken(s string) string {
 	return s[:i]
 }
 
-// validToken reports whether s is a product token a crawler can obey: one or more
-// of [A-Za-z_-] and nothing else.
-func validToken(s string) bool {
-	return s != "" && leadingToken(s) == s
-}
-
 // genericProducts are the words of browser-like User-Agent headers that never name
 // the crawler itself.
 var genericProducts = []string{

@@ -149,3 +149,9 @@ func mustJSON(t *testing.T, raw json.RawMessage, v any) {
 		t.Fatalf("expected %s: %v", raw, err)
 	}
 }
+
+// validToken reports whether s is a product token a crawler can obey: one or more
+// of [A-Za-z_-] and nothing else.
+func validToken(s string) bool {
+	return s != "" && leadingToken(s) == s
+}

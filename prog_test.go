@@ -240,3 +240,13 @@ func checkIndex(prog string, ix int) error {
 	}
 	return nil
 }
+
+// setLayout returns where the parts of the set at so start. It reads the second word of
+// the header only in the long form, which has one.
+func setLayout(prog string, so int) (nk, bounds, recs int) {
+	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 {
+		nk = bits.OnesCount64(lo&^setLongForm) + bits.OnesCount64(u64(prog, so+setKeysHi))
+		return nk, so + setBounds, int(u32(prog, so+setGeneric))
+	}
+	return 0, so + setBounds, so + setShortHeader
+}
