@@ -81,6 +81,10 @@ type auditRequest struct {
 	// Tree asks for the tree of the URL space ("tree", "rules"), as the command's
 	// -tree does; without it both are null.
 	Tree bool `json:"tree"`
+	// Pages is how many pages the audit fetches for their headers and meta tags, as
+	// the command's -pages does (0 to audit.MaxPages): the report's "stance" then
+	// reads them.
+	Pages int `json:"pages"`
 }
 
 func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
@@ -108,7 +112,10 @@ func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
 	if req.Examples < 0 || req.Examples > MaxAuditExamples {
 		return nil, errorf(http.StatusBadRequest, "examples: %d, want 0 (the default, %d) to %d", req.Examples, audit.DefaultExamples, MaxAuditExamples)
 	}
-	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples, req.MustAllow, req.AllowBlocked)
+	if req.Pages < 0 || req.Pages > audit.MaxPages {
+		return nil, errorf(http.StatusBadRequest, "pages: %d, want 0 to %d", req.Pages, audit.MaxPages)
+	}
+	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples, req.MustAllow, req.AllowBlocked, req.Pages)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +172,7 @@ func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
 // target's robots.txt is looked up first, as a check would: a refused address is
 // 403 and a target that is not a URL 400, before anything else is fetched. The
 // caller holds no admission: runAudit takes it.
-func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int, mustAllow, allowBlocked []string) (*audit.Report, error) {
+func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int, mustAllow, allowBlocked []string, pages int) (*audit.Report, error) {
 	if len(agents) == 0 {
 		agents = crawlers.Names()
 	}
@@ -212,6 +219,7 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		Intended:    intended,
 		NamedOnly:   namedOnly,
 		Cores:       s.auditCores,
+		Pages:       pages,
 	})
 	switch {
 	case err == nil:

@@ -280,6 +280,9 @@ func TestAuditRequests(t *testing.T) {
 		{"time past any duration", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"seconds": 1e300}}), 413, "more than this server's limit of 20"},
 		{"unknown limit", auditBody(t, map[string]any{"url": site.URL, "limits": map[string]any{"minutes": 1}}), 400, `unknown field \"minutes\"`},
 		{"examples", auditBody(t, map[string]any{"url": site.URL, "examples": MaxAuditExamples + 1}), 400, "examples: 51"},
+		// pages: the root URL fetched for its headers and meta tags, read into "stance".
+		{"pages", auditBody(t, map[string]any{"url": site.URL, "agents": []string{"GPTBot"}, "pages": 1}), 200, `{"purpose":"ai-train","url":"` + site.URL + `/","agents":["GPTBot"],"fetched":`},
+		{"pages past the limit", auditBody(t, map[string]any{"url": site.URL, "pages": 101}), 400, "pages: 101, want 0 to 100"},
 		{"no url", `{"agents":["Googlebot"]}`, 400, "url is required"},
 		{"not a URL", `{"url":"ftp://example.com/"}`, 400, "http or https"},
 		{"unknown field", `{"url":"` + site.URL + `","agent":"Googlebot"}`, 400, `unknown field \"agent\"`},
