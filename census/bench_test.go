@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/internal/corpus"
 	"github.com/klauspost/compress/gzip"
 )
@@ -36,7 +38,16 @@ var benchWARC = sync.OnceValues(func() ([]byte, error) {
 	return w.bytes(), nil
 })
 
+var benchFile = flag.String("warc", "", "the WARC file the benchmarks read (default: the shared corpus as one WARC.gz)")
+
 func loadBench(b *testing.B) []byte {
+	if *benchFile != "" {
+		data, err := os.ReadFile(*benchFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return data
+	}
 	data, err := benchWARC()
 	if err != nil {
 		b.Skip("shared corpus not found:", err)
@@ -52,7 +63,7 @@ func BenchmarkScan(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		w, _ := NewWriter("parquet", io.Discard)
-		_, err := Scan(context.Background(), bytes.NewReader(data), "bench.warc.gz", Config{}, w.Write)
+		_, err := Scan(context.Background(), bytes.NewReader(data), "bench.warc.gz", Config{Crawlers: benchCrawlers(), NoLint: *benchNoLint}, w.Write)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -140,3 +151,22 @@ func TestWriteCrawl(t *testing.T) {
 		}
 	}
 }
+
+var benchAgents = flag.String("agents", "", "BenchmarkScan's crawlers, comma-separated (default: the major ones)")
+
+func benchCrawlers() []crawlers.Crawler {
+	if *benchAgents == "" {
+		return nil
+	}
+	var out []crawlers.Crawler
+	for name := range strings.SplitSeq(*benchAgents, ",") {
+		c, ok := crawlers.Lookup(name)
+		if !ok {
+			c = crawlers.Crawler{Name: name}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+var benchNoLint = flag.Bool("nolint", false, "BenchmarkScan leaves the lint column empty (Config.NoLint)")

@@ -390,3 +390,27 @@ func TestScanWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestScanNoLint: without lint the rows are the same but for the lint column.
+func TestScanNoLint(t *testing.T) {
+	w, _, _ := buildCases(true)
+	with, _, _ := scanAll(t, w.bytes(), Config{Crawlers: testCrawlers})
+	without, _, _ := scanAll(t, w.bytes(), Config{Crawlers: testCrawlers, NoLint: true})
+	if len(with) != len(without) {
+		t.Fatalf("%d rows, %d without lint", len(with), len(without))
+	}
+	html := 0
+	for i := range with {
+		r := with[i]
+		if r.HTML {
+			html++
+		}
+		r.Lint = ""
+		if r != without[i] {
+			t.Errorf("row %d without lint:\n%+v\nwant\n%+v", i, without[i], r)
+		}
+	}
+	if html == 0 {
+		t.Error("no HTML page among the cases")
+	}
+}

@@ -40,6 +40,9 @@ type Config struct {
 	Progress func(read int64)
 	// Errors, when set, receives each record skipped (a *RecordError), as it is met.
 	Errors func(error)
+	// NoLint leaves Row.Lint empty. Linting costs most of a scan's time
+	// (BENCHMARKS.md, "robots corpus"); Row.HTML is filled either way.
+	NoLint bool
 }
 
 // Stats counts what a scan read.
@@ -429,14 +432,17 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 		base.Size = last.size
 		base.Truncated = res.Truncated
 		body := []byte(res.Body)
-		codes := lint.Check("robots.txt", body)
-		var list []string
-		for _, f := range codes {
-			list = append(list, string(f.Code))
-			base.HTML = base.HTML || f.Code == lint.HTMLPage
+		if s.cfg.NoLint {
+			base.HTML = lint.IsHTML(body)
+		} else {
+			var list []string
+			for _, f := range lint.Check("robots.txt", body) {
+				list = append(list, string(f.Code))
+				base.HTML = base.HTML || f.Code == lint.HTMLPage
+			}
+			slices.Sort(list)
+			base.Lint = strings.Join(slices.Compact(list), ",")
 		}
-		slices.Sort(list)
-		base.Lint = strings.Join(slices.Compact(list), ",")
 		base.License = len(res.Robots.Licenses()) > 0
 	}
 	j.rows = s.rows(base, res)

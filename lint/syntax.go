@@ -3,7 +3,9 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -19,28 +21,8 @@ const htmlSniffBytes = 1024
 // user-agent line anywhere. A real file with stray markup (a "<pre>" wrapper, an HTML
 // comment, a PHP warning) is left to the line checks, which name each skipped line.
 func checkHTML(f *file) {
-	b := f.body
-	if len(b) > htmlSniffBytes {
-		b = b[:htmlSniffBytes]
-	}
-	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
-	b = bytes.TrimLeft(b, " \t\r\n\f\v")
-	if len(b) < 2 || b[0] != '<' || bytes.HasPrefix(b, []byte("<!--")) {
+	if !isHTML(f.body, slices.Values(f.lines)) {
 		return
-	}
-	c := b[1]
-	if !(c == '!' || c == '?' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-		return
-	}
-	for _, l := range f.lines {
-		if l.Kind == robots.KindUserAgent {
-			return
-		}
-		// A hacked file whose first user-agent line is glued to the injected markup
-		// is robots.txt: glued-field says what crawlers make of it.
-		if name, _ := gluedField(l); strings.EqualFold(name, "User-agent") {
-			return
-		}
 	}
 	f.html = true
 	f.add(1, 0, HTMLPage, "this is an HTML or XML page, not robots.txt (an error page?): crawlers read it line by line and find no group; serve the real file as text/plain, or a 404 if there is none")
@@ -495,4 +477,37 @@ func checkSitemap(f *file, l robots.Line) {
 	case !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https"):
 		f.add(l.Num, col, SitemapNotAbsolute, "sitemap %q is not an http or https URL: crawlers ignore it", v)
 	}
+}
+
+// IsHTML reports whether body is an HTML or XML page rather than robots.txt, as the
+// html-page finding says: markup where the first field should be, and no
+// user-agent line anywhere. It is quick on robots.txt files, whose first byte
+// already tells.
+func IsHTML(body []byte) bool { return isHTML(body, robots.Lines(body)) }
+
+func isHTML(body []byte, lines iter.Seq[robots.Line]) bool {
+	b := body
+	if len(b) > htmlSniffBytes {
+		b = b[:htmlSniffBytes]
+	}
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+	b = bytes.TrimLeft(b, " \t\r\n\f\v")
+	if len(b) < 2 || b[0] != '<' || bytes.HasPrefix(b, []byte("<!--")) {
+		return false
+	}
+	c := b[1]
+	if !(c == '!' || c == '?' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return false
+	}
+	for l := range lines {
+		if l.Kind == robots.KindUserAgent {
+			return false
+		}
+		// A hacked file whose first user-agent line is glued to the injected markup
+		// is robots.txt: glued-field says what crawlers make of it.
+		if name, _ := gluedField(l); strings.EqualFold(name, "User-agent") {
+			return false
+		}
+	}
+	return true
 }

@@ -30,7 +30,7 @@ func init() {
 
 const corpusUsage = `Usage:
 	robots corpus [-out DIR] [-format parquet|csv|jsonl] [-agent NAME]... [-purpose P]...
-	              [-list FILE] [-index N] [-j N] [-cacert FILE] [FILE|URL]...
+	              [-list FILE] [-index N] [-j N] [-lint=false] [-cacert FILE] [FILE|URL]...
 
 Reads WARC files (.warc or .warc.gz, each record its own gzip member or the whole
 file one stream), local or from https:// URLs, and writes one row for each
@@ -41,7 +41,8 @@ to the records of their targets in the same file, five at most), the file's size
 whether it was cut at 500 KiB or is an HTML page, whether the crawler is blocked
 entirely, partly or not at all (open), its purpose in the registry, the usage
 preferences stated for it (Content-Usage, Content-Signal), whether the file has an
-RSL License line, and the file's lint codes. docs/corpus.md lists the columns.
+RSL License line, and the file's lint codes (-lint=false leaves them out, for
+speed). docs/corpus.md lists the columns.
 
 The crawlers are the registry's major ones unless -agent or -purpose choose:
 -agent names product tokens (repeatable, comma-separated; "all" is the whole
@@ -73,6 +74,7 @@ func runCorpus(ctx context.Context, e *env, args []string) error {
 	list := fs.String("list", "", "read inputs from `FILE`, one a line (- for standard input)")
 	index := fs.Int("index", -1, "read only input number `N` (from 0) of all given")
 	jobs := fs.Int("j", 0, "inputs read at once (default: the number of cores)")
+	lintCodes := fs.Bool("lint", true, "fill the lint column (most of the time a scan takes; -lint=false leaves it empty)")
 	cacert := fs.String("cacert", "", "trust the PEM certificates in `FILE` for https:// inputs, besides the system's")
 	pos, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
@@ -117,7 +119,7 @@ func runCorpus(ctx context.Context, e *env, args []string) error {
 		}
 		client.Transport = &http.Transport{Proxy: http.ProxyFromEnvironment, TLSClientConfig: &tls.Config{RootCAs: pool}}
 	}
-	c := &corpusRun{e: e, client: client, cfg: census.Config{Crawlers: chosen}, format: *format, out: *out}
+	c := &corpusRun{e: e, client: client, cfg: census.Config{Crawlers: chosen, NoLint: !*lintCodes}, format: *format, out: *out}
 	return c.run(ctx, inputs, *jobs)
 }
 
