@@ -478,9 +478,12 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 				gs, _ := res.Robots.GroupsFor(c.Name)
 				k := slices.IndexFunc(readings, func(r reading) bool { return slices.Equal(r.gs, gs) })
 				if k < 0 {
-					u := res.Robots.Usage(c.Name, res.Origin+"/")
-					readings = append(readings, reading{gs: gs, access: string(lint.AccessOf(groups, gs)),
-						usage: stated(u.ContentUsage), signal: stated(u.ContentSignal)})
+					rd := reading{gs: gs, access: string(lint.AccessOf(groups, gs))}
+					if res.Robots.StatesUsage() { // else no preference is stated: skip reading them
+						u := res.Robots.Usage(c.Name, res.Origin+"/")
+						rd.usage, rd.signal = stated(u.ContentUsage), stated(u.ContentSignal)
+					}
+					readings = append(readings, rd)
 					k = len(readings) - 1
 				}
 				row.Access, row.ContentUsage, row.ContentSignal = readings[k].access, readings[k].usage, readings[k].signal
