@@ -151,6 +151,7 @@ func TestFetchedListBad(t *testing.T) {
 		{"not a prefix", `{"prefixes": [{"ipv4Prefix": "203.0.113.0/33"}]}`, "prefixes[0]"},
 		{"empty", `{"prefixes": []}`, "no \"prefixes\""},
 		{"html", "<html>moved</html>", "line 1"},
+		{"mapped /0", "::ffff:0.0.0.0/80\n", "shorter than /96"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -156,7 +156,11 @@ func parsePrefix(s string) (netip.Prefix, error) {
 			return netip.Prefix{}, err
 		}
 		if p.Addr().Is4In6() {
-			p = netip.PrefixFrom(p.Addr().Unmap(), max(p.Bits()-96, 0))
+			if p.Bits() < 96 {
+				// It would cover every IPv4 address and more: not a crawler's range.
+				return netip.Prefix{}, fmt.Errorf("%s: an IPv4-mapped prefix shorter than /96", s)
+			}
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
 		}
 		return p, nil
 	}
