@@ -147,6 +147,11 @@ type Config struct {
 	// Progress, when set, is called as the audit goes, at most every 100 ms, on the
 	// audit's goroutine.
 	Progress func(Progress)
+	// Verdicts, when set, is called for every sitemap URL of the origin as it is
+	// decided, with each crawler's decision in the order of Agents (the slice is
+	// reused: copy what is kept), on the audit's goroutine: "robots audit -format
+	// csv" writes them as they come, in flat memory.
+	Verdicts func(url string, decisions []robots.Decision)
 }
 
 // Progress tells how far an audit is.
@@ -630,12 +635,22 @@ func (a *auditor) decided(ctx context.Context) {
 			}
 		}
 	}
+	var per []robots.Decision
+	if a.cfg.Verdicts != nil {
+		per = make([]robots.Decision, len(a.cfg.Agents))
+	}
 	for ctx.Err() == nil && len(left) > 0 {
 		u := left[0]
 		left = left[1:]
 		a.dec.decide(u)
 		a.stats.add(u)
 		a.tree.add(u)
+		if per != nil {
+			for i, c := range a.dec.classOf {
+				per[i] = a.dec.cur[c]
+			}
+			a.cfg.Verdicts(u, per)
+		}
 	}
 	if len(left) > 0 {
 		a.rep.Totals.UndecidedURLs += len(left)

@@ -123,6 +123,7 @@ const (
 	formatJSON  = "json"
 	formatJSONL = "jsonl"
 	formatSARIF = "sarif"
+	formatCSV   = "csv"
 )
 
 // formatFlag defines -format with the given choices (the first is the default), and

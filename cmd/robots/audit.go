@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
@@ -24,7 +26,7 @@ func init() {
 
 const auditUsage = `Usage:
 	robots audit [-agent NAME]... [-must-allow LIST] [-allow-blocked LIST] [-dialect NAME]
-	             [-format text|json|sarif] [-tree] [-full] [limits] SITE
+	             [-format text|json|sarif|csv] [-tree] [-full] [limits] SITE
 
 Audits a live site: fetches the robots.txt of SITE's origin (SITE is the origin,
 https://example.com, or its robots.txt; any other URL stands for its origin; typed
@@ -74,7 +76,10 @@ blocked on purpose only by a group that names it: CCBot kept from /private/ by t
 "*" group's rules is not. Intended blocks are reported, marked "intended"; in
 SARIF they are notes, not errors.
 
-Formats: text (the default), json (the report of the service's POST /v1/audit:
+Formats: text (the default), csv (every sitemap URL of the origin a row, as it
+is decided: "url" then a column per crawler, "allowed", "disallowed line 12",
+"allowed line 4" when an Allow rule decides; the report's findings are not in
+it, the exit status is), json (the report of the service's POST /v1/audit:
 "totals", "blocked", "sitemaps", "intended"; per-crawler counts are objects keyed
 by crawler, .totals.blocked_urls.Googlebot; with -tree also the tree of the URL
 space the tester draws, and the rules its samples refer to), sarif (SARIF 2.1.0: a
@@ -98,7 +103,7 @@ the sitemaps left.
 
 func runAudit(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("audit")
-	f := newCrawlerFlags(fs, formatText, formatJSON, formatSARIF)
+	f := newCrawlerFlags(fs, formatText, formatJSON, formatSARIF, formatCSV)
 	format := f.format
 	jsonAlias(fs, format)
 	lim := audit.DefaultLimits()
@@ -159,6 +164,19 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	if prog.on {
 		cfg.Progress = prog.show
 	}
+	w := bufio.NewWriter(e.stdout)
+	cw := csv.NewWriter(w)
+	if *format == formatCSV {
+		cw.Write(append([]string{"url"}, asked...))
+		row := make([]string, len(asked)+1)
+		cfg.Verdicts = func(u string, ds []robots.Decision) {
+			row[0] = u
+			for i, d := range ds {
+				row[i+1] = csvVerdict(d)
+			}
+			cw.Write(row)
+		}
+	}
 	rep, err := audit.Run(ctx, target, cfg)
 	prog.finish()
 	if err != nil {
@@ -167,8 +185,9 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		}
 		return fmt.Errorf("audit: %w", err)
 	}
-	w := bufio.NewWriter(e.stdout)
 	switch *format {
+	case formatCSV:
+		cw.Flush() // the rows were written as decided, above
 	case formatJSON:
 		if !*tree {
 			rep.Tree, rep.Rules = nil, nil
@@ -189,6 +208,20 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// csvVerdict is one cell of -format csv: "allowed", "allowed line 4" (an Allow
+// rule decided), "disallowed line 12", or "disallowed" when robots.txt's fetch
+// decides (unreachable).
+func csvVerdict(d robots.Decision) string {
+	v := "disallowed"
+	if d.Allowed {
+		v = "allowed"
+	}
+	if d.Rule.Line > 0 {
+		v += fmt.Sprintf(" line %d", d.Rule.Line)
+	}
+	return v
 }
 
 // stopFlag names the limit that stopped an audit by its flag.
