@@ -255,6 +255,7 @@ func TestBrowser(t *testing.T) {
 		{"audit without javascript", testAuditNoScript},
 		{"audit in progress", testAuditProgress},
 		{"layout", testLayout},
+		{"geometry at 1280 and 390 px", testLayoutGeometry},
 		{"layout of the audit", testLayoutAudit},
 		{"layout of the audit picture of a big site", testLayoutAuditBig},
 	} {
