@@ -199,18 +199,11 @@ func (d Dialect) compilePattern(v string) (string, uint8) {
 	case Legacy1994:
 		return v, shapePrefix
 	}
-	// Most values need no escaping (eight bytes at a time tell) and have no '*'
-	// (a vectorised search tells).
+	// Most values need no escaping (eight bytes at a time tell).
 	if !plainASCII(v) {
 		v = escapePattern(v)
 	}
-	if strings.IndexByte(v, '*') >= 0 {
-		return v, shapeWild
-	}
-	if v != "" && v[len(v)-1] == '$' {
-		return v, shapeExact
-	}
-	return v, shapePrefix
+	return v, shapeOf(v)
 }
 
 // matchPath turns the path of a URL into what the dialect's patterns are matched against.

@@ -12,11 +12,13 @@ const (
 	shapeWild                // contains '*'
 )
 
+// It is the one place that says which bytes of a pattern are special: '*' anywhere, '$'
+// only at the end; every dialect's compilation (Dialect.compilePattern) takes it from here.
 func shapeOf(pat string) uint8 {
 	if strings.IndexByte(pat, '*') >= 0 {
 		return shapeWild
 	}
-	if strings.HasSuffix(pat, "$") {
+	if pat != "" && pat[len(pat)-1] == '$' {
 		return shapeExact
 	}
 	return shapePrefix
