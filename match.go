@@ -12,7 +12,7 @@ const (
 	shapeWild                // contains '*'
 )
 
-// It is the one place that says which bytes of a pattern are special: '*' anywhere, '$'
+// shapeOf is the shape of a compiled pattern, and the one place that says which bytes are special: '*' anywhere, '$'
 // only at the end; every dialect's compilation (Dialect.compilePattern) takes it from here.
 func shapeOf(pat string) uint8 {
 	if strings.IndexByte(pat, '*') >= 0 {
