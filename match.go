@@ -12,8 +12,9 @@ const (
 	shapeWild                // contains '*'
 )
 
-// shapeOf is the shape of a compiled pattern, and the one place that says which bytes are special: '*' anywhere, '$'
-// only at the end; every dialect's compilation (Dialect.compilePattern) takes it from here.
+// shapeOf is the shape of a compiled pattern, and the one place that says which of its
+// bytes are special: '*' anywhere, '$' only at the end. Every dialect's compilation
+// (Dialect.compilePattern) takes the shape from here.
 func shapeOf(pat string) uint8 {
 	if strings.IndexByte(pat, '*') >= 0 {
 		return shapeWild
