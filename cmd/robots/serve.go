@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -64,43 +66,13 @@ start (a bad flag, a store that cannot be opened, an address in use) or fails.
 
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("serve")
-	addr := fs.String("addr", serve.DefaultAddr, "`address` to listen on")
+	var cfg serve.Config
+	addServeFlags(fs, &cfg)
 	data := fs.String("data", "", "data `directory` of the embedded store (default: robots-serve in the user cache directory)")
 	dataMax := fs.Int64("data-max-bytes", boltstore.DefaultMaxBytes, "`bytes` of the embedded store's file: past 3/4 of it, expired then least recently used entries are evicted; past it, the file is compacted")
 	redisURL := fs.String("redis", "", "share the cache in Redis at `URL` instead of the embedded store: redis://HOST:PORT/N for one server, redis://HOST1:PORT1?addr=HOST2:PORT2&addr=HOST3:PORT3 for a Redis Cluster, with master_name=NAME for Sentinel")
 	hosts := fs.String("hosts", "", "comma-separated `names` the server answers to; a request addressed to another is answered 421 (default: any on a public listener, loopback names on a loopback one)")
-	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback, private and link-local addresses")
-	tlsCert := fs.String("tls-cert", "", "answer HTTPS only, with the certificate chain in PEM `FILE` (with -tls-key; read again when it changes)")
-	tlsKey := fs.String("tls-key", "", "private key in PEM `FILE` of -tls-cert")
 	tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (one per line) for the API and the web tester's Fetch")
-	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "whole-fetch `timeout` of a robots.txt")
-	connectTimeout := fs.Duration("connect-timeout", fetch.DefaultConnectTimeout, "`timeout` of each connection and TLS handshake")
-	maxBytes := fs.Int("max-bytes", robots.DefaultMaxBytes, "robots.txt `bytes` read and parsed (at least 500 KiB)")
-	userAgent := fs.String("user-agent", fetch.DefaultUserAgent, "User-Agent `header` of robots.txt requests")
-	maxInFlight := fs.Int("max-inflight", fetch.DefaultMaxInFlight, "robots.txt fetches at once, across all requests")
-	memory := fs.Int64("memory", 256<<20, "`bytes` of parsed robots.txt files kept in memory")
-	maxURLs := fs.Int("max-urls", serve.DefaultMaxURLs, "URLs of one batch request")
-	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
-	batchFetches := fs.Int("batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
-	batchMaxBytes := fs.Int64("batch-max-bytes", serve.DefaultBatchMaxBytes, "`bytes` of robots.txt files one batch request holds; past it, its other origins answer 413")
-	maxBatches := fs.Int("max-batches", serve.DefaultMaxBatches, "checks (GET and POST /v1/check), lints and GET /v1/robots answered at once; past it, 503 with Retry-After")
-	cpuBudget := fs.Duration("cpu-budget", serve.DefaultCPUBudget, "CPU `time` one check, batch or lint may spend; past it, a batch answers the URLs it decided and \"stopped\": \"cpu-budget\" (the others error_status 413), a single check or lint 413")
-	maxAnswer := fs.Int("max-answer-bytes", serve.DefaultMaxAnswerBytes, "`bytes` of one answer of the API; past it, 413")
-	maxDecisions := fs.Int("max-decisions", serve.DefaultMaxDecisions, "URLs times crawlers of one batch request; past it, 413")
-	minBodyRate := fs.Int("min-body-rate", serve.DefaultMinBodyRate, "`bytes` a second a request body must come at, after its first 5 s; slower, 408")
-	fileWork := fs.Int("file-work-bytes", serve.DefaultFileWorkBytes, "`bytes` of robots.txt files linted, described (GET /v1/robots) or tested at once; past it, 503 with Retry-After (a larger file, 413)")
-	maxConns := fs.Int("max-conns", serve.DefaultMaxConns, "client connections open at once (at most half the process's limit of open files); past it, new ones wait")
-	maxAudits := fs.Int("max-audits", serve.DefaultMaxAudits, "audits (POST /v1/audit and the tester's) run at once; past it, 503 with Retry-After")
-	decideCores := fs.Int("decide-cores", 0, "cores the API's checks and lints decide on, all together (0: one fewer than GOMAXPROCS, at least one)")
-	auditCores := fs.Int("audit-cores", 0, "cores the running audits spend deciding URLs, all together (0: one fewer than GOMAXPROCS, at least one)")
-	auditSitemaps := fs.Int("audit-max-sitemaps", serve.DefaultAuditSitemaps, "sitemap files one audit fetches, at most")
-	auditURLs := fs.Int("audit-max-urls", serve.DefaultAuditURLs, "sitemap URLs one audit reads, at most")
-	auditFileURLs := fs.Int("audit-max-file-urls", sitemap.MaxURLs, "URLs read of one sitemap file (sitemaps.org's limit)")
-	auditFileBytes := fs.Int64("audit-max-file-bytes", sitemap.MaxBytes, "`bytes` read of one sitemap file, uncompressed (sitemaps.org's limit)")
-	auditDepth := fs.Int("audit-max-depth", audit.DefaultMaxDepth, "nesting of sitemap indexes one audit follows")
-	auditNesting := fs.Int("audit-max-nesting", sitemap.MaxDepth, "XML element nesting read in one sitemap file; deeper, the file is invalid")
-	auditTimeout := fs.Duration("audit-timeout", serve.DefaultAuditTime, "`time` of one audit; the answer reports what was read by then")
-	auditExamples := fs.Int("audit-max-examples", audit.DefaultMaxExamples, "example URLs of one audit's report, all rules together")
 	logFormat := fs.String("log", "text", "log `format`: text or json (then every line the server prints is a JSON object)")
 	verbose := fs.Bool("v", false, "log every request failure, not only server errors")
 	accessLog := fs.Bool("access-log", false, "log one line per request (method, path, status, bytes, duration, client)")
@@ -112,33 +84,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	envErr := flagsFromEnv(fs, e.lookupEnv)
 
-	level := slog.LevelWarn
-	if *verbose {
-		level = slog.LevelInfo
+	logs, err := newServeLogs(e.stderr, *logFormat, *verbose)
+	if err != nil {
+		return err
 	}
-	var newHandler func(slog.Level) slog.Handler
-	switch *logFormat {
-	case "text":
-		newHandler = func(l slog.Level) slog.Handler { return slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: l}) }
-	case "json":
-		newHandler = func(l slog.Level) slog.Handler { return slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: l}) }
-	default:
-		return usagef("serve: -log %q: want text or json", *logFormat)
-	}
-	log := slog.New(newHandler(level))
-	// life is for the lines the server always prints (where it listens, that it
-	// stops), whatever the level.
-	life := slog.New(newHandler(slog.LevelInfo))
-	jsonOnly := *logFormat == "json"
-	// fail reports an error the way the log does: under -log json, main's plain
-	// "robots: ..." line would be the one line that is not JSON.
-	fail := func(err error) error {
-		if err == nil || !jsonOnly {
-			return err
-		}
-		life.Error(err.Error())
-		return exitError{code: 2}
-	}
+	log, life, fail, jsonOnly := logs.log, logs.life, logs.fail, logs.json
 	if jsonOnly {
 		// Whatever a library writes through the standard log package is JSON too.
 		defer slog.SetDefault(slog.Default())
@@ -171,7 +121,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	var access *slog.Logger
 	if *accessLog {
-		access = slog.New(newHandler(slog.LevelInfo))
+		access = slog.New(logs.handler(slog.LevelInfo))
 	}
 
 	var tokens []string
@@ -188,54 +138,27 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	defer closeStore()
 
-	srv, err := serve.New(serve.Config{
-		Addr: *addr, Hosts: splitList(*hosts), AllowPrivate: *allowPrivate, Tokens: tokens, Logger: log, AccessLog: access,
-		TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey, Gate: gateCfg,
-		MaxURLs: *maxURLs, MaxBodyBytes: *maxBody, BatchFetches: *batchFetches, MaxBatches: *maxBatches,
-		BatchMaxBytes:  *batchMaxBytes,
-		MaxAnswerBytes: *maxAnswer, MaxDecisions: *maxDecisions, MinBodyRate: *minBodyRate, CPUBudget: *cpuBudget, DecideCores: *decideCores,
-		FileWorkBytes: *fileWork, MaxConns: *maxConns,
-		MaxAudits: *maxAudits, AuditCores: *auditCores, AuditMaxExamples: *auditExamples,
-		Audit: audit.Limits{
-			Sitemaps: *auditSitemaps, URLs: *auditURLs, FileURLs: *auditFileURLs, FileBytes: *auditFileBytes,
-			Depth: *auditDepth, Time: *auditTimeout, Nesting: *auditNesting,
-		},
-		CheckTimeout: *timeout + 5*time.Second,
-		Fetch: fetch.Config{
-			Store:          store,
-			Timeout:        *timeout,
-			ConnectTimeout: *connectTimeout,
-			MaxBytes:       *maxBytes,
-			UserAgent:      *userAgent,
-			MaxInFlight:    *maxInFlight,
-			RulesMemory:    *memory,
-		},
-	})
+	cfg.Hosts, cfg.Tokens, cfg.Logger, cfg.AccessLog, cfg.Gate = splitList(*hosts), tokens, log, access, gateCfg
+	cfg.Fetch.Store = store
+	cfg.CheckTimeout = cfg.Fetch.Timeout + 5*time.Second
+	srv, err := serve.New(cfg)
 	if err != nil {
 		return fail(err)
 	}
 	if err := srv.Open(); err != nil {
 		return fail(err)
 	}
-	var debug *http.Server
 	if *debugAddr != "" {
-		ln, err := net.Listen("tcp", *debugAddr)
+		stop, err := serveProfiles(*debugAddr, logs, e.stderr)
 		if err != nil {
 			srv.Close()
-			return fail(fmt.Errorf("serve: -debug-addr: %w", err))
+			return fail(err)
 		}
-		debug = &http.Server{Handler: profiles(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-		go debug.Serve(ln)
-		defer debug.Close()
-		if jsonOnly {
-			life.Info("profiles", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
-		} else {
-			fmt.Fprintf(e.stderr, "robots serve: profiles on http://%s/debug/pprof/\n", ln.Addr())
-		}
+		defer stop()
 	}
 	// Always say where the server is, whatever the log level: the address may come from :0.
 	scheme := "http"
-	if *tlsCert != "" {
+	if cfg.TLSCertFile != "" {
 		scheme = "https"
 	}
 	if jsonOnly {
@@ -254,6 +177,100 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 // profiles returns the handler of -debug-addr: Go's runtime profiles, as
 // net/http/pprof serves them, and nothing else (not the API, which stays on -addr).
+// serveProfiles serves Go's profiles at addr (-debug-addr), on a listener of its
+// own, and says where; stop closes it.
+func serveProfiles(addr string, logs serveLogs, stderr io.Writer) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("serve: -debug-addr: %w", err)
+	}
+	debug := &http.Server{Handler: profiles(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logs.log.Handler(), slog.LevelWarn)}
+	go debug.Serve(ln)
+	if logs.json {
+		logs.life.Info("profiles", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+	} else {
+		fmt.Fprintf(stderr, "robots serve: profiles on http://%s/debug/pprof/\n", ln.Addr())
+	}
+	return func() { debug.Close() }, nil
+}
+
+// serveLogs are the server's loggers: log for what -v asks, life for the lines the
+// server always prints (where it listens, that it stops), whatever the level.
+type serveLogs struct {
+	log, life *slog.Logger
+	handler   func(slog.Level) slog.Handler // -log's format at a level
+	json      bool                          // -log json: every line is a JSON object
+}
+
+func newServeLogs(w io.Writer, format string, verbose bool) (serveLogs, error) {
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelInfo
+	}
+	var l serveLogs
+	switch format {
+	case "text":
+		l.handler = func(lv slog.Level) slog.Handler { return slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}) }
+	case "json":
+		l.handler = func(lv slog.Level) slog.Handler { return slog.NewJSONHandler(w, &slog.HandlerOptions{Level: lv}) }
+		l.json = true
+	default:
+		return l, usagef("serve: -log %q: want text or json", format)
+	}
+	l.log, l.life = slog.New(l.handler(level)), slog.New(l.handler(slog.LevelInfo))
+	return l, nil
+}
+
+// fail reports an error the way the log does: under -log json, main's plain
+// "robots: ..." line would be the one line that is not JSON.
+func (l serveLogs) fail(err error) error {
+	if err == nil || !l.json {
+		return err
+	}
+	l.life.Error(err.Error())
+	return exitError{code: 2}
+}
+
+// addServeFlags defines the flags that set cfg's fields, each with cfg's default:
+// the address and its safety, the limits of requests and audits, and the fetch
+// client's. runServe adds the store, the logs, the tokens and the gate.
+func addServeFlags(fs *flag.FlagSet, cfg *serve.Config) {
+	fs.StringVar(&cfg.Addr, "addr", serve.DefaultAddr, "`address` to listen on")
+	fs.BoolVar(&cfg.AllowPrivate, "allow-private", false, "allow fetching from loopback, private and link-local addresses")
+	fs.StringVar(&cfg.TLSCertFile, "tls-cert", "", "answer HTTPS only, with the certificate chain in PEM `FILE` (with -tls-key; read again when it changes)")
+	fs.StringVar(&cfg.TLSKeyFile, "tls-key", "", "private key in PEM `FILE` of -tls-cert")
+	fc := &cfg.Fetch
+	fs.DurationVar(&fc.Timeout, "timeout", fetch.DefaultTimeout, "whole-fetch `timeout` of a robots.txt")
+	fs.DurationVar(&fc.ConnectTimeout, "connect-timeout", fetch.DefaultConnectTimeout, "`timeout` of each connection and TLS handshake")
+	fs.IntVar(&fc.MaxBytes, "max-bytes", robots.DefaultMaxBytes, "robots.txt `bytes` read and parsed (at least 500 KiB)")
+	fs.StringVar(&fc.UserAgent, "user-agent", fetch.DefaultUserAgent, "User-Agent `header` of robots.txt requests")
+	fs.IntVar(&fc.MaxInFlight, "max-inflight", fetch.DefaultMaxInFlight, "robots.txt fetches at once, across all requests")
+	fs.Int64Var(&fc.RulesMemory, "memory", 256<<20, "`bytes` of parsed robots.txt files kept in memory")
+	fs.IntVar(&cfg.MaxURLs, "max-urls", serve.DefaultMaxURLs, "URLs of one batch request")
+	fs.Int64Var(&cfg.MaxBodyBytes, "max-body", serve.DefaultMaxBodyBytes, "`bytes` of one request body")
+	fs.IntVar(&cfg.BatchFetches, "batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
+	fs.Int64Var(&cfg.BatchMaxBytes, "batch-max-bytes", serve.DefaultBatchMaxBytes, "`bytes` of robots.txt files one batch request holds; past it, its other origins answer 413")
+	fs.IntVar(&cfg.MaxBatches, "max-batches", serve.DefaultMaxBatches, "checks (GET and POST /v1/check), lints and GET /v1/robots answered at once; past it, 503 with Retry-After")
+	fs.DurationVar(&cfg.CPUBudget, "cpu-budget", serve.DefaultCPUBudget, "CPU `time` one check, batch or lint may spend; past it, a batch answers the URLs it decided and \"stopped\": \"cpu-budget\" (the others error_status 413), a single check or lint 413")
+	fs.IntVar(&cfg.MaxAnswerBytes, "max-answer-bytes", serve.DefaultMaxAnswerBytes, "`bytes` of one answer of the API; past it, 413")
+	fs.IntVar(&cfg.MaxDecisions, "max-decisions", serve.DefaultMaxDecisions, "URLs times crawlers of one batch request; past it, 413")
+	fs.IntVar(&cfg.MinBodyRate, "min-body-rate", serve.DefaultMinBodyRate, "`bytes` a second a request body must come at, after its first 5 s; slower, 408")
+	fs.IntVar(&cfg.FileWorkBytes, "file-work-bytes", serve.DefaultFileWorkBytes, "`bytes` of robots.txt files linted, described (GET /v1/robots) or tested at once; past it, 503 with Retry-After (a larger file, 413)")
+	fs.IntVar(&cfg.MaxConns, "max-conns", serve.DefaultMaxConns, "client connections open at once (at most half the process's limit of open files); past it, new ones wait")
+	fs.IntVar(&cfg.MaxAudits, "max-audits", serve.DefaultMaxAudits, "audits (POST /v1/audit and the tester's) run at once; past it, 503 with Retry-After")
+	fs.IntVar(&cfg.DecideCores, "decide-cores", 0, "cores the API's checks and lints decide on, all together (0: one fewer than GOMAXPROCS, at least one)")
+	fs.IntVar(&cfg.AuditCores, "audit-cores", 0, "cores the running audits spend deciding URLs, all together (0: one fewer than GOMAXPROCS, at least one)")
+	al := &cfg.Audit
+	fs.IntVar(&al.Sitemaps, "audit-max-sitemaps", serve.DefaultAuditSitemaps, "sitemap files one audit fetches, at most")
+	fs.IntVar(&al.URLs, "audit-max-urls", serve.DefaultAuditURLs, "sitemap URLs one audit reads, at most")
+	fs.IntVar(&al.FileURLs, "audit-max-file-urls", sitemap.MaxURLs, "URLs read of one sitemap file (sitemaps.org's limit)")
+	fs.Int64Var(&al.FileBytes, "audit-max-file-bytes", sitemap.MaxBytes, "`bytes` read of one sitemap file, uncompressed (sitemaps.org's limit)")
+	fs.IntVar(&al.Depth, "audit-max-depth", audit.DefaultMaxDepth, "nesting of sitemap indexes one audit follows")
+	fs.IntVar(&al.Nesting, "audit-max-nesting", sitemap.MaxDepth, "XML element nesting read in one sitemap file; deeper, the file is invalid")
+	fs.DurationVar(&al.Time, "audit-timeout", serve.DefaultAuditTime, "`time` of one audit; the answer reports what was read by then")
+	fs.IntVar(&cfg.AuditMaxExamples, "audit-max-examples", audit.DefaultMaxExamples, "example URLs of one audit's report, all rules together")
+}
+
 func profiles() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index) // the named profiles too: heap, goroutine, allocs, block, mutex, threadcreate
