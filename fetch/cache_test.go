@@ -295,24 +295,19 @@ func TestRetryAfter(t *testing.T) {
 // wait for it and get the same result.
 func TestSingleflight(t *testing.T) {
 	const callers = 8
-	var misses, waits atomic.Int64
-	allIn := make(chan struct{})
+	var waits atomic.Int64
+	var c *fetch.Client
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		// Answer once every caller has missed the cache, and a little later so that
-		// they have all joined the flight.
-		select {
-		case <-allIn:
-		case <-time.After(5 * time.Second):
+		// Answer once every caller has joined the flight, not after a while.
+		// (Not testenv.WaitFor: this is the server's goroutine, not the test's; the
+		// test fails on the counts below if they never all join.)
+		origin := "http://" + r.Host
+		for end := time.Now().Add(testenv.WaitTimeout); fetch.FlightCallers(c, origin) < callers && time.Now().Before(end); {
+			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(200 * time.Millisecond)
 		w.Write([]byte(rulesBody))
 	})
-	c := newClient(t, fetch.Config{Observer: fetch.Observer{
-		CacheMiss: func(string) {
-			if misses.Add(1) == callers {
-				close(allIn)
-			}
-		},
+	c = newClient(t, fetch.Config{Observer: fetch.Observer{
 		FlightWait: func(string) { waits.Add(1) },
 	}})
 	results := make([]*fetch.Result, callers)
