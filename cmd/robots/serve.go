@@ -48,6 +48,8 @@ API:
 	POST /v1/lint   (body: a robots.txt file)
 	POST /v1/audit  {"url": "https://example.com", "agents": [...]}: the sitemaps' URLs
 	                decided for each crawler (robots audit -format json), within -audit-*
+	POST /v1/logs   {"robots": "...", "log": "..."}: an access-log excerpt judged against
+	                robots.txt (robots logs -format json); the tester's page is /logs
 	GET  /healthz (liveness), GET /readyz (503 while the store is unreachable)
 	GET  /metrics, GET /openapi.json (the API in OpenAPI 3.1)
 	GET  /debug/pprof/ (Go's profiles) on the -debug-addr listener only, when given
