@@ -21,11 +21,12 @@ import (
 
 // Limits and defaults; each can be changed in Config.
 const (
-	// DefaultFetchWait bounds how long a decision waits for a site's robots.txt
-	// when it is not cached: the request being judged waits with it, behind the
-	// proxy. Past it the file is "unreachable" for this request (Policy.FailClosed
-	// says what then); the fetch goes on in the background and later requests use
-	// its result.
+	// DefaultFetchWait bounds how long a decision waits, all told, for what is not
+	// cached: the site's robots.txt, and verification's range lists and DNS
+	// answers. The request being judged waits with it, behind the proxy. Past it
+	// the file is "unreachable" for this request (Policy.FailClosed says what then)
+	// and verification cannot tell; fetches go on in the background and later
+	// requests use their results.
 	DefaultFetchWait = 2 * time.Second
 
 	// DefaultGrace is how long after a change of robots.txt the file it replaced
@@ -204,7 +205,7 @@ type Config struct {
 	// fetch's defaults. The sites' origins are configured by the operator, not
 	// taken from requests, so the client may reach loopback and private addresses.
 	Client *fetch.Client
-	// FetchWait bounds the wait for a robots.txt not cached (DefaultFetchWait).
+	// FetchWait bounds a decision's wait for what is not cached (DefaultFetchWait).
 	FetchWait time.Duration
 	// Grace is how long the file a robots.txt replaced still counts (DefaultGrace).
 	Grace time.Duration
@@ -349,6 +350,10 @@ func (g *Gate) decide(ctx context.Context, r *Request, now time.Time) Decision {
 		return Decision{Verdict: Deny, Reason: UnknownHost,
 			Err: fmt.Errorf("host %q is not a site of the gate (configure it to serve it)", r.Host)}
 	}
+	// One wait bounds what the request may wait for: verification (a range list
+	// not loaded yet, a DNS answer not cached) and the site's robots.txt.
+	ctx, cancel := context.WithTimeout(ctx, g.cfg.FetchWait)
+	defer cancel()
 	id := g.verifier.Verify(ctx, r)
 	if id.Crawler == "" && g.enforce.extra {
 		id.Crawler = robots.ProductToken(r.UserAgent)

@@ -333,3 +333,36 @@ func TestNewErrors(t *testing.T) {
 }
 
 var _ = testenv.InCI
+
+// blockingVerifier waits for its context to end, as verification does while a
+// range list or a DNS answer does not come; it reports how long it was given.
+type blockingVerifier struct{ given chan time.Duration }
+
+func (v blockingVerifier) Verify(ctx context.Context, r *Request) Identity {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		v.given <- -1
+	} else {
+		v.given <- time.Until(deadline)
+	}
+	<-ctx.Done()
+	return Identity{Crawler: robots.ProductToken(r.UserAgent)}
+}
+
+// A decision waits at most FetchWait for verification: a slow one cannot hold
+// the proxy's request, and what it could not tell is "cannot tell".
+func TestVerificationWait(t *testing.T) {
+	v := blockingVerifier{given: make(chan time.Duration, 1)}
+	g, err := New(Config{Sites: []Site{{Host: "example.com", File: writeRobots(t, siteRobots)}}, Verifier: v,
+		FetchWait: 50 * time.Millisecond, Policy: Policy{Disallowed: Refuse}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := g.Decide(context.Background(), req(uaGPTBot, openAIAddr, "/x"))
+	if given := <-v.given; given <= 0 || given > 50*time.Millisecond {
+		t.Errorf("verification was given %v, want at most FetchWait (50ms)", given)
+	}
+	if d.Verdict != Deny || d.Reason != Disallowed || d.Identity.Status != CannotTell {
+		t.Errorf("got %s %s %s, want deny disallowed cannot-tell", d.Verdict, d.Reason, d.Identity.Status)
+	}
+}

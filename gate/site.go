@@ -123,8 +123,6 @@ func (s *site) rules(ctx context.Context, g *Gate, now time.Time) (rules, error)
 	} else {
 		res, ok := g.client.Peek(s.robotsURL)
 		if !ok {
-			ctx, cancel := context.WithTimeout(ctx, g.cfg.FetchWait)
-			defer cancel()
 			var err error
 			if res, err = g.client.Get(ctx, s.robotsURL); err != nil {
 				return r, fmt.Errorf("%s: %w", s.robotsURL, err)
