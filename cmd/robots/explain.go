@@ -13,6 +13,7 @@ import (
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
+	"github.com/gorobots/robots/signals"
 )
 
 func init() {
@@ -33,7 +34,11 @@ not apply (ChatGPT-User) — in JSON "robots_txt": obeys, ignores, user-triggere
 unknown, with "robots_txt_source", the page that says so —
 and for each URL the verdict with the deciding rule, and what the file prefers
 about the use of the URL's content where a Content-Usage or Content-Signal line
-applies (AI usage preferences: "usage" in the JSON).
+applies (AI usage preferences: "usage" in the JSON). For a file that states them,
+the text also says when Google's and RFC 9309's readings give the crawler other
+preferences ("readings" in the JSON), and gives one answer per purpose from the
+file alone (search, ai-train, ai-input, ai-search, ai-user; robots audit -pages
+adds the RSL licences, TDMRep and the pages' own headers and meta tags).
 
 In the text format a group is shown to its first -lines lines (20 by default; 0
 shows every line), and past them only the lines that decide a URL given, with a
@@ -308,6 +313,9 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 			if u.Readings != "" {
 				fmt.Fprintf(w, "  %-10s  %s\n", "", u.Readings)
 			}
+			if said := x.purposesText(u.Agent, u.URL); said != "" {
+				fmt.Fprintf(w, "  %-10s  %s\n", "", said)
+			}
 		}
 	}
 }
@@ -432,4 +440,19 @@ func wrap(names []string, width int) string {
 		col += len(n)
 	}
 	return b.String()
+}
+
+// purposesText is the one answer per purpose the file alone gives a crawler at a URL
+// (package signals: robots.txt's verdict and its Content-Usage and Content-Signal
+// lines; the RSL licences its License lines name are not fetched here), for files
+// that state usage preferences: "purposes: search allowed, ai-train disallowed, …".
+func (x *explainer) purposesText(agent, url string) string {
+	if x.other == nil { // the file states no usage preferences
+		return ""
+	}
+	var w []string
+	for _, a := range signals.Answers(signals.Site{Robots: x.r}, agent, url, nil, time.Now()) {
+		w = append(w, string(a.Purpose)+" "+string(a.Verdict))
+	}
+	return "purposes: " + strings.Join(w, ", ")
 }
