@@ -204,7 +204,10 @@ func layoutPicture(root *branch, agents []string, current int) *picture {
 	return p
 }
 
-// bySize returns bs largest first, the audit's folded siblings last.
+// bySize returns bs largest first, of equal sizes those with blocked URLs first,
+// the audit's folded siblings last: on a flat site (a news site's pages at the
+// root, one URL each) the pages drawn one by one are the blocked ones, not a lump
+// of "37 more pages" that hides them (issue 38).
 func bySize(bs []*branch) []*branch {
 	out := slices.Clone(bs)
 	slices.SortStableFunc(out, func(a, b *branch) int {
@@ -214,9 +217,18 @@ func bySize(bs []*branch) []*branch {
 			}
 			return -1
 		}
-		return cmp.Compare(b.URLs, a.URLs)
+		return cmp.Or(cmp.Compare(b.URLs, a.URLs), cmp.Compare(blockedAny(b), blockedAny(a)))
 	})
 	return out
+}
+
+// blockedAny is the most URLs of b blocked for one crawler.
+func blockedAny(b *branch) int {
+	n := 0
+	for _, x := range b.Blocked {
+		n = max(n, x)
+	}
+	return n
 }
 
 // split makes b's area, h high at y, and those of its children: each gets its share
@@ -254,6 +266,31 @@ func (p *picture) split(b *branch, ids map[*branch]string, d int, y, h float64) 
 			keep--
 			continue
 		}
+		if keep == 0 && len(kids) > 1 {
+			// Every child is too thin to draw on its own (a flat site: sixty pages at
+			// the root): the blocked ones are drawn one by one all the same, each as
+			// thin as a label allows, as many as fit, and the rest together, so that
+			// the lump does not hide what the site blocks.
+			var blocked, rest []*branch
+			for _, c := range kids {
+				if !c.Other && blockedAny(c) > 0 && len(blocked) < int(h/labelMinHeight)-1 {
+					blocked = append(blocked, c)
+				} else {
+					rest = append(rest, c)
+				}
+			}
+			if len(blocked) > 0 {
+				cy := y
+				for _, c := range blocked {
+					a.children = append(a.children, p.split(c, ids, d+1, cy, labelMinHeight))
+					cy += labelMinHeight
+				}
+				if len(rest) > 0 {
+					a.children = append(a.children, p.together(b, rest, false, ids, d+1, cy, y+h-cy))
+				}
+				return a
+			}
+		}
 		cy := y
 		for _, c := range kids[:keep] {
 			ch := (h - groupH) * float64(c.URLs) / float64(total-rest)
@@ -276,15 +313,21 @@ func (p *picture) together(parent *branch, bs []*branch, all bool, ids map[*bran
 	g := &branch{Path: parent.Path, Blocked: make([]int, len(parent.Blocked))}
 	data := branchData{}
 	pages, folded := true, false
+	// The samples shown for the lump: blocked ones first, so that what the site
+	// blocks is seen when the lump is opened.
+	for _, blocked := range []bool{true, false} {
+		for _, c := range bs {
+			for _, s := range c.Samples {
+				if len(g.Samples) < maxMergedSamples && sampleBlocked(s) == blocked {
+					g.Samples = append(g.Samples, s)
+				}
+			}
+		}
+	}
 	for _, c := range bs {
 		g.URLs += c.URLs
 		for i := range min(len(c.Blocked), len(g.Blocked)) {
 			g.Blocked[i] += c.Blocked[i]
-		}
-		for _, s := range c.Samples {
-			if len(g.Samples) < maxMergedSamples {
-				g.Samples = append(g.Samples, s)
-			}
 		}
 		if c.Other {
 			folded = true
@@ -299,6 +342,16 @@ func (p *picture) together(parent *branch, bs []*branch, all bool, ids map[*bran
 	data.Path, data.URLs, data.Blocked, data.Samples, data.More = branchTitle(g, d), g.URLs, g.Blocked, g.Samples, g.More
 	p.Branches[id] = data
 	return &area{b: g, id: id, depth: d, y: y, h: h, together: true}
+}
+
+// sampleBlocked reports whether some crawler may not fetch the sample.
+func sampleBlocked(s sample) bool {
+	for _, v := range s.Verdicts {
+		if !v.Allowed {
+			return true
+		}
+	}
+	return false
 }
 
 // moreText names siblings drawn together: n of them, with the audit's folded ones

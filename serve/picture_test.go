@@ -338,3 +338,36 @@ func TestAuditPageUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutPictureFlat: a flat site, sixty pages at the root of one URL each, of
+// which the last three are blocked: those three are drawn one by one, and the
+// pages drawn together are the open ones, not a lump that hides the blocked.
+func TestLayoutPictureFlat(t *testing.T) {
+	root := tb("/", 0, 0)
+	root.Name = "news.example"
+	blocked := map[string]bool{}
+	for i := range 60 {
+		c := tb(fmt.Sprintf("/story-%d", i), 1, 0)
+		if i >= 57 {
+			c.Blocked[0] = 1
+			blocked[c.Path] = true
+		}
+		root.Children = append(root.Children, c)
+		root.URLs++
+		root.Blocked[0] += c.Blocked[0]
+	}
+	p := layoutPicture(root, []string{"Googlebot"}, 0)
+	drawn := map[string]bool{}
+	for _, n := range p.Nodes {
+		if n.Depth == 1 && n.Name != "" && blocked[n.Path] {
+			drawn[n.Path] = true
+		}
+		if n.Depth == 1 && strings.Contains(n.Name, "pages") && n.Blocked != "0" {
+			t.Errorf("the lump %q holds %s blocked URLs", n.Name, n.Blocked)
+		}
+	}
+	if len(drawn) != 3 {
+		t.Errorf("blocked pages drawn one by one: %v, want the 3 of %v", drawn, blocked)
+	}
+	checkCovered(t, p)
+}
