@@ -71,8 +71,14 @@ func (a *auditor) stance(ctx context.Context, fc *fetch.Client, rb *robots.Robot
 	var problems []string
 	if rb != nil {
 		site.Body = res.Body
-		for _, lu := range rb.Licenses() {
+		for i, lu := range rb.Licenses() {
 			l := signals.License{URL: lu}
+			if i >= fetch.MaxLicenseLines {
+				l.Err = fmt.Sprintf("not fetched: past the first %d License lines", fetch.MaxLicenseLines)
+				problems = append(problems, "RSL licence "+lu+": "+l.Err)
+				site.Licenses = append(site.Licenses, l)
+				continue
+			}
 			lic, err := fc.License(ctx, lu)
 			if err != nil {
 				l.Err = err.Error()

@@ -30,6 +30,10 @@ type License struct {
 // near its size, so 256 licences hold at most a few hundred megabytes in the worst case
 // and, real licences being a few kilobytes, about a megabyte in practice.
 const (
+	// MaxLicenseLines bounds the License lines of one robots.txt whose licences are
+	// fetched: a site has one or two; a file of thousands must not cost thousands of
+	// requests. The others are reported, not fetched.
+	MaxLicenseLines   = 10
 	maxCachedLicenses = 256
 	licenseErrorTTL   = 10 * time.Minute // a licence that failed is fetched again after this
 )
@@ -215,8 +219,15 @@ func (c *Client) LicenseTerms(ctx context.Context, rawURL string, q rsl.Query) (
 		return t, nil
 	}
 	unknown, permitted, prohibited := false, false, false
-	for _, lu := range res.Robots.Licenses() {
+	for i, lu := range res.Robots.Licenses() {
 		a := LicenseAnswer{URL: lu}
+		if i >= MaxLicenseLines {
+			a.Error = fmt.Sprintf("not fetched: past the first %d License lines", MaxLicenseLines)
+			a.Verdict = rsl.Verdict{Reason: a.Error, Licenses: []int{}, Payments: []rsl.Payment{}, Conditions: []string{}}
+			unknown = true
+			t.Licenses = append(t.Licenses, a)
+			continue
+		}
 		lic, err := c.License(ctx, lu)
 		if err != nil {
 			if ctx.Err() != nil {

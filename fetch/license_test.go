@@ -128,3 +128,28 @@ func TestTransportLicense(t *testing.T) {
 		t.Error("a relative licence URL: no error")
 	}
 }
+
+// TestLicenseLinesBounded: a robots.txt of many License lines costs at most
+// MaxLicenseLines licence fetches; the others are reported, not fetched.
+func TestLicenseLinesBounded(t *testing.T) {
+	var fetched atomic.Int32
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			for i := range 50 {
+				io.WriteString(w, "License: http://"+r.Host+"/l"+strings.Repeat("x", i)+".xml\n")
+			}
+			return
+		}
+		fetched.Add(1)
+		http.NotFound(w, r)
+	})
+	c := newClient(t, fetch.Config{})
+	terms, err := c.LicenseTerms(context.Background(), srv.URL+"/a", rsl.Query{Usage: rsl.Search})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := fetched.Load(); n != fetch.MaxLicenseLines || len(terms.Licenses) != 50 || terms.Answer != rsl.Unknown ||
+		!strings.Contains(terms.Licenses[49].Error, "past the first 10 License lines") {
+		t.Errorf("%d fetched, %d answers, %s; last %q", n, len(terms.Licenses), terms.Answer, terms.Licenses[49].Error)
+	}
+}
