@@ -601,9 +601,8 @@ func (s *Server) pageAgents(f *pageForm) ([]string, error) {
 	return agents, nil
 }
 
-// test runs the tester on a posted form.
-// boundedTest is test with the form's files counted against FileWorkBytes; the two
-// files of the largest diff form (500 KiB each) take all of it.
+// boundedTest is test with the form's files counted against FileWorkBytes, at most
+// all of it (the two files of a diff form may hold up to PageMaxFileBytes each).
 func (s *Server) boundedTest(r *http.Request, f *pageForm) (*pageResult, error) {
 	done, err := s.takeFileWork(min(len(f.Robots)+len(f.RobotsNew), s.cfg.FileWorkBytes))
 	if err != nil {
@@ -613,6 +612,9 @@ func (s *Server) boundedTest(r *http.Request, f *pageForm) (*pageResult, error) 
 	return s.test(r, f)
 }
 
+// test runs the tester on a posted form: the file fetched or pasted (and the new
+// one when comparing), its columns of crawlers told the same, and a verdict per
+// URL and column.
 func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	agents, err := s.pageAgents(f)
 	if err != nil {
@@ -756,35 +758,8 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		markDiff(oldView, newView)
 	}
 
-	// Crawlers that get the same groups in every file get the same verdicts: one
-	// column each.
-	colOf := map[string]int{}
 	var agentCol []int
-	for _, a := range agents {
-		refs := []groupRef{groupRefOf(oldRobots, a, "a", effect)}
-		if f.Diff {
-			refs = append(refs, groupRefOf(newRobots, a, "b", fetch.ObeyRules))
-		}
-		key := fmt.Sprint(refs)
-		i, ok := colOf[key]
-		if !ok {
-			i = len(res.Columns)
-			colOf[key] = i
-			same := len(refs) == 2 && refs[0].Star == refs[1].Star && refs[0].None == refs[1].None &&
-				refs[0].Note == refs[1].Note && slices.Equal(refs[0].Lines, refs[1].Lines)
-			res.Columns = append(res.Columns, column{Groups: refs, Same: same})
-			if effect == fetch.ObeyRules {
-				if secs, line, ok := audit.DelayOf(oldRobots, a); ok {
-					res.Columns[i].Delay = fmt.Sprintf("%gs (line %d)", secs, line)
-				}
-			}
-		}
-		res.Columns[i].Agents = append(res.Columns[i].Agents, a)
-		if c, ok := crawlers.Lookup(a); ok && c.CrawlDelay == crawlers.Ignored && res.Columns[i].Delay != "" {
-			res.Columns[i].Delay += ", ignored by " + a + " (as its operator says)"
-		}
-		agentCol = append(agentCol, i)
-	}
+	res.Columns, agentCol = columnsOf(agents, oldRobots, newRobots, effect)
 	res.BadURLs = len(bad)
 	for ui, u := range urls {
 		for len(bad) > 0 && badAt[0] == ui {
@@ -826,6 +801,42 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// columnsOf groups agents into the verdict table's columns: crawlers that get the
+// same groups in every file (newRobots is nil unless comparing) get the same
+// verdicts, one column each, with the old file's crawl-delay. It returns the
+// columns and, per agent, its column.
+func columnsOf(agents []string, oldRobots, newRobots *robots.Robots, effect fetch.Effect) ([]column, []int) {
+	var cols []column
+	colOf := map[string]int{}
+	var agentCol []int
+	for _, a := range agents {
+		refs := []groupRef{groupRefOf(oldRobots, a, "a", effect)}
+		if newRobots != nil {
+			refs = append(refs, groupRefOf(newRobots, a, "b", fetch.ObeyRules))
+		}
+		key := fmt.Sprint(refs)
+		i, ok := colOf[key]
+		if !ok {
+			i = len(cols)
+			colOf[key] = i
+			same := len(refs) == 2 && refs[0].Star == refs[1].Star && refs[0].None == refs[1].None &&
+				refs[0].Note == refs[1].Note && slices.Equal(refs[0].Lines, refs[1].Lines)
+			cols = append(cols, column{Groups: refs, Same: same})
+			if effect == fetch.ObeyRules {
+				if secs, line, ok := audit.DelayOf(oldRobots, a); ok {
+					cols[i].Delay = fmt.Sprintf("%gs (line %d)", secs, line)
+				}
+			}
+		}
+		cols[i].Agents = append(cols[i].Agents, a)
+		if c, ok := crawlers.Lookup(a); ok && c.CrawlDelay == crawlers.Ignored && cols[i].Delay != "" {
+			cols[i].Delay += ", ignored by " + a + " (as its operator says)"
+		}
+		agentCol = append(agentCol, i)
+	}
+	return cols, agentCol
 }
 
 // estimatePage estimates the HTML bytes of a file's view and of the verdicts.
