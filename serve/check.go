@@ -46,12 +46,12 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	turn := coreTurn{cores: s.decideCores}
 	defer turn.release()
 	if spent(ctx) || !turn.take(ctx) {
-		return nil, errNotDecided(context.Cause(ctx))
+		return nil, s.stopped(context.Cause(ctx), errNotDecided(context.Cause(ctx)))
 	}
 	dc := newDecider(res, dialect)
 	d := dc.check(c.tokens[0], u)
 	if dc.prefs != nil && spent(ctx) {
-		return nil, errNotDecided(context.Cause(ctx))
+		return nil, s.stopped(context.Cause(ctx), errNotDecided(context.Cause(ctx)))
 	}
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 448)

@@ -36,13 +36,13 @@ func (s *Server) handleLint(r *http.Request) ([]byte, error) {
 	defer release()
 	turn := coreTurn{cores: s.decideCores}
 	if !turn.take(r.Context()) {
-		return nil, lintStopped(context.Cause(r.Context()), len(body))
+		return nil, s.stopped(context.Cause(r.Context()), lintStopped(context.Cause(r.Context()), len(body)))
 	}
 	fs, err := lint.CheckContext(r.Context(), name, body, opts)
 	turn.release()
 	if err != nil {
 		// A lint stopped part way leaves out findings of any line: none are given.
-		return nil, lintStopped(err, len(body))
+		return nil, s.stopped(err, lintStopped(err, len(body)))
 	}
 	return appendArray(nil, fs, s.cfg.MaxAnswerBytes)
 }

@@ -57,6 +57,15 @@ func errNotDecided(cause error) error {
 	return cause
 }
 
+// stopped counts a single check or lint whose work ended before it was done, and
+// returns err.
+func (s *Server) stopped(cause, err error) error {
+	if name := stopName(cause); name != "" {
+		s.metrics.stopped.WithLabelValues(name).Inc()
+	}
+	return err
+}
+
 // stopName names why a request's work ended, as an answer's "stopped" says it:
 // "cpu-budget" or "timeout"; "" when its client left (nobody reads the answer).
 func stopName(cause error) string {

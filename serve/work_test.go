@@ -158,12 +158,15 @@ func TestBatchClientGone(t *testing.T) {
 // TestLintCPUBudget: a lint whose checks cost more than the CPU budget stops, and
 // says so: 413 naming the budget, rather than findings of part of the checks.
 func TestLintCPUBudget(t *testing.T) {
-	s, _ := start(t, Config{CPUBudget: time.Millisecond})
+	s, reg := start(t, Config{CPUBudget: time.Millisecond})
 	var e struct{ Error string }
 	// Each rule twice: the checks of repeated rules compare every pair.
 	file := wildcardFile(8000) + strings.TrimPrefix(wildcardFile(8000), "User-agent: *\n")
 	if code := post(t, s, "/v1/lint", file, &e); code != http.StatusRequestEntityTooLarge || !strings.Contains(e.Error, "-cpu-budget") {
 		t.Errorf("lint: %d %q, want 413 naming -cpu-budget", code, e.Error)
+	}
+	if n := counter(t, reg, "robots_requests_stopped_total"); n != 1 {
+		t.Errorf("robots_requests_stopped_total = %v, want 1", n)
 	}
 }
 
