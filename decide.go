@@ -60,20 +60,23 @@ func noMatch() entry { return entry{n: -1, text: -1} }
 // costs less for the path than the entry loops (index.go), the index compiled then if the
 // set has none yet; else matchParts.
 func (r *Robots) matchSet(ref *setRef, prog string, p *pathView, best *entry) string {
-	if len(prog) >= indexGate && indexPays(prog, p, false) {
-		if progIndex(prog) == 0 {
-			prog = ref.prog.swap(prog, r.compileSet(r.groupsOf(ref), true))
-		}
-		matchIndex(prog, progIndex(prog), p, best, false)
+	if matchParts(prog, p, best, true) {
 		return prog
 	}
-	matchParts(prog, p, best)
+	if progIndex(prog) == 0 {
+		prog = ref.prog.swap(prog, r.compileSet(r.groupsOf(ref), true))
+	}
+	// best may hold the best of a part read already: the index finds it again, or a
+	// better one.
+	matchIndex(prog, progIndex(prog), p, best, false)
 	return prog
 }
 
 // matchParts updates best with the rule of the set in prog that decides the path, if one
-// beats it: the best of the path's bucket and of the generic part.
-func matchParts(prog string, p *pathView, best *entry) {
+// beats it: the best of the path's bucket and of the generic part. If limit, it stops
+// and returns false at a part so large for the path that the set's index costs less
+// (partPays): the parts' headers, which it reads anyway, tell.
+func matchParts(prog string, p *pathView, best *entry, limit bool) bool {
 	const so = progHead
 	recs := so + setShortHeader
 	if lo := u64(prog, so+setKeys); lo&setLongForm != 0 { // a set with buckets
@@ -89,15 +92,17 @@ func matchParts(prog string, p *pathView, best *entry) {
 			if keys&bit != 0 {
 				j += bits.OnesCount64(keys & (bit - 1))
 				po := int(u32(prog, so+setBounds+boundSize*j))
-				matchPart(prog, po, u64(prog, po), p, best)
+				if !matchPart(prog, po, u64(prog, po), p, best, limit) {
+					return false
+				}
 			}
 		}
 		if low&setNoGeneric != 0 { // as in most sets with buckets
-			return
+			return true
 		}
 		recs = int(u32(hdr, setGeneric))
 	}
-	matchPart(prog, recs, u64(prog, recs), p, best)
+	return matchPart(prog, recs, u64(prog, recs), p, best, limit)
 }
 
 // pathView is the path a decision matches, as splitPath gives it, with its byte and
@@ -225,12 +230,15 @@ func (en entry) beatsIn(prog string, b *entry, bprog string) bool {
 // pattern. Then the wildcard entries: their byte sets are compared with the path's,
 // then their sets of byte pairs, and only a path with every byte and pair a pattern
 // needs runs the matcher.
-func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
+func matchPart(prog string, po int, h uint64, p *pathView, best *entry, limit bool) bool {
 	// partCounts, written out: the call would cost more than the rest of a small part.
 	e := po + partShortHeader
 	np, nw := shortCounts(h)
 	if np == countMax || nw == countMax {
 		e, np, nw = partCounts(prog, po, h)
+	}
+	if limit && np+nw >= partIndexMin && partPays(np, nw, len(p.s)) {
+		return false
 	}
 	wild := e + entrySize*np
 	end := wild + entrySize*nw
@@ -246,7 +254,7 @@ func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 		e, t = e+entrySize, en.next()
 	}
 	if e == end {
-		return
+		return true
 	}
 	lacks := ^p.byteSet()
 	for {
@@ -259,6 +267,7 @@ func matchPart(prog string, po int, h uint64, p *pathView, best *entry) {
 		}
 		e, t = e+entrySize, en.next()
 	}
+	return true
 }
 
 // nextLiteral returns the first prefix or exact entry from e on, up to wild, whose first

@@ -25,7 +25,8 @@ import (
 // A set is compiled without an index, and most never get one: the entry loops
 // (matchParts) read eleven bytes a rule and, for the paths and files crawlers meet, cost
 // less than a pass over the path. The first decision whose path and set would cost the
-// entry loops more than a pass of the automaton (indexPays) compiles the set again with
+// entry loops more than a pass of the automaton (partPays, which matchPart asks of each
+// part it is about to read; indexPays for Usage and the legacy dialects) compiles the set again with
 // its index and publishes it in place of the first (lazyProg.swap); from then on each
 // decision takes whichever costs less for its path.
 //
@@ -415,8 +416,19 @@ func indexPays(prog string, p *pathView, legacy bool) bool {
 	if legacy {
 		return 2*(np+nw) > 4*len(p.s)+256
 	}
-	return 2*np+nw*(8+len(p.s)/8) > 4*len(p.s)+256
+	return partPays(np, nw, len(p.s))
 }
+
+// partIndexMin is the fewest entries a part must have for its set's index to cost less
+// than its entries (partPays): matchPart compares it first, so that a decision on a small
+// part pays one comparison.
+const partIndexMin = 32
+
+// partPays reports whether a pass of the index over a path of n bytes costs less than
+// the entry loops over np literal and nw wildcard entries: each entry costs a word
+// compared, a wildcard one that passes the byte sets a read of the path; a pass of the
+// automaton a few times a byte.
+func partPays(np, nw, n int) bool { return 2*np+nw*(8+n/8) > 4*n+256 }
 
 // setParts returns where the parts of the set in prog that may hold rules matching the
 // path start: its generic part and the part of the path's bucket, 0 for none (matchParts

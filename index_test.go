@@ -68,7 +68,7 @@ func indexAgreesOn(r *Robots, progs []string, url string) error {
 			}
 			matchIndex(prog, ix, &pv, &got, true)
 		} else {
-			matchParts(prog, &pv, &want)
+			matchParts(prog, &pv, &want, false)
 			matchIndex(prog, ix, &pv, &got, false)
 		}
 		if got != want {
