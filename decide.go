@@ -63,6 +63,12 @@ func (r *Robots) matchSet(ref *setRef, prog string, p *pathView, best *entry) st
 	if matchParts(prog, p, best, true) {
 		return prog
 	}
+	return r.matchIndexed(ref, prog, p, best)
+}
+
+// matchIndexed is matchSet through the set's index, which it compiles if the set has
+// none yet.
+func (r *Robots) matchIndexed(ref *setRef, prog string, p *pathView, best *entry) string {
 	if progIndex(prog) == 0 {
 		prog = ref.prog.swap(prog, r.compileSet(r.groupsOf(ref), true))
 	}

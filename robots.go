@@ -313,7 +313,9 @@ func (r *Robots) Allowed(agent, url string) bool {
 	var pv pathView
 	pv.ofURL(url)
 	best := noMatch()
-	r.matchSet(ref, prog, &pv, &best)
+	if !matchParts(prog, &pv, &best, true) { // matchSet, written out
+		r.matchIndexed(ref, prog, &pv, &best)
+	}
 	return best.n < 0 || best.allow()
 }
 
