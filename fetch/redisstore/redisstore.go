@@ -283,16 +283,17 @@ func (s *Store) do(ctx context.Context, key string, op func() error) error {
 // cancelled context says nothing about the node.
 func (s *Store) guard(ctx context.Context, node string, op func() error) error {
 	b := s.breaker(node)
-	if !b.allow(s.now()) {
+	ok, probe := b.allow(s.now())
+	if !ok {
 		return ErrUnavailable
 	}
 	err := op()
 	failed := err != nil && !errors.Is(err, redis.Nil)
 	if failed && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		b.cancel()
+		b.cancel(probe)
 		return err
 	}
-	switch b.done(failed, s.now(), s.backoffMin, s.backoffMax) {
+	switch b.done(failed, probe, s.now(), s.backoffMin, s.backoffMax) {
 	case opened:
 		s.log.Warn("redis unavailable: the cache store fails fast until a probe succeeds; answering from memory and by fetching",
 			"node", nodeName(node), "err", err)
@@ -340,29 +341,41 @@ const (
 	closed
 )
 
-func (b *breaker) allow(now time.Time) bool {
+// allow says whether an operation may go to the node, and whether it is the probe
+// of an open breaker.
+func (b *breaker) allow(now time.Time) (ok, probe bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !b.open {
-		return true
+		return true, false
 	}
 	if b.probing || now.Before(b.retryAt) {
-		return false
+		return false, false
 	}
 	b.probing = true
-	return true
+	return true, true
 }
 
 // cancel forgets an operation that ended without a verdict on the node.
-func (b *breaker) cancel() {
+func (b *breaker) cancel(probe bool) {
+	if !probe {
+		return
+	}
 	b.mu.Lock()
 	b.probing = false
 	b.mu.Unlock()
 }
 
-func (b *breaker) done(failed bool, now time.Time, first, longest time.Duration) transition {
+// done tells the breaker how an operation went. While the breaker is open only its
+// probe decides: an operation let through before it opened may answer late, and its
+// success says only that the node answered then (it closed the breaker, which the
+// next failures opened again: two outages logged for one).
+func (b *breaker) done(failed, probe bool, now time.Time, first, longest time.Duration) transition {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.open && !probe {
+		return unchanged
+	}
 	if !failed {
 		b.failures, b.probing = 0, false
 		if b.open {
@@ -372,9 +385,6 @@ func (b *breaker) done(failed bool, now time.Time, first, longest time.Duration)
 		return unchanged
 	}
 	if b.open {
-		if !b.probing {
-			return unchanged // an operation let through before the breaker opened
-		}
 		b.probing = false
 		b.backoff = min(b.backoff*2, longest)
 		b.retryAt = now.Add(b.backoff)
