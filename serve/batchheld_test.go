@@ -61,7 +61,7 @@ func TestBatchHeld(t *testing.T) {
 					// What the batch does with it: decide, encode its origin object.
 					dc := newDecider(res, dialect)
 					for _, tokens := range c.tokens {
-						dc.check(tokens, u)
+						dc.decide(tokens, u)
 					}
 					appendOrigin(nil, res, c, &[2]dayText{})
 					kept = append(kept, dc)

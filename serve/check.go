@@ -49,13 +49,10 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 		return nil, s.stopped(context.Cause(ctx), errNotDecided(context.Cause(ctx)))
 	}
 	dc := newDecider(res, dialect)
-	d := dc.check(c.tokens[0], u)
-	if dc.prefs != nil && spent(ctx) {
-		return nil, s.stopped(context.Cause(ctx), errNotDecided(context.Cause(ctx)))
-	}
+	d, usage := dc.decide(c.tokens[0], u)
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 448)
-	v := verdictjson.Verdict{URL: u, Input: input, Agent: c.names[0], Decision: d, Usage: dc.usage(c.tokens[0], u)}
+	v := verdictjson.Verdict{URL: u, Input: input, Agent: c.names[0], Decision: d, Usage: usage}
 	b = v.AppendFields(b)
 	b = append(b, `,"robots":`...)
 	b = appendOrigin(b, res, c, &[2]dayText{})

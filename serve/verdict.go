@@ -80,25 +80,22 @@ func newDecider(res *fetch.Result, d robots.Dialect) decider {
 	return dc
 }
 
-// usage returns the verdict's "usage": the usage preferences for url, or nil when no
-// Content-Usage or Content-Signal line applies to it (most files have none, and cost
-// nothing more).
-func (dc decider) usage(tokens []string, url string) *robots.Usage {
+// decide returns the decision on url and the verdict's "usage": the usage preferences
+// for url, or nil when no Content-Usage or Content-Signal line applies to it (most files
+// have none, and cost nothing more). A file that states usage is decided once for both
+// (Robots.CheckUsage).
+func (dc decider) decide(tokens []string, url string) (robots.Decision, *robots.Usage) {
 	if dc.prefs == nil {
-		return nil
+		if dc.alt != nil {
+			return dc.alt.CheckAgents(tokens, url), nil
+		}
+		return dc.res.CheckAgents(tokens, url), nil
 	}
-	u := dc.prefs.UsageAgents(tokens, url)
+	d, u := dc.prefs.CheckUsage(tokens, url)
 	if len(u.Lines) == 0 {
-		return nil
+		return d, nil
 	}
-	return &u
-}
-
-func (dc decider) check(tokens []string, url string) robots.Decision {
-	if dc.alt != nil {
-		return dc.alt.CheckAgents(tokens, url)
-	}
-	return dc.res.CheckAgents(tokens, url)
+	return d, &u
 }
 
 // encodeURL returns u as a browser would request it, and u again as the input to

@@ -363,9 +363,9 @@ func (p *caseParser) run(line []byte, lineNum int) any {
 		return fail(`missing field "robots", "robots_base64" or "robots_file"`)
 	}
 	r := pc.r
-	d := r.CheckAgents(agents, u)
+	d, usage := r.CheckUsage(agents, u)
 	v := verdictJSON{Verdict: verdictjson.Verdict{URL: u, Agent: agentName(agents), Decision: d,
-		Usage: usageJSON(r.UsageAgents(agents, u))}, Cut: pc.cut}
+		Usage: usageJSON(usage)}, Cut: pc.cut}
 	if encoded(*c.URL, u) {
 		v.Input = *c.URL
 	}
