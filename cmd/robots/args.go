@@ -73,7 +73,7 @@ func flagError(err error) string {
 
 // printHelp prints the usage text of a subcommand and its flags.
 func printHelp(w io.Writer, fs *flag.FlagSet) {
-	c, ok := commands[fs.Name()]
+	c, ok := lookup(fs.Name())
 	if ok {
 		fmt.Fprint(w, c.usage)
 	}

@@ -20,10 +20,6 @@ import (
 	"github.com/gorobots/robots/sitemap"
 )
 
-func init() {
-	register("audit", "check a live site's sitemap URLs against its robots.txt", auditUsage, runAudit)
-}
-
 const auditUsage = `Usage:
 	robots audit [-agent NAME]... [-must-allow LIST] [-allow-blocked LIST] [-dialect NAME]
 	             [-format text|json|sarif|csv] [-tree] [-full] [limits] SITE

@@ -14,10 +14,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func init() {
-	scriptCmds["httpdir"] = cmdHTTPDir
-}
-
 // cmdHTTPDir serves the files of a directory of $WORK on loopback for the rest of
 // the script and sets VAR to the site's URL (http://127.0.0.1:PORT). In the files,
 // {{VAR}} stands for the URL of the site that was started as VAR (this one or an

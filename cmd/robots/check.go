@@ -19,10 +19,6 @@ import (
 	"github.com/gorobots/robots/internal/weburl"
 )
 
-func init() {
-	register("check", "decide whether crawlers may fetch URLs", checkUsage, runCheck)
-}
-
 const checkUsage = `Usage:
 	robots check -robots FILE -agent NAME [-agent NAME]... URL...
 	robots check -agent NAME [-format text|json|jsonl] [-timeout 10s] URL...

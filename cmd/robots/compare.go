@@ -12,10 +12,6 @@ import (
 	"github.com/gorobots/robots/lint"
 )
 
-func init() {
-	register("compare", "show how each interpretation decides the same URLs", compareUsage, runCompare)
-}
-
 const compareUsage = `Usage:
 	robots compare -robots FILE [-agent NAME]... [-format text|json] URL...
 

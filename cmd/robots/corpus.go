@@ -24,10 +24,6 @@ import (
 	"github.com/gorobots/robots/crawlers"
 )
 
-func init() {
-	register("corpus", "read every robots.txt of a crawl's WARC files into a table (Parquet, CSV, JSON)", corpusUsage, runCorpus)
-}
-
 const corpusUsage = `Usage:
 	robots corpus [-out DIR] [-format parquet|csv|jsonl] [-agent NAME]... [-purpose P]...
 	              [-list FILE] [-index N] [-j N] [-lint=false] [-cacert FILE] [FILE|URL]...

@@ -12,10 +12,6 @@ import (
 	"github.com/gorobots/robots/crawlers"
 )
 
-func init() {
-	register("crawlers", "list the crawler registry: product tokens, operators, purposes", crawlersUsage, runCrawlers)
-}
-
 const crawlersUsage = `Usage:
 	robots crawlers [-purpose P]... [-format text|json] [NAME...]
 

@@ -13,10 +13,6 @@ import (
 	"github.com/gorobots/robots/internal/groupdiff"
 )
 
-func init() {
-	register("diff", "compare two versions of a robots.txt file", diffUsage, runDiff)
-}
-
 const diffUsage = `Usage:
 	robots diff OLD NEW [-urls FILE] [-agent NAME]... [-dialect NAME] [-format text|json] [URL...]
 

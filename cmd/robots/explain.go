@@ -16,10 +16,6 @@ import (
 	"github.com/gorobots/robots/signals"
 )
 
-func init() {
-	register("explain", "show which group and rule apply to each crawler", explainUsage, runExplain)
-}
-
 const explainUsage = `Usage:
 	robots explain -robots FILE [-agent NAME]... [-dialect NAME] [-format text|json]
 	               [-verdicts] [-lines N] [URL...]

@@ -11,10 +11,6 @@ import (
 	"github.com/gorobots/robots/internal/weburl"
 )
 
-func init() {
-	register("fetch", "fetch a robots.txt and tell how it went", fetchUsage, runFetch)
-}
-
 const fetchUsage = `Usage:
 	robots fetch [-timeout 10s] [-format text|json] SITE
 

@@ -13,10 +13,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func init() {
-	scriptCmds["httpsite"] = cmdHTTPSite
-}
-
 // hangLimit bounds how long a "hang" site holds a request, so that scripts stop by
 // themselves even if a client never gives up.
 const hangLimit = 10 * time.Second

@@ -7,10 +7,6 @@ import (
 	"github.com/gorobots/robots/signals"
 )
 
-func init() {
-	register("generate", "write a stance per purpose into a robots.txt file", generateUsage, runGenerate)
-}
-
 const generateUsage = `Usage:
 	robots generate -stance PURPOSE=STANCE,... [FILE]
 

@@ -20,7 +20,13 @@ func TestHelpTexts(t *testing.T) {
 	first, _, _ := strings.Cut(top.String(), "\n\n")
 	checkLines(t, "robots help", top.String())
 	seen := map[string]string{}
-	for name := range commands {
+	for i, c := range commands()[1:] {
+		if prev := commands()[i].name; prev >= c.name {
+			t.Errorf("commands(): %s after %s; \"robots help\" lists them in alphabetical order", c.name, prev)
+		}
+	}
+	for _, c := range commands() {
+		name := c.name
 		if !strings.Contains(top.String(), "\t"+name+" ") {
 			t.Errorf("robots help: no line for %s", name)
 		}

@@ -14,10 +14,6 @@ import (
 	"github.com/gorobots/robots/lint"
 )
 
-func init() {
-	register("lint", "find mistakes in robots.txt files", lintUsage, runLint)
-}
-
 const lintUsage = `Usage:
 	robots lint [-format text|json|sarif] [-strict] [-full] FILE...
 

@@ -25,10 +25,6 @@ import (
 	"github.com/gorobots/robots/verify"
 )
 
-func init() {
-	register("logs", "report what crawlers did in access logs: violations, impostors", logsUsage, runLogs)
-}
-
 const logsUsage = `Usage:
 	robots logs -robots FILE|DIR|SITE [-cache 24h] [-host NAME] [-format text|json|csv]
 	            [-verify [-ranges NAME=FILE]... [-offline] [-dns HOST:PORT | -no-dns]] [LOG...]

@@ -16,7 +16,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 )
 
@@ -57,16 +56,41 @@ type env struct {
 }
 
 type command struct {
+	name    string
 	summary string
 	usage   string // the help text before the flags; "robots help NAME" and -h print it
 	run     func(ctx context.Context, e *env, args []string) error
 }
 
-// commands is the table of subcommands; each lives in its own file.
-var commands = map[string]command{}
+// commands is the table of subcommands, in the order "robots help" lists them;
+// each runs from its own file. A function rather than a variable: the run
+// functions print their help through lookup, which reads this table.
+func commands() []command {
+	return []command{
+		{"audit", "check a live site's sitemap URLs against its robots.txt", auditUsage, runAudit},
+		{"check", "decide whether crawlers may fetch URLs", checkUsage, runCheck},
+		{"compare", "show how each interpretation decides the same URLs", compareUsage, runCompare},
+		{"corpus", "read every robots.txt of a crawl's WARC files into a table (Parquet, CSV, JSON)", corpusUsage, runCorpus},
+		{"crawlers", "list the crawler registry: product tokens, operators, purposes", crawlersUsage, runCrawlers},
+		{"diff", "compare two versions of a robots.txt file", diffUsage, runDiff},
+		{"explain", "show which group and rule apply to each crawler", explainUsage, runExplain},
+		{"fetch", "fetch a robots.txt and tell how it went", fetchUsage, runFetch},
+		{"generate", "write a stance per purpose into a robots.txt file", generateUsage, runGenerate},
+		{"lint", "find mistakes in robots.txt files", lintUsage, runLint},
+		{"logs", "report what crawlers did in access logs: violations, impostors", logsUsage, runLogs},
+		{"serve", "run the robots.txt service and web tester", serveUsage, runServe},
+		{"version", "print the module version and VCS revision of this binary", versionUsage, runVersion},
+	}
+}
 
-func register(name, summary, usage string, run func(ctx context.Context, e *env, args []string) error) {
-	commands[name] = command{summary: summary, usage: usage, run: run}
+// lookup finds the subcommand called name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 const usage = `robots: check, lint, explain, compare, diff, fetch and audit robots.txt files and sites, or serve
@@ -88,14 +112,9 @@ command's help says what 0 and 1 mean for it.
 `
 
 func printUsage(w io.Writer) {
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	list := ""
-	for _, n := range names {
-		list += fmt.Sprintf("\t%-8s %s\n", n, commands[n].summary)
+	for _, c := range commands() {
+		list += fmt.Sprintf("\t%-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, usage, list)
 }
@@ -111,10 +130,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && name == "help" {
-			if _, ok := commands[args[1]]; !ok {
+			c, ok := lookup(args[1])
+			if !ok {
 				return usagef("help: unknown command %q (see \"robots help\")", args[1])
 			}
-			if err := commands[args[1]].run(ctx, e, []string{"-h"}); err != errHelpShown {
+			if err := c.run(ctx, e, []string{"-h"}); err != errHelpShown {
 				return err
 			}
 			return nil
@@ -123,9 +143,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return nil
 	}
 	if name == "-version" || name == "--version" {
-		return commands["version"].run(ctx, e, args[1:])
+		return runVersion(ctx, e, args[1:])
 	}
-	c, ok := commands[name]
+	c, ok := lookup(name)
 	if !ok {
 		return usagef("unknown command %q (see \"robots help\")", name)
 	}

@@ -18,11 +18,13 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"robots": main})
 }
 
-// scriptCmds are extra script commands (beyond testscript's built-ins). A
-// subcommand's test file may add its own in an init function, for example one that
-// starts a loopback server for "robots fetch"; keep the names distinct.
+// scriptCmds are extra script commands (beyond testscript's built-ins), some
+// defined beside the subcommand they serve, for example one that starts a
+// loopback server for "robots fetch".
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"repeat": cmdRepeat,
+	"httpdir":  cmdHTTPDir,  // audit_test.go
+	"httpsite": cmdHTTPSite, // fetch_test.go
+	"repeat":   cmdRepeat,
 }
 
 // cmdRepeat appends TEXT and a newline COUNT times to FILE; with -n, no newline.

@@ -27,10 +27,6 @@ import (
 	"github.com/gorobots/robots/sitemap"
 )
 
-func init() {
-	register("serve", "run the robots.txt service and web tester", serveUsage, runServe)
-}
-
 const serveUsage = `Usage:
 	robots serve [-addr 127.0.0.1:8080] [-data DIR | -redis URL] [flags]
 

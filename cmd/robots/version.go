@@ -7,10 +7,6 @@ import (
 	"github.com/gorobots/robots/internal/buildinfo"
 )
 
-func init() {
-	register("version", "print the module version and VCS revision of this binary", versionUsage, runVersion)
-}
-
 const versionUsage = `Usage:
 	robots version
 	robots -version
