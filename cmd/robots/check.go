@@ -59,6 +59,10 @@ with "rule" null and "line" 0 when no rule matched, "input" (the URL as given) w
 it differs from "url" (encoded, or surrounding spaces trimmed), and "error" instead of a
 verdict for a URL that could not be decided. Without -robots, a verdict also has
 "robots" (the fetch of its origin's robots.txt, see "robots fetch -format json").
+Where the file states usage preferences (Content-Usage, Content-Signal), a verdict
+gives those that apply to the URL ("usage"), and says when Google's reading and RFC
+9309's with draft-ietf-aipref-attach give the crawler other ones ("readings"), with
+-robots and against a fetched site alike.
 With -robots, a file over 500 KiB is read as crawlers read it, to its first 512,000
 bytes (check reads at most 2,048,000 bytes of a file): check warns where reading
 stopped and why, and the json document has "cut": {"line", "bytes_read",
@@ -173,7 +177,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	if out.cut = cutOf(f.robotsFile, r, len(body), capped); out.cut != nil {
 		out.warn("%s", out.cut.Message)
 	}
-	out.other = otherReading(r, body)
+	other := otherReading(r, body)
 	crawlers := f.crawlers()
 	for _, raw := range urls {
 		u, err := weburl.Encode(raw)
@@ -181,7 +185,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 			out.fail(raw, err)
 			continue
 		}
-		out.verdicts(raw, u, crawlers, r, nil)
+		out.verdicts(raw, u, crawlers, r, nil, other)
 	}
 	return out.close()
 }

@@ -74,6 +74,15 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	// Each origin's file in the other reading, where it states usage preferences, so
+	// that its verdicts say where the two readings give a crawler other ones, as they
+	// do with -robots.
+	others := make(map[string]*robots.Robots, len(origins))
+	for origin, res := range results {
+		if res != nil && res.Effect == fetch.ObeyRules && res.Robots != nil {
+			others[origin] = otherReading(res.Robots, []byte(res.Body))
+		}
+	}
 	crawlers := f.crawlers()
 	for i, raw := range urls {
 		if errs[i] != nil {
@@ -86,7 +95,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 			out.fail(raw, err)
 			continue
 		}
-		out.verdicts(raw, u, crawlers, res, res)
+		out.verdicts(raw, u, crawlers, res, res, others[originOf[i]])
 	}
 	return out.close()
 }

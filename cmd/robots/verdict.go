@@ -83,9 +83,6 @@ type verdictWriter struct {
 	disallowed bool
 	failed     int
 	cut        *cutJSON // where crawlers stop reading the file, when they do
-	// other is the file in the other reading (RFC 9309's for Google's, and back) when
-	// it states usage preferences, to say where the two give a crawler other ones.
-	other *robots.Robots
 }
 
 func newVerdictWriter(e *env, format string) *verdictWriter {
@@ -168,17 +165,20 @@ type decider interface {
 }
 
 // verdicts prints, for one URL, the decision of d for each crawler, after the note
-// that the URL was encoded. res is the fetch d is, or nil.
-func (o *verdictWriter) verdicts(raw, u string, crawlers [][]string, d decider, res *fetch.Result) {
+// that the URL was encoded. res is the fetch d is, or nil. other is the file in the
+// other reading (otherReading), or nil.
+func (o *verdictWriter) verdicts(raw, u string, crawlers [][]string, d decider, res *fetch.Result, other *robots.Robots) {
 	o.encodedNote(raw, u)
 	for _, agents := range crawlers {
-		o.verdict(raw, u, agents, d.CheckAgents(agents, u), d.UsageAgents(agents, u), res)
+		o.verdict(raw, u, agents, d.CheckAgents(agents, u), d.UsageAgents(agents, u), res, other)
 	}
 }
 
 // verdict prints one decision for one crawler. raw is the URL as given, u as decided.
-// res is the fetch the decision came from, or nil.
-func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decision, pref robots.Usage, res *fetch.Result) {
+// res is the fetch the decision came from, or nil; other is the file in the other
+// reading (RFC 9309's for Google's, and back) when it states usage preferences, to
+// say where the two give the crawler other ones, or nil.
+func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decision, pref robots.Usage, res *fetch.Result, other *robots.Robots) {
 	if !d.Allowed {
 		o.disallowed = true
 	}
@@ -189,15 +189,7 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 	if res != nil {
 		v.Robots = fetchReport(res)
 	}
-	if o.other != nil {
-		if alt := o.other.UsageAgents(agents, u); alt.String() != pref.String() {
-			said := alt.String()
-			if said == "" {
-				said = "no preference"
-			}
-			v.Readings = fmt.Sprintf("readings differ: %s reads %s", o.other.Dialect(), said)
-		}
-	}
+	v.Readings = readingsText(other, agents, u, pref)
 	switch o.format {
 	case formatJSON:
 		o.results = append(o.results, v)
@@ -216,6 +208,24 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 		}
 		fmt.Fprintf(o.w, "%s\t%s\t%s\t%s\n", verdict(d.Allowed), v.Agent, u, why)
 	}
+}
+
+// readingsText says what the other reading of the file (other, from otherReading)
+// gives the crawler at u when it is not pref, what the file gives it as read: "readings
+// differ: rfc9309 reads no preference". "" when they agree or other is nil.
+func readingsText(other *robots.Robots, agents []string, u string, pref robots.Usage) string {
+	if other == nil {
+		return ""
+	}
+	alt := other.UsageAgents(agents, u)
+	if alt.String() == pref.String() {
+		return ""
+	}
+	said := alt.String()
+	if said == "" {
+		said = "no preference"
+	}
+	return fmt.Sprintf("readings differ: %s reads %s", other.Dialect(), said)
 }
 
 // encodedNote says, in the text formats, that a URL was decided as encoded; the JSON
