@@ -1,6 +1,9 @@
 package fetch
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // Store keeps results by origin: the latest fetch with its body and metadata, and
 // the last copy that was not Unreachable while fetches fail. Parsed rules are not
@@ -17,7 +20,15 @@ type Store interface {
 // MemoryStore is a Store in process memory, bounded in bytes: past the bound, the
 // least recently used entries are dropped. It is safe for concurrent use.
 type MemoryStore struct {
-	entries *clockCache[*Result]
+	mu      sync.Mutex // makes a save's read of the history and its write one step
+	entries *clockCache[*memEntry]
+}
+
+// memEntry is what a MemoryStore holds of an origin: its latest result and the
+// versions of its file (Historian).
+type memEntry struct {
+	r    *Result
+	hist []Version
 }
 
 // NewMemoryStore returns a store holding at most maxBytes (estimated) of entries;
@@ -26,19 +37,30 @@ func NewMemoryStore(maxBytes int64) *MemoryStore {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMemoryBytes
 	}
-	return &MemoryStore{entries: newClockCache[*Result](maxBytes)}
+	return &MemoryStore{entries: newClockCache[*memEntry](maxBytes)}
 }
 
 // Load returns the result of origin, or nil.
 func (s *MemoryStore) Load(_ context.Context, origin string) (*Result, error) {
 	e, _ := s.entries.get(origin)
-	return e, nil
+	if e == nil {
+		return nil, nil
+	}
+	return e.r, nil
 }
 
-// Save keeps r under r.Origin, dropping older results to stay within the bound. A
-// result larger than the whole bound is not kept.
+// Save keeps r under r.Origin, and its file in the origin's history, dropping
+// older entries to stay within the bound. An entry larger than the whole bound is
+// not kept.
 func (s *MemoryStore) Save(_ context.Context, r *Result) error {
-	s.entries.put(r.Origin, r, r.size()+clockItemBytes)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var hist []Version
+	if e, _ := s.entries.get(r.Origin); e != nil {
+		hist = e.hist
+	}
+	hist, _ = AddVersion(hist, r)
+	s.entries.put(r.Origin, &memEntry{r: r, hist: hist}, r.size()+historySize(hist)+clockItemBytes)
 	return nil
 }
 

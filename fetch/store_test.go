@@ -82,3 +82,7 @@ func TestResultJSONBody(t *testing.T) {
 		t.Errorf("entry stored before: Body %q; want %q", got.Body, latin1)
 	}
 }
+
+func TestMemoryStoreHistory(t *testing.T) {
+	fetchtest.TestHistory(t, fetch.NewMemoryStore(0))
+}

@@ -26,6 +26,13 @@
 //     compacts a file that is over the bound (written by an earlier version or with
 //     a larger bound) before it returns.
 //
+// Each entry holds its origin's history besides its latest result (fetch.Historian:
+// at most fetch.HistoryVersions versions, fetch.HistoryBytes of bodies), which
+// counts in the entry's size and is evicted with it. The history's latest version
+// holds the body in effect again, so an entry takes about twice its file's bytes;
+// in a store bounded near MinMaxBytes, an entry whose history would not fit keeps
+// its latest version only.
+//
 // Recency is counted in process (an index of every entry's size, expiry and last
 // use, about a hundred bytes per origin), so a Load writes nothing to the file.
 package boltstore
@@ -56,6 +63,11 @@ var bucket = []byte("entries.v1")
 // metaBucket holds, by origin, what eviction reads of an entry without decoding
 // it: its expiry and when it was saved (big-endian Unix nanoseconds, 8 bytes each).
 var metaBucket = []byte("meta.v1")
+
+// historyBucket holds, by origin, the versions of its robots.txt (fetch.Historian)
+// as a JSON array, the latest first. An origin's history counts in its entry's size
+// and is deleted with it.
+var historyBucket = []byte("history.v1")
 
 const metaLen = 16
 
@@ -183,11 +195,12 @@ func (s *Store) openDB(path string, buckets bool) (*bolt.DB, error) {
 		return db, nil
 	}
 	if err := db.Update(func(tx *bolt.Tx) error {
-		if _, err := tx.CreateBucketIfNotExists(bucket); err != nil {
-			return err
+		for _, b := range [][]byte{bucket, metaBucket, historyBucket} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
 		}
-		_, err := tx.CreateBucketIfNotExists(metaBucket)
-		return err
+		return nil
 	}); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("boltstore: %s: %w", path, err)
@@ -199,9 +212,10 @@ func (s *Store) openDB(path string, buckets bool) (*bolt.DB, error) {
 // bucket existed get their meta from their JSON, once.
 func (s *Store) loadIndex() error {
 	return s.db.Update(func(tx *bolt.Tx) error {
-		entries, meta := tx.Bucket(bucket), tx.Bucket(metaBucket)
+		entries, meta, hist := tx.Bucket(bucket), tx.Bucket(metaBucket), tx.Bucket(historyBucket)
 		var missing [][2][]byte
 		err := entries.ForEach(func(k, v []byte) error {
+			size := entrySize(len(k), len(v)+len(hist.Get(k)))
 			m := meta.Get(k)
 			if len(m) != metaLen {
 				var e struct {
@@ -211,8 +225,8 @@ func (s *Store) loadIndex() error {
 				m = encodeMeta(e.ExpiresAt.UnixNano(), s.now().UnixNano())
 				missing = append(missing, [2][]byte{slices.Clone(k), m})
 			}
-			s.index[string(k)] = info{size: entrySize(len(k), len(v)), expires: int64(binary.BigEndian.Uint64(m)), used: int64(binary.BigEndian.Uint64(m[8:]))}
-			s.live += entrySize(len(k), len(v))
+			s.index[string(k)] = info{size: size, expires: int64(binary.BigEndian.Uint64(m)), used: int64(binary.BigEndian.Uint64(m[8:]))}
+			s.live += size
 			return nil
 		})
 		if err != nil {
@@ -301,7 +315,7 @@ func (s *Store) Save(_ context.Context, e *fetch.Result) error {
 	if err != nil {
 		return fmt.Errorf("boltstore: encoding %s: %w", e.Origin, err)
 	}
-	if err := s.save(e.Origin, v, e.ExpiresAt); err != nil {
+	if err := s.save(e, v); err != nil {
 		return fmt.Errorf("boltstore: saving %s: %w", e.Origin, err)
 	}
 	if s.fileSize() > s.max && s.startCompaction() {
@@ -321,33 +335,49 @@ func (s *Store) Save(_ context.Context, e *fetch.Result) error {
 	return nil
 }
 
-func (s *Store) save(origin string, v []byte, expires time.Time) error {
+func (s *Store) save(e *fetch.Result, v []byte) error {
+	origin := e.Origin
 	now := s.now().UnixNano()
-	in := info{size: entrySize(len(origin), len(v)), expires: expires.UnixNano(), used: now}
-	if float64(in.size) > liveShare*float64(s.max) {
-		return fmt.Errorf("entry of %d bytes, more than the store's bound of %d allows", in.size, s.max)
-	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.compacting.Load() {
 		return ErrCompacting
 	}
+	// The history is read and written back under wmu, so no other save comes between.
+	hv, err := s.addVersion(e)
+	if err != nil {
+		return err
+	}
+	in := info{size: entrySize(len(origin), len(v)+len(hv)), expires: e.ExpiresAt.UnixNano(), used: now}
+	if float64(in.size) > liveShare*float64(s.max) && hv != nil {
+		// A store bounded near MinMaxBytes cannot hold a large file's whole history:
+		// it keeps the latest version only.
+		var hist []fetch.Version
+		if json.Unmarshal(hv, &hist) == nil && len(hist) > 1 {
+			if hv, err = json.Marshal(hist[:1]); err != nil {
+				return err
+			}
+			in.size = entrySize(len(origin), len(v)+len(hv))
+		}
+	}
+	if float64(in.size) > liveShare*float64(s.max) {
+		return fmt.Errorf("entry of %d bytes, more than the store's bound of %d allows", in.size, s.max)
+	}
 	victims := s.victims(origin, in.size, now)
 	s.dbMu.RLock()
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		entries, meta := tx.Bucket(bucket), tx.Bucket(metaBucket)
-		for _, k := range victims {
-			if err := entries.Delete([]byte(k)); err != nil {
-				return err
-			}
-			if err := meta.Delete([]byte(k)); err != nil {
-				return err
-			}
-		}
-		if err := entries.Put([]byte(origin), v); err != nil {
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		if err := deleteEntries(tx, victims); err != nil {
 			return err
 		}
-		return meta.Put([]byte(origin), encodeMeta(in.expires, in.used))
+		if hv != nil {
+			if err := tx.Bucket(historyBucket).Put([]byte(origin), hv); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket(bucket).Put([]byte(origin), v); err != nil {
+			return err
+		}
+		return tx.Bucket(metaBucket).Put([]byte(origin), encodeMeta(in.expires, in.used))
 	})
 	s.dbMu.RUnlock()
 	if err != nil {
@@ -363,6 +393,62 @@ func (s *Store) save(origin string, v []byte, expires time.Time) error {
 	s.live += in.size - s.index[origin].size
 	s.index[origin] = in
 	return nil
+}
+
+// deleteEntries deletes the entries of keys, with their meta and history.
+func deleteEntries(tx *bolt.Tx, keys []string) error {
+	for _, k := range keys {
+		for _, b := range [][]byte{bucket, metaBucket, historyBucket} {
+			if err := tx.Bucket(b).Delete([]byte(k)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// addVersion returns the history of e's origin with e's fetch added, encoded; the
+// history as stored when e adds nothing. s.wmu is held.
+func (s *Store) addVersion(e *fetch.Result) ([]byte, error) {
+	var stored []byte
+	s.dbMu.RLock()
+	err := s.db.View(func(tx *bolt.Tx) error {
+		stored = slices.Clone(tx.Bucket(historyBucket).Get([]byte(e.Origin)))
+		return nil
+	})
+	s.dbMu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	var hist []fetch.Version
+	if stored != nil {
+		if err := json.Unmarshal(stored, &hist); err != nil {
+			hist = nil // damaged: begin again rather than fail every save of the origin
+		}
+	}
+	hist, added := fetch.AddVersion(hist, e)
+	if !added {
+		return stored, nil
+	}
+	return json.Marshal(hist)
+}
+
+// History returns the versions kept of origin, the latest first.
+func (s *Store) History(_ context.Context, origin string) ([]fetch.Version, error) {
+	s.dbMu.RLock()
+	defer s.dbMu.RUnlock()
+	var hist []fetch.Version
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(historyBucket).Get([]byte(origin))
+		if v == nil {
+			return nil
+		}
+		return json.Unmarshal(v, &hist)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: history of %s: %w", origin, err)
+	}
+	return hist, nil
 }
 
 // victims returns the entries to delete so that saving size bytes under origin
@@ -415,15 +501,7 @@ func (s *Store) shrink() error {
 	s.wmu.Lock()
 	victims := s.victims("", 0, s.now().UnixNano())
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		for _, k := range victims {
-			if err := tx.Bucket(bucket).Delete([]byte(k)); err != nil {
-				return err
-			}
-			if err := tx.Bucket(metaBucket).Delete([]byte(k)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return deleteEntries(tx, victims)
 	})
 	if err == nil {
 		s.mu.Lock()

@@ -12,6 +12,14 @@
 // cluster the entries spread over the hash slots of all masters with no
 // cross-slot operation.
 //
+// # History
+//
+// Beside each entry the store keeps its origin's history (fetch.Historian: at most
+// fetch.HistoryVersions versions, fetch.HistoryBytes of bodies) in a second key,
+// prefix + "history:" + origin, dropped by Redis when the entry is. Its latest
+// version holds the body in effect again, so an origin takes about twice its
+// file's bytes.
+//
 // # When Redis fails
 //
 // The cache is an optimisation: a client whose store fails goes on answering from
@@ -215,7 +223,78 @@ func (s *Store) Save(ctx context.Context, e *fetch.Result) error {
 	if err := s.do(ctx, key, func() error { return s.rdb.Set(ctx, key, v, keep).Err() }); err != nil {
 		return fmt.Errorf("redisstore: saving %s: %w", e.Origin, err)
 	}
+	if err := s.addVersion(ctx, e, keep); err != nil {
+		return fmt.Errorf("redisstore: saving the history of %s: %w", e.Origin, err)
+	}
 	return nil
+}
+
+// historyKey is the key of origin's history: prefix + "history:" + origin, which
+// no entry's key is (an origin begins with its scheme).
+func (s *Store) historyKey(origin string) string { return s.prefix + "history:" + origin }
+
+// historyAttempts bounds the tries of a history update that another process's
+// update of the same origin interrupted (WATCH): two fetches of one origin at the
+// same moment are rare, since each process fetches an origin once per expiry.
+const historyAttempts = 3
+
+// addVersion adds e's fetch to its origin's history, kept as long as the entry. The
+// history is read and written in a transaction that fails if another process
+// writes it meanwhile (WATCH), and is then tried again.
+func (s *Store) addVersion(ctx context.Context, e *fetch.Result, keep time.Duration) error {
+	key := s.historyKey(e.Origin)
+	update := func(tx *redis.Tx) error {
+		var hist []fetch.Version
+		v, err := tx.Get(ctx, key).Bytes()
+		switch {
+		case errors.Is(err, redis.Nil):
+		case err != nil:
+			return err
+		default:
+			if json.Unmarshal(v, &hist) != nil {
+				hist = nil // damaged: begin again rather than fail every save of the origin
+			}
+		}
+		hist, added := fetch.AddVersion(hist, e)
+		if !added {
+			return nil
+		}
+		if v, err = json.Marshal(hist); err != nil {
+			return err
+		}
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error { return p.Set(ctx, key, v, keep).Err() })
+		return err
+	}
+	var err error
+	for range historyAttempts {
+		err = s.do(ctx, key, func() error { return s.rdb.Watch(ctx, update, key) })
+		if !errors.Is(err, redis.TxFailedErr) {
+			return err
+		}
+	}
+	return err
+}
+
+// History returns the versions kept of origin, the latest first.
+func (s *Store) History(ctx context.Context, origin string) ([]fetch.Version, error) {
+	key := s.historyKey(origin)
+	var v []byte
+	err := s.do(ctx, key, func() error {
+		var err error
+		v, err = s.rdb.Get(ctx, key).Bytes()
+		return err
+	})
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("redisstore: loading the history of %s: %w", origin, err)
+	}
+	var hist []fetch.Version
+	if err := json.Unmarshal(v, &hist); err != nil {
+		return nil, fmt.Errorf("redisstore: decoding the history of %s: %w", origin, err)
+	}
+	return hist, nil
 }
 
 // Health reports whether every Redis node is in use: nil if each answers a PING,

@@ -325,6 +325,7 @@ func TestCluster(t *testing.T) {
 	ctx := t.Context()
 
 	t.Run("contract", func(t *testing.T) { fetchtest.TestStore(t, store) })
+	t.Run("history", func(t *testing.T) { fetchtest.TestHistory(t, store) })
 
 	origin := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private\n")
 	dial := testenv.DialAll(origin.Listener.Addr().String()) // every host name reaches the one origin
@@ -391,4 +392,8 @@ func TestCluster(t *testing.T) {
 	if got := both(2*n, 3*n); got != n {
 		t.Errorf("after the restart: %d fetches of %d origins by two clients; want %d", got, n, n)
 	}
+}
+
+func TestHistory(t *testing.T) {
+	fetchtest.TestHistory(t, redisstore.New(client(t), redisstore.WithPrefix("test:"+t.Name()+":")))
 }
