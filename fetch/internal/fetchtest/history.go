@@ -34,7 +34,7 @@ func TestHistory(t *testing.T, s fetch.Historian) {
 	a := "\xef\xbb\xbfUser-agent: *\r\nDisallow: /x\x00\xff\n" // bytes a text encoding would damage
 	b := "User-agent: *\nDisallow: /\n"
 	save(0, fetch.Success, fetch.ObeyRules, 200, a)
-	save(time.Hour, fetch.Success, fetch.ObeyRules, 200, a)         // the same file again
+	save(time.Hour, fetch.Success, fetch.ObeyRules, 200, a)          // the same file again
 	save(2*time.Hour, fetch.Unreachable, fetch.DisallowAll, 503, "") // no version
 	save(3*time.Hour, fetch.Unavailable, fetch.AllowAll, 404, "")    // the file was removed
 	save(4*time.Hour, fetch.Success, fetch.ObeyRules, 200, b)
