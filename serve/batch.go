@@ -344,7 +344,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 				a.stop = context.Cause(a.ctx)
 				break
 			}
-			d, usage := o.dc.decide(tokens, u)
+			d, usage, readings := o.dc.decide(tokens, u)
 			if d.Allowed {
 				allowed++
 			}
@@ -353,7 +353,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 				agent = ""
 			}
 			a.results = appendResultSep(a.results)
-			v := verdictjson.Verdict{URL: u, Input: sc.inputs[i], Agent: agent, Decision: d, Usage: usage}
+			v := verdictjson.Verdict{URL: u, Input: sc.inputs[i], Agent: agent, Decision: d, Usage: usage, Readings: readings}
 			if v.Usage != nil {
 				a.lines.note(o.index, v.Usage.Lines)
 			}

@@ -49,10 +49,10 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 		return nil, s.stopped(context.Cause(ctx), errNotDecided(context.Cause(ctx)))
 	}
 	dc := newDecider(res, dialect)
-	d, usage := dc.decide(c.tokens[0], u)
+	d, usage, readings := dc.decide(c.tokens[0], u)
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 448)
-	v := verdictjson.Verdict{URL: u, Input: input, Agent: c.names[0], Decision: d, Usage: usage}
+	v := verdictjson.Verdict{URL: u, Input: input, Agent: c.names[0], Decision: d, Usage: usage, Readings: readings}
 	b = v.AppendFields(b)
 	b = append(b, `,"robots":`...)
 	b = appendOrigin(b, res, c, &[2]dayText{})

@@ -1314,3 +1314,52 @@ func TestLintLargeFile(t *testing.T) {
 		t.Errorf("no file-too-large finding among %d", len(fs))
 	}
 }
+
+// TestCheckReadings: GET and POST /v1/check say beside the answer when Google's
+// reading and RFC 9309's (with draft-ietf-aipref-attach) give the crawler other usage
+// preferences: the issue's file tells ExampleBot train-ai=n in Google's reading, where
+// the Content-Usage line does not end the user-agent lines, and nothing in RFC 9309's,
+// where it is a rule that does. OtherBot is told the same by both: no "readings".
+func TestCheckReadings(t *testing.T) {
+	o := newOrigin(t, 200, "User-Agent: *\nContent-Usage: train-ai=n\n\nUser-Agent: ExampleBot\nAllow: /\n")
+	s, _ := start(t, Config{AllowPrivate: true})
+	type answer struct {
+		Agent    string             `json:"agent"`
+		Usage    *verdictjson.Usage `json:"usage"`
+		Readings *string            `json:"readings"`
+	}
+	text := func(a answer) string {
+		r := "-"
+		if a.Readings != nil {
+			r = *a.Readings
+		}
+		return fmt.Sprintf("usage %v, readings %s", a.Usage != nil, r)
+	}
+	for _, tc := range []struct {
+		agent, dialect, want string
+	}{
+		{"ExampleBot", "", "usage true, readings readings differ: rfc9309 reads no preference"},
+		{"ExampleBot", "rfc9309", "usage false, readings readings differ: google reads train-ai=n (line 2)"},
+		{"OtherBot", "", "usage true, readings -"},
+		{"OtherBot", "rfc9309", "usage true, readings -"},
+	} {
+		var a answer
+		path := checkPath([]string{tc.agent}, o.URL+"/x")
+		if tc.dialect != "" {
+			path += "&dialect=" + tc.dialect
+		}
+		if code := get(t, s, path, &a); code != 200 || text(a) != tc.want {
+			t.Errorf("GET %s %s: status %d, %s; want %s", tc.agent, tc.dialect, code, text(a), tc.want)
+		}
+	}
+	var ans struct {
+		Results []answer `json:"results"`
+	}
+	body := `{"agents":["ExampleBot","OtherBot"],"urls":["` + o.URL + `/x"]}`
+	if code := post(t, s, "/v1/check", body, &ans); code != 200 || len(ans.Results) != 2 {
+		t.Fatalf("POST: status %d, %d results", code, len(ans.Results))
+	}
+	if got, w := text(ans.Results[0])+"; "+text(ans.Results[1]), "usage true, readings readings differ: rfc9309 reads no preference; usage true, readings -"; got != w {
+		t.Errorf("POST: %s; want %s", got, w)
+	}
+}

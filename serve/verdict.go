@@ -7,12 +7,13 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
 )
 
 // The API's shapes, the same as the robots command's (see the package doc):
 //
-//	verdict:  {"url", "input"?, "agent", "allowed", "rule", "line"}
+//	verdict:  {"url", "input"?, "agent", "allowed", "rule", "line", "usage"?, "readings"?}
 //	origin:   {"origin", "robots_url", "outcome", "effect", "status", "stale",
 //	           "fetched_at", "expires_at", "crawl_delay"}
 //
@@ -64,6 +65,11 @@ type decider struct {
 	res   *fetch.Result
 	alt   *robots.Robots // the body in another dialect; nil for Google's
 	prefs *robots.Robots // the rules read, when they state usage preferences; nil otherwise
+	// other is prefs in the other reading (RFC 9309's with draft-ietf-aipref-attach
+	// for Google's, and back), to say where the two give a crawler other usage
+	// preferences (a verdict's "readings"); nil when prefs is, or for the legacy
+	// dialects. A file that states usage is parsed once more per decider for it.
+	other *robots.Robots
 }
 
 func newDecider(res *fetch.Result, d robots.Dialect) decider {
@@ -77,25 +83,34 @@ func newDecider(res *fetch.Result, d robots.Dialect) decider {
 			dc.prefs = nil
 		}
 	}
+	if dc.prefs != nil {
+		switch d {
+		case robots.Google:
+			dc.other = robots.ParseString(res.Body, robots.WithDialect(robots.RFC9309))
+		case robots.RFC9309:
+			dc.other = robots.ParseString(res.Body, robots.WithDialect(robots.Google))
+		}
+	}
 	return dc
 }
 
 // decide returns the decision on url and the verdict's "usage": the usage preferences
 // for url, or nil when no Content-Usage or Content-Signal line applies to it (most files
-// have none, and cost nothing more). A file that states usage is decided once for both
-// (Robots.CheckUsage).
-func (dc decider) decide(tokens []string, url string) (robots.Decision, *robots.Usage) {
+// have none, and cost nothing more), and its "readings" (verdictjson.Readings). A file
+// that states usage is decided once for both (Robots.CheckUsage).
+func (dc decider) decide(tokens []string, url string) (robots.Decision, *robots.Usage, string) {
 	if dc.prefs == nil {
 		if dc.alt != nil {
-			return dc.alt.CheckAgents(tokens, url), nil
+			return dc.alt.CheckAgents(tokens, url), nil, ""
 		}
-		return dc.res.CheckAgents(tokens, url), nil
+		return dc.res.CheckAgents(tokens, url), nil, ""
 	}
 	d, u := dc.prefs.CheckUsage(tokens, url)
+	readings := verdictjson.Readings(dc.other, tokens, url, u)
 	if len(u.Lines) == 0 {
-		return d, nil
+		return d, nil, readings
 	}
-	return d, &u
+	return d, &u, readings
 }
 
 // encodeURL returns u as a browser would request it, and u again as the input to

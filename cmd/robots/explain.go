@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -214,13 +213,7 @@ func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 		d := x.r.Check(agent, u.url)
 		pref := x.r.Usage(agent, u.url)
 		v := verdictJSON{Verdict: verdictjson.Verdict{URL: u.url, Agent: agent, Decision: d,
-			Usage: usageJSON(pref)}}
-		if x.other != nil {
-			if alt := x.other.Usage(agent, u.url); alt.String() != pref.String() {
-				said := cmp.Or(alt.String(), "no preference")
-				v.Readings = fmt.Sprintf("readings differ: %s reads %s", x.other.Dialect(), said)
-			}
-		}
+			Usage: usageJSON(pref), Readings: verdictjson.Readings(x.other, []string{agent}, u.url, pref)}}
 		if encoded(u.raw, u.url) {
 			v.Input = u.raw
 		}

@@ -21,9 +21,6 @@ type verdictJSON struct {
 	verdictjson.Verdict
 	Robots *fetchJSON
 	Cut    *cutJSON // check -cases: where crawlers stop reading the case's file, when they do
-	// Readings says that the other reading of the file (Google's or RFC 9309's) gives
-	// the crawler other usage preferences at the URL; "" when they agree.
-	Readings string
 }
 
 func (v verdictJSON) MarshalJSON() ([]byte, error) {
@@ -41,10 +38,6 @@ func (v verdictJSON) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		b = append(append(b, `,"cut":`...), c...)
-	}
-	if v.Readings != "" {
-		r, _ := json.Marshal(v.Readings)
-		b = append(append(b, `,"readings":`...), r...)
 	}
 	return append(b, '}'), nil
 }
@@ -189,7 +182,7 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 	if res != nil {
 		v.Robots = fetchReport(res)
 	}
-	v.Readings = readingsText(other, agents, u, pref)
+	v.Readings = verdictjson.Readings(other, agents, u, pref)
 	switch o.format {
 	case formatJSON:
 		o.results = append(o.results, v)
@@ -208,24 +201,6 @@ func (o *verdictWriter) verdict(raw, u string, agents []string, d robots.Decisio
 		}
 		fmt.Fprintf(o.w, "%s\t%s\t%s\t%s\n", verdict(d.Allowed), v.Agent, u, why)
 	}
-}
-
-// readingsText says what the other reading of the file (other, from otherReading)
-// gives the crawler at u when it is not pref, what the file gives it as read: "readings
-// differ: rfc9309 reads no preference". "" when they agree or other is nil.
-func readingsText(other *robots.Robots, agents []string, u string, pref robots.Usage) string {
-	if other == nil {
-		return ""
-	}
-	alt := other.UsageAgents(agents, u)
-	if alt.String() == pref.String() {
-		return ""
-	}
-	said := alt.String()
-	if said == "" {
-		said = "no preference"
-	}
-	return fmt.Sprintf("readings differ: %s reads %s", other.Dialect(), said)
 }
 
 // encodedNote says, in the text formats, that a URL was decided as encoded; the JSON

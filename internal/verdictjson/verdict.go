@@ -1,13 +1,16 @@
 // Package verdictjson writes the one JSON shape of a decision, which the robots command
 // (check, explain) and the HTTP service (GET and POST /v1/check) answer with:
 //
-//	{"url": …, "input": …, "agent": …, "allowed": …, "rule": …, "line": …, "usage": …}
+//	{"url": …, "input": …, "agent": …, "allowed": …, "rule": …, "line": …, "usage": …,
+//	 "readings": …}
 //
 // "url" is the URL decided; "input" the URL as given, only when encoding changed it;
 // "agent" the crawler (left out where the answer names one crawler for all its
 // verdicts); "rule" the deciding rule as written in the file ("Disallow: /a") with
 // its "line", or null and 0 when no rule matched; "usage" the usage preferences, only
-// when a line states any, with the lines that apply by number ([Usage]).
+// when a line states any, with the lines that apply by number ([Usage]); "readings"
+// only when Google's reading of the file and RFC 9309's with draft-ietf-aipref-attach
+// give the crawler other usage preferences ([Readings]).
 //
 // To add a field, add it to [Verdict], [Verdict.AppendFields] and [Shape]; TestShape
 // holds the encoder to what encoding/json writes of the Shape.
@@ -33,6 +36,33 @@ type Verdict struct {
 	Agent string // the crawler's name; "" leaves "agent" out
 	robots.Decision
 	Usage *robots.Usage // nil leaves "usage" out
+	// Readings says that the other reading of the file gives the crawler other usage
+	// preferences at the URL (Readings); "" leaves "readings" out.
+	Readings string
+}
+
+// Readings says what other, the file in the other reading (RFC 9309's with
+// draft-ietf-aipref-attach for Google's, and back), gives the crawler with tokens
+// agents at url when that is not pref, what the file as read gives it: "readings
+// differ: rfc9309 reads no preference". "" when they agree or other is nil.
+//
+// In Google's reading a Content-Usage line does not end a group's user-agent lines,
+// as in Google's parser; in the attach draft's grammar it is a rule that does, so
+// "User-Agent: *", "Content-Usage: train-ai=n", "User-Agent: ExampleBot" tells
+// ExampleBot train-ai=n in one and nothing in the other.
+func Readings(other *robots.Robots, agents []string, url string, pref robots.Usage) string {
+	if other == nil {
+		return ""
+	}
+	alt := other.UsageAgents(agents, url)
+	said := alt.String()
+	if said == pref.String() {
+		return ""
+	}
+	if said == "" {
+		said = "no preference"
+	}
+	return "readings differ: " + other.Dialect().String() + " reads " + said
 }
 
 // AppendFields appends v as a JSON object without its closing brace, so that the
@@ -74,6 +104,10 @@ func (v Verdict) AppendFields(b []byte) []byte {
 			b = append(b, u...)
 		}
 	}
+	if v.Readings != "" {
+		b = append(b, `,"readings":`...)
+		b = AppendString(b, v.Readings)
+	}
 	return b
 }
 
@@ -101,18 +135,19 @@ func usageOf(u *robots.Usage) Usage {
 // AppendFields is tested against (TestShape), and what serve's benchmark of its
 // encoder marshals instead.
 type Shape struct {
-	URL     string  `json:"url"`
-	Input   string  `json:"input,omitempty"`
-	Agent   string  `json:"agent,omitempty"`
-	Allowed bool    `json:"allowed"`
-	Rule    *string `json:"rule"`
-	Line    int     `json:"line"`
-	Usage   *Usage  `json:"usage,omitempty"`
+	URL      string  `json:"url"`
+	Input    string  `json:"input,omitempty"`
+	Agent    string  `json:"agent,omitempty"`
+	Allowed  bool    `json:"allowed"`
+	Rule     *string `json:"rule"`
+	Line     int     `json:"line"`
+	Usage    *Usage  `json:"usage,omitempty"`
+	Readings string  `json:"readings,omitempty"`
 }
 
 // ShapeOf returns v's Shape.
 func ShapeOf(v *Verdict) Shape {
-	s := Shape{URL: v.URL, Input: v.Input, Agent: v.Agent, Allowed: v.Allowed, Line: v.Rule.Line}
+	s := Shape{URL: v.URL, Input: v.Input, Agent: v.Agent, Allowed: v.Allowed, Line: v.Rule.Line, Readings: v.Readings}
 	if v.Usage != nil {
 		u := usageOf(v.Usage)
 		s.Usage = &u

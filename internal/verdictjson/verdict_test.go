@@ -23,6 +23,8 @@ func TestShape(t *testing.T) {
 		{"escaped strings", Verdict{URL: "https://example.com/\"\\<>&\u2028", Agent: "a\tb",
 			Decision: robots.Decision{Rule: robots.Rule{Line: 1, Value: "/\"x\xff"}}}},
 		{"usage", Verdict{URL: "https://example.com/a", Agent: "Googlebot", Decision: robots.Decision{Allowed: true}, Usage: &usage}},
+		{"readings", Verdict{URL: "https://example.com/a", Agent: "Googlebot", Decision: robots.Decision{Allowed: true}, Usage: &usage,
+			Readings: "readings differ: rfc9309 reads no preference"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := append(tc.v.AppendFields(nil), '}')
@@ -85,6 +87,35 @@ func TestPlainPrefix(t *testing.T) {
 				if got, want := PlainPrefix(s), slow(s); got != want {
 					t.Errorf("PlainPrefix(%q) = %d; want %d", s, got, want)
 				}
+			}
+		})
+	}
+}
+
+// TestReadings: the issue's file (draft-ietf-aipref-attach's grammar against Google's
+// parser): ExampleBot is told train-ai=n in Google's reading, where the Content-Usage
+// line does not end the group's user-agent lines, and nothing in RFC 9309's, where it
+// is a rule that does; OtherBot gets the "*" group in both.
+func TestReadings(t *testing.T) {
+	const file = "User-Agent: *\nContent-Usage: train-ai=n\n\nUser-Agent: ExampleBot\nAllow: /\n"
+	google := robots.ParseString(file)
+	rfc := robots.ParseString(file, robots.WithDialect(robots.RFC9309))
+	const u = "https://example.com/x"
+	for _, tc := range []struct {
+		name      string
+		read, alt *robots.Robots
+		agent     string
+		want      string
+	}{
+		{"google, ExampleBot", google, rfc, "ExampleBot", "readings differ: rfc9309 reads no preference"},
+		{"rfc9309, ExampleBot", rfc, google, "ExampleBot", "readings differ: google reads train-ai=n (line 2)"},
+		{"google, OtherBot", google, rfc, "OtherBot", ""},
+		{"no other reading", google, nil, "ExampleBot", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			agents := []string{tc.agent}
+			if got := Readings(tc.alt, agents, u, tc.read.UsageAgents(agents, u)); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
 	}
