@@ -620,114 +620,32 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	// URLs as people type them are tested as a browser requests them (weburl, as the
-	// command and the API do): /café is /caf%C3%A9. A line that is not a URL is
-	// shown where it is, with why, and the others are tested, as "robots check" and
-	// POST /v1/check do.
-	var urls []string
-	var bad []pageRow // with the index in urls before which each goes
-	var badAt []int
-	for i, l := range strings.Split(f.URLs, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			u, err := weburl.Encode(l)
-			if err != nil {
-				bad = append(bad, pageRow{URL: l, Error: err.Error(), Line: i + 1})
-				badAt = append(badAt, len(urls))
-				continue
-			}
-			urls = append(urls, u)
-		}
-	}
-	if len(urls) == 0 {
-		if len(bad) > 0 {
-			return nil, errorf(http.StatusBadRequest, "line %d of the URL list: %s", bad[0].Line, bad[0].Error)
-		}
-		return nil, errorf(http.StatusBadRequest, "list at least one URL or path to test")
-	}
-	if len(urls) > s.cfg.MaxURLs {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "%s URLs, more than the limit of %s", thousands(len(urls)), thousands(s.cfg.MaxURLs))
-	}
-	for _, u := range urls {
-		if len(u) > MaxURLBytes {
-			return nil, errorf(http.StatusBadRequest, "a URL of %d bytes, more than the limit of %d", len(u), MaxURLBytes)
-		}
-	}
-	if cells := len(urls) * len(agents); cells > s.cfg.PageMaxCells {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "%s URLs × %d crawlers = %s verdicts, more than the tester's limit of %s: test fewer URLs or crawlers at once (POST /v1/check takes larger batches)",
-			thousands(len(urls)), len(agents), thousands(cells), thousands(s.cfg.PageMaxCells))
+	list, err := s.pageURLs(f.URLs, len(agents))
+	if err != nil {
+		return nil, err
 	}
 	dialect, err := robots.ParseDialect(f.Dialect)
 	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "%v", err)
 	}
-	readAs := robots.WithDialect(dialect)
 	fetching := f.Action == "fetch" || f.Action == "" && f.FetchURL != "" && strings.TrimSpace(f.Robots) == ""
 	if !fetching {
-		for _, body := range []string{f.Robots, f.RobotsNew} {
-			if len(body) > PageMaxFileBytes {
-				return nil, errorf(http.StatusRequestEntityTooLarge, "a file of %s, more than the tester holds (%s; Google reads the first %s of a robots.txt, RFC 9309 §2.5): test its first %s",
-					sizeText(int64(len(body))), sizeText(PageMaxFileBytes), sizeText(robots.DefaultMaxBytes), sizeText(robots.DefaultMaxBytes))
-			}
+		if err := checkPageFiles(f); err != nil {
+			return nil, err
 		}
 	}
 
 	res := &pageResult{Diff: f.Diff}
 	// The old (or only) file: fetched, or the editor's text.
-	var decideOld func(agent, url string) robots.Decision
-	var usageOld func(agent, url string) robots.Usage
-	var oldBody []byte
-	var oldRobots *robots.Robots
-	effect := fetch.ObeyRules
+	var old testedFile
 	if fetching {
-		if f.FetchURL == "" {
-			return nil, errorf(http.StatusBadRequest, "enter the site whose robots.txt to fetch (such as example.com)")
-		}
-		if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
-			return nil, errorf(http.StatusUnauthorized, "this server fetches only for holders of an API token (it was started with -token-file): enter yours, or paste the file and press Test")
-		}
-		target, note, err := siteURL(f.FetchURL)
-		if err != nil {
+		if old, err = s.fetchedFile(r, f, dialect); err != nil {
 			return nil, err
-		}
-		ctx, cancel := s.withCheckTimeout(r.Context())
-		defer cancel()
-		fr, err := s.lookup(ctx, target)
-		if err != nil {
-			return nil, err
-		}
-		effect = fr.Effect
-		oldBody = []byte(fr.Body) // a copy: the page's helpers read bytes
-		f.Robots = fr.Body
-		f.Fetched = digest(oldBody)
-		f.FetchURL = fr.Origin
-		res.Source = fetchSource(fr)
-		sayChosen(&res.Source, note)
-		origin := fr.Origin
-		abs := func(u string) string {
-			if strings.HasPrefix(u, "/") {
-				return origin + u
-			}
-			return u
-		}
-		decideOld = func(agent, u string) robots.Decision { return fr.Check(agent, abs(u)) }
-		usageOld = func(agent, u string) robots.Usage { return fr.Usage(agent, abs(u)) }
-		oldRobots = fr.Robots
-		if oldRobots == nil || dialect != robots.Google && fr.Effect == fetch.ObeyRules {
-			// Another reading of the same file; the status code's effect (allow or
-			// disallow everything) stays as the fetch decided it.
-			oldRobots = robots.ParseString(fr.Body, readAs)
-			if fr.Effect == fetch.ObeyRules {
-				decideOld = func(agent, u string) robots.Decision { return oldRobots.Check(agent, abs(u)) }
-				usageOld = func(agent, u string) robots.Usage { return oldRobots.Usage(agent, abs(u)) }
-			}
 		}
 	} else {
-		oldBody = []byte(f.Robots)
-		oldRobots = robots.ParseString(f.Robots, readAs)
-		decideOld = oldRobots.Check
-		usageOld = oldRobots.Usage
-		res.Source = editorSource(f, oldBody)
+		old = editorFile(f, dialect)
 	}
+	res.Source = old.source
 	if f.Action == "" {
 		f.Action = "test"
 	}
@@ -736,57 +654,51 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	}
 
 	// Refuse a page too large before building it.
-	est := estimatePage(oldBody, len(urls)*len(agents))
+	cells := len(list.urls) * len(agents)
+	est := estimatePage(old.body, cells)
 	if f.Diff {
-		est += estimatePage([]byte(f.RobotsNew), len(urls)*len(agents))
+		est += estimatePage([]byte(f.RobotsNew), cells)
 	}
 	if est > s.cfg.PageMaxBytes {
 		return nil, errorf(http.StatusRequestEntityTooLarge, "the answer would be about %s of HTML, more than the tester's limit of %s: test fewer URLs or crawlers at once, or a shorter file",
 			sizeText(int64(est)), sizeText(int64(s.cfg.PageMaxBytes)))
 	}
 
-	oldView := newFileView("a", "robots.txt", oldBody)
-	res.Files = []*fileView{oldView}
-	var newRobots *robots.Robots
-	var newView *fileView
+	old.view = newFileView("a", "robots.txt", old.body)
+	res.Files = []*fileView{old.view}
+	var newer *testedFile // the new file, when comparing
 	if f.Diff {
-		oldView.Title = "Old robots.txt"
-		newRobots = robots.ParseString(f.RobotsNew, readAs)
-		newView = newFileView("b", "New robots.txt", []byte(f.RobotsNew))
-		res.Files = append(res.Files, newView)
-		res.Groups, res.Sitemaps = diffGroups(oldRobots, newRobots)
-		markDiff(oldView, newView)
+		old.view.Title = "Old robots.txt"
+		rb := robots.ParseString(f.RobotsNew, robots.WithDialect(dialect))
+		newer = &testedFile{rb: rb, decide: rb.Check, usage: rb.Usage, effect: fetch.ObeyRules,
+			view: newFileView("b", "New robots.txt", []byte(f.RobotsNew))}
+		res.Files = append(res.Files, newer.view)
+		res.Groups, res.Sitemaps = diffGroups(old.rb, newer.rb)
+		markDiff(old.view, newer.view)
 	}
 
+	var newRobots *robots.Robots
+	if newer != nil {
+		newRobots = newer.rb
+	}
 	var agentCol []int
-	res.Columns, agentCol = columnsOf(agents, oldRobots, newRobots, effect)
-	res.BadURLs = len(bad)
-	for ui, u := range urls {
+	res.Columns, agentCol = columnsOf(agents, old.rb, newRobots, old.effect)
+	res.addRows(list, agents, agentCol, &old, newer)
+	return res, nil
+}
+
+// addRows decides the URLs of list for agents, in the old file and the newer one
+// (nil unless comparing), one cell per column (agentCol), the lines that are not
+// URLs where they were, and counts the lines of each file that decided.
+func (res *pageResult) addRows(list urlList, agents []string, agentCol []int, old, newer *testedFile) {
+	res.BadURLs = len(list.bad)
+	bad, badAt := list.bad, list.badAt
+	for ui, u := range list.urls {
 		for len(bad) > 0 && badAt[0] == ui {
 			res.Rows = append(res.Rows, bad[0])
 			bad, badAt = bad[1:], badAt[1:]
 		}
-		row := pageRow{URL: u, Cells: make([]pageCell, len(res.Columns))}
-		for ai, a := range agents {
-			ci := agentCol[ai]
-			if row.Cells[ci].Old.File != "" {
-				continue // the column's first crawler decided
-			}
-			var c pageCell
-			c.Old = verdictOf(decideOld(a, u), oldView, effect)
-			uo := usageOld(a, u)
-			c.Old.Usage = uo.String()
-			if f.Diff {
-				c.New = verdictOf(newRobots.Check(a, u), newView, fetch.ObeyRules)
-				un := newRobots.Usage(a, u)
-				c.New.Usage = un.String()
-				// A change of usage preferences (ai-train=yes to ai-train=no) is a change
-				// of the URL, as a change of verdict is; lines that only move are not.
-				c.Changed = c.Old.Allowed != c.New.Allowed || c.Old.Allowed && c.New.Allowed && !samePrefs(uo, un)
-				row.Changed = row.Changed || c.Changed
-			}
-			row.Cells[ci] = c
-		}
+		row := rowOf(u, agents, agentCol, len(res.Columns), old, newer)
 		if row.Changed {
 			res.Changed++
 		}
@@ -800,7 +712,161 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 			}
 		}
 	}
-	return res, nil
+}
+
+// urlList is the tester's list of URLs: those to test, and the lines that are not
+// URLs, each shown before the URL of index badAt.
+type urlList struct {
+	urls  []string
+	bad   []pageRow
+	badAt []int
+}
+
+// pageURLs reads the tester's URL list, one per line, within the limits of one
+// test of agents crawlers. URLs as people type them are tested as a browser
+// requests them (weburl, as the command and the API do): /café is /caf%C3%A9. A
+// line that is not a URL is shown where it is, with why, and the others are
+// tested, as "robots check" and POST /v1/check do.
+func (s *Server) pageURLs(text string, agents int) (urlList, error) {
+	var list urlList
+	for i, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			u, err := weburl.Encode(l)
+			if err != nil {
+				list.bad = append(list.bad, pageRow{URL: l, Error: err.Error(), Line: i + 1})
+				list.badAt = append(list.badAt, len(list.urls))
+				continue
+			}
+			list.urls = append(list.urls, u)
+		}
+	}
+	urls := list.urls
+	if len(urls) == 0 {
+		if len(list.bad) > 0 {
+			return list, errorf(http.StatusBadRequest, "line %d of the URL list: %s", list.bad[0].Line, list.bad[0].Error)
+		}
+		return list, errorf(http.StatusBadRequest, "list at least one URL or path to test")
+	}
+	if len(urls) > s.cfg.MaxURLs {
+		return list, errorf(http.StatusRequestEntityTooLarge, "%s URLs, more than the limit of %s", thousands(len(urls)), thousands(s.cfg.MaxURLs))
+	}
+	for _, u := range urls {
+		if len(u) > MaxURLBytes {
+			return list, errorf(http.StatusBadRequest, "a URL of %d bytes, more than the limit of %d", len(u), MaxURLBytes)
+		}
+	}
+	if cells := len(urls) * agents; cells > s.cfg.PageMaxCells {
+		return list, errorf(http.StatusRequestEntityTooLarge, "%s URLs × %d crawlers = %s verdicts, more than the tester's limit of %s: test fewer URLs or crawlers at once (POST /v1/check takes larger batches)",
+			thousands(len(urls)), agents, thousands(cells), thousands(s.cfg.PageMaxCells))
+	}
+	return list, nil
+}
+
+// checkPageFiles refuses a pasted file larger than the tester holds.
+func checkPageFiles(f *pageForm) error {
+	for _, body := range []string{f.Robots, f.RobotsNew} {
+		if len(body) > PageMaxFileBytes {
+			return errorf(http.StatusRequestEntityTooLarge, "a file of %s, more than the tester holds (%s; Google reads the first %s of a robots.txt, RFC 9309 §2.5): test its first %s",
+				sizeText(int64(len(body))), sizeText(PageMaxFileBytes), sizeText(robots.DefaultMaxBytes), sizeText(robots.DefaultMaxBytes))
+		}
+	}
+	return nil
+}
+
+// testedFile is a file the tester decides with: its text and rules, how it
+// decides (a fetched file as its fetch status says: a 404 allows everything), where
+// it came from, and its view on the page.
+type testedFile struct {
+	body   []byte
+	rb     *robots.Robots
+	decide func(agent, url string) robots.Decision
+	usage  func(agent, url string) robots.Usage
+	effect fetch.Effect
+	source sourceView
+	view   *fileView
+}
+
+// editorFile is the file in the tester's editor, read as dialect.
+func editorFile(f *pageForm, dialect robots.Dialect) testedFile {
+	body := []byte(f.Robots)
+	rb := robots.ParseString(f.Robots, robots.WithDialect(dialect))
+	return testedFile{body: body, rb: rb, decide: rb.Check, usage: rb.Usage, effect: fetch.ObeyRules, source: editorSource(f, body)}
+}
+
+// fetchedFile fetches the robots.txt of the site in the form's fetch field (with a
+// token when the server asks for one) and puts it into the editor. Paths are
+// decided against the fetched origin.
+func (s *Server) fetchedFile(r *http.Request, f *pageForm, dialect robots.Dialect) (testedFile, error) {
+	if f.FetchURL == "" {
+		return testedFile{}, errorf(http.StatusBadRequest, "enter the site whose robots.txt to fetch (such as example.com)")
+	}
+	if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
+		return testedFile{}, errorf(http.StatusUnauthorized, "this server fetches only for holders of an API token (it was started with -token-file): enter yours, or paste the file and press Test")
+	}
+	target, note, err := siteURL(f.FetchURL)
+	if err != nil {
+		return testedFile{}, err
+	}
+	ctx, cancel := s.withCheckTimeout(r.Context())
+	defer cancel()
+	fr, err := s.lookup(ctx, target)
+	if err != nil {
+		return testedFile{}, err
+	}
+	t := testedFile{effect: fr.Effect, body: []byte(fr.Body)} // a copy: the page's helpers read bytes
+	f.Robots = fr.Body
+	f.Fetched = digest(t.body)
+	f.FetchURL = fr.Origin
+	t.source = fetchSource(fr)
+	sayChosen(&t.source, note)
+	origin := fr.Origin
+	abs := func(u string) string {
+		if strings.HasPrefix(u, "/") {
+			return origin + u
+		}
+		return u
+	}
+	t.decide = func(agent, u string) robots.Decision { return fr.Check(agent, abs(u)) }
+	t.usage = func(agent, u string) robots.Usage { return fr.Usage(agent, abs(u)) }
+	t.rb = fr.Robots
+	if t.rb == nil || dialect != robots.Google && fr.Effect == fetch.ObeyRules {
+		// Another reading of the same file; the status code's effect (allow or
+		// disallow everything) stays as the fetch decided it.
+		rb := robots.ParseString(fr.Body, robots.WithDialect(dialect))
+		t.rb = rb
+		if fr.Effect == fetch.ObeyRules {
+			t.decide = func(agent, u string) robots.Decision { return rb.Check(agent, abs(u)) }
+			t.usage = func(agent, u string) robots.Usage { return rb.Usage(agent, abs(u)) }
+		}
+	}
+	return t, nil
+}
+
+// rowOf decides URL u for agents, each in its column of ncols (agentCol), in the
+// old file and, when comparing, the newer one.
+func rowOf(u string, agents []string, agentCol []int, ncols int, old, newer *testedFile) pageRow {
+	row := pageRow{URL: u, Cells: make([]pageCell, ncols)}
+	for ai, a := range agents {
+		ci := agentCol[ai]
+		if row.Cells[ci].Old.File != "" {
+			continue // the column's first crawler decided
+		}
+		var c pageCell
+		c.Old = verdictOf(old.decide(a, u), old.view, old.effect)
+		uo := old.usage(a, u)
+		c.Old.Usage = uo.String()
+		if newer != nil {
+			c.New = verdictOf(newer.decide(a, u), newer.view, newer.effect)
+			un := newer.usage(a, u)
+			c.New.Usage = un.String()
+			// A change of usage preferences (ai-train=yes to ai-train=no) is a change
+			// of the URL, as a change of verdict is; lines that only move are not.
+			c.Changed = c.Old.Allowed != c.New.Allowed || c.Old.Allowed && c.New.Allowed && !samePrefs(uo, un)
+			row.Changed = row.Changed || c.Changed
+		}
+		row.Cells[ci] = c
+	}
+	return row
 }
 
 // columnsOf groups agents into the verdict table's columns: crawlers that get the
