@@ -318,6 +318,21 @@ func plural(n int, one, many string) string {
 
 // write prints the report for people: what was read, then the findings.
 func (o auditText) write(w io.Writer, rep *audit.Report) {
+	writeRead(w, rep)
+	fmt.Fprintln(w)
+	o.writeBlocked(w, rep)
+	writePerCrawler(w, rep)
+	writeCrawlDelays(w, rep)
+	o.writePurposes(w, rep)
+	writeStance(w, rep)
+	o.writeSitemapBlocks(w, rep)
+	writeSitemaps(w, rep)
+	o.writeLint(w, rep)
+}
+
+// writeRead says what the audit read: robots.txt and how its fetch went, the
+// sitemaps and URLs, and what was not read or decided.
+func writeRead(w io.Writer, rep *audit.Report) {
 	t := rep.Totals
 	r := rep.Robots
 	fmt.Fprintf(w, "robots.txt  %s: %s", r.RobotsURL, r.Outcome)
@@ -361,8 +376,11 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 	if t.UndecidedURLs > 0 {
 		fmt.Fprintf(w, "            %s read but not decided before the time limit (left out of the counts below)\n", plural(t.UndecidedURLs, "URL", "URLs"))
 	}
+}
 
-	fmt.Fprintln(w)
+// writeBlocked lists the sitemap URLs blocked, by rule.
+func (o auditText) writeBlocked(w io.Writer, rep *audit.Report) {
+	r, t := rep.Robots, rep.Totals
 	if len(rep.Blocked) == 0 {
 		fmt.Fprintln(w, rep.NoneBlocked())
 	} else {
@@ -398,29 +416,35 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 			}
 		}
 	}
-	writePerCrawler(w, rep)
+}
+
+// writeCrawlDelays lists the crawl delays the file asks of the crawlers.
+func writeCrawlDelays(w io.Writer, rep *audit.Report) {
 	if len(rep.CrawlDelays) > 0 {
 		fmt.Fprintln(w, "\nCrawl-delay:")
 		for _, c := range rep.CrawlDelays {
 			fmt.Fprintf(w, "  %s\n", c.Text())
 		}
 	}
+}
 
-	o.writePurposes(w, rep)
-	writeStance(w, rep)
+// sitemapBlock is a rule that blocks crawlers from fetching sitemaps: the same
+// rule on several lines blocking the same sitemaps (a group per AI crawler) is one
+// entry, each line with its crawlers.
+type sitemapBlock struct {
+	rule   string // as written, or robots.txt's fetch
+	lines  []int
+	agents [][]string // per line
+	maps   []string
+}
 
-	// Crawlers that may not fetch the sitemaps: one entry per rule and crawlers,
-	// with the sitemaps it blocks.
-	// The same rule on several lines blocking the same sitemaps (a group per AI
-	// crawler) is one entry, each line with its crawlers.
-	type mapBlock struct {
-		rule   string // as written, or robots.txt's fetch
-		lines  []int
-		agents [][]string // per line
-		maps   []string
-	}
-	var mapBlocks []*mapBlock
-	byKey := map[string]*mapBlock{}
+// sitemapBlocks lists the crawlers that may not fetch the sitemaps: one entry per
+// rule and crawlers, with the sitemaps it blocks, the same rule on several lines
+// folded into one.
+func sitemapBlocks(rep *audit.Report) []*sitemapBlock {
+	r := rep.Robots
+	var perLine []*sitemapBlock
+	byKey := map[string]*sitemapBlock{}
 	for _, s := range rep.Sitemaps {
 		for _, b := range s.Blocked {
 			why := fmt.Sprintf("robots.txt's fetch (%s)", r.Outcome)
@@ -430,16 +454,16 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 			key := fmt.Sprint(b.Line, "\x00", b.Agents)
 			mb := byKey[key]
 			if mb == nil {
-				mb = &mapBlock{rule: why, lines: []int{b.Line}, agents: [][]string{b.Agents}}
+				mb = &sitemapBlock{rule: why, lines: []int{b.Line}, agents: [][]string{b.Agents}}
 				byKey[key] = mb
-				mapBlocks = append(mapBlocks, mb)
+				perLine = append(perLine, mb)
 			}
 			mb.maps = append(mb.maps, s.URL)
 		}
 	}
-	var folded []*mapBlock
-	at := map[string]*mapBlock{}
-	for _, mb := range mapBlocks {
+	var folded []*sitemapBlock
+	at := map[string]*sitemapBlock{}
+	for _, mb := range perLine {
 		key := fmt.Sprint(mb.rule, "\x00", mb.maps)
 		if f := at[key]; f != nil {
 			f.lines = append(f.lines, mb.lines...)
@@ -449,6 +473,12 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 		at[key] = mb
 		folded = append(folded, mb)
 	}
+	return folded
+}
+
+// writeSitemapBlocks lists the crawlers that may not fetch the sitemaps.
+func (o auditText) writeSitemapBlocks(w io.Writer, rep *audit.Report) {
+	folded := sitemapBlocks(rep)
 	if len(folded) > 0 {
 		fmt.Fprintln(w, "\nCrawlers that may not fetch the sitemaps themselves:")
 		for _, mb := range folded {
@@ -480,7 +510,12 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 			}
 		}
 	}
+}
 
+// writeSitemaps lists the sitemaps read, with where each was found and how its
+// reading went.
+func writeSitemaps(w io.Writer, rep *audit.Report) {
+	t := rep.Totals
 	fmt.Fprintln(w, "\nSitemaps:")
 	for _, s := range rep.Sitemaps {
 		from := "robots.txt line " + fmt.Sprint(s.Line)
@@ -517,7 +552,10 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 	if n := t.SitemapsUnlisted; n > 0 {
 		fmt.Fprintf(w, "  and %s not read and not listed\n", plural(n, "sitemap", "sitemaps"))
 	}
+}
 
+// writeLint lists the file's lint findings, repeated ones as one.
+func (o auditText) writeLint(w io.Writer, rep *audit.Report) {
 	if len(rep.Lint) > 0 {
 		fmt.Fprintf(w, "\nLint (robots lint):\n")
 		for _, g := range lint.GroupedShown(rep.Lint, shownItems(o.full)) {
@@ -532,6 +570,7 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 			fmt.Fprintln(w)
 		}
 	}
+
 }
 
 // writeStance writes the one answer per purpose, URL by URL.
