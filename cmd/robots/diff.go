@@ -3,13 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/filediff"
 	"github.com/gorobots/robots/internal/groupdiff"
 )
 
@@ -96,7 +95,7 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "robots: diff: warning: %s\n", cut.Message)
 		}
 	}
-	changes := diffRobots(files[0], files[1], agents, urls)
+	changes := filediff.Diff(files[0], files[1], agents, urls)
 	if changes == nil {
 		changes = []change{} // "[]", not "null", when nothing changes
 	}
@@ -109,150 +108,11 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	return finish(w, failed, len(changes) > 0)
 }
 
-// change is one difference; also the JSON output.
-type change struct {
-	Kind   string    `json:"kind"` // "url", "usage", "group", "sitemap" or "license"
-	URL    string    `json:"url,omitempty"`
-	Agent  string    `json:"agent,omitempty"`
-	Change string    `json:"change,omitempty"` // for groups and sitemaps: added, removed, changed
-	Agents []string  `json:"agents,omitempty"`
-	Before *sideInfo `json:"before,omitempty"`
-	After  *sideInfo `json:"after,omitempty"`
-}
+// change is one difference; also the JSON output (package filediff).
+type change = filediff.Change
 
-// sideInfo is one side of a change: a verdict for URLs (allowed, rule, line: the
-// fields of a verdict, rule null when none matched), a group for groups (line,
-// agents, rules and fields, each written as in a file: "Disallow: /a",
-// "Crawl-delay: 5").
-type sideInfo struct {
-	Allowed *bool    `json:"allowed,omitempty"`
-	Rule    *string  `json:"rule,omitempty"`
-	Line    int      `json:"line"`
-	Agents  []string `json:"agents,omitempty"`
-	Rules   []string `json:"rules,omitempty"`
-	Fields  []string `json:"fields,omitempty"`
-	// Usage is what the file prefers about the URL's use by the crawler (Content-Usage
-	// and Content-Signal, as "train-ai=n (line 4)"; "" when nothing), for a usage change.
-	Usage *string `json:"usage,omitempty"`
-}
-
-// MarshalJSON writes a verdict side with "rule": null when no rule matched, as every
-// verdict is written; a group side has no rule.
-func (s *sideInfo) MarshalJSON() ([]byte, error) {
-	type plain sideInfo
-	if s.Allowed == nil {
-		return json.Marshal((*plain)(s))
-	}
-	return json.Marshal(struct {
-		Allowed bool    `json:"allowed"`
-		Rule    *string `json:"rule"`
-		Line    int     `json:"line"`
-	}{*s.Allowed, s.Rule, s.Line})
-}
-
-func verdictInfo(d robots.Decision) *sideInfo {
-	allowed := d.Allowed
-	return &sideInfo{Allowed: &allowed, Rule: ruleJSON(d.Rule), Line: d.Rule.Line}
-}
-
-// diffRobots lists the changes from a to b: groups, then sitemaps, then verdicts.
-func diffRobots(a, b *robots.Robots, agents, urls []string) []change {
-	changes := diffGroups(a.Groups(), b.Groups())
-	as, bs := a.Sitemaps(), b.Sitemaps()
-	for _, s := range as {
-		if !slices.Contains(bs, s) {
-			changes = append(changes, change{Kind: "sitemap", Change: "removed", URL: s})
-		}
-	}
-	for _, s := range bs {
-		if !slices.Contains(as, s) {
-			changes = append(changes, change{Kind: "sitemap", Change: "added", URL: s})
-		}
-	}
-	al, bl := a.Licenses(), b.Licenses()
-	for _, s := range al {
-		if !slices.Contains(bl, s) {
-			changes = append(changes, change{Kind: "license", Change: "removed", URL: s})
-		}
-	}
-	for _, s := range bl {
-		if !slices.Contains(al, s) {
-			changes = append(changes, change{Kind: "license", Change: "added", URL: s})
-		}
-	}
-	for _, u := range urls {
-		for _, ag := range agents {
-			da, db := a.Check(ag, u), b.Check(ag, u)
-			if da.Allowed != db.Allowed {
-				changes = append(changes, change{Kind: "url", URL: u, Agent: ag, Before: verdictInfo(da), After: verdictInfo(db)})
-				continue
-			}
-			// A URL both versions let the crawler fetch whose usage preferences change
-			// ("ai-train=yes" to "ai-train=no"): a change of its own.
-			if ua, ub := a.Usage(ag, u).String(), b.Usage(ag, u).String(); da.Allowed && ua != ub {
-				changes = append(changes, change{Kind: "usage", URL: u, Agent: ag, Before: &sideInfo{Usage: &ua}, After: &sideInfo{Usage: &ub}})
-			}
-		}
-	}
-	return changes
-}
-
-func groupInfo(g robots.Group) *sideInfo {
-	s := &sideInfo{Line: g.Line, Agents: agentNames(g), Rules: []string{}}
-	for _, r := range g.Rules {
-		s.Rules = append(s.Rules, r.String())
-	}
-	for _, f := range g.Fields {
-		s.Fields = append(s.Fields, fieldText(f))
-	}
-	return s
-}
-
-// fieldText writes a field as rules are written: the name with a capital, then the
-// value ("Crawl-delay: 5"). Names Google does not know are kept as written.
-func fieldText(f robots.Field) string {
-	name := f.Name
-	if name != "" && 'a' <= name[0] && name[0] <= 'z' {
-		name = string(name[0]-'a'+'A') + name[1:]
-	}
-	return name + ": " + f.Value
-}
-
-func agentNames(g robots.Group) []string {
-	var names []string
-	for _, a := range g.Agents {
-		names = append(names, a.Name)
-	}
-	return names
-}
-
-func tokens(names []string) []string {
-	var out []string
-	for _, n := range names {
-		t := strings.ToLower(robots.Agent{Name: n}.Token())
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// diffGroups lists the groups added, removed or changed (see groupdiff.Groups).
-func diffGroups(old, new []robots.Group) []change {
-	var changes []change
-	for _, c := range groupdiff.Groups(old, new) {
-		switch c.Kind {
-		case groupdiff.Removed:
-			changes = append(changes, change{Kind: "group", Change: "removed", Agents: agentNames(old[c.Old]), Before: groupInfo(old[c.Old])})
-		case groupdiff.Changed:
-			after := groupInfo(new[c.New])
-			changes = append(changes, change{Kind: "group", Change: "changed", Agents: after.Agents, Before: groupInfo(old[c.Old]), After: after})
-		case groupdiff.Added:
-			changes = append(changes, change{Kind: "group", Change: "added", Agents: agentNames(new[c.New]), After: groupInfo(new[c.New])})
-		}
-	}
-	return changes
-}
+// sideInfo is one side of a change.
+type sideInfo = filediff.Side
 
 func describeSide(s *sideInfo) string {
 	if s.Rule == nil {
@@ -291,10 +151,10 @@ func writeDiffText(w io.Writer, changes []change) {
 				lines("-", c.Before)
 			default:
 				fmt.Fprintf(w, "%-15s %s (old line %d, new line %d)\n", "group changed", who, c.Before.Line, c.After.Line)
-				for _, x := range agentsMinus(c.Before.Agents, c.After.Agents) {
+				for _, x := range filediff.AgentsMinus(c.Before.Agents, c.After.Agents) {
 					fmt.Fprintf(w, "    - User-agent: %s\n", x)
 				}
-				for _, x := range agentsMinus(c.After.Agents, c.Before.Agents) {
+				for _, x := range filediff.AgentsMinus(c.After.Agents, c.Before.Agents) {
 					fmt.Fprintf(w, "    + User-agent: %s\n", x)
 				}
 				for _, x := range groupdiff.Minus(c.Before.Rules, c.After.Rules) {
@@ -358,18 +218,6 @@ func writeDiffText(w io.Writer, changes []change) {
 
 func describeVerdict(s *sideInfo) string {
 	return fmt.Sprintf("%s (%s)", verdict(*s.Allowed), describeSide(s))
-}
-
-// agentsMinus returns the user-agent values of a whose token none of b has.
-func agentsMinus(a, b []string) []string {
-	tb := tokens(b)
-	var out []string
-	for _, n := range a {
-		if !slices.Contains(tb, strings.ToLower(robots.Agent{Name: n}.Token())) {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // wrapIndent is wrap with continuation lines indented.
