@@ -13,6 +13,7 @@
 //	GET  /v1/robots?url=URL             the origin's fetch outcome, groups, sitemaps and fields
 //	POST /v1/lint                       a robots.txt body: the lint findings
 //	POST /v1/audit                      {"url": ..., "agents": [...]}: a site's sitemap URLs decided (package audit)
+//	GET  /v1/history?url=URL            the versions of the origin's robots.txt the store keeps and what each changed (history.go)
 //	GET  /healthz, GET /readyz          liveness; readiness (503 while the cache store is unreachable)
 //	ANY  /v1/gate                       with Config.Gate: forward-auth for reverse proxies (gate.go, docs/gate.md)
 //	GET  /v1/gate-report                the per-crawler report of the gate's decisions

@@ -46,6 +46,9 @@ API:
 	                decided for each crawler (robots audit -format json), within -audit-*
 	POST /v1/logs   {"robots": "...", "log": "..."}: an access-log excerpt judged against
 	                robots.txt (robots logs -format json); the tester's page is /logs
+	GET  /v1/history?url=URL[&version=N][&agent=NAME...]: the versions of the origin's
+	                robots.txt the store keeps (the last 20, 2 MiB of files, per origin),
+	                each with when it was fetched and what it changed for which crawlers
 	GET  /healthz (liveness), GET /readyz (503 while the store is unreachable)
 	GET  /metrics, GET /openapi.json (the API in OpenAPI 3.1)
 	GET  /debug/pprof/ (Go's profiles) on the -debug-addr listener only, when given

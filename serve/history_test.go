@@ -1,0 +1,107 @@
+package serve
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+)
+
+// historyAnswer is the body of GET /v1/history as openapi.json documents it.
+type historyAnswer struct {
+	Error    string `json:"error"`
+	Origin   string `json:"origin"`
+	Limits   struct{ Versions, Bytes int }
+	Agents   []string `json:"agents"`
+	Versions []struct {
+		N         int       `json:"n"`
+		FetchedAt time.Time `json:"fetched_at"`
+		SeenAt    time.Time `json:"seen_at"`
+		Fetches   int       `json:"fetches"`
+		Outcome   string    `json:"outcome"`
+		Status    int       `json:"status"`
+		Effect    string    `json:"effect"`
+		Bytes     int       `json:"bytes"`
+		SHA256    string    `json:"sha256"`
+		Previous  *int      `json:"previous"`
+		Body      *string   `json:"body"`
+		Changes   []struct {
+			Kind   string   `json:"kind"`
+			Change string   `json:"change"`
+			URL    string   `json:"url"`
+			Agent  string   `json:"agent"`
+			Agents []string `json:"agents"`
+			Before *struct {
+				Allowed *bool   `json:"allowed"`
+				Rule    *string `json:"rule"`
+				Line    int     `json:"line"`
+			} `json:"before"`
+			After *struct {
+				Allowed *bool   `json:"allowed"`
+				Rule    *string `json:"rule"`
+				Line    int     `json:"line"`
+			} `json:"after"`
+		} `json:"changes"`
+	} `json:"versions"`
+}
+
+// TestHistory: each refresh that finds another file is a version; the timeline
+// says what each change did to which crawler, and one version comes with its body.
+func TestHistory(t *testing.T) {
+	v1 := "User-agent: *\nDisallow: /private/\n"
+	v2 := "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n"
+	o, s, clk := startClocked(t, v1, 60)
+	path := "/v1/history?agent=Googlebot&agent=GPTBot&url=" + url.QueryEscape(o.URL)
+	var h historyAnswer
+	if code := get(t, s, path, &h); code != 200 {
+		t.Fatalf("status %d: %s", code, h.Error)
+	}
+	if len(h.Versions) != 1 || h.Versions[0].N != 1 || h.Versions[0].Previous != nil || len(h.Versions[0].Changes) != 0 || h.Versions[0].Bytes != len(v1) {
+		t.Fatalf("first look: %+v; want version 1 alone, of %d bytes, no changes", h.Versions, len(v1))
+	}
+	clk.advance(2 * time.Minute) // past max-age: fetched again, the same file
+	get(t, s, path, &h)
+	if len(h.Versions) != 1 || h.Versions[0].Fetches != 2 || !h.Versions[0].SeenAt.Equal(time.Date(2026, 11, 21, 12, 2, 0, 0, time.UTC)) {
+		t.Fatalf("the same file again: %+v; want version 1 seen twice, last at 12:02", h.Versions)
+	}
+	o.set(200, v2, http.Header{"Cache-Control": {"max-age=60"}})
+	clk.advance(2 * time.Minute)
+	get(t, s, path, &h)
+	if h.Limits.Versions != 20 || h.Limits.Bytes != 2<<20 || len(h.Agents) != 2 {
+		t.Errorf("limits %+v, agents %q; want 20 versions, 2 MiB, the two agents asked", h.Limits, h.Agents)
+	}
+	if len(h.Versions) != 2 {
+		t.Fatalf("after a change: %d versions; want 2", len(h.Versions))
+	}
+	v := h.Versions[0]
+	if v.N != 2 || deref(v.Previous) != 1 || !v.FetchedAt.Equal(time.Date(2026, 11, 21, 12, 4, 0, 0, time.UTC)) || v.Outcome != "success" || v.Effect != "rules" {
+		t.Errorf("latest version %+v; want 2, after 1, fetched 12:04, success, rules", v)
+	}
+	// GPTBot gains a group of its own, disallowing /: the root is blocked for it,
+	// and /private/ stays blocked (now by line 5). Googlebot is not touched.
+	var group, gptRoot bool
+	for _, c := range v.Changes {
+		switch {
+		case c.Kind == "group" && c.Change == "added" && len(c.Agents) == 1 && c.Agents[0] == "GPTBot":
+			group = true
+		case c.Kind == "url" && c.Agent == "GPTBot" && c.URL == o.URL+"/" && *c.Before.Allowed && !*c.After.Allowed && c.After.Line == 5:
+			gptRoot = true
+		case c.Kind == "url":
+			t.Errorf("unexpected verdict change %+v", c)
+		}
+	}
+	if !group || !gptRoot {
+		t.Errorf("changes %+v; want the GPTBot group added and its root blocked by line 5", v.Changes)
+	}
+
+	var one historyAnswer
+	if code := get(t, s, path+"&version=1", &one); code != 200 || len(one.Versions) != 1 || deref(one.Versions[0].Body) != v1 || one.Versions[0].N != 1 {
+		t.Errorf("version 1: status %d %+v; want its body %q", code, one.Versions, v1)
+	}
+	if code := get(t, s, path+"&version=9", &one); code != 404 {
+		t.Errorf("version 9: status %d; want 404", code)
+	}
+	if code := get(t, s, path+"&version=x", &one); code != 400 {
+		t.Errorf("version x: status %d; want 400", code)
+	}
+}
