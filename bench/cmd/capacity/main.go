@@ -227,8 +227,8 @@ func run(corpus string, norigins int, checkpoints []int, redisURL string, memory
 		fmt.Printf("redis: %d keys, used_memory +%d MiB = %d bytes per origin (MEMORY USAGE of 1,000 sampled keys: mean %d bytes)\n",
 			keys, used>>20, used/int64(loaded), sample)
 		st := srv.Client().Stats()
-		fmt.Printf("server: %d origins held in memory (the rules cache's own estimate %d MiB of -memory %d MiB); Go heap in use %d MiB (+%d MiB since before the server) = %d bytes per origin held; RSS %d MiB (+%d MiB)\n",
-			st.Origins, st.Bytes>>20, memory>>20, ms.HeapInuse>>20, (ms.HeapInuse-before.HeapInuse)>>20,
+		fmt.Printf("server: %d origins held in memory (the rules cache's own estimate %d MiB of -memory %d MiB, %d bytes per origin); Go heap in use %d MiB (+%d MiB since before the server) = %d bytes per origin held; RSS %d MiB (+%d MiB)\n",
+			st.Origins, st.Bytes>>20, memory>>20, st.Bytes/int64(max(st.Origins, 1)), ms.HeapInuse>>20, (ms.HeapInuse-before.HeapInuse)>>20,
 			(ms.HeapInuse-before.HeapInuse)/uint64(max(st.Origins, 1)), loadgen.RSS()>>20, (loadgen.RSS()-rssBefore)>>20)
 
 		hot := min(loaded, 10_000) // the first origins cached: fetched by the server and held in its memory
