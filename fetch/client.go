@@ -116,6 +116,17 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 	return c.withRules(r, nil), nil
 }
 
+// FetchAs is Fetch with the requests sent with userAgent as their User-Agent
+// header (the client's own when ""): what the origin serves that crawler (see
+// crawlers.HeaderOf). The cache is neither read nor changed.
+func (c *Client) FetchAs(ctx context.Context, userAgent, rawURL string) (*Result, error) {
+	return c.Fetch(withUserAgent(ctx, userAgent), rawURL)
+}
+
+// UserAgent returns the User-Agent header the client's own requests are sent with
+// (Config.UserAgent, or DefaultUserAgent).
+func (c *Client) UserAgent() string { return c.cfg.UserAgent }
+
 // dialContext is the one way the client connects, with the connect timeout.
 func (c *Client) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.ConnectTimeout)
