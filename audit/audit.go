@@ -144,6 +144,14 @@ type Config struct {
 	// shares one among its audits, with fewer units than it has cores, so that
 	// audits of files of thousands of rules leave cores to its other requests.
 	Cores *semaphore.Weighted
+	// Hosts names other hosts of the site whose robots.txt is fetched and compared
+	// with the audited origin's, as Search Console reports a site's top hosts: the
+	// words "www", "bare", "http", "https", "all", a subdomain's label, or a host
+	// (see Hosts). As names the crawlers fetched as, with their documented
+	// User-Agent headers (see Headers): a token, a purpose or "major". With either,
+	// Report.Variants says what each host and crawler receives and where that
+	// tells a crawler asked about different things.
+	Hosts, As []string
 	// Progress, when set, is called as the audit goes, at most every 100 ms, on the
 	// audit's goroutine.
 	Progress func(Progress)
@@ -189,6 +197,18 @@ func Run(ctx context.Context, target string, cfg Config) (*Report, error) {
 	}
 	a := newAuditor(origin, cfg)
 	a.rep.Target = target
+	if len(cfg.Hosts) > 0 || len(cfg.As) > 0 {
+		if a.hosts, err = Hosts(origin, cfg.Hosts); err != nil {
+			return nil, err
+		}
+		if a.as, err = Headers(cfg.As); err != nil {
+			return nil, err
+		}
+		if n := len(a.hosts) * (1 + len(a.as)); n > MaxVariantFetches {
+			return nil, fmt.Errorf("%w: %d hosts fetched as %d crawlers and as the audit is %d fetches of robots.txt, more than %d",
+				ErrVariants, len(a.hosts), len(a.as), n, MaxVariantFetches)
+		}
+	}
 	return a.run(ctx)
 }
 
@@ -215,6 +235,8 @@ type auditor struct {
 	samples      []string              // the first sitemap URLs of the origin, for Config.Pages
 	lastProgress time.Time
 	stopped      string
+	hosts        []Host            // Config.Hosts read, the audited origin first; nil without Hosts and As
+	as           []crawlers.Header // Config.As read
 }
 
 func newAuditor(origin string, cfg Config) *auditor {
@@ -276,6 +298,9 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 		if rep.Lint == nil {
 			rep.Lint = []lint.Finding{}
 		}
+	}
+	if a.hosts != nil {
+		rep.Variants = compare(ctx, compareConfig{fetch: fc, hosts: a.hosts, as: a.as, agents: a.cfg.Agents, dialect: a.cfg.Dialect, own: res})
 	}
 	rep.Intended = aimedAt(rb, rep.Intended, a.cfg.NamedOnly)
 	rep.Purposes = purposes(rb, res.Effect, a.origin)

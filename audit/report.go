@@ -57,6 +57,9 @@ type Report struct {
 	// CrawlDelays are the Crawl-delay lines that apply to the crawlers asked about,
 	// each with its crawlers and which of them honour or ignore it, in line order.
 	CrawlDelays []CrawlDelay `json:"crawl_delays"`
+	// Variants is what the other hosts of Config.Hosts and the crawlers of
+	// Config.As receive for robots.txt, and where it differs; null without them.
+	Variants *Variants `json:"variants"`
 	// Blocked has one entry per rule that blocks sitemap URLs for some crawlers
 	// asked about, the most URLs first.
 	Blocked []Block `json:"blocked"`
@@ -231,9 +234,11 @@ func (l *Limits) UnmarshalJSON(b []byte) error {
 // Fails reports whether the audit found a problem a deployment guard should fail
 // on: a sitemap URL or a sitemap blocked for a crawler asked about whose blocks are
 // not intended (Intended), a broken sitemap, or a robots.txt that could not be
-// fetched (every URL disallowed).
+// fetched (every URL disallowed); with Config.Hosts or Config.As, a host that
+// cannot be reached or a crawler that receives another robots.txt than the
+// audit's own request (Variants.Served).
 func (r *Report) Fails() bool {
-	if r.Robots.Effect == fetch.DisallowAll || len(r.Broken()) > 0 {
+	if r.Robots.Effect == fetch.DisallowAll || len(r.Broken()) > 0 || r.Variants.Served() {
 		return true
 	}
 	for i, a := range r.Agents {
