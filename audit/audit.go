@@ -198,15 +198,8 @@ func Run(ctx context.Context, target string, cfg Config) (*Report, error) {
 	a := newAuditor(origin, cfg)
 	a.rep.Target = target
 	if len(cfg.Hosts) > 0 || len(cfg.As) > 0 {
-		if a.hosts, err = Hosts(origin, cfg.Hosts); err != nil {
+		if a.hosts, a.as, err = variantsOf(origin, cfg); err != nil {
 			return nil, err
-		}
-		if a.as, err = Headers(cfg.As); err != nil {
-			return nil, err
-		}
-		if n := len(a.hosts) * (1 + len(a.as)); n > MaxVariantFetches {
-			return nil, fmt.Errorf("%w: %d hosts fetched as %d crawlers and as the audit is %d fetches of robots.txt, more than %d",
-				ErrVariants, len(a.hosts), len(a.as), n, MaxVariantFetches)
 		}
 	}
 	return a.run(ctx)

@@ -255,6 +255,54 @@ func (v *Variants) Served() bool {
 	return false
 }
 
+// variantsOf reads cfg.Hosts and cfg.As for origin, within MaxVariantFetches.
+func variantsOf(origin string, cfg Config) ([]Host, []crawlers.Header, error) {
+	hosts, err := Hosts(origin, cfg.Hosts)
+	if err != nil {
+		return nil, nil, err
+	}
+	as, err := Headers(cfg.As)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n := len(hosts) * (1 + len(as)); n > MaxVariantFetches {
+		return nil, nil, fmt.Errorf("%w: %d hosts, each fetched as %d crawlers and as itself, are %d fetches of robots.txt, more than %d",
+			ErrVariants, len(hosts), len(as), n, MaxVariantFetches)
+	}
+	return hosts, as, nil
+}
+
+// Compare fetches the robots.txt of target's origin and of the hosts cfg.Hosts
+// names, each with the client's own User-Agent and as each crawler of cfg.As,
+// and says where what they receive tells the crawlers of cfg.Agents different
+// things (with none, those of cfg.As, or with neither the major crawlers): the part of an audit that "robots
+// fetch -hosts -as" runs alone. Only cfg's Fetch, Agents, Dialect, Hosts and As
+// are read. The error is ErrTarget's or ErrVariants', or ctx's.
+func Compare(ctx context.Context, target string, cfg Config) (*Variants, error) {
+	u, _, err := weburl.Site(target)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrTarget, err)
+	}
+	origin, err := fetch.Origin(u)
+	if err != nil || !(strings.HasPrefix(origin, "http://") || strings.HasPrefix(origin, "https://")) {
+		return nil, fmt.Errorf("%w: %q", ErrTarget, target)
+	}
+	hosts, as, err := variantsOf(origin, cfg)
+	if err != nil {
+		return nil, err
+	}
+	fc := cfg.Fetch
+	if fc == nil {
+		fc = fetch.NewClient(fetch.Config{Dialect: cfg.Dialect})
+	}
+	agents := cfg.Agents
+	if len(agents) == 0 && len(as) == 0 {
+		agents = crawlers.Names()
+	}
+	v := compare(ctx, compareConfig{fetch: fc, hosts: hosts, as: as, agents: agents, dialect: cfg.Dialect})
+	return v, ctx.Err()
+}
+
 // compareConfig is what a comparison needs.
 type compareConfig struct {
 	fetch   *fetch.Client

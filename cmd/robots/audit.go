@@ -22,7 +22,8 @@ import (
 
 const auditUsage = `Usage:
 	robots audit [-agent NAME]... [-must-allow LIST] [-allow-blocked LIST] [-dialect NAME]
-	             [-format text|json|sarif|csv] [-tree] [-full] [limits] SITE
+	             [-hosts LIST] [-as LIST] [-format text|json|sarif|csv] [-tree] [-full]
+	             [limits] SITE
 
 Audits a live site: fetches the robots.txt of SITE's origin (SITE is the origin,
 https://example.com, or its robots.txt; any other URL stands for its origin; typed
@@ -86,11 +87,13 @@ In text, the same rule blocking the same URLs on several lines (a group per AI
 crawler, each with "Disallow: /") is one entry, its examples shown once; lists
 name their first few items and "and N more": -full names every one.
 
+` + variantsUsage + `
 Exit status: 1 when a sitemap URL or a sitemap is blocked for a crawler asked
 about whose blocks are not intended, a sitemap is unreachable, invalid or over the
 limits (a missing /sitemap.xml tried in the absence of Sitemap lines is not a
-problem), or robots.txt cannot be fetched (a 5xx, 429 or network failure:
-crawlers take every URL as disallowed); 0 when none is; 2 on a usage error (not
+problem), robots.txt cannot be fetched (a 5xx, 429 or network failure:
+crawlers take every URL as disallowed), a host of -hosts cannot be reached, or a
+crawler of -as receives another robots.txt than this tool; 0 when none is; 2 on a usage error (not
 a site, a bad flag, an entry of -must-allow or -allow-blocked that is neither a
 crawler asked about nor a purpose) or when the audit cannot run at all. Reaching
 a limit ends the audit early without failing: the report says which limit, and
@@ -116,6 +119,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	fs.Var(&allowBlocked, "allow-blocked", "purposes or crawlers the site blocks on purpose (`LIST`, repeatable)")
 	tree := fs.Bool("tree", false, "with -format json, include the tree of the URL space and its rules")
 	full := fs.Bool("full", false, "text: list every crawler, sitemap and lint line, not the first few and \"and N more\"")
+	hosts, as := variantFlags(fs)
 	pages := fs.Int("pages", 0, "pages fetched for their headers and meta tags (the root URL and the first sitemap URLs; at most 100)")
 	pos, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
@@ -155,6 +159,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		Limits:   lim,
 		Examples: *examples,
 		Pages:    *pages,
+		Hosts:    *hosts, As: *as,
 	}
 	prog := newAuditProgress(e)
 	if prog.on {
@@ -176,7 +181,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	rep, err := audit.Run(ctx, target, cfg)
 	prog.finish()
 	if err != nil {
-		if errors.Is(err, audit.ErrTarget) {
+		if errors.Is(err, audit.ErrTarget) || errors.Is(err, audit.ErrVariants) {
 			return usagef("audit: %v", err)
 		}
 		return fmt.Errorf("audit: %w", err)
@@ -323,6 +328,7 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 	o.writeBlocked(w, rep)
 	writePerCrawler(w, rep)
 	writeCrawlDelays(w, rep)
+	writeVariants(w, rep.Variants)
 	o.writePurposes(w, rep)
 	writeStance(w, rep)
 	o.writeSitemapBlocks(w, rep)

@@ -3,16 +3,18 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/weburl"
 )
 
 const fetchUsage = `Usage:
-	robots fetch [-timeout 10s] [-format text|json] SITE
+	robots fetch [-timeout 10s] [-hosts LIST] [-as LIST] [-format text|json] SITE
 
 Fetch the robots.txt of SITE's origin as a crawler would, and print the whole story:
 each request with its status (redirects are followed up to 5 hops, to any host),
@@ -28,8 +30,11 @@ example.com is fetched as https://example.com/; an IP address, localhost or a po
 other than 443 (127.0.0.1:8080) as http. The scheme chosen is said on standard error,
 and when the site gives no answer the output says what to try next ("try").
 
+` + variantsUsage + `Without -as, the crawlers asked about are the major ones.
+
 Exit status: 0 if the origin answered (success or unavailable), 1 if it was
-unreachable, 2 on a usage error.
+unreachable, a host of -hosts was, or a crawler of -as receives another robots.txt
+than this tool; 2 on a usage error.
 `
 
 func runFetch(ctx context.Context, e *env, args []string) error {
@@ -37,6 +42,7 @@ func runFetch(ctx context.Context, e *env, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "whole-fetch `timeout`")
 	format := formatFlag(fs, formatText, formatJSON)
 	jsonAlias(fs, format)
+	hosts, as := variantFlags(fs)
 	args, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
 		return err
@@ -53,6 +59,15 @@ func runFetch(ctx context.Context, e *env, args []string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	var v *audit.Variants
+	if len(*hosts) > 0 || len(*as) > 0 {
+		v, err = audit.Compare(ctx, u, audit.Config{Fetch: c, Hosts: *hosts, As: *as})
+		if errors.Is(err, audit.ErrVariants) || errors.Is(err, audit.ErrTarget) {
+			return usagef("fetch: %v", err)
+		} else if err != nil {
+			return err
+		}
+	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	if *format == formatJSON {
@@ -60,11 +75,13 @@ func runFetch(ctx context.Context, e *env, args []string) error {
 		if u != args[0] {
 			rep.Input = args[0]
 		}
+		rep.Variants = v
 		writeJSONLine(w, rep)
 	} else {
 		writeStory(w, res)
+		writeVariants(w, v)
 	}
-	if res.Outcome == fetch.Unreachable {
+	if res.Outcome == fetch.Unreachable || v.Served() {
 		return exitError{1}
 	}
 	return nil
@@ -156,6 +173,8 @@ type fetchJSON struct {
 	Input string `json:"input,omitempty"`
 	fetch.Report
 	Diagnostics []robots.Diagnostic `json:"diagnostics,omitempty"`
+	// Variants is what -hosts and -as found (audit.Compare), absent without them.
+	Variants *audit.Variants `json:"variants,omitempty"`
 }
 
 func fetchReport(res *fetch.Result) *fetchJSON {

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,6 +27,8 @@ const hangLimit = 10 * time.Second
 //	httpsite VAR redirect N FILE            N redirects (/r1 … /rN), then FILE
 //	httpsite VAR to URL                     a redirect to URL
 //	httpsite VAR hang                       no answer (for at most hangLimit)
+//	httpsite VAR agents FILE TOKEN=X...     FILE, but to a User-Agent holding TOKEN
+//	                                        X: a file from $WORK, or a status code
 //
 // Every other path answers 200 "page".
 func cmdHTTPSite(ts *testscript.TestScript, neg bool, args []string) {
@@ -92,6 +95,33 @@ func cmdHTTPSite(ts *testscript.TestScript, neg bool, args []string) {
 	case "to":
 		need(1)
 		robots = func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, rest[0], http.StatusFound) }
+	case "agents":
+		need(1)
+		body := read(rest[0])
+		type answer struct {
+			token  string
+			status int
+			body   []byte
+		}
+		var answers []answer
+		for _, a := range rest[1:] {
+			tok, x, _ := strings.Cut(a, "=")
+			if code, err := strconv.Atoi(x); err == nil {
+				answers = append(answers, answer{token: tok, status: code})
+			} else {
+				answers = append(answers, answer{token: tok, status: 200, body: read(x)})
+			}
+		}
+		robots = func(w http.ResponseWriter, r *http.Request) {
+			for _, a := range answers {
+				if strings.Contains(r.Header.Get("User-Agent"), a.token) {
+					w.WriteHeader(a.status)
+					w.Write(a.body)
+					return
+				}
+			}
+			w.Write(body)
+		}
 	case "hang":
 		robots = func(w http.ResponseWriter, r *http.Request) {
 			select {
