@@ -46,12 +46,14 @@ var purposeCrawlers = map[signals.Purpose][]crawlers.Purpose{
 	signals.AIUser:   {crawlers.AIUser},
 }
 
-// agentsFor returns the crawlers asked about that have purpose p, or, when none has,
-// the registry's first with it (so that every purpose is answered).
+// agentsFor returns the crawlers asked about that have purpose p, and those the
+// registry does not know (whose purposes no one has said: every purpose is answered
+// for them), or, when there are none, the registry's first with p (so that every
+// purpose is answered).
 func agentsFor(asked []string, p signals.Purpose) []string {
 	var out []string
 	for _, name := range asked {
-		if c, ok := crawlers.Lookup(name); ok && slices.ContainsFunc(purposeCrawlers[p], c.Has) {
+		if c, ok := crawlers.Lookup(name); !ok || slices.ContainsFunc(purposeCrawlers[p], c.Has) {
 			out = append(out, name)
 		}
 	}
@@ -65,12 +67,17 @@ func agentsFor(asked []string, p signals.Purpose) []string {
 	return out
 }
 
-// stance answers every purpose at the root URL and the pages sampled.
-func (a *auditor) stance(ctx context.Context, fc *fetch.Client, rb *robots.Robots, res *fetch.Result) []Stance {
+// SiteSignals gathers what a site says beside its robots.txt, for signals.Answers:
+// the file (rb, nil for none, and its body), the RSL licences of its first
+// fetch.MaxLicenseLines License lines and its tdmrep.json, each fetched by fc (cached,
+// bounded as fc's fetches are), with the other reading of the file (Site.Other). It
+// returns what could not be read beside it.
+func SiteSignals(ctx context.Context, fc *fetch.Client, origin string, rb *robots.Robots, body string) (signals.Site, []string) {
 	site := signals.Site{Robots: rb}
 	var problems []string
 	if rb != nil {
-		site.Body = res.Body
+		site.Body = body
+		site.Other = signals.OtherReading(rb, body)
 		for i, lu := range rb.Licenses() {
 			l := signals.License{URL: lu}
 			if i >= fetch.MaxLicenseLines {
@@ -89,11 +96,44 @@ func (a *auditor) stance(ctx context.Context, fc *fetch.Client, rb *robots.Robot
 			site.Licenses = append(site.Licenses, l)
 		}
 	}
-	if tf, err := fc.TDMFile(ctx, a.origin+"/"); err != nil {
+	if tf, err := fc.TDMFile(ctx, origin+"/"); err != nil {
 		problems = append(problems, "tdmrep.json: "+err.Error())
 	} else {
 		site.TDM = tf.File
 	}
+	return site, problems
+}
+
+// StanceAt appends to out the answer per purpose at rawURL for the crawlers asked
+// that have the purpose (and those the registry does not know), joining crawlers
+// whose answers are the same but for their names. page is the page fetched, or nil;
+// problems are what could not be read, said with each answer.
+func StanceAt(out []Stance, site signals.Site, asked []string, rawURL string, page *signals.Page, problems []string, now time.Time) []Stance {
+	answers := map[string][]signals.Answer{} // each crawler's, asked once
+	for _, p := range signals.Purposes() {
+		for _, agent := range agentsFor(asked, p) {
+			ans, ok := answers[agent]
+			if !ok {
+				ans = signals.Answers(site, agent, rawURL, page, now)
+				answers[agent] = ans
+			}
+			for _, an := range ans {
+				if an.Purpose == p {
+					out = addStance(out, an, page != nil, problems)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stance answers every purpose at the root URL and the pages sampled.
+func (a *auditor) stance(ctx context.Context, fc *fetch.Client, rb *robots.Robots, res *fetch.Result) []Stance {
+	body := ""
+	if rb != nil {
+		body = res.Body
+	}
+	site, problems := SiteSignals(ctx, fc, a.origin, rb, body)
 	urls := []string{a.origin + "/"}
 	for _, u := range a.samples {
 		if len(urls) >= min(a.cfg.Pages, MaxPages) {
@@ -116,18 +156,7 @@ func (a *auditor) stance(ctx context.Context, fc *fetch.Client, rb *robots.Robot
 				page = p
 			}
 		}
-		for _, p := range signals.Purposes() {
-			for _, agent := range agentsFor(a.cfg.Agents, p) {
-				ans := signals.Answers(site, agent, u, page, now)
-				var an signals.Answer
-				for _, x := range ans {
-					if x.Purpose == p {
-						an = x
-					}
-				}
-				out = addStance(out, an, page != nil, pageProblems)
-			}
-		}
+		out = StanceAt(out, site, a.cfg.Agents, u, page, pageProblems, now)
 	}
 	return out
 }

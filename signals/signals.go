@@ -102,6 +102,26 @@ type Site struct {
 	Body     string
 	Licenses []License
 	TDM      *tdmrep.File
+	// Other is Body in the other reading (RFC 9309's for Google's, and back), when the
+	// caller has it (OtherReading): Answers parses Body again on every call without it.
+	Other *robots.Robots
+}
+
+// OtherReading returns rb's file, body, in the other reading (RFC 9309's with
+// draft-ietf-aipref-attach for Google's, and back) when it states usage preferences,
+// for Site.Other; nil otherwise (the readings cannot differ) and for the legacy
+// dialects.
+func OtherReading(rb *robots.Robots, body string) *robots.Robots {
+	if rb == nil || body == "" || !rb.StatesUsage() {
+		return nil
+	}
+	switch rb.Dialect() {
+	case robots.Google:
+		return robots.ParseString(body, robots.WithDialect(robots.RFC9309))
+	case robots.RFC9309:
+		return robots.ParseString(body, robots.WithDialect(robots.Google))
+	}
+	return nil
 }
 
 // License is one licence of the site's License lines; Doc nil when Err says why it
@@ -378,16 +398,15 @@ func otherReading(s Site, agent, rawURL string, u robots.Usage) string {
 	if s.Robots == nil || s.Body == "" {
 		return ""
 	}
-	d := s.Robots.Dialect()
-	other := robots.RFC9309
-	if d == robots.RFC9309 {
-		other = robots.Google
-	} else if d != robots.Google {
-		return ""
+	alt := s.Other
+	if alt == nil {
+		if alt = OtherReading(s.Robots, s.Body); alt == nil {
+			return ""
+		}
 	}
-	alt := robots.ParseString(s.Body, robots.WithDialect(other)).Usage(agent, rawURL)
 	base := s.Robots.Usage(agent, rawURL)
-	if base.String() == alt.String() {
+	other := alt.Usage(agent, rawURL)
+	if base.String() == other.String() {
 		return ""
 	}
 	say := func(x robots.Usage) string {
@@ -396,5 +415,5 @@ func otherReading(s Site, agent, rawURL string, u robots.Usage) string {
 		}
 		return "nothing"
 	}
-	return fmt.Sprintf("the readings differ: %s reads %s, %s reads %s", d, say(base), other, say(alt))
+	return fmt.Sprintf("the readings differ: %s reads %s, %s reads %s", s.Robots.Dialect(), say(base), alt.Dialect(), say(other))
 }
