@@ -30,6 +30,7 @@ type auditView struct {
 	Data            template.JS // the branches' figures and samples, for app.js
 	Blocked         []blockedView
 	Purposes        []purposeView
+	Stance          []stanceURL // one answer per purpose from every signal (audit.Report.Stance)
 	Sitemaps        []sitemapView
 	SitemapProblems int
 	Findings        []findingView
@@ -262,6 +263,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 		v.Blocked = append(v.Blocked, bv)
 	}
 	v.Purposes = purposeViews(rep)
+	v.Stance = stanceURLs(rep.Stance)
 	broken := map[string]bool{}
 	for _, sm := range rep.Broken() {
 		broken[sm.URL] = true

@@ -16,6 +16,9 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	if q.url == "" {
 		return nil, errorf(http.StatusBadRequest, "url is required")
 	}
+	if q.purposes && len(q.agents) > 1 {
+		return nil, errorf(http.StatusBadRequest, "purposes=true answers for one product token: ask for each token of a crawler in turn")
+	}
 	if len(q.agents) > 1 && !q.merge {
 		return nil, errorf(http.StatusBadRequest, "one agent per GET /v1/check: POST a batch to ask about several crawlers, or set merge_agents=true for one crawler with several tokens")
 	}
@@ -61,14 +64,20 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 		lines.note(0, v.Usage.Lines)
 		b = lines.appendTo(b, false)
 	}
+	if q.purposes {
+		turn.release() // the licences and tdmrep.json are fetched without a core
+		if b, err = s.appendPurposes(r.Context(), b, res, dialect, c.names[0], u); err != nil {
+			return nil, err
+		}
+	}
 	return append(b, '}'), nil
 }
 
 // checkParams are the parameters of GET /v1/check.
 type checkParams struct {
-	url, dialect string
-	agents       []string
-	merge        bool
+	url, dialect    string
+	agents          []string
+	merge, purposes bool
 }
 
 // checkQuery returns the parameters of a query string, as url.ParseQuery would read
@@ -89,7 +98,7 @@ func checkQuery(q string) checkParams {
 			continue
 		}
 		switch k {
-		case "url", "agent", "dialect", "merge_agents":
+		case "url", "agent", "dialect", "merge_agents", "purposes":
 		default:
 			continue
 		}
@@ -107,6 +116,8 @@ func checkQuery(q string) checkParams {
 			p.dialect = v
 		case "merge_agents":
 			p.merge = v == "true" || v == "1"
+		case "purposes":
+			p.purposes = v == "true" || v == "1"
 		}
 	}
 	return p

@@ -69,6 +69,7 @@ func TestOpenAPI(t *testing.T) {
 	}{
 		{"check allowed", s, "GET", checkPath([]string{"FooBot"}, ok.URL+"/folder/page"), "", "", nil, 200},
 		{"check two agents", s, "GET", checkPath([]string{"FooBot", "FooBot-Image"}, ok.URL+"/images/a.png") + "&merge_agents=true&dialect=rfc9309", "", "", nil, 200},
+		{"check purposes", s, "GET", checkPath([]string{"FooBot"}, ok.URL+"/folder/page") + "&purposes=true", "", "", nil, 200},
 		{"check no agent", s, "GET", "/v1/check?url=" + ok.URL, "", "", nil, 400},
 		{"check refused", guarded, "GET", checkPath([]string{"a"}, "http://127.0.0.1/x"), "", "", nil, 403},
 		{"check without token", tokens, "GET", checkPath([]string{"a"}, "https://example.com/"), "", "", nil, 401},

@@ -20,8 +20,10 @@ import (
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/lint"
+	"github.com/gorobots/robots/signals"
 )
 
 // The web tester: one form posted to "/" and answered with the same page, results
@@ -195,6 +197,7 @@ type pageResult struct {
 	Files    []*fileView
 	Groups   []groupChangeView // diff mode: the groups added, removed or changed
 	Sitemaps []sitemapChange   // diff mode
+	Purposes *purposesView     // one answer per purpose (purposes.go)
 }
 
 // sourceView says where the tested file came from and what that means for the
@@ -250,6 +253,9 @@ type verdict struct {
 	Why     string // when no rule decided: why
 	Status  bool   // the fetch status decided, not the file
 	Usage   string // the usage preferences stated for the URL (robots.Usage.String), "" when none
+	// Readings says that the other reading of the file gives the crawler other usage
+	// preferences (verdictjson.Readings), "" when they agree.
+	Readings string
 }
 
 type fileView struct {
@@ -646,6 +652,9 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		old = editorFile(f, dialect)
 	}
 	res.Source = old.source
+	if old.effect == fetch.ObeyRules {
+		old.other = signals.OtherReading(old.rb, string(old.body))
+	}
 	if f.Action == "" {
 		f.Action = "test"
 	}
@@ -655,7 +664,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 
 	// Refuse a page too large before building it.
 	cells := len(list.urls) * len(agents)
-	est := estimatePage(old.body, cells)
+	est := estimatePage(old.body, cells) + estBytesPerStance*min(len(list.urls), MaxPurposeURLs)*len(agents)
 	if f.Diff {
 		est += estimatePage([]byte(f.RobotsNew), cells)
 	}
@@ -671,7 +680,7 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		old.view.Title = "Old robots.txt"
 		rb := robots.ParseString(f.RobotsNew, robots.WithDialect(dialect))
 		newer = &testedFile{rb: rb, decide: rb.Check, usage: rb.Usage, effect: fetch.ObeyRules,
-			view: newFileView("b", "New robots.txt", []byte(f.RobotsNew))}
+			view: newFileView("b", "New robots.txt", []byte(f.RobotsNew)), other: signals.OtherReading(rb, f.RobotsNew)}
 		res.Files = append(res.Files, newer.view)
 		res.Groups, res.Sitemaps = diffGroups(old.rb, newer.rb)
 		markDiff(old.view, newer.view)
@@ -684,6 +693,12 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	var agentCol []int
 	res.Columns, agentCol = columnsOf(agents, old.rb, newRobots, old.effect)
 	res.addRows(list, agents, agentCol, &old, newer)
+	if newer != nil {
+		res.Purposes = s.testPurposes(r.Context(), newer.rb, f.RobotsNew, fetch.ObeyRules, false, "", agents, list.urls)
+		res.Purposes.Title = "By purpose, in the new version"
+	} else {
+		res.Purposes = s.testPurposes(r.Context(), old.rb, string(old.body), old.effect, fetching, old.origin, agents, list.urls)
+	}
 	return res, nil
 }
 
@@ -784,6 +799,20 @@ type testedFile struct {
 	effect fetch.Effect
 	source sourceView
 	view   *fileView
+	origin string         // a fetched file's origin, against which paths are decided
+	other  *robots.Robots // the file in the other reading, when it states usage (signals.OtherReading)
+}
+
+// readings says when the other reading of the file gives the crawler other usage
+// preferences at u than pref (verdictjson.Readings).
+func (t *testedFile) readings(agent, u string, pref robots.Usage) string {
+	if t.other == nil {
+		return ""
+	}
+	if t.origin != "" && strings.HasPrefix(u, "/") {
+		u = t.origin + u
+	}
+	return verdictjson.Readings(t.other, []string{agent}, u, pref)
 }
 
 // editorFile is the file in the tester's editor, read as dialect.
@@ -820,6 +849,7 @@ func (s *Server) fetchedFile(r *http.Request, f *pageForm, dialect robots.Dialec
 	t.source = fetchSource(fr)
 	sayChosen(&t.source, note)
 	origin := fr.Origin
+	t.origin = origin
 	abs := func(u string) string {
 		if strings.HasPrefix(u, "/") {
 			return origin + u
@@ -855,10 +885,12 @@ func rowOf(u string, agents []string, agentCol []int, ncols int, old, newer *tes
 		c.Old = verdictOf(old.decide(a, u), old.view, old.effect)
 		uo := old.usage(a, u)
 		c.Old.Usage = uo.String()
+		c.Old.Readings = old.readings(a, u, uo)
 		if newer != nil {
 			c.New = verdictOf(newer.decide(a, u), newer.view, newer.effect)
 			un := newer.usage(a, u)
 			c.New.Usage = un.String()
+			c.New.Readings = newer.readings(a, u, un)
 			// A change of usage preferences (ai-train=yes to ai-train=no) is a change
 			// of the URL, as a change of verdict is; lines that only move are not.
 			c.Changed = c.Old.Allowed != c.New.Allowed || c.Old.Allowed && c.New.Allowed && !samePrefs(uo, un)

@@ -189,6 +189,18 @@ func Answers(s Site, agent, rawURL string, page *Page, now time.Time) []Answer {
 	return out
 }
 
+// Unreachable returns the answers for a site whose robots.txt could not be fetched
+// (RFC 9309 §2.3.1.4: crawlers may fetch nothing of it for now): blocked for every
+// purpose, robots.txt the one signal, why saying what happened.
+func Unreachable(agent, rawURL, why string) []Answer {
+	var out []Answer
+	for _, p := range Purposes() {
+		out = append(out, Answer{Purpose: p, Agent: agent, URL: rawURL, Verdict: Blocked, Contradictions: []string{},
+			Signals: []Signal{{Source: "robots.txt", Verdict: Blocked, Says: "could not be fetched (" + why + "): " + agent + " may fetch nothing of the site for now"}}})
+	}
+	return out
+}
+
 func combine(sigs []Signal) Verdict {
 	if sigs[0].Verdict == Blocked {
 		return Blocked
