@@ -160,6 +160,13 @@ type Config struct {
 	// reused: copy what is kept), on the audit's goroutine: "robots audit -format
 	// csv" writes them as they come, in flat memory.
 	Verdicts func(url string, decisions []robots.Decision)
+	// Robots, when set, is the robots.txt the audit decides by in place of the
+	// origin's live file: an earlier version (fetch.Version.Result), or a file not
+	// yet published. Its origin and URL are taken as the audited origin's; the
+	// sitemaps its Sitemap lines list are read live, as are the pages. RobotsFrom
+	// names it for the report (Report.RobotsFrom): "draft.txt", "version 3".
+	Robots     *fetch.Result
+	RobotsFrom string
 }
 
 // Progress tells how far an audit is.
@@ -265,7 +272,15 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 	if fc == nil {
 		fc = fetch.NewClient(fetch.Config{Dialect: a.cfg.Dialect})
 	}
-	res, err := fc.Get(ctx, a.origin+"/robots.txt")
+	var res *fetch.Result
+	var err error
+	if a.cfg.Robots != nil {
+		given := *a.cfg.Robots
+		given.Origin, given.RobotsURL, given.Robots = a.origin, a.origin+"/robots.txt", nil
+		res, rep.RobotsFrom = &given, cmp.Or(a.cfg.RobotsFrom, "a file given")
+	} else {
+		res, err = fc.Get(ctx, a.origin+"/robots.txt")
+	}
 	switch {
 	case err == nil:
 	case parent.Err() != nil:

@@ -25,6 +25,9 @@ type Report struct {
 	// effect decides every URL when the file could not be read ("disallow-all" while
 	// the site is unreachable, "allow-all" for a 4xx).
 	Robots fetch.Report `json:"robots"`
+	// RobotsFrom names the file the audit decided by when it was not the origin's
+	// live robots.txt (Config.Robots): "draft.txt", "version 3"; "" otherwise.
+	RobotsFrom string `json:"robots_from,omitempty"`
 	// Lint holds the lint findings of the file (none when no file was read).
 	Lint []lint.Finding `json:"lint"`
 	// Agents are the crawlers asked about, by product token; Dialect the reading of

@@ -13,6 +13,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/sitemap"
 )
 
@@ -85,6 +86,19 @@ type auditRequest struct {
 	// the command's -pages does (0 to audit.MaxPages): the report's "stance" then
 	// reads them.
 	Pages int `json:"pages"`
+	// Robots or Version, when given, is the robots.txt the audit decides by in place
+	// of the live file, as the command's -robots FILE: a file's text, or the number
+	// of a version the store keeps (GET /v1/history). The sitemaps it lists are read
+	// live; the report's "robots_from" names it.
+	Robots  *string `json:"robots"`
+	Version int     `json:"version"`
+}
+
+// auditAgainst is the robots.txt an audit decides by when not the live one: a
+// file's text, or a version of the store's history; neither means the live file.
+type auditAgainst struct {
+	robots  *string
+	version int
 }
 
 func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
@@ -115,7 +129,13 @@ func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
 	if req.Pages < 0 || req.Pages > audit.MaxPages {
 		return nil, errorf(http.StatusBadRequest, "pages: %d, want 0 to %d", req.Pages, audit.MaxPages)
 	}
-	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples, req.MustAllow, req.AllowBlocked, req.Pages)
+	if req.Robots != nil && req.Version != 0 {
+		return nil, errorf(http.StatusBadRequest, "robots and version: give one file to audit against")
+	}
+	if req.Version < 0 {
+		return nil, errorf(http.StatusBadRequest, "version: %d, want a version's number (1 or more)", req.Version)
+	}
+	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples, req.MustAllow, req.AllowBlocked, req.Pages, auditAgainst{req.Robots, req.Version})
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +192,7 @@ func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
 // target's robots.txt is looked up first, as a check would: a refused address is
 // 403 and a target that is not a URL 400, before anything else is fetched. The
 // caller holds no admission: runAudit takes it.
-func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int, mustAllow, allowBlocked []string, pages int) (*audit.Report, error) {
+func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int, mustAllow, allowBlocked []string, pages int, against auditAgainst) (*audit.Report, error) {
 	if len(agents) == 0 {
 		agents = crawlers.Names()
 	}
@@ -201,9 +221,13 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 	// its time limit (the audit's own wait for it ends at once), not a 504.
 	start := time.Now()
 	lctx, lcancel := context.WithTimeout(ctx, min(lim.Time, s.cfg.CheckTimeout))
-	_, err = s.lookup(lctx, u)
+	live, err := s.lookup(lctx, u)
 	lcancel()
 	if err != nil && !(errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil) {
+		return nil, err
+	}
+	file, from, err := s.auditFile(ctx, u, live, against)
+	if err != nil {
 		return nil, err
 	}
 	asked := lim.Time
@@ -220,6 +244,8 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		NamedOnly:   namedOnly,
 		Cores:       s.auditCores,
 		Pages:       pages,
+		Robots:      file,
+		RobotsFrom:  from,
 	})
 	switch {
 	case err == nil:
@@ -231,6 +257,46 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		return nil, fmt.Errorf("audit of %s not done within %v: %w", u, lim.Time, context.DeadlineExceeded)
 	}
 	return nil, err
+}
+
+// auditFile returns the robots.txt an audit of u decides by when against names
+// one, and its name for the report; nil for the live file. live is the lookup of
+// u's robots.txt, nil when it did not come in time.
+func (s *Server) auditFile(ctx context.Context, u string, live *fetch.Result, against auditAgainst) (*fetch.Result, string, error) {
+	switch {
+	case against.robots != nil:
+		// Read as a fetch reads a file: its first 500 KiB (the body is bounded by
+		// MaxBodyBytes).
+		body := *against.robots
+		cut := len(body) > robots.DefaultMaxBytes
+		if cut {
+			body = body[:robots.DefaultMaxBytes]
+		}
+		return &fetch.Result{Outcome: fetch.Success, Status: 200, Effect: fetch.ObeyRules, Body: body, BytesRead: int64(len(body)), Truncated: cut}, "the file given", nil
+	case against.version == 0:
+		return nil, "", nil
+	}
+	hs, ok := s.cfg.Fetch.Store.(fetch.Historian)
+	if !ok {
+		return nil, "", errorf(http.StatusNotImplemented, "this server's store keeps no history")
+	}
+	origin, err := fetch.Origin(u)
+	if live != nil {
+		origin = live.Origin
+	}
+	if err != nil {
+		return nil, "", errorf(http.StatusBadRequest, "%v", err)
+	}
+	hist, err := hs.History(ctx, origin)
+	if err != nil {
+		return nil, "", errorf(http.StatusServiceUnavailable, "%v", err)
+	}
+	for i := range hist {
+		if v := &hist[i]; v.N == against.version {
+			return v.Result(origin), fmt.Sprintf("version %d (fetched %s)", v.N, v.FetchedAt.UTC().Format(time.RFC3339)), nil
+		}
+	}
+	return nil, "", errorf(http.StatusNotFound, "%s: no version %d kept (GET /v1/history lists those kept)", origin, against.version)
 }
 
 // admitAudit takes one of MaxAudits places, or answers 503 at once.

@@ -214,7 +214,7 @@ func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
 	if f.AllowBlocked != "" {
 		allowBlocked = []string{f.AllowBlocked}
 	}
-	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0, nil, allowBlocked, 0)
+	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0, nil, allowBlocked, 0, auditAgainst{})
 	if err != nil {
 		return nil, err
 	}

@@ -1,10 +1,15 @@
 package serve
 
 import (
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/gorobots/robots/fetch"
 )
 
 // historyAnswer is the body of GET /v1/history as openapi.json documents it.
@@ -103,5 +108,68 @@ func TestHistory(t *testing.T) {
 	}
 	if code := get(t, s, path+"&version=x", &one); code != 400 {
 		t.Errorf("version x: status %d; want 400", code)
+	}
+}
+
+// TestAuditAgainstVersion: POST /v1/audit decides the live sitemaps by a version
+// the store keeps ("version") or by a file given ("robots"), and says which.
+func TestAuditAgainstVersion(t *testing.T) {
+	var mu sync.Mutex
+	robotsTxt := "User-agent: *\nDisallow: /b/\n"
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		o := "http://" + r.Host
+		switch r.URL.Path {
+		case "/robots.txt":
+			mu.Lock()
+			defer mu.Unlock()
+			w.Header().Set("Cache-Control", "max-age=60")
+			fmt.Fprintf(w, "%sSitemap: %s/sitemap.xml\n", robotsTxt, o)
+		case "/sitemap.xml":
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/a</loc></url><url><loc>%[1]s/b/x</loc></url></urlset>`, o)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer site.Close()
+	clk := newClock()
+	s, _ := start(t, Config{AllowPrivate: true, Fetch: fetch.Config{Now: clk.now}})
+	var h historyAnswer
+	get(t, s, "/v1/history?url="+url.QueryEscape(site.URL), &h) // version 1
+	mu.Lock()
+	robotsTxt = "User-agent: *\nDisallow: /\n"
+	mu.Unlock()
+	clk.advance(2 * time.Minute)
+
+	type auditAnswer struct {
+		Error      string `json:"error"`
+		RobotsFrom string `json:"robots_from"`
+		Totals     struct {
+			BlockedURLs map[string]int `json:"blocked_urls"`
+		} `json:"totals"`
+	}
+	for _, tc := range []struct {
+		name, extra string
+		blocked     int
+		from        string
+	}{
+		{"the live file (version 2)", ``, 2, ""},
+		{"version 1", `,"version":1`, 1, "version 1 (fetched 2026-11-21T12:00:00Z)"},
+		{"a file given", `,"robots":"User-agent: *\nAllow: /\nSitemap: ` + site.URL + `/sitemap.xml\n"`, 0, "the file given"},
+	} {
+		var a auditAnswer
+		body := `{"url":"` + site.URL + `","agents":["Googlebot"]` + tc.extra + `}`
+		if code := post(t, s, "/v1/audit", body, &a); code != 200 {
+			t.Fatalf("%s: status %d %s", tc.name, code, a.Error)
+		}
+		if a.Totals.BlockedURLs["Googlebot"] != tc.blocked || a.RobotsFrom != tc.from {
+			t.Errorf("%s: %d URLs blocked, robots_from %q; want %d, %q", tc.name, a.Totals.BlockedURLs["Googlebot"], a.RobotsFrom, tc.blocked, tc.from)
+		}
+	}
+	var a auditAnswer
+	if code := post(t, s, "/v1/audit", `{"url":"`+site.URL+`","version":5}`, &a); code != 404 {
+		t.Errorf("version 5: status %d %q; want 404", code, a.Error)
+	}
+	if code := post(t, s, "/v1/audit", `{"url":"`+site.URL+`","version":1,"robots":""}`, &a); code != 400 {
+		t.Errorf("version and robots: status %d %q; want 400", code, a.Error)
 	}
 }

@@ -87,6 +87,8 @@ func TestOpenAPI(t *testing.T) {
 		{"audit", s, "POST", "/v1/audit", "application/json",
 			`{"url":"` + site.URL + `","agents":["Googlebot","GPTBot"],"dialect":"rfc9309","examples":2,"limits":{"urls":1000,"seconds":20},"tree":true,"allow_blocked":["ai-train"]}`, nil, 200},
 		{"audit of a site without robots.txt", s, "POST", "/v1/audit", "application/json", `{"url":"` + ok.URL + `","must_allow":["search"]}`, nil, 200},
+		{"audit against a version", s, "POST", "/v1/audit", "application/json", `{"url":"` + site.URL + `","agents":["Googlebot"],"version":1}`, nil, 200},
+		{"audit against a file", s, "POST", "/v1/audit", "application/json", `{"url":"` + site.URL + `","agents":["Googlebot"],"robots":"User-agent: *\nDisallow: /blog/\n"}`, nil, 200},
 		{"audit no url", s, "POST", "/v1/audit", "application/json", `{"agents":["Googlebot"]}`, nil, 400},
 		{"audit refused", guarded, "POST", "/v1/audit", "application/json", `{"url":"http://127.0.0.1/"}`, nil, 403},
 		{"audit without token", tokens, "POST", "/v1/audit", "application/json", `{"url":"https://example.com/"}`, nil, 401},

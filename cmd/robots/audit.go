@@ -23,7 +23,7 @@ import (
 const auditUsage = `Usage:
 	robots audit [-agent NAME]... [-must-allow LIST] [-allow-blocked LIST] [-dialect NAME]
 	             [-hosts LIST] [-as LIST] [-format text|json|sarif|csv] [-tree] [-full]
-	             [limits] SITE
+	             [-robots FILE] [limits] SITE
 
 Audits a live site: fetches the robots.txt of SITE's origin (SITE is the origin,
 https://example.com, or its robots.txt; any other URL stands for its origin; typed
@@ -60,6 +60,12 @@ the file and the status policy: google (the default), rfc9309, legacy1996,
 legacy1994. Sitemaps are read gzip-compressed or not, in the order found (the next
 four requested while one is read), and every URL is decided as it is read: memory
 stays flat however many URLs the sitemaps list.
+
+With -robots FILE the audit decides by FILE ("-" for standard input) in place of
+the site's live robots.txt, and reads the sitemaps FILE lists from the live site:
+an earlier version (a saved copy, or one the service keeps: GET /v1/history
+?url=SITE&version=N, its "body") or a file before it goes live. The report names
+the file ("robots.txt  decided by FILE, not the live file").
 
 What the site blocks on purpose is not a failure: -must-allow LIST names the
 purposes or crawlers that must be able to fetch the sitemap URLs (every other one
@@ -120,6 +126,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	tree := fs.Bool("tree", false, "with -format json, include the tree of the URL space and its rules")
 	full := fs.Bool("full", false, "text: list every crawler, sitemap and lint line, not the first few and \"and N more\"")
 	hosts, as := variantFlags(fs)
+	robotsFile := fs.String("robots", "", "decide by `FILE` in place of the site's live robots.txt (an earlier version, or a draft)")
 	pages := fs.Int("pages", 0, "pages fetched for their headers and meta tags (the root URL and the first sitemap URLs; at most 100)")
 	pos, err := parseArgs(fs, args, e.stdout)
 	if err != nil {
@@ -160,6 +167,14 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		Examples: *examples,
 		Pages:    *pages,
 		Hosts:    *hosts, As: *as,
+	}
+	if *robotsFile != "" {
+		b, capped, err := readInput(e.stdin, *robotsFile)
+		if err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		cfg.Robots = &fetch.Result{Outcome: fetch.Success, Status: 200, Effect: fetch.ObeyRules, Body: string(b), Truncated: capped, BytesRead: int64(len(b))}
+		cfg.RobotsFrom = *robotsFile
 	}
 	prog := newAuditProgress(e)
 	if prog.on {
@@ -339,8 +354,24 @@ func (o auditText) write(w io.Writer, rep *audit.Report) {
 // writeRead says what the audit read: robots.txt and how its fetch went, the
 // sitemaps and URLs, and what was not read or decided.
 func writeRead(w io.Writer, rep *audit.Report) {
-	t := rep.Totals
 	r := rep.Robots
+	if rep.RobotsFrom != "" {
+		fmt.Fprintf(w, "robots.txt  decided by %s, not the live file\n", rep.RobotsFrom)
+	} else {
+		writeFetched(w, r)
+	}
+	if rep.SitemapFallback {
+		if r.Effect == fetch.ObeyRules {
+			fmt.Fprintln(w, "sitemaps    robots.txt has no Sitemap line: tried /sitemap.xml")
+		} else {
+			fmt.Fprintln(w, "sitemaps    no robots.txt read: tried /sitemap.xml")
+		}
+	}
+	writeReadURLs(w, rep)
+}
+
+// writeFetched says how the fetch of robots.txt went.
+func writeFetched(w io.Writer, r fetch.Report) {
 	fmt.Fprintf(w, "robots.txt  %s: %s", r.RobotsURL, r.Outcome)
 	if r.Status != 0 {
 		fmt.Fprintf(w, " (HTTP %d)", r.Status)
@@ -358,13 +389,12 @@ func writeRead(w io.Writer, rep *audit.Report) {
 	if retry := retryHint(r.Outcome, r.Status, r.Origin); retry != "" {
 		fmt.Fprintf(w, "try         %s\n", retry)
 	}
-	if rep.SitemapFallback {
-		if r.Effect == fetch.ObeyRules {
-			fmt.Fprintln(w, "sitemaps    robots.txt has no Sitemap line: tried /sitemap.xml")
-		} else {
-			fmt.Fprintln(w, "sitemaps    no robots.txt read: tried /sitemap.xml")
-		}
-	}
+}
+
+// writeReadURLs says which sitemaps and URLs the audit read, and what it did not
+// read or decide.
+func writeReadURLs(w io.Writer, rep *audit.Report) {
+	t := rep.Totals
 	fmt.Fprintf(w, "read        %s, %s of the origin decided for %s (%s reading)\n",
 		plural(t.Sitemaps, "sitemap", "sitemaps"), plural(t.URLs, "URL", "URLs"), plural(len(rep.Agents), "crawler", "crawlers"), rep.Dialect)
 	if t.SitemapsFailed > 0 {

@@ -51,6 +51,22 @@ func cmdHTTPDir(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(srv.Close)
 }
 
+// cmdExpand writes each FILE again with the URLs of the sites httpdir started in
+// place of their {{NAME}}: a robots.txt kept outside a site (an earlier version)
+// that lists the site's sitemaps.
+//
+//	expand FILE...
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: expand FILE...")
+	}
+	for _, f := range args {
+		b, err := os.ReadFile(ts.MkAbs(f))
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(f), expandSites(ts, b), 0o644))
+	}
+}
+
 // sites holds the URLs of the sites each running script started with httpdir, by
 // name. The sites' handlers read them in their own goroutines, where the script's
 // environment may not be read: a request still being served when the script goes on

@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 // loopback server for "robots fetch".
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"httpdir":  cmdHTTPDir,  // audit_test.go
+	"expand":   cmdExpand,   // audit_test.go
 	"httpsite": cmdHTTPSite, // fetch_test.go
 	"repeat":   cmdRepeat,
 }
