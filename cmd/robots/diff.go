@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/filediff"
 	"github.com/gorobots/robots/internal/groupdiff"
 )
@@ -16,7 +17,10 @@ const diffUsage = `Usage:
 	robots diff OLD NEW [-urls FILE] [-agent NAME]... [-dialect NAME] [-format text|json] [URL...]
 
 Compares two versions of a robots.txt file ("-" reads one of them from standard
-input): the groups added, removed or changed, the sitemaps added or removed, the
+input; an http or https URL is its origin's live robots.txt, fetched as "robots
+fetch" does, so that "robots diff saved.txt https://example.com" compares a copy
+kept earlier with what the site serves now; a site without one, 4xx, is an empty
+file): the groups added, removed or changed, the sitemaps added or removed, the
 URLs whose verdict changes for each crawler, with the deciding rule before and
 after, and those whose usage preferences change (ai-train=yes to ai-train=no).
 URLs come from -urls FILE (one per line; blank lines and lines starting with "#"
@@ -38,7 +42,8 @@ and for a sitemap {"kind": "sitemap", "change": "added"|"removed", "url": ...} (
 line likewise, with "kind": "license").
 
 Exit status: 0 when nothing changes, 1 when something does (like diff), 2 on a
-usage or input error. Changes to comments, blank lines or the order of lines
+usage or input error (a live robots.txt that cannot be fetched: 5xx, 429, no
+answer). Changes to comments, blank lines or the order of lines
 within a group are not changes.
 `
 
@@ -86,9 +91,9 @@ func runDiff(ctx context.Context, e *env, args []string) error {
 	agents := f.agents.orMajor()
 	var files [2]*robots.Robots
 	for i, name := range pos[:2] {
-		b, capped, err := readInput(e.stdin, name)
+		b, capped, err := readFileOrSite(ctx, e, name, f.dialect)
 		if err != nil {
-			return err
+			return fmt.Errorf("diff: %w", err)
 		}
 		files[i] = robots.Parse(b, robots.WithDialect(f.dialect))
 		if cut := cutOf(name, files[i], len(b), capped); cut != nil {
@@ -223,4 +228,32 @@ func describeVerdict(s *sideInfo) string {
 // wrapIndent is wrap with continuation lines indented.
 func wrapIndent(names []string, width int, indent string) string {
 	return strings.ReplaceAll(wrap(names, width-len(indent)), "\n", "\n"+indent)
+}
+
+// readFileOrSite reads the robots.txt name stands for: a file ("-" standard input),
+// or for an http or https URL its origin's live file, fetched as a crawler would.
+// A 4xx (no file: everything allowed) is an empty file; an origin found
+// unreachable is an error, since no file can be compared.
+func readFileOrSite(ctx context.Context, e *env, name string, dialect robots.Dialect) ([]byte, bool, error) {
+	if !strings.HasPrefix(name, "http://") && !strings.HasPrefix(name, "https://") {
+		return readInput(e.stdin, name)
+	}
+	res, err := fetch.NewClient(fetch.Config{Dialect: dialect}).Get(ctx, name)
+	if err != nil {
+		return nil, false, err
+	}
+	switch res.Effect {
+	case fetch.ObeyRules:
+		return []byte(res.Body), res.Truncated, nil
+	case fetch.AllowAll:
+		fmt.Fprintf(e.stderr, "robots: %s: %s (HTTP %d): no file, every URL allowed\n", res.RobotsURL, res.Outcome, res.Status)
+		return nil, false, nil
+	}
+	why := res.Outcome.String()
+	if res.Err != nil {
+		why = res.Err.Error()
+	} else if res.Status != 0 {
+		why += fmt.Sprintf(" (HTTP %d)", res.Status)
+	}
+	return nil, false, fmt.Errorf("%s: %s: no file to compare", res.RobotsURL, why)
 }
