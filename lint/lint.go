@@ -51,9 +51,10 @@ type file struct {
 	r      *robots.Robots
 	diags  []robots.Diagnostic // the parser's, in line order
 	groups []robots.Group
-	html   bool      // not robots.txt at all: the line checks stay quiet
-	sets   []ruleSet // cached by ruleSets
-	blocks []int8    // per group: 1 blocks every path, -1 has an allow, 0 neither; cached by blocksEverything
+	html   bool       // not robots.txt at all: the line checks stay quiet
+	sets   []ruleSet  // cached by ruleSets
+	blocks []int8     // per group: 1 blocks every path, -1 has an allow, 0 neither; cached by blocksEverything
+	pats   []*pattern // by line: the rules prepared for comparison; cached by pattern
 	out    []Finding
 	opts   Options
 }

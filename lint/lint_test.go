@@ -633,3 +633,62 @@ func TestGroupMergeContentUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestMayCover checks that mayCover, the quick test before a pattern match, never
+// turns away a pair that matches: over every pair of rule values of each of some
+// corpus files, and of the values of TestCoversSound.
+func TestMayCover(t *testing.T) {
+	values := []string{"/", "/*", "*", "/a", "/a*", "/a$", "/*a", "/*a$", "/a*b", "/a*b$", "/*b*", "/ab", "/ab$", "/a/", "/*/", "/$", "/**", "/a**b", "*a", "/b$a"}
+	pairs := func(values []string) (n int) {
+		var ps []*pattern
+		for i, v := range values {
+			ps = append(ps, newPattern(robots.Rule{Value: v, Line: i + 1}))
+		}
+		for _, q := range ps {
+			for _, p := range ps {
+				if q.glob.match(p.glob) {
+					n++
+					if !q.mayCover(p) {
+						t.Errorf("%q matches %q, but mayCover says it cannot", q.rule.Value, p.rule.Value)
+					}
+				}
+			}
+		}
+		return n
+	}
+	pairs(values)
+	// And it turns away what cannot match.
+	q, p := newPattern(robots.Rule{Value: "/*.embed.html"}), newPattern(robots.Rule{Value: "/*.print.html"})
+	if q.mayCover(p) {
+		t.Errorf("mayCover(%q, %q) = true, want false (no 'e', 'm', 'b', 'd' in the second)", q.rule.Value, p.rule.Value)
+	}
+	dir := filepath.Join(testenv.CorpusDir(t), "robots")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	matched := 0
+	for i, e := range ents {
+		if i%(4*corpusStride) != 0 {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		var vs []string
+		for _, g := range robots.Parse(b).Groups() {
+			for _, r := range g.Rules {
+				if isPath(r.Value) && !seen[r.Value] && len(vs) < 300 {
+					seen[r.Value] = true
+					vs = append(vs, r.Value)
+				}
+			}
+		}
+		matched += pairs(vs)
+	}
+	if matched == 0 {
+		t.Error("no pair of corpus rule values matched: the test read nothing")
+	}
+}

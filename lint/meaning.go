@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
@@ -151,9 +152,13 @@ func leading(v string) string {
 // checkAgents looks at the user-agent lines: their product tokens and the crawlers
 // named in more than one group.
 func checkAgents(f *file) {
-	firstGroup := map[string]int{}          // lower-case token (or "*") → first user-agent line naming it
-	rulesOf := map[string]map[string]bool{} // lower-case token → the rules of the groups naming it so far
-	disallows := map[string]bool{}          // lower-case token → whether those rules include a disallow
+	firstGroup := map[string]int{} // lower-case token (or "*") → first user-agent line naming it
+	type rule struct {
+		allow bool
+		value string
+	}
+	rulesOf := map[string]map[rule]bool{} // lower-case token → the rules of the groups naming it so far
+	disallows := map[string]bool{}        // lower-case token → whether those rules include a disallow
 	for _, g := range f.groups {
 		seen := map[string]bool{}
 		for _, a := range g.Agents {
@@ -174,7 +179,7 @@ func checkAgents(f *file) {
 			prev, ok := firstGroup[key]
 			if !ok {
 				firstGroup[key] = a.Line
-				rulesOf[key] = map[string]bool{}
+				rulesOf[key] = map[rule]bool{}
 			}
 			// Merging matters only when this group adds rules the earlier ones lack
 			// ("Crescent" and "Crescent Internet ToolPak", both "Disallow: /", agree).
@@ -184,7 +189,7 @@ func checkAgents(f *file) {
 				if !r.Allow {
 					anyDisallow = true
 				}
-				if k := r.String(); !rulesOf[key][k] {
+				if k := (rule{r.Allow, r.Value}); !rulesOf[key][k] {
 					rulesOf[key][k] = true
 					newDisallow = newDisallow || !r.Allow
 					newAllow = newAllow || r.Allow
@@ -365,7 +370,6 @@ func checkRules(f *file) {
 	in := map[int]int{}      // rule line → number of sets containing it
 	dead := map[int]int{}    // rule line → number of sets where it never decides
 	why := map[int]verdict{} // rule line → the reason in the first such set
-	pats := map[int]*pattern{}
 	groupOf := map[int]int{} // rule line → group
 	for gi, g := range f.groups {
 		for _, r := range g.Rules {
@@ -380,11 +384,7 @@ func checkRules(f *file) {
 				continue
 			}
 			byValue[r.Value] = append(byValue[r.Value], r)
-			p, ok := pats[r.Line]
-			if !ok {
-				p = newPattern(r)
-				pats[r.Line] = p
-			}
+			p := f.pattern(r)
 			if p.wild && p.ascii {
 				wild = append(wild, p)
 			}
@@ -397,7 +397,7 @@ func checkRules(f *file) {
 				continue
 			}
 			in[r.Line]++
-			v, ok := neverDecides(pats[r.Line], byValue[r.Value], wild, groupOf, &budget)
+			v, ok := neverDecides(f.pattern(r), byValue[r.Value], wild, groupOf, &budget)
 			if !ok {
 				continue
 			}
@@ -412,7 +412,7 @@ func checkRules(f *file) {
 			continue
 		}
 		v := why[line]
-		r := pats[line].rule
+		r := f.pats[line].rule
 		col := max(f.line(line).ValueCol, 1)
 		switch v.code {
 		case DuplicateRule:
@@ -450,19 +450,53 @@ func beats(a, b robots.Rule) bool {
 // pattern is a rule prepared for comparison with others.
 type pattern struct {
 	rule   robots.Rule
-	glob   string // the value as a pattern over the whole path (see glob)
-	prefix string // glob up to its first "*": every path the rule matches starts with it
-	wild   bool   // the value has a "*"
+	glob   glob
+	prefix string    // glob up to its first "*": every path the rule matches starts with it
+	bytes  [4]uint64 // the set of bytes of glob other than "*" (see mayCover)
+	wild   bool      // the value has a "*"
 	ascii  bool
 }
 
 func newPattern(r robots.Rule) *pattern {
-	p := &pattern{rule: r, glob: glob(r.Value), wild: strings.IndexByte(r.Value, '*') >= 0, ascii: isASCII(r.Value)}
-	p.prefix = p.glob
-	if i := strings.IndexByte(p.glob, '*'); i >= 0 {
-		p.prefix = p.glob[:i]
+	p := &pattern{rule: r, glob: globOf(r.Value), wild: strings.IndexByte(r.Value, '*') >= 0, ascii: isASCII(r.Value)}
+	p.prefix = p.glob.base
+	if i := strings.IndexByte(p.prefix, '*'); i >= 0 {
+		p.prefix = p.prefix[:i]
+	}
+	for i := 0; i < len(p.glob.base); i++ {
+		if c := p.glob.base[i]; c != '*' {
+			p.bytes[c/64] |= 1 << (c % 64)
+		}
 	}
 	return p
+}
+
+// mayCover is a quick test that rules out most pairs before q.glob.match(p.glob):
+// q's pattern can match p's read as text only when p starts with q's text up to its
+// first "*" and every byte of q other than "*" is a byte of p other than "*" (a "*" of
+// p can be matched only by a "*" of q). On the shared corpus it turns away nearly all
+// of the comparisons that made lint's cost (BenchmarkCorpus).
+func (q *pattern) mayCover(p *pattern) bool {
+	for i := range q.bytes {
+		if q.bytes[i]&^p.bytes[i] != 0 {
+			return false
+		}
+	}
+	return strings.HasPrefix(p.glob.base, q.prefix)
+}
+
+// pattern returns r prepared for comparison, made once per rule of the file.
+func (f *file) pattern(r robots.Rule) *pattern {
+	if r.Line < 1 || r.Line > len(f.lines) {
+		return newPattern(r)
+	}
+	if f.pats == nil {
+		f.pats = make([]*pattern, len(f.lines)+1)
+	}
+	if f.pats[r.Line] == nil {
+		f.pats[r.Line] = newPattern(r)
+	}
+	return f.pats[r.Line]
 }
 
 // neverDecides reports whether the rule of p never decides in a set whose rules with
@@ -493,14 +527,14 @@ func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, groupOf map[i
 	}
 	var best robots.Rule
 	for _, q := range wild {
-		if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) || !strings.HasPrefix(p.glob, q.prefix) {
+		if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) || !strings.HasPrefix(p.glob.base, q.prefix) {
 			continue
 		}
 		if *budget <= 0 {
 			return verdict{}, false
 		}
 		*budget--
-		if globMatch(q.glob, p.glob) && (best.Line == 0 || beats(q.rule, best)) {
+		if q.mayCover(p) && q.glob.match(p.glob) && (best.Line == 0 || beats(q.rule, best)) {
 			best = q.rule
 		}
 	}
@@ -522,42 +556,65 @@ func isASCII(s string) bool {
 	return true
 }
 
-// glob turns a rule value into a pattern over the whole path: a value matches as a
-// prefix unless it ends in "$".
-func glob(v string) string {
+// glob is a rule value as a pattern over the whole path: a value matches as a
+// prefix unless it ends in "$", so "/a" is the pattern "/a*" and "/a$" the pattern
+// "/a". It is read in place, without building the pattern's text.
+type glob struct {
+	base string // the value without its final "$"
+	open bool   // no final "$": the pattern goes on with a "*"
+}
+
+func globOf(v string) glob {
 	if strings.HasSuffix(v, "$") {
-		return v[:len(v)-1]
+		return glob{base: v[:len(v)-1]}
 	}
-	return v + "*"
+	return glob{base: v, open: true}
+}
+
+func (g glob) len() int {
+	if g.open {
+		return len(g.base) + 1
+	}
+	return len(g.base)
+}
+
+// at is byte i of the pattern's text.
+func (g glob) at(i int) byte {
+	if i < len(g.base) {
+		return g.base[i]
+	}
+	return '*'
 }
 
 // covers reports whether every path that rule value r matches is also matched by
 // rule value q. With "*" the only wildcard, that holds when q's pattern matches r's
 // pattern read as text, each "*" of r being a character only a "*" of q can match.
 func covers(q, r string) bool {
-	return globMatch(glob(q), glob(r))
+	return globOf(q).match(globOf(r))
 }
 
-// globMatch matches s against p, where "*" in p matches any run of bytes. It takes
-// each "*" as short as possible and backs up to the last one on a mismatch, which is
-// enough for "*" as the only wildcard.
-func globMatch(p, s string) bool {
+// match matches s, read as text, against p, where "*" in p matches any run of
+// bytes. It takes each "*" as short as possible and backs up to the last one on a
+// mismatch, which is enough for "*" as the only wildcard.
+func (p glob) match(s glob) bool {
+	pn, sn := p.len(), s.len()
 	pi, si := 0, 0
 	star, next := -1, 0
-	for si < len(s) || pi < len(p) {
-		if pi < len(p) {
-			if p[pi] == '*' {
+	for si < sn || pi < pn {
+		if pi < pn {
+			c := p.at(pi)
+			if c == '*' {
 				star, next = pi, si+1
 				pi++
 				continue
 			}
-			if si < len(s) && s[si] == p[pi] {
+			if si < sn && s.at(si) == c {
 				pi++
 				si++
 				continue
 			}
 		}
-		if star >= 0 && next <= len(s) {
+		if star >= 0 && next <= sn {
 			pi, si = star+1, next
 			next++
 			continue
@@ -570,6 +627,16 @@ func globMatch(p, s string) bool {
 // maxNamed is how many crawler names a blocks-all message lists before "and N more".
 const maxNamed = 5
 
+// majorNames are the names of crawlers.Major, read once (Major clones the registry's
+// entries at each call; lint is called once per file of a corpus).
+var majorNames = sync.OnceValue(func() []string {
+	var names []string
+	for _, c := range crawlers.Major() {
+		names = append(names, c.Name)
+	}
+	return names
+})
+
 // checkBlocksAll reports each group that disallows every URL for major crawlers.
 func checkBlocksAll(f *file) {
 	type block struct {
@@ -579,8 +646,8 @@ func checkBlocksAll(f *file) {
 	}
 	var blocks []*block
 	byKey := map[string]*block{}
-	for _, c := range crawlers.Major() {
-		gs, global := f.r.GroupsFor(c.Name)
+	for _, name := range majorNames() {
+		gs, global := f.r.GroupsFor(name)
 		if len(gs) == 0 || !blocksEverything(f, gs) {
 			continue
 		}
@@ -591,7 +658,7 @@ func checkBlocksAll(f *file) {
 			byKey[key] = b
 			blocks = append(blocks, b)
 		}
-		b.names = append(b.names, c.Name)
+		b.names = append(b.names, name)
 	}
 	for _, b := range blocks {
 		g := f.groups[b.groups[0]]

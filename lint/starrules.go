@@ -52,15 +52,15 @@ func checkStarRules(f *file) {
 		if s.token == "*" || len(s.rules) == 0 {
 			continue
 		}
-		var allows, disallows []robots.Rule
+		var allows, disallows []*pattern
 		for _, r := range s.rules {
 			if !isPath(r.Value) {
 				continue // not-a-path: it matches nothing
 			}
 			if r.Allow {
-				allows = append(allows, r)
+				allows = append(allows, f.pattern(r))
 			} else {
-				disallows = append(disallows, r)
+				disallows = append(disallows, f.pattern(r))
 			}
 		}
 		var dropped []robots.Rule // "*" disallow rules these crawlers do not obey, unsaid
@@ -69,10 +69,10 @@ func checkStarRules(f *file) {
 			if f.stopped() {
 				return
 			}
-			switch {
-			case coveredBy(disallows, d):
+			switch p := f.pattern(d); {
+			case coveredBy(disallows, p):
 				kept = true
-			case !coveredBy(allows, d):
+			case !coveredBy(allows, p):
 				dropped = append(dropped, d)
 			}
 		}
@@ -102,9 +102,9 @@ func checkStarRules(f *file) {
 }
 
 // coveredBy reports whether one of rules matches every path that d matches.
-func coveredBy(rules []robots.Rule, d robots.Rule) bool {
+func coveredBy(rules []*pattern, d *pattern) bool {
 	for _, r := range rules {
-		if covers(r.Value, d.Value) {
+		if r.mayCover(d) && r.glob.match(d.glob) {
 			return true
 		}
 	}
