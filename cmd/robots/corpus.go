@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -45,9 +47,10 @@ The crawlers are the registry's major ones unless -agent or -purpose choose:
 registry), -purpose takes every registry crawler with one of the purposes.
 
 With -out, each input is written to DIR/NAME.FORMAT (NAME is the input's base name
-without .warc.gz), first under a temporary name then renamed when complete: an
-input whose output exists is skipped, so that an interrupted run resumes where it
-stopped. Without -out, every row goes to standard output (one Parquet file).
+without .warc.gz; inputs of one base name, as crawl-1/x.warc.gz and
+crawl-2/x.warc.gz, get a hash of the input as given after it: x-1c3f0a2b), first
+under a temporary name then renamed when complete: an input whose output exists is
+skipped, so that an interrupted run resumes where it stopped. Without -out, every row goes to standard output (one Parquet file).
 -list reads more inputs from a file, one a line ("-" for standard input); -index N
 keeps only the Nth input (from 0) of all given, for one task of a batch job (a
 Kubernetes Indexed Job passes $JOB_COMPLETION_INDEX). -j inputs are read at once
@@ -90,11 +93,15 @@ func runCorpus(ctx context.Context, e *env, args []string) error {
 	if len(inputs) == 0 {
 		return usagef("corpus: no WARC file given (see \"robots corpus -h\")")
 	}
+	// Output names are given over all inputs, before -index keeps one, so that
+	// every task of a batch job names its output as a single run would.
+	names := outNames(inputs, *format)
 	if *index >= 0 {
 		if *index >= len(inputs) {
 			return usagef("corpus: -index %d, but %d inputs", *index, len(inputs))
 		}
 		inputs = inputs[*index : *index+1]
+		names = names[*index : *index+1]
 	}
 	chosen, err := chooseCrawlers(agents, purposes)
 	if err != nil {
@@ -116,7 +123,7 @@ func runCorpus(ctx context.Context, e *env, args []string) error {
 		client.Transport = &http.Transport{Proxy: http.ProxyFromEnvironment, TLSClientConfig: &tls.Config{RootCAs: pool}}
 	}
 	c := &corpusRun{e: e, client: client, cfg: census.Config{Crawlers: chosen, NoLint: !*lintCodes}, format: *format, out: *out}
-	return c.run(ctx, inputs, *jobs)
+	return c.run(ctx, inputs, names, *jobs)
 }
 
 // chooseCrawlers returns the crawlers the rows are for.
@@ -197,7 +204,8 @@ type corpusRun struct {
 	stdoutMu sync.Mutex
 }
 
-func (c *corpusRun) run(ctx context.Context, inputs []string, jobs int) error {
+// run reads inputs, each to its output names[i] under c.out with -out.
+func (c *corpusRun) run(ctx context.Context, inputs, names []string, jobs int) error {
 	if c.out != "" {
 		if err := os.MkdirAll(c.out, 0o755); err != nil {
 			return fmt.Errorf("corpus: %w", err)
@@ -221,14 +229,24 @@ func (c *corpusRun) run(ctx context.Context, inputs []string, jobs int) error {
 	start := time.Now()
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
-	for _, in := range inputs {
+	written := map[string]bool{}
+	for i, in := range inputs {
 		if ctx.Err() != nil {
 			break
+		}
+		var dst string
+		if c.out != "" {
+			dst = filepath.Join(c.out, names[i])
+			if written[dst] { // the same input given twice: read once
+				c.skipped++
+				continue
+			}
+			written[dst] = true
 		}
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			if err := c.input(ctx, in, shared); err != nil {
+			if err := c.input(ctx, in, dst, shared); err != nil {
 				c.mu.Lock()
 				c.failed++
 				fmt.Fprintf(c.e.stderr, "robots corpus: %s: %v\n", in, err)
@@ -279,26 +297,51 @@ func (c *corpusRun) progress(inputs []string) *progressbar.ProgressBar {
 		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true))
 }
 
-// outName is where input's rows go with -out.
-func (c *corpusRun) outName(input string) string {
-	base := input
-	if i := strings.LastIndexAny(base, "/\\"); i >= 0 {
-		base = base[i+1:]
+// outNames are the names of the inputs' outputs with -out: the base name of each
+// input without .warc.gz, then "." and the format. Inputs of the same base name
+// (crawl-1/x.warc.gz and crawl-2/x.warc.gz) are told apart by a hash of the whole
+// input as given: x-1c3f0a2b.parquet. The names do not depend on the order of the
+// inputs or on -j, so that a resumed run finds what an earlier one wrote; the same
+// input given twice gets one name, and is read once.
+func outNames(inputs []string, format string) []string {
+	bases := make([]string, len(inputs))
+	count := map[string]map[string]bool{} // base name → the inputs that have it
+	for i, in := range inputs {
+		base := in
+		if j := strings.IndexAny(base, "?#"); j >= 0 && strings.Contains(base, "://") {
+			base = base[:j]
+		}
+		if j := strings.LastIndexAny(base, "/\\"); j >= 0 {
+			base = base[j+1:]
+		}
+		for _, ext := range []string{".gz", ".warc"} {
+			base = strings.TrimSuffix(base, ext)
+		}
+		if base == "" || base == "." || base == ".." {
+			base = "input"
+		}
+		bases[i] = base
+		if count[base] == nil {
+			count[base] = map[string]bool{}
+		}
+		count[base][in] = true
 	}
-	if i := strings.IndexAny(base, "?#"); i >= 0 {
-		base = base[:i]
+	names := make([]string, len(inputs))
+	for i, in := range inputs {
+		name := bases[i]
+		if len(count[name]) > 1 {
+			sum := sha256.Sum256([]byte(in))
+			name += "-" + hex.EncodeToString(sum[:4])
+		}
+		names[i] = name + "." + format
 	}
-	for _, ext := range []string{".gz", ".warc"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	return filepath.Join(c.out, base+"."+c.format)
+	return names
 }
 
 // input reads one WARC file into its output.
-func (c *corpusRun) input(ctx context.Context, in string, shared census.Writer) error {
-	var dst string
-	if c.out != "" {
-		dst = c.outName(in)
+// dst is its output file with -out, else "" (rows go to shared).
+func (c *corpusRun) input(ctx context.Context, in, dst string, shared census.Writer) error {
+	if dst != "" {
 		if _, err := os.Stat(dst); err == nil {
 			c.mu.Lock()
 			c.skipped++

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/pem"
 	"fmt"
 	"net/http"
@@ -131,5 +133,67 @@ func TestCorpusCommand(t *testing.T) {
 	_, stderr, err = runCorpusCmd(t, "-format", "csv", filepath.Join(dir, "missing.warc.gz"), filepath.Join(dir, "a.warc.gz"))
 	if code := exitCode(err, &bytes.Buffer{}); code != 2 || !strings.Contains(stderr, "missing.warc.gz") {
 		t.Errorf("missing input: exit %d, %s", code, stderr)
+	}
+}
+
+// TestCorpusSameBaseName: inputs of one base name in different directories each
+// get their own output (the second was skipped as "already written"), named the
+// same way by every run and by each -index task; the same input given twice is
+// read once.
+func TestCorpusSameBaseName(t *testing.T) {
+	dir := t.TempDir()
+	one, two := filepath.Join(dir, "crawl-1", "x.warc.gz"), filepath.Join(dir, "crawl-2", "x.warc.gz")
+	os.MkdirAll(filepath.Dir(one), 0o755)
+	os.MkdirAll(filepath.Dir(two), 0o755)
+	os.WriteFile(one, corpusWARC(t, "one.example", "200", "User-agent: GPTBot\nDisallow: /\n"), 0o644)
+	os.WriteFile(two, corpusWARC(t, "two.example", "404", ""), 0o644)
+	other := filepath.Join(dir, "y.warc.gz")
+	os.WriteFile(other, corpusWARC(t, "three.example", "503", ""), 0o644)
+
+	hashed := func(in string) string {
+		sum := sha256.Sum256([]byte(in))
+		return "x-" + hex.EncodeToString(sum[:4]) + ".csv"
+	}
+	out := filepath.Join(dir, "out")
+	_, stderr, err := runCorpusCmd(t, "-out", out, "-format", "csv", "-agent", "GPTBot", one, two, other, one)
+	if err != nil {
+		t.Fatalf("corpus: %v\n%s", err, stderr)
+	}
+	want := map[string]string{ // file → host access effect
+		hashed(one): "one.example blocked rules",
+		hashed(two): "two.example open allow-all",
+		"y.csv":     "three.example blocked disallow-all",
+	}
+	ents, _ := os.ReadDir(out)
+	if len(ents) != len(want) {
+		t.Errorf("%d outputs, want %d: %v", len(ents), len(want), ents)
+	}
+	for name, line := range want {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, stderr)
+		}
+		rows := readCSV(t, string(data))
+		if len(rows) != 1 || rows[0]["host"]+" "+rows[0]["access"]+" "+rows[0]["effect"] != line {
+			t.Errorf("%s: %v, want %q", name, rows, line)
+		}
+	}
+	if !strings.Contains(stderr, "3 inputs read, 1 already written") {
+		t.Errorf("summary (the repeated input read once): %s", stderr)
+	}
+
+	// A task of a batch job names its output as the whole run does: the second
+	// input's task, alone, finds its output written.
+	_, stderr, err = runCorpusCmd(t, "-out", out, "-format", "csv", "-index", "1", one, two, other)
+	if err != nil || !strings.Contains(stderr, "0 inputs read, 1 already written") {
+		t.Errorf("-index 1: %v\n%s", err, stderr)
+	}
+	os.Remove(filepath.Join(out, hashed(two)))
+	_, stderr, err = runCorpusCmd(t, "-out", out, "-format", "csv", "-index", "1", one, two, other)
+	if err != nil || !strings.Contains(stderr, "1 inputs read, 0 already written") {
+		t.Errorf("-index 1 after removing its output: %v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, hashed(two))); err != nil {
+		t.Errorf("-index 1 did not write %s: %v", hashed(two), err)
 	}
 }
