@@ -50,7 +50,8 @@ With -out, each input is written to DIR/NAME.FORMAT (NAME is the input's base na
 without .warc.gz; inputs of one base name, as crawl-1/x.warc.gz and
 crawl-2/x.warc.gz, get a hash of the input as given after it: x-1c3f0a2b), first
 under a temporary name then renamed when complete: an input whose output exists is
-skipped, so that an interrupted run resumes where it stopped. Without -out, every row goes to standard output (one Parquet file).
+skipped, so that an interrupted run resumes where it stopped. Without -out, every
+row goes to standard output (one Parquet file).
 -list reads more inputs from a file, one a line ("-" for standard input); -index N
 keeps only the Nth input (from 0) of all given, for one task of a batch job (a
 Kubernetes Indexed Job passes $JOB_COMPLETION_INDEX). -j inputs are read at once
