@@ -123,6 +123,7 @@ type Analyzer struct {
 	delays  map[[2]int32]time.Duration
 	hint    int
 	fileIdx int
+	others  int // crawlers added to table by Merge (addCrawler)
 }
 
 // NewAnalyzer returns an Analyzer for cfg.

@@ -2,6 +2,7 @@ package accesslog
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,6 +87,33 @@ func Merge(reports ...*Report) (*Report, error) {
 	return a.Report(), nil
 }
 
+// MaxOtherCrawlers bounds the crawlers outside the registry a merge takes: the
+// rows of crawlers a report names by a product token the registry does not know
+// (the robots.txt gate's Policy.Crawlers).
+const MaxOtherCrawlers = 1024
+
+// addCrawler adds to the Analyzer's table a crawler the registry does not know,
+// as a report's row describes it, and returns its index. The shared table stays
+// as it is: the Analyzer gets a copy.
+func (a *Analyzer) addCrawler(row Row) (int, error) {
+	name := row.Crawler
+	if name == "" || len(name) > 256 || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
+		return 0, fmt.Errorf("crawler %q is not a product token", name)
+	}
+	if a.table == sharedTable() {
+		t := *a.table
+		t.all, t.byName = slices.Clone(t.all), maps.Clone(t.byName)
+		a.table = &t
+	}
+	if a.others++; a.others > MaxOtherCrawlers {
+		return 0, fmt.Errorf("crawler %s: more than %d crawlers outside the registry", name, MaxOtherCrawlers)
+	}
+	a.table.byName[strings.ToLower(name)] = len(a.table.all)
+	a.table.all = append(a.table.all, crawlerInfo{name: name, operator: row.Operator, agents: []string{name},
+		honours: row.HonoursCrawlDelay, stance: row.Stance})
+	return len(a.table.all) - 1, nil
+}
+
 func versionNames(tl []Version) string {
 	names := make([]string, len(tl))
 	for i, v := range tl {
@@ -120,7 +148,10 @@ func (a *Analyzer) add(r *Report) error {
 	for _, row := range r.Crawlers {
 		ci, ok := a.table.byName[strings.ToLower(row.Crawler)]
 		if !ok {
-			return fmt.Errorf("crawler %q is not in this build's registry", row.Crawler)
+			var err error
+			if ci, err = a.addCrawler(row); err != nil {
+				return err
+			}
 		}
 		if !slices.Contains(identities, row.Identity) {
 			return fmt.Errorf("crawler %s: unknown identity %q", row.Crawler, row.Identity)

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -245,7 +246,6 @@ func (g *Gate) Middleware(next http.Handler) http.Handler {
 		if req.URI == "" || req.URI[0] != '/' {
 			req.URI = r.URL.RequestURI()
 		}
-		var d Decision
 		peer, err := peerAddr(r)
 		if err == nil && g.forward.isTrusted(peer) {
 			if _, _, ok := first(r.Header, g.forward.to); ok {
@@ -254,18 +254,38 @@ func (g *Gate) Middleware(next http.Handler) http.Handler {
 		}
 		req.Addr = peer
 		if err != nil {
-			d = g.failed(BadRequest, err)
+			d := g.failed(BadRequest, err)
 			g.record(&req, &d, g.now())
-		} else {
-			d = g.Decide(r.Context(), &req)
-		}
-		if d.Verdict == Pass {
-			setHeaders(w.Header(), &d)
-			next.ServeHTTP(w, r)
+			if d.Verdict == Pass {
+				setHeaders(w.Header(), &d)
+				next.ServeHTTP(w, r)
+				return
+			}
+			g.answer(w, &req, &d)
 			return
 		}
-		g.answer(w, &req, &d)
+		if g.Judge(r.Context(), w, &req) {
+			next.ServeHTTP(w, r)
+		}
 	})
+}
+
+// Judge decides req as Middleware does, for a server that reads the request its
+// own way (contrib/caddy takes the client address and the request as Caddy
+// received it, before any rewrite). When the gate passes req, Judge sets the
+// gate's response headers on w and returns true: the caller serves the request.
+// Otherwise it answers w (403, or 429 with Retry-After) and returns false.
+func (g *Gate) Judge(ctx context.Context, w http.ResponseWriter, req *Request) bool {
+	d := g.Decide(ctx, req)
+	if d.Verdict == Pass {
+		setHeaders(w.Header(), &d)
+		if al := logAttrsOf(w); al != nil {
+			al.AddLogAttrs(d.LogAttrs(req)...)
+		}
+		return true
+	}
+	g.answer(w, req, &d)
+	return false
 }
 
 // answer writes d as the gate's answer.

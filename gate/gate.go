@@ -185,6 +185,9 @@ type Policy struct {
 type Site struct {
 	// Host is the name the site is asked for (the Host header), with a port when
 	// the site is told apart by its port; without one it matches every port.
+	// AnyHost ("*") is every host no other site names, for a gate that something
+	// in front has already routed by host (a Caddy site block); it needs a File
+	// or an Origin.
 	Host string
 	// File is a local robots.txt file, read again when it changes.
 	File string
@@ -193,6 +196,9 @@ type Site struct {
 	// whose /robots.txt is fetched and cached by Config.Client. Empty: https:// and Host.
 	Origin string
 }
+
+// AnyHost as a Site's Host serves every host no other site names.
+const AnyHost = "*"
 
 // Config configures a Gate.
 type Config struct {
@@ -229,6 +235,7 @@ type Gate struct {
 	cfg      Config
 	exact    map[string]*site // by lower-case host:port
 	byName   map[string]*site // by lower-case host, for sites configured without a port
+	any      *site            // Site.Host AnyHost, or nil
 	verifier Verifier
 	enforce  *enforced
 	forward  forward
@@ -274,6 +281,13 @@ func New(cfg Config) (*Gate, error) {
 		if err != nil {
 			return nil, err
 		}
+		if s.key == AnyHost {
+			if g.any != nil {
+				return nil, fmt.Errorf("gate: site %q configured twice", AnyHost)
+			}
+			g.any = s
+			continue
+		}
 		m := g.byName
 		if strings.Contains(strings.TrimPrefix(s.key, "["), ":") && !strings.HasSuffix(s.key, "]") {
 			m = g.exact
@@ -307,9 +321,9 @@ func (p Policy) check() error {
 // requests do not wait for them. It returns when all are fetched or ctx ends.
 func (g *Gate) Warm(ctx context.Context) {
 	var wg sync.WaitGroup
-	for _, m := range []map[string]*site{g.exact, g.byName} {
+	for _, m := range []map[string]*site{g.exact, g.byName, {AnyHost: g.any}} {
 		for _, s := range m {
-			if s.file == nil {
+			if s != nil && s.file == nil {
 				wg.Add(1)
 				go func() { defer wg.Done(); g.client.Get(ctx, s.robotsURL) }()
 			}
@@ -328,7 +342,10 @@ func (g *Gate) siteOf(host string) *site {
 	if i := strings.LastIndexByte(k, ':'); i >= 0 && !strings.HasSuffix(k, "]") {
 		name = k[:i]
 	}
-	return g.byName[name]
+	if s := g.byName[name]; s != nil {
+		return s
+	}
+	return g.any
 }
 
 // Decide judges r, at the gate's clock's now, and records the decision (metrics,

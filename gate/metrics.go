@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -34,7 +35,16 @@ func newGateMetrics(reg prometheus.Registerer) (*gateMetrics, error) {
 		Help: "Requests judged by the robots.txt gate, by crawler (\"\" when the User-Agent names none), its main purpose, its identity (verified, impostor, cannot-tell), the action (pass, log: passed with a violation recorded, deny, limit) and the reason.",
 	}, []string{"crawler", "purpose", "identity", "action", "reason"})}
 	if err := reg.Register(m.decisions); err != nil {
-		return nil, err
+		// A second gate on the same registry (two Caddy sites, a reload) adds to
+		// the same series.
+		var are prometheus.AlreadyRegisteredError
+		if !errors.As(err, &are) {
+			return nil, err
+		}
+		var ok bool
+		if m.decisions, ok = are.ExistingCollector.(*prometheus.CounterVec); !ok {
+			return nil, err
+		}
 	}
 	return m, nil
 }

@@ -51,7 +51,11 @@ type delayKey struct {
 
 func newSite(sc Site, now time.Time) (*site, error) {
 	host := strings.TrimSpace(sc.Host)
-	if host == "" || !validHost(host) {
+	if host == AnyHost {
+		if sc.File == "" && sc.Origin == "" {
+			return nil, errorf("site %s: give its robots.txt as a file or an origin (the gate never fetches from a Host a request names)", AnyHost)
+		}
+	} else if host == "" || !validHost(host) {
 		return nil, errorf("site host %q is not a host name", sc.Host)
 	}
 	s := &site{key: hostKey(host), last: map[delayKey]time.Time{}}
