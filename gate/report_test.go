@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/gorobots/robots/accesslog"
 )
 
@@ -116,4 +118,30 @@ func jsonRoundTrip(t *testing.T, r *accesslog.Report) *accesslog.Report {
 		t.Fatal(err)
 	}
 	return &out
+}
+
+// Two gates on one registry (two Caddy sites, a reload) count in the same series.
+func TestTwoGatesOneRegistry(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	file := writeRobots(t, siteRobots)
+	for range 2 {
+		g, err := New(Config{Sites: []Site{{Host: AnyHost, File: file}}, Verifier: testVerifier, Registerer: reg})
+		if err != nil {
+			t.Fatalf("a second gate on the registry: %v", err)
+		}
+		g.Decide(context.Background(), req(uaGPTBot, openAIAddr, "/x"))
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == "robots_gate_decisions_total" {
+			if m := mf.GetMetric(); len(m) != 1 || m[0].GetCounter().GetValue() != 2 {
+				t.Errorf("robots_gate_decisions_total: %v, want one series counting 2", m)
+			}
+			return
+		}
+	}
+	t.Error("no robots_gate_decisions_total")
 }
