@@ -174,16 +174,16 @@ func TestCaddy(t *testing.T) {
 	}
 	got := decisions(t, body)
 	for k, n := range map[[4]string]float64{
-		{"GPTBot", "verified", "deny", "disallowed"}:    1,
-		{"GPTBot", "verified", "log", "disallowed"}:     1, // log.test
-		{"GPTBot", "verified", "pass", "robots-txt"}:    1,
-		{"GPTBot", "verified", "pass", "allowed"}:       2,
-		{"GPTBot", "impostor", "deny", "impostor"}:      1,
-		{"GPTBot", "impostor", "pass", "robots-txt"}:    1,
-		{"CCBot", "cannot-tell", "deny", "disallowed"}:  1,
-		{"ClaudeBot", "cannot-tell", "pass", "allowed"}: 1,
+		{"GPTBot", "verified", "deny", "disallowed"}:         1,
+		{"GPTBot", "verified", "log", "disallowed"}:          1, // log.test
+		{"GPTBot", "verified", "pass", "robots-txt"}:         1,
+		{"GPTBot", "verified", "pass", "allowed"}:            2,
+		{"GPTBot", "impostor", "deny", "impostor"}:           1,
+		{"GPTBot", "impostor", "pass", "robots-txt"}:         1,
+		{"CCBot", "cannot-tell", "deny", "disallowed"}:       1,
+		{"ClaudeBot", "cannot-tell", "pass", "allowed"}:      1,
 		{"ClaudeBot", "cannot-tell", "limit", "crawl-delay"}: 1,
-		{"", "", "pass", "not-a-crawler"}:               2, // the browser, and this request
+		{"", "", "pass", "not-a-crawler"}:                    2, // the browser, and this request
 	} {
 		if got[k] != n {
 			t.Errorf("robots_gate_decisions_total%v = %v, want %v", k, got[k], n)
