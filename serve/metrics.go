@@ -69,7 +69,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		auditsRejected: newCounter("robots_audits_rejected_total", "Audits (API and tester) answered 503 because MaxAudits were running."),
 		budgetRefused:  newCounter("robots_batch_origins_over_budget_total", "Origins of batch requests not looked up because the batch held -batch-max-bytes of robots.txt files."),
 		stopped: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "robots_requests_stopped_total", Help: "API requests whose work ended before it was done (a batch answered in part, a check or lint 413 or 504), by why: cpu-budget (-cpu-budget spent) or timeout.",
+			Name: "robots_requests_stopped_total", Help: "API requests and tester Tests whose work ended before it was done (a batch or Test answered in part, a check or lint 413 or 504), by why: cpu-budget (-cpu-budget spent) or timeout.",
 		}, []string{"reason"}),
 		fetchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "robots_fetch_errors_total", Help: "robots.txt fetches that failed, by kind of failure (dns, timeout, connect, tls, ...).",

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
@@ -188,16 +189,20 @@ type pageData struct {
 
 // pageResult is what a test found.
 type pageResult struct {
-	Diff     bool
-	BadURLs  int // lines of the URL list that are not URLs, shown in their rows
-	Source   sourceView
-	Columns  []column
-	Rows     []pageRow
-	Changed  int // rows with a changed verdict, in diff mode
-	Files    []*fileView
-	Groups   []groupChangeView // diff mode: the groups added, removed or changed
-	Sitemaps []sitemapChange   // diff mode
-	Purposes *purposesView     // one answer per purpose (purposes.go)
+	Diff    bool
+	BadURLs int // lines of the URL list that are not URLs, shown in their rows
+	// Stopped says why the test's work ended before every URL was decided (its CPU
+	// budget spent, its deadline passed); Undecided URLs are shown as such.
+	Stopped   string
+	Undecided int
+	Source    sourceView
+	Columns   []column
+	Rows      []pageRow
+	Changed   int // rows with a changed verdict, in diff mode
+	Files     []*fileView
+	Groups    []groupChangeView // diff mode: the groups added, removed or changed
+	Sitemaps  []sitemapChange   // diff mode
+	Purposes  *purposesView     // one answer per purpose (purposes.go)
 }
 
 // sourceView says where the tested file came from and what that means for the
@@ -238,6 +243,8 @@ type pageRow struct {
 	// among the verdicts; Line is its line in the list.
 	Error string
 	Line  int
+	// Undecided: the test stopped before this URL (pageResult.Stopped says why).
+	Undecided bool
 }
 
 type pageCell struct {
@@ -269,6 +276,11 @@ type fileView struct {
 	Hits     int // lines that decide at least one verdict
 	Added    int // diff mode: lines marked as added (new file) or removed (old file)
 	Removed  int
+	// LintStopped says why the file's lint ended before all its checks ran; the
+	// findings are those of the checks that did.
+	LintStopped string
+	name        string // the file's name to lint
+	body        []byte
 }
 
 type lineView struct {
@@ -348,7 +360,11 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 				s.liftWriteDeadline(w)
 				d.Audit, err = s.auditPage(r, &d.Form)
 			} else if release, err = s.takePlace(); err == nil {
-				d.Result, err = s.boundedTest(r, &d.Form)
+				// Its work is bounded as the API's is (work.go): the CPU budget, the
+				// deadline a tenth before the write timeout, the client leaving.
+				ctx, stop := withWork(r.Context(), s.cfg.CPUBudget, start.Add(s.cfg.WriteTimeout-s.cfg.WriteTimeout/10))
+				d.Result, err = s.boundedTest(r.WithContext(ctx), &d.Form)
+				stop()
 			}
 		}
 		if release != nil {
@@ -692,26 +708,52 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 	}
 	var agentCol []int
 	res.Columns, agentCol = columnsOf(agents, old.rb, newRobots, old.effect)
-	res.addRows(list, agents, agentCol, &old, newer)
-	if newer != nil {
-		res.Purposes = s.testPurposes(r.Context(), newer.rb, f.RobotsNew, fetch.ObeyRules, false, "", agents, list.urls)
+	// Verdicts first, then the answers per purpose, then the files' lint, while the
+	// request's work lasts (work.go); deciding and linting on the cores the API
+	// decides on (Config.DecideCores), not while fetching a site's signals.
+	ctx := r.Context()
+	turn := coreTurn{cores: s.decideCores}
+	defer turn.release()
+	res.addRows(ctx, &turn, list, agents, agentCol, &old, newer)
+	turn.release()
+	switch {
+	case res.Stopped != "":
+		// No answers per purpose: the page says the test stopped.
+	case newer != nil:
+		res.Purposes = s.testPurposes(ctx, newer.rb, f.RobotsNew, fetch.ObeyRules, false, "", agents, list.urls)
 		res.Purposes.Title = "By purpose, in the new version"
-	} else {
-		res.Purposes = s.testPurposes(r.Context(), old.rb, string(old.body), old.effect, fetching, old.origin, agents, list.urls)
+	default:
+		res.Purposes = s.testPurposes(ctx, old.rb, string(old.body), old.effect, fetching, old.origin, agents, list.urls)
+	}
+	for _, v := range res.Files {
+		v.lint(ctx, &turn)
+	}
+	if cause := context.Cause(ctx); cause != nil && (res.Stopped != "" || slices.ContainsFunc(res.Files, func(v *fileView) bool { return v.LintStopped != "" })) {
+		s.stopped(cause, nil)
 	}
 	return res, nil
 }
 
 // addRows decides the URLs of list for agents, in the old file and the newer one
 // (nil unless comparing), one cell per column (agentCol), the lines that are not
-// URLs where they were, and counts the lines of each file that decided.
-func (res *pageResult) addRows(list urlList, agents []string, agentCol []int, old, newer *testedFile) {
+// URLs where they were, and counts the lines of each file that decided. Each URL
+// is decided holding a turn on a core; once ctx is done, the URLs left are marked
+// undecided and Stopped says why.
+func (res *pageResult) addRows(ctx context.Context, turn *coreTurn, list urlList, agents []string, agentCol []int, old, newer *testedFile) {
 	res.BadURLs = len(list.bad)
 	bad, badAt := list.bad, list.badAt
 	for ui, u := range list.urls {
 		for len(bad) > 0 && badAt[0] == ui {
 			res.Rows = append(res.Rows, bad[0])
 			bad, badAt = bad[1:], badAt[1:]
+		}
+		if res.Stopped == "" && (spent(ctx) || !turn.take(ctx)) {
+			res.Stopped = testStoppedText(context.Cause(ctx), ui, len(list.urls))
+		}
+		if res.Stopped != "" {
+			res.Rows = append(res.Rows, pageRow{URL: u, Undecided: true})
+			res.Undecided++
+			continue
 		}
 		row := rowOf(u, agents, agentCol, len(res.Columns), old, newer)
 		if row.Changed {
@@ -870,6 +912,19 @@ func (s *Server) fetchedFile(r *http.Request, f *pageForm, dialect robots.Dialec
 		}
 	}
 	return t, nil
+}
+
+// testStoppedText says why a test stopped after decided of n URLs.
+func testStoppedText(cause error, decided, n int) string {
+	why := "its client left"
+	var be *budgetError
+	switch {
+	case errors.As(cause, &be):
+		why = "the test " + strings.TrimPrefix(be.Error(), "this request ")
+	case errors.Is(cause, context.DeadlineExceeded):
+		why = "the test took longer than the server gives one"
+	}
+	return fmt.Sprintf("%s: %s of %s URLs decided; test the others again, fewer at once", why, thousands(decided), thousands(n))
 }
 
 // rowOf decides URL u for agents, each in its column of ncols (agentCol), in the
@@ -1053,7 +1108,33 @@ func newFileView(id, title string, body []byte) *fileView {
 	if n := len(v.Lines); n > 0 && v.Lines[n-1].Text == "" && (len(body) == 0 || bytes.HasSuffix(body, []byte("\n")) || bytes.HasSuffix(body, []byte("\r"))) {
 		v.Lines = v.Lines[:n-1]
 	}
-	fs := lint.Check(title, body)
+	v.name, v.body = title, body
+	return v
+}
+
+// lintStoppedText says why a file's lint stopped.
+func lintStoppedText(cause error) string {
+	var be *budgetError
+	switch {
+	case errors.As(cause, &be):
+		return "Lint stopped: the test " + strings.TrimPrefix(be.Error(), "this request ") + " before all its checks ran; the findings of those that did are shown."
+	case errors.Is(cause, context.DeadlineExceeded):
+		return "Lint stopped: the test took longer than the server gives one before all its checks ran; the findings of those that did are shown."
+	}
+	return "Lint stopped: its client left."
+}
+
+// lint puts the file's lint findings beside its lines, holding a turn on a core,
+// while ctx lasts; LintStopped says why it stopped, if it did.
+func (v *fileView) lint(ctx context.Context, turn *coreTurn) {
+	if spent(ctx) || !turn.take(ctx) {
+		v.LintStopped = lintStoppedText(context.Cause(ctx))
+		return
+	}
+	fs, err := lint.CheckContext(ctx, v.name, v.body, lint.Options{})
+	if err != nil {
+		v.LintStopped = lintStoppedText(err)
+	}
 	v.Findings = groupedFindings(fs)
 	for _, f := range fs {
 		fv := findingView{Line: f.Line, Severity: string(f.Severity), Code: string(f.Code), Message: f.Message}
@@ -1069,7 +1150,6 @@ func newFileView(id, title string, body []byte) *fileView {
 			v.Lines[i].Findings = append(v.Lines[i].Findings, fv)
 		}
 	}
-	return v
 }
 
 func severityRank(s string) int {

@@ -202,7 +202,7 @@ type Config struct {
 	MaxBatches     int           // DefaultMaxBatches: checks, lints and robots.txt answers at once
 	MaxAnswerBytes int           // DefaultMaxAnswerBytes: one answer of the API
 	MaxDecisions   int           // DefaultMaxDecisions: URLs × crawlers of one batch
-	CPUBudget      time.Duration // DefaultCPUBudget: CPU time of one API request's work (work.go)
+	CPUBudget      time.Duration // DefaultCPUBudget: CPU time of one API request's or tester Test's work (work.go)
 	// DecideCores bounds the cores the API's checks and lints decide on, all
 	// together (work.go): by default one fewer than GOMAXPROCS, at least one, so
 	// that requests whose decisions are costly leave a core to /healthz, and hold the

@@ -12,16 +12,17 @@ import (
 	"golang.org/x/sync/semaphore"
 )
 
-// Work: every request the API answers spends at most Config.CPUBudget of CPU time
-// on its own work (deciding URLs, encoding usage, linting), and stops when its
-// client leaves or its deadline passes. The budget is measured, not estimated: the
-// request's goroutine is held on its operating-system thread while it works, and a
-// timer reads that thread's CPU clock (thread_linux.go; elsewhere the wall clock,
-// which a thread's CPU time never exceeds). All three ends are one context: work
-// polls ctx.Done() between decisions (a batch) or between checks (a lint), and
-// context.Cause says which end it was. A decision cannot be cut in the middle, so a
-// request may pass its budget by the cost of one decision (the root package bounds
-// that; see BENCHMARKS.md for the worst files).
+// Work: every request the API answers, and every Test of the tester (page.go),
+// spends at most Config.CPUBudget of CPU time on its own work (deciding URLs,
+// encoding usage, linting), and stops when its client leaves or its deadline
+// passes. The budget is measured, not estimated: the request's goroutine is held on
+// its operating-system thread while it works, and a timer reads that thread's CPU
+// clock (thread_linux.go; elsewhere the wall clock, which a thread's CPU time never
+// exceeds). All three ends are one context: work polls ctx.Done() between decisions
+// (a batch) or between checks (a lint), and context.Cause says which end it was. A
+// decision cannot be cut in the middle, so a request may pass its budget by the
+// cost of one decision (the root package bounds that; see BENCHMARKS.md for the
+// worst files).
 
 // DefaultCPUBudget bounds the CPU time of one API request's own work. A crawler's
 // batch of 10,000 URLs decides in some 15 ms and the largest allowed (100,000

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -164,6 +167,58 @@ func TestLintCPUBudget(t *testing.T) {
 	file := wildcardFile(8000) + strings.TrimPrefix(wildcardFile(8000), "User-agent: *\n")
 	if code := post(t, s, "/v1/lint", file, &e); code != http.StatusRequestEntityTooLarge || !strings.Contains(e.Error, "-cpu-budget") {
 		t.Errorf("lint: %d %q, want 413 naming -cpu-budget", code, e.Error)
+	}
+	if n := counter(t, reg, "robots_requests_stopped_total"); n != 1 {
+		t.Errorf("robots_requests_stopped_total = %v, want 1", n)
+	}
+}
+
+// TestPageCPUBudget: the tester's Test spends the same CPU budget as the API's
+// requests (issue 34): its verdicts stop once it is spent, the URLs left are shown
+// not decided (in their places, after those decided), the page says why at the
+// top, and the file's lint, which comes after the verdicts, says it stopped
+// rather than "No findings". 1,000 URLs of 1,000-byte paths against 2,000
+// wildcard rules cost far more than the 1 ms budget (one decision alone costs
+// tens of microseconds; the lint of the file, milliseconds).
+func TestPageCPUBudget(t *testing.T) {
+	s, reg := start(t, Config{CPUBudget: time.Millisecond})
+	const urls = 1000
+	var list strings.Builder
+	for i := range urls {
+		fmt.Fprintf(&list, "/%d/%s\n", i, strings.Repeat("9", 1000))
+	}
+	form := url.Values{"robots": {wildcardFile(2000)}, "urls": {list.String()}, "agent": {"Googlebot", "Bot1", "Bot2"}}
+	code, page := postPage(t, s, form)
+	if code != http.StatusOK {
+		t.Fatalf("status %d, want 200 (a page with the verdicts the budget allowed)", code)
+	}
+	if !strings.Contains(page, `id="stopped"`) || !strings.Contains(page, "-cpu-budget 1ms") {
+		t.Fatalf("the page does not say the test stopped at its CPU budget (-cpu-budget 1ms)")
+	}
+	rows := regexp.MustCompile(`<tr( class="[^"]*")?><th scope="row" class="url">/<wbr>(\d+)/`).FindAllStringSubmatch(page, -1)
+	if len(rows) != urls {
+		t.Fatalf("%d rows, want one per URL (%d)", len(rows), urls)
+	}
+	undecided := 0
+	for i, r := range rows {
+		if r[2] != strconv.Itoa(i) {
+			t.Fatalf("row %d is URL /%s/…, want the URLs in the order listed", i, r[2])
+		}
+		switch {
+		case strings.Contains(r[1], "undecided"):
+			undecided++
+		case undecided > 0:
+			t.Fatalf("row %d decided after %d undecided; want the decided URLs first", i, undecided)
+		}
+	}
+	if undecided == 0 {
+		t.Fatalf("every URL decided within a 1 ms budget")
+	}
+	if want := fmt.Sprintf("%d of 1,000 URLs decided", urls-undecided); !strings.Contains(page, want) {
+		t.Errorf("the page does not say %q", want)
+	}
+	if !strings.Contains(page, "Lint stopped: the test spent its CPU budget") || strings.Contains(page, "No findings") {
+		t.Errorf("the file's lint does not say it stopped at the budget")
 	}
 	if n := counter(t, reg, "robots_requests_stopped_total"); n != 1 {
 		t.Errorf("robots_requests_stopped_total = %v, want 1", n)

@@ -252,7 +252,7 @@ func addServeFlags(fs *flag.FlagSet, cfg *serve.Config) {
 	fs.IntVar(&cfg.BatchFetches, "batch-fetches", serve.DefaultBatchFetches, "origins one batch request fetches at once")
 	fs.Int64Var(&cfg.BatchMaxBytes, "batch-max-bytes", serve.DefaultBatchMaxBytes, "`bytes` of robots.txt files one batch request holds; past it, its other origins answer 413")
 	fs.IntVar(&cfg.MaxBatches, "max-batches", serve.DefaultMaxBatches, "checks (GET and POST /v1/check), lints and GET /v1/robots answered at once; past it, 503 with Retry-After")
-	fs.DurationVar(&cfg.CPUBudget, "cpu-budget", serve.DefaultCPUBudget, "CPU `time` one check, batch or lint may spend; past it, a batch answers the URLs it decided and \"stopped\": \"cpu-budget\" (the others error_status 413), a single check or lint 413")
+	fs.DurationVar(&cfg.CPUBudget, "cpu-budget", serve.DefaultCPUBudget, "CPU `time` one check, batch, lint or tester's Test may spend; past it, a batch answers the URLs it decided and \"stopped\": \"cpu-budget\" (the others error_status 413), a single check or lint 413, the tester the verdicts it made")
 	fs.IntVar(&cfg.MaxAnswerBytes, "max-answer-bytes", serve.DefaultMaxAnswerBytes, "`bytes` of one answer of the API; past it, 413")
 	fs.IntVar(&cfg.MaxDecisions, "max-decisions", serve.DefaultMaxDecisions, "URLs times crawlers of one batch request; past it, 413")
 	fs.IntVar(&cfg.MinBodyRate, "min-body-rate", serve.DefaultMinBodyRate, "`bytes` a second a request body must come at, after its first 5 s; slower, 408")
