@@ -78,6 +78,7 @@ func commands() []command {
 		{"generate", "write a stance per purpose into a robots.txt file", generateUsage, runGenerate},
 		{"lint", "find mistakes in robots.txt files", lintUsage, runLint},
 		{"logs", "report what crawlers did in access logs: violations, impostors", logsUsage, runLogs},
+		{"monitor", "exit 1 when crawlers' verdicts on chosen URLs change (for cron and CI)", monitorUsage, runMonitor},
 		{"serve", "run the robots.txt service and web tester", serveUsage, runServe},
 		{"version", "print the module version and VCS revision of this binary", versionUsage, runVersion},
 	}
@@ -94,7 +95,8 @@ func lookup(name string) (command, bool) {
 }
 
 const usage = `robots: check, lint, explain, compare, diff, fetch and audit robots.txt files and sites, or serve
-them to crawlers and people (an API and a web tester); list the crawlers they name (crawlers);
+them to crawlers and people (an API and a web tester); watch crawlers' verdicts for changes
+(monitor); list the crawlers they name (crawlers);
 report what crawlers did in access logs (logs); read every robots.txt of a web crawl's WARC
 files into a table (corpus); write a stance per purpose into a file (generate).
 
