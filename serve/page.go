@@ -105,6 +105,8 @@ func parsePage() (*template.Template, error) {
 		"crawlerCount": crawlerCount,
 		"half":         func(f float64) float64 { return round1(f / 2) },
 		"wbr":          wbr,
+		"has":          func(list []string, v string) bool { return slices.Contains(list, v) },
+		"stances":      stanceChoices,
 	}).ParseFS(webFiles, "web/index.html")
 }
 
@@ -154,6 +156,9 @@ type pageForm struct {
 	// AllowBlocked names the purposes or crawlers the site blocks on purpose
 	// (audit.Intended, as robots audit -allow-blocked), separated by commas.
 	AllowBlocked string
+	// Stance is the stance per purpose Generate writes (generate.go), one
+	// "purpose=stance" per field, joined by commas into robots generate's -stance.
+	Stance []string
 }
 
 type crawlerChoice struct {
@@ -203,6 +208,8 @@ type pageResult struct {
 	Groups    []groupChangeView // diff mode: the groups added, removed or changed
 	Sitemaps  []sitemapChange   // diff mode
 	Purposes  *purposesView     // one answer per purpose (purposes.go)
+	// Generated is what Generate wrote (generate.go): the new version compared.
+	Generated *generatedView
 }
 
 // sourceView says where the tested file came from and what that means for the
@@ -363,7 +370,11 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 				// Its work is bounded as the API's is (work.go): the CPU budget, the
 				// deadline a tenth before the write timeout, the client leaving.
 				ctx, stop := withWork(r.Context(), s.cfg.CPUBudget, start.Add(s.cfg.WriteTimeout-s.cfg.WriteTimeout/10))
-				d.Result, err = s.boundedTest(r.WithContext(ctx), &d.Form)
+				if d.Form.Action == "generate" {
+					d.Result, err = s.generateTest(r.WithContext(ctx), &d.Form)
+				} else {
+					d.Result, err = s.boundedTest(r.WithContext(ctx), &d.Form)
+				}
 				stop()
 			}
 		}
@@ -457,6 +468,7 @@ func formOf(r *http.Request) pageForm {
 		Audit:        r.PostForm.Get("mode") == "audit",
 		AuditURL:     strings.TrimSpace(r.PostForm.Get("audit_url")),
 		AllowBlocked: strings.TrimSpace(r.PostForm.Get("allow_blocked")),
+		Stance:       r.PostForm["stance"],
 	}
 }
 

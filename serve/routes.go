@@ -31,6 +31,7 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux.Handle("POST /v1/lint", s.admitted("lint", s.handleLint))
 	mux.Handle("POST /v1/audit", s.auditDeadlines(s.api("audit", s.handleAudit)))
 	mux.Handle("POST /v1/logs", s.admitted("logs", s.handleLogs))
+	mux.Handle("POST /v1/generate", s.admitted("generate", s.handleGenerate))
 	mux.Handle("GET /v1/history", s.admitted("history", s.handleHistory))
 	mux.Handle("/v1/", s.api("unknown", func(r *http.Request) ([]byte, error) {
 		// A known path asked with another method is 405 with the methods it takes

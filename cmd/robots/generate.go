@@ -25,6 +25,10 @@ and writes nothing when one would change; "robots diff OLD NEW" shows what chang
 Notes on standard error say what the stance could not do (a crawler that also
 serves a purpose kept is told, not blocked).
 
+The service's POST /v1/generate ({"robots": FILE, "stance": "..."}, answered with
+"robots", "added" and "notes"; 422 when a verdict would change) and the web tester's
+Generate write the same file.
+
 Exit status: 0 when written, 1 when a verdict would change, 2 on a usage error.
 `
 
