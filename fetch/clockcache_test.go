@@ -75,8 +75,18 @@ func TestClockCacheConcurrent(t *testing.T) {
 			n++
 		}
 	}
-	if c.used > 1000 || n != c.n || c.ring.Len() != c.n || int64(c.n)*7 != c.used {
-		t.Errorf("used %d, %d items in the table, %d in the ring, n %d; want them consistent within 1000 bytes", c.used, n, c.ring.Len(), c.n)
+	ring := 0 // items in the ring, each linked both ways
+	for it := c.ring; it != nil && ring <= c.n; {
+		if it.next.prev != it {
+			t.Fatalf("item %q: its next's previous is %q", it.key, it.next.prev.key)
+		}
+		if ring++; it.next == c.ring {
+			break
+		}
+		it = it.next
+	}
+	if c.used > 1000 || n != c.n || ring != c.n || int64(c.n)*7 != c.used {
+		t.Errorf("used %d, %d items in the table, %d in the ring, n %d; want them consistent within 1000 bytes", c.used, n, ring, c.n)
 	}
 }
 
@@ -112,7 +122,7 @@ func TestClockCacheCollision(t *testing.T) {
 	c := newClockCache[int](1000)
 	c.mu.Lock()
 	it := &clockItem[int]{key: "collides", hash: c.hash("0"), v: -7, size: 10}
-	it.el = c.ring.PushBack(it)
+	c.link(it)
 	c.insert(it)
 	c.used += 10
 	c.n++
