@@ -141,6 +141,11 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	r.Effect, r.Body = j.Effect, string(j.Body)
+	for i := range r.Hops {
+		if r.Hops[i].URL == r.RobotsURL {
+			r.Hops[i].URL = r.RobotsURL // one string, as in the process that fetched (size)
+		}
+	}
 	if j.Err != "" || j.ErrKind != KindNone {
 		kind := j.ErrKind
 		if kind == KindNone {
@@ -183,7 +188,9 @@ func (r *Result) size() int64 {
 	}
 	n += int64(cap(r.Hops)) * int64(unsafe.Sizeof(Hop{}))
 	for _, h := range r.Hops {
-		n += int64(len(h.URL))
+		if unsafe.StringData(h.URL) != unsafe.StringData(r.RobotsURL) { // else RobotsURL itself (the first hop)
+			n += int64(len(h.URL))
+		}
 	}
 	n += int64(cap(r.Addrs)) * int64(unsafe.Sizeof(""))
 	for _, a := range r.Addrs {

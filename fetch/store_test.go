@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/fetch/internal/fetchtest"
@@ -80,6 +81,23 @@ func TestResultJSONBody(t *testing.T) {
 	}
 	if got.Body != latin1 {
 		t.Errorf("entry stored before: Body %q; want %q", got.Body, latin1)
+	}
+}
+
+// TestResultFirstHop: a result read back from a store holds its first hop's URL, the
+// robots.txt URL, once, as the process that fetched did, and its size is estimated
+// alike (the rules cache of a process that reads origins from a store counts them
+// against its bound).
+func TestResultFirstHop(t *testing.T) {
+	u := "http://hop.test/robots.txt"
+	res := &fetch.Result{Origin: "http://hop.test", RobotsURL: u, Outcome: fetch.Success, Effect: fetch.ObeyRules,
+		Hops: []fetch.Hop{{URL: u, Status: 301}, {URL: "http://hop.test/elsewhere.txt", Status: 200}}, Body: "User-agent: *\nDisallow: /x\n"}
+	_, got := roundTrip(t, res)
+	if unsafe.StringData(got.Hops[0].URL) != unsafe.StringData(got.RobotsURL) {
+		t.Errorf("read back: the first hop's URL %q is a string apart from RobotsURL %q; want one", got.Hops[0].URL, got.RobotsURL)
+	}
+	if a, b := res.MemSize(), got.MemSize(); a != b {
+		t.Errorf("MemSize %d before a store, %d read back; want the same", a, b)
 	}
 }
 
