@@ -11,8 +11,7 @@ import (
 // of all their rules, bucketed (see prog.go), compiled on first use.
 type setRef struct {
 	prog            lazyProg
-	usage           lazyProg // the set of its groups' usage lines (Robots.usageProg), compiled on first use
-	groupLo, groupN int32    // the groups naming the token are r.setGroup[groupLo:groupLo+groupN]
+	groupLo, groupN int32 // the groups naming the token are r.setGroup[groupLo:groupLo+groupN]
 }
 
 type tokenSet struct {

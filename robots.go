@@ -577,9 +577,9 @@ func (r *Robots) MemSize() int {
 	n := int(unsafe.Sizeof(*r)) + len(r.body) +
 		cap(r.tokens)*int(unsafe.Sizeof(tokenSet{})) + cap(r.groups)*int(unsafe.Sizeof(group{})) +
 		cap(r.setGroup)*4
-	n += len(r.star.prog.load()) + len(r.star.usage.load())
+	n += len(r.star.prog.load())
 	for i := range r.tokens {
-		n += len(r.tokens[i].ref.prog.load()) + len(r.tokens[i].ref.usage.load())
+		n += len(r.tokens[i].ref.prog.load())
 	}
 	n += cap(r.legacyProgs) * int(unsafe.Sizeof(lazyProg{}))
 	for i := range r.legacyProgs {
