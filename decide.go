@@ -119,6 +119,7 @@ type pathView struct {
 	cut   bool    // s ends where the path does; until then it may run on into a fragment
 	mask  byteSet // computed on first use when zero (a path's mask is never zero)
 	pairs byteSet // the path's pairSet, computed on first use when zero
+	body  string  // the body of the file whose sets are matched, which holds most patterns (flagBodyPat)
 }
 
 // set sets p to a path without its byte set, which is computed when a wildcard
@@ -126,7 +127,7 @@ type pathView struct {
 // off when a rule first needs the path's end: no pattern holds a '#' (it starts a
 // comment), so comparing a pattern with the start of the path is the same either way.
 func (p *pathView) set(s string, slash, cut bool) {
-	*p = pathView{s: s, w0: firstWord(s, slash), slash: slash, cut: cut}
+	*p = pathView{s: s, w0: firstWord(s, slash), slash: slash, cut: cut, body: p.body}
 }
 
 // firstWord is the first eight bytes of the path s, or "/" + s when slash,
@@ -204,12 +205,11 @@ func (p *pathView) matches(shape uint8, pat string) bool {
 // first bytes are known to match.
 func (p *pathView) matchesLiteral(prog string, en entry) bool {
 	if p.slash || en.shape() != shapePrefix {
-		return p.matches(en.shape(), en.pat(prog))
+		return p.matches(en.shape(), en.pat(prog, p.body))
 	}
 	n := en.n
 	// The first wordSize bytes matched already (w).
-	pat := en.text + textPat
-	return len(p.s) >= n && (n <= wordSize || p.s[wordSize:n] == prog[pat+wordSize:pat+n])
+	return len(p.s) >= n && (n <= wordSize || p.s[wordSize:n] == en.pat(prog, p.body)[wordSize:])
 }
 
 // beats reports whether en decides over b (see package precedence). The lines, in
@@ -267,7 +267,7 @@ func matchPart(prog string, po int, h uint64, p *pathView, best *entry, limit bo
 			break
 		}
 		en := entryAt(prog, e, t)
-		if en.beats(prog, best) && en.pairs(prog)&^p.pairSet() == 0 && p.matches(shapeWild, en.pat(prog)) {
+		if en.beats(prog, best) && en.pairs(prog)&^p.pairSet() == 0 && p.matches(shapeWild, en.pat(prog, p.body)) {
 			*best = en
 		}
 		e, t = e+entrySize, en.next()
@@ -291,7 +291,8 @@ func nextLiteral(prog string, e, wild, t int, w0 uint64) (int, int) {
 		if (w^w0)&lowBytes[lf>>(8*(entryFlags-entryLen)+cmpShift)&15] == 0 {
 			break
 		}
-		t += textPat + int(lf&countMax) // countMax: the mask of a u16
+		// countMax: the mask of a u16; a pattern in the body has no bytes here.
+		t += textPat + int(lf&countMax)&(int(lf>>(8*(entryFlags-entryLen)+bodyPatBit)&1)-1)
 	}
 	return e + i, t
 }
@@ -307,7 +308,7 @@ func nextWild(prog string, e, end, t int, lacks byteSet) (int, int) {
 		if byteSet(u64(b, entryWord))&lacks == 0 { // the entry's needMask
 			break
 		}
-		t += textPatWild + u16(b, entryLen)
+		t += textPatWild + u16(b, entryLen)&(int(b[entryFlags]>>bodyPatBit)-1)
 	}
 	return e + i, t
 }
@@ -356,6 +357,7 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 	if r == nil {
 		return d
 	}
+	pv.body = r.body
 	if dialect := r.opts.dialect; dialect != Google {
 		pv.end()
 		path := pv.s
@@ -441,7 +443,7 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 	if prog == "" {
 		prog = lp.store(r.compileSet([]int32{int32(gi)}, false))
 	}
-	if pv := (pathView{s: path, cut: true}); len(prog) >= indexGate && indexPays(prog, &pv, true) {
+	if pv := (pathView{s: path, cut: true, body: r.body}); len(prog) >= indexGate && indexPays(prog, &pv, true) {
 		if progIndex(prog) == 0 {
 			prog = lp.swap(prog, r.compileSet([]int32{int32(gi)}, true))
 		}
@@ -453,7 +455,7 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 		return d
 	}
 	for en := range partAt(prog, progHead+setShortHeader).entries(prog) {
-		if matches(en.shape(), en.pat(prog), path) {
+		if matches(en.shape(), en.pat(prog, r.body), path) {
 			d.Rule = r.ruleAt(prog, en)
 			d.Allowed = d.Rule.Allow
 			break

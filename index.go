@@ -563,7 +563,7 @@ func (v *indexView) verify(sc *indexScratch, r int, en entry, p *pathView) bool 
 	prog := v.prog
 	lo, n := v.pieces+4*int(u32(prog, r+recPieces)), int(u32(prog, r+recN))
 	shape := en.shape()
-	pat := en.pat(prog)
+	pat := en.pat(prog, p.body)
 	if n == 0 {
 		return p.matches(shape, pat)
 	}

@@ -43,6 +43,7 @@ func indexAgreesOn(r *Robots, progs []string, url string) error {
 	var pv pathView
 	pv.ofURL(url)
 	pv.end()
+	pv.body = r.body
 	if d := r.dialect; d != Google {
 		p := pv.s
 		if pv.slash {
@@ -61,7 +62,7 @@ func indexAgreesOn(r *Robots, progs []string, url string) error {
 		want, got := noMatch(), noMatch()
 		if r.dialect.legacy() {
 			for en := range partAt(prog, progHead+setShortHeader).entries(prog) {
-				if matches(en.shape(), en.pat(prog), pv.s) {
+				if matches(en.shape(), en.pat(prog, r.body), pv.s) {
 					want = en
 					break
 				}
@@ -76,7 +77,7 @@ func indexAgreesOn(r *Robots, progs []string, url string) error {
 				if en.n < 0 {
 					return "no rule"
 				}
-				return fmt.Sprintf("%q (line %d)", en.pat(prog), en.line(prog))
+				return fmt.Sprintf("%q (line %d)", en.pat(prog, r.body), en.line(prog))
 			}
 			return fmt.Errorf("%s, set %d, %q: index %s, entry loops %s", r.dialect, i, url, show(got), show(want))
 		}

@@ -596,6 +596,9 @@ func (r *Robots) compileSet(gs []int32, index bool) []byte {
 			src := start + l.ValueCol - 1
 			pat, shape := dialect.compilePattern(l.Value)
 			b.addRule(pat, l.Num, src, len(l.Value), allow, shape)
+			if pat == l.Value {
+				b.rules[len(b.rules)-1].flags |= flagBodyPat // the text need not hold it
+			}
 			if allow && !legacy {
 				if p, ok := indexDir(pat); ok {
 					b.addRule(p, l.Num, src, len(l.Value), true, shapeOf(p))

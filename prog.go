@@ -65,7 +65,7 @@ import (
 //	+8  u16  n, the pattern's length (its priority)             entryLen
 //	+10 u8   flags: the shape in bits 0–1 (shapeMask),          entryFlags
 //	         flagAllow, the number of bytes of w that are the
-//	         pattern's in bits 3–6 (cmpShift)
+//	         pattern's in bits 3–6 (cmpShift), flagBodyPat
 //	+11      the next entry                                     entrySize
 //
 // A text:
@@ -76,7 +76,10 @@ import (
 //	+8  u16  the value's length                                 textSrcLen
 //	+10 u64  for a wildcard pattern only: its pairSet            textPairs
 //	+10      (+18 for a wildcard pattern) the n bytes of the    textPat, textPatWild
-//	         pattern
+//	         pattern, unless flagBodyPat says it is the value
+//	         as written, which is then read from the body (most
+//	         rules: their texts held half of a set's bytes, copies
+//	         of the body's; issue 33, memory per cached origin)
 //
 // w holds the first bytes of the pattern (at most eight, and never the final '$' of an exact
 // pattern), zero-padded. A decision reads the entries, eleven bytes a rule, and a pattern's
@@ -92,7 +95,8 @@ import (
 //     header, or an entry and the byte after it, can be read as whole words wherever they
 //     are (TestProgLayout).
 //   - A text's value as written, in the body, compiles to its pattern, or for the
-//     directory Google derives from an index.htm page, to that page's (TestProgLayout).
+//     directory Google derives from an index.htm page, to that page's; flagBodyPat is
+//     set exactly when the pattern is the value as written (TestProgLayout).
 //   - A published prog never changes: decisions read it without a lock (lazyProg;
 //     TestConcurrentFirstDecisions under -race).
 //   - A key is ASCII and not NUL, so the key set fits 128 bits and bit 0 is free
@@ -155,7 +159,11 @@ const (
 	entryRead = entrySize + 1
 	shapeMask = 3 // flags&shapeMask is the shape
 	flagAllow = 1 << 2
-	cmpShift  = 3 // flags>>cmpShift is the number of bytes of w that are the pattern's
+	cmpShift  = 3 // flags>>cmpShift&15 is the number of bytes of w that are the pattern's
+	// bodyPatBit is the bit of flags that marks a pattern written as it is in the body:
+	// its text holds no copy (flagBodyPat).
+	bodyPatBit  = 7
+	flagBodyPat = 1 << bodyPatBit
 	wordSize  = 8 // bytes of w
 )
 
@@ -280,8 +288,20 @@ func (en entry) patStart() int {
 	return en.text + textPat
 }
 
-func (en entry) next() int { return en.patStart() + en.n }
-func (en entry) pat(prog string) string {
+func (en entry) next() int {
+	if en.flags&flagBodyPat != 0 {
+		return en.patStart()
+	}
+	return en.patStart() + en.n
+}
+
+// pat returns the entry's pattern: from the text, or when it is the value as written,
+// from body, the body of the file the set was compiled from.
+func (en entry) pat(prog, body string) string {
+	if en.flags&flagBodyPat != 0 {
+		src := int(u32(prog, en.text+textSrc))
+		return body[src : src+en.n]
+	}
 	start := en.patStart()
 	return prog[start : start+en.n]
 }
@@ -291,10 +311,14 @@ func (en entry) pairs(prog string) byteSet { return byteSet(u64(prog, en.text+te
 
 // textSize is the size of the text of a rule's entry.
 func textSize(ru *rule) int32 {
-	if ru.shape == shapeWild {
-		return int32(textPatWild + ru.n)
+	n := int32(ru.n)
+	if ru.flags&flagBodyPat != 0 {
+		n = 0
 	}
-	return int32(textPat + ru.n)
+	if ru.shape == shapeWild {
+		return textPatWild + n
+	}
+	return textPat + n
 }
 
 // entries yields the entries of the part in order.
@@ -469,7 +493,9 @@ func (w *setWriter) write(out []byte, base int, rules []rule, pats []string, buc
 			binary.LittleEndian.PutUint64(tx[textPairs:], uint64(ru.pairs))
 			pat = tx[textPatWild:]
 		}
-		copy(pat, pats[ru.off])
+		if ru.flags&flagBodyPat == 0 {
+			copy(pat, pats[ru.off])
+		}
 	}
 	for _, k := range w.used {
 		w.np[k+1], w.nw[k+1], w.ptext[k+1], w.wtext[k+1] = 0, 0, 0, 0

@@ -117,7 +117,7 @@ func checkPart(r *Robots, prog string, po int, k int16, bucketed bool) (int, err
 		if en.text != t {
 			return 0, fmt.Errorf("entry %d: text at %d, want %d", i, en.text, t)
 		}
-		pat := en.pat(prog)
+		pat := en.pat(prog, r.body)
 		line := en.line(prog)
 		if line < lastLine[b2i(wildList)] {
 			return 0, fmt.Errorf("entry %d: line %d after line %d: the file's order is lost", i, line, lastLine[b2i(wildList)])
@@ -128,6 +128,10 @@ func checkPart(r *Robots, prog string, po int, k int16, bucketed bool) (int, err
 		src, n := en.src(prog)
 		if src+n > len(r.body) {
 			return 0, fmt.Errorf("entry %d: value at %d+%d, past the body's %d bytes", i, src, n, len(r.body))
+		}
+		// A pattern that is the value as written is read from the body, not copied.
+		if asWritten := r.body[src : src+n]; (en.flags&flagBodyPat != 0) != (pat == asWritten) {
+			return 0, fmt.Errorf("entry %d: pattern %q, value %q, flagBodyPat %v", i, pat, asWritten, en.flags&flagBodyPat != 0)
 		}
 		if p, _ := r.dialect.compilePattern(r.body[src : src+n]); p != pat {
 			if dir, ok := indexDir(p); !ok || dir != pat || !en.allow() {
@@ -154,8 +158,8 @@ func checkPart(r *Robots, prog string, po int, k int16, bucketed bool) (int, err
 				lit = pat
 			}
 			lit = lit[:min(len(lit), wordSize)]
-			if int(en.flags>>cmpShift) != len(lit) || w != byteSet(u64pad(lit)) {
-				return 0, fmt.Errorf("entry %d (%q): word %x of %d bytes, want %q", i, pat, w, en.flags>>cmpShift, lit)
+			if int(en.flags>>cmpShift&15) != len(lit) || w != byteSet(u64pad(lit)) {
+				return 0, fmt.Errorf("entry %d (%q): word %x of %d bytes, want %q", i, pat, w, en.flags>>cmpShift&15, lit)
 			}
 		}
 		t = en.next()

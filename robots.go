@@ -312,6 +312,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 	}
 	var pv pathView
 	pv.ofURL(url)
+	pv.body = r.body
 	best := noMatch()
 	if !matchParts(prog, &pv, &best, true) { // matchSet, written out
 		r.matchIndexed(ref, prog, &pv, &best)

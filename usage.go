@@ -234,6 +234,7 @@ func (r *Robots) CheckUsage(agents []string, url string) (Decision, Usage) {
 		}
 		pv.set(dialect.matchPath(p), false, true)
 	}
+	pv.body = r.body
 	var found []int32
 	offer := func(ref *setRef) {
 		prog := r.usageProg(ref)
@@ -317,7 +318,7 @@ func usageMatches(prog string, p *pathView, found []int32) []int32 {
 		for _, po := range setParts(prog, p) {
 			if po != 0 {
 				for en := range partAt(prog, po).entries(prog) {
-					if p.matches(en.shape(), en.pat(prog)) {
+					if p.matches(en.shape(), en.pat(prog, p.body)) {
 						visit(en)
 					}
 				}
