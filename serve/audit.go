@@ -92,6 +92,11 @@ type auditRequest struct {
 	// live; the report's "robots_from" names it.
 	Robots  *string `json:"robots"`
 	Version int     `json:"version"`
+	// Hosts and As are the command's -hosts and -as (see audit.Config): other hosts
+	// of the site whose robots.txt is compared, and crawlers fetched as, with their
+	// documented User-Agent; the report's "variants" says what each receives.
+	Hosts []string `json:"hosts"`
+	As    []string `json:"as"`
 }
 
 // auditAgainst is the robots.txt an audit decides by when not the live one: a
@@ -135,7 +140,7 @@ func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
 	if req.Version < 0 {
 		return nil, errorf(http.StatusBadRequest, "version: %d, want a version's number (1 or more)", req.Version)
 	}
-	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples, req.MustAllow, req.AllowBlocked, req.Pages, auditAgainst{req.Robots, req.Version})
+	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples, req.MustAllow, req.AllowBlocked, req.Pages, auditAgainst{req.Robots, req.Version}, req.Hosts, req.As)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +196,9 @@ func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
 // runAudit audits target for agents (the major crawlers when none) within lim. The
 // target's robots.txt is looked up first, as a check would: a refused address is
 // 403 and a target that is not a URL 400, before anything else is fetched. The
-// caller holds no admission: runAudit takes it.
-func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int, mustAllow, allowBlocked []string, pages int, against auditAgainst) (*audit.Report, error) {
+// caller holds no admission: runAudit takes it. hosts and as are audit.Config's
+// Hosts and As.
+func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int, mustAllow, allowBlocked []string, pages int, against auditAgainst, hosts, as []string) (*audit.Report, error) {
 	if len(agents) == 0 {
 		agents = crawlers.Names()
 	}
@@ -246,12 +252,14 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		Pages:       pages,
 		Robots:      file,
 		RobotsFrom:  from,
+		Hosts:       hosts,
+		As:          as,
 	})
 	switch {
 	case err == nil:
 		rep.Limits.Time = asked
 		return rep, nil
-	case errors.Is(err, audit.ErrTarget):
+	case errors.Is(err, audit.ErrTarget), errors.Is(err, audit.ErrVariants):
 		return nil, errorf(http.StatusBadRequest, "%v", err)
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("audit of %s not done within %v: %w", u, lim.Time, context.DeadlineExceeded)

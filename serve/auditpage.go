@@ -36,6 +36,107 @@ type auditView struct {
 	Findings        []findingView
 	NoneBlocked     string   // what an empty Blocked means (audit.Report.NoneBlocked)
 	CrawlDelays     []string // audit.CrawlDelay.Text of each
+	Variants        *variantsView
+}
+
+// variantsView is what the hosts and crawlers of the form's Hosts and As receive
+// (audit.Variants).
+type variantsView struct {
+	Fetches     []variantFetch
+	Files       int
+	Differences []variantDiff
+}
+
+// variantFetch is one fetch of robots.txt: by whom, of what, and its answer.
+type variantFetch struct {
+	Name, Origin, RedirectsTo string
+	Answer                    string // "200 · file 2 (28 bytes)", "403 · unavailable: everything allowed"
+	Class                     string // "ok", or "bad" for no answer, or a status or file other than the site's own
+	UserAgent, Source         string
+}
+
+// variantDiff is one crawler told different things, each reading with who got it.
+type variantDiff struct {
+	Title    string
+	Readings []variantReading
+}
+
+type variantReading struct {
+	Who, Says string
+	Root      bool
+}
+
+// variantsViewOf is the page's view of v (nil for nil).
+func variantsViewOf(v *audit.Variants) *variantsView {
+	if v == nil {
+		return nil
+	}
+	name := func(i int) string {
+		f := v.Fetches[i]
+		if f.As == "" {
+			return f.Host
+		}
+		return f.Host + " as " + f.As
+	}
+	out := &variantsView{Files: v.Files}
+	for i, f := range v.Fetches {
+		vf := variantFetch{Name: name(i), Origin: f.Origin, RedirectsTo: f.RedirectsTo, Class: "ok", UserAgent: f.UserAgent, Source: f.UserAgentSource}
+		switch {
+		case f.Status == 0:
+			vf.Answer = "no answer · " + f.Outcome.String()
+		case f.File > 0:
+			vf.Answer = fmt.Sprintf("%d · file %d (%s)", f.Status, f.File, plural(int(f.Bytes), "byte", "bytes"))
+		default:
+			vf.Answer = fmt.Sprintf("%d · %s", f.Status, f.Outcome)
+		}
+		if f.Page {
+			vf.Answer += " · an HTML page, not a robots.txt"
+		}
+		switch f.Effect {
+		case fetch.AllowAll:
+			vf.Answer += ": everything allowed"
+		case fetch.DisallowAll:
+			vf.Answer += ": everything disallowed"
+		}
+		own := v.Fetches[i-i%max(1, fetchesPerHost(v))]
+		if f.Outcome == fetch.Unreachable || f.Page || f.Status != own.Status || f.File != own.File {
+			vf.Class = "bad"
+		}
+		out.Fetches = append(out.Fetches, vf)
+	}
+	for _, d := range v.Differences {
+		vd := variantDiff{Title: d.Agent + " is told different things by the hosts"}
+		if d.Host != "" {
+			vd.Title = d.Agent + " receives another robots.txt than this tester on " + d.Host
+		}
+		for _, r := range d.Readings {
+			var who []string
+			for _, i := range r.Fetches {
+				who = append(who, name(i))
+			}
+			vd.Readings = append(vd.Readings, variantReading{Who: strings.Join(who, ", "), Says: r.Says, Root: r.RootAllowed})
+		}
+		out.Differences = append(out.Differences, vd)
+	}
+	return out
+}
+
+// fetchesPerHost is how many fetches each host of v has: its own and one per
+// crawler fetched as (the fetches of a host follow one another).
+func fetchesPerHost(v *audit.Variants) int {
+	n := 0
+	for _, f := range v.Fetches {
+		if f.Host != v.Fetches[0].Host {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// splitList reads a list typed in a form: entries separated by commas or spaces.
+func splitList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 }
 
 // agentTotal is one crawler asked about and the sitemap URLs it may not fetch.
@@ -214,7 +315,7 @@ func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
 	if f.AllowBlocked != "" {
 		allowBlocked = []string{f.AllowBlocked}
 	}
-	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0, nil, allowBlocked, 0, auditAgainst{})
+	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0, nil, allowBlocked, 0, auditAgainst{}, splitList(f.Hosts), splitList(f.As))
 	if err != nil {
 		return nil, err
 	}
@@ -281,6 +382,7 @@ func auditViewOf(rep *audit.Report) (*auditView, error) {
 	for _, c := range rep.CrawlDelays {
 		v.CrawlDelays = append(v.CrawlDelays, c.Text())
 	}
+	v.Variants = variantsViewOf(rep.Variants)
 	return v, nil
 }
 

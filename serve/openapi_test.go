@@ -26,6 +26,7 @@ import (
 func TestOpenAPI(t *testing.T) {
 	ok := newOrigin(t, 200, specFile)
 	site := auditSite(t)
+	vsite, vshop := variantSite(t)
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "cache.bolt"))
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +90,9 @@ func TestOpenAPI(t *testing.T) {
 		{"audit of a site without robots.txt", s, "POST", "/v1/audit", "application/json", `{"url":"` + ok.URL + `","must_allow":["search"]}`, nil, 200},
 		{"audit against a version", s, "POST", "/v1/audit", "application/json", `{"url":"` + site.URL + `","agents":["Googlebot"],"version":1}`, nil, 200},
 		{"audit against a file", s, "POST", "/v1/audit", "application/json", `{"url":"` + site.URL + `","agents":["Googlebot"],"robots":"User-agent: *\nDisallow: /blog/\n"}`, nil, 200},
+		{"audit of hosts as crawlers", s, "POST", "/v1/audit", "application/json",
+			`{"url":"` + vsite.URL + `","agents":["GPTBot"],"hosts":["` + vshop.Listener.Addr().String() + `"],"as":["GPTBot","ClaudeBot"]}`, nil, 200},
+		{"audit as no crawler", s, "POST", "/v1/audit", "application/json", `{"url":"` + vsite.URL + `","as":["NoSuchBot"]}`, nil, 400},
 		{"audit no url", s, "POST", "/v1/audit", "application/json", `{"agents":["Googlebot"]}`, nil, 400},
 		{"audit refused", guarded, "POST", "/v1/audit", "application/json", `{"url":"http://127.0.0.1/"}`, nil, 403},
 		{"audit without token", tokens, "POST", "/v1/audit", "application/json", `{"url":"https://example.com/"}`, nil, 401},

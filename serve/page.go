@@ -159,6 +159,9 @@ type pageForm struct {
 	// Stance is the stance per purpose Generate writes (generate.go), one
 	// "purpose=stance" per field, joined by commas into robots generate's -stance.
 	Stance []string
+	// Hosts and As are the audit's other hosts and the crawlers fetched as (as
+	// robots audit -hosts and -as), separated by commas or spaces.
+	Hosts, As string
 }
 
 type crawlerChoice struct {
@@ -469,6 +472,8 @@ func formOf(r *http.Request) pageForm {
 		AuditURL:     strings.TrimSpace(r.PostForm.Get("audit_url")),
 		AllowBlocked: strings.TrimSpace(r.PostForm.Get("allow_blocked")),
 		Stance:       r.PostForm["stance"],
+		Hosts:        strings.TrimSpace(r.PostForm.Get("hosts")),
+		As:           strings.TrimSpace(r.PostForm.Get("as")),
 	}
 }
 
