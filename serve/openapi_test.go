@@ -82,6 +82,8 @@ func TestOpenAPI(t *testing.T) {
 		{"batch without urls", s, "POST", "/v1/check", "application/json", `{"agent":"FooBot"}`, nil, 400},
 		{"batch bad JSON", s, "POST", "/v1/check", "application/json", `{"agent":`, nil, 400},
 		{"robots", s, "GET", "/v1/robots?url=" + ok.URL + "/", "", "", nil, 200},
+		{"robots of hosts as crawlers", s, "GET", "/v1/robots?url=" + vsite.URL + "/&as=GPTBot,ClaudeBot&hosts=" + vshop.Listener.Addr().String(), "", "", nil, 200},
+		{"robots as no crawler", s, "GET", "/v1/robots?url=" + vsite.URL + "/&as=NoSuchBot", "", "", nil, 400},
 		{"robots no url", s, "GET", "/v1/robots", "", "", nil, 400},
 		{"lint", s, "POST", "/v1/lint?name=site.txt", "text/plain", "User-agent: *\nDisalow: /x\nfoo bar\n", nil, 200},
 		{"lint clean", s, "POST", "/v1/lint", "text/plain", "User-agent: *\nDisallow: /x\n", nil, 200},

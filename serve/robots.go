@@ -1,10 +1,13 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
 )
 
@@ -98,7 +101,43 @@ func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 	if b, err = appendArray(b, rb.Diagnostics(), max); err != nil {
 		return nil, err
 	}
+	if b, err = s.appendVariants(ctx, b, r, u); err != nil {
+		return nil, err
+	}
 	return append(b, '}'), nil
+}
+
+// appendVariants adds "variants" to the answer of GET /v1/robots when the request
+// names hosts or as (each repeatable, with commas between entries), as "robots
+// fetch -hosts -as" does: the other hosts and the crawlers fetched as, through the
+// server's client and its guard, within the check's time.
+func (s *Server) appendVariants(ctx context.Context, b []byte, r *http.Request, u string) ([]byte, error) {
+	q := r.URL.Query()
+	var hosts, as []string
+	for _, h := range q["hosts"] {
+		hosts = append(hosts, splitList(h)...)
+	}
+	for _, a := range q["as"] {
+		as = append(as, splitList(a)...)
+	}
+	if len(hosts) == 0 && len(as) == 0 {
+		return b, nil
+	}
+	v, err := audit.Compare(ctx, u, audit.Config{Fetch: s.client, Hosts: hosts, As: as})
+	switch {
+	case errors.Is(err, audit.ErrVariants), errors.Is(err, audit.ErrTarget):
+		return nil, errorf(http.StatusBadRequest, "%v", err)
+	case err != nil:
+		return nil, err
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(b) + len(j); n > s.cfg.MaxAnswerBytes {
+		return nil, tooLarge(n, s.cfg.MaxAnswerBytes)
+	}
+	return append(append(b, `,"variants":`...), j...), nil
 }
 
 // appendArray appends xs as a JSON array, each element as encoding/json writes it,

@@ -98,3 +98,34 @@ func TestAuditVariants(t *testing.T) {
 		t.Errorf("as NoSuchBot: %d %s, want 400 naming it", status, body)
 	}
 }
+
+// TestRobotsVariants: GET /v1/robots with as (robots fetch -as) answers, beside the
+// file, what GPTBot receives: its own file, which lets it fetch everything.
+func TestRobotsVariants(t *testing.T) {
+	site, _ := variantSite(t)
+	s, _ := start(t, Config{AllowPrivate: true})
+	resp, err := http.Get("http://" + s.Addr() + "/v1/robots?url=" + site.URL + "/&as=GPTBot")
+	body := readBody(t, resp, err)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	var ans struct {
+		Status   int             `json:"status"`
+		Variants *audit.Variants `json:"variants"`
+	}
+	if err := json.Unmarshal(body, &ans); err != nil || ans.Variants == nil {
+		t.Fatalf("%.300s: %v", body, err)
+	}
+	v := ans.Variants
+	if len(v.Fetches) != 2 || v.Fetches[1].As != "GPTBot" || v.Files != 2 || len(v.Differences) != 1 {
+		t.Fatalf("variants %+v", v)
+	}
+	d := v.Differences[0]
+	if d.Agent != "GPTBot" || d.Host != "site" || d.Readings[0].Says != "Disallow: / (line 5)" || d.Readings[1].Says != "Allow: / (line 2)" {
+		t.Errorf("difference %+v", d)
+	}
+	resp, err = http.Get("http://" + s.Addr() + "/v1/robots?url=" + site.URL + "/")
+	if body := readBody(t, resp, err); strings.Contains(string(body), `"variants"`) {
+		t.Errorf("variants without hosts or as: %s", body)
+	}
+}
