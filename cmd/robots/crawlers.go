@@ -83,10 +83,15 @@ func (l *purposeList) Set(v string) error {
 
 // crawlerJSON is one crawler of the JSON output.
 type crawlerJSON struct {
-	Token           string     `json:"token"`
-	UserAgent       string     `json:"user_agent"`
-	Operator        string     `json:"operator"`
-	OperatorSource  string     `json:"operator_source"`
+	Token          string `json:"token"`
+	UserAgent      string `json:"user_agent"`
+	Operator       string `json:"operator"`
+	OperatorSource string `json:"operator_source"`
+	// Header is the User-Agent header "robots fetch -as" sends as the crawler, and
+	// HeaderSource the operator's page documenting it ("" when made from the token:
+	// crawlers.HeaderOf).
+	Header          string     `json:"header"`
+	HeaderSource    string     `json:"header_source"`
 	Purposes        []string   `json:"purposes"`
 	URL             string     `json:"url"`
 	CrawlDelay      string     `json:"crawl_delay_support"`
@@ -153,6 +158,8 @@ func runCrawlers(_ context.Context, e *env, args []string) error {
 			Verify: verifyJSON{Ranges: c.Verify.Ranges, DNS: c.Verify.DNS, KeyDirectory: c.Verify.KeyDirectory,
 				Source: c.Verify.Source, Read: c.Verify.Read},
 			Source: c.Source}
+		h, _ := crawlers.HeaderOf(c.Name)
+		j.Header, j.HeaderSource = h.Value, h.Source
 		if j.Verify.Ranges == nil {
 			j.Verify.Ranges = []string{}
 		}
@@ -190,6 +197,11 @@ func writeCrawlersFull(w io.Writer, list []crawlerJSON) {
 		}
 		field("token", c.Token)
 		field("user-agent", c.UserAgent)
+		if c.HeaderSource != "" {
+			field("header", c.Header+" (documented: "+c.HeaderSource+")")
+		} else {
+			field("header", c.Header+" (made from the token: its operator documents no whole header)")
+		}
 		op := c.Operator
 		if c.OperatorSource != "" {
 			op += " (" + c.OperatorSource + ")"
