@@ -106,41 +106,28 @@ type auditAgainst struct {
 	version int
 }
 
+// auditJob is an audit to run (runAudit): what the API's request or the tester's
+// form asks for, checked.
+type auditJob struct {
+	target                  string
+	agents                  []string // the major crawlers when none
+	dialect                 robots.Dialect
+	lim                     audit.Limits
+	examples, pages         int
+	mustAllow, allowBlocked []string
+	against                 auditAgainst
+	hosts, as               []string // audit.Config's Hosts and As
+	// verdicts, when set, is called with each sitemap URL's decisions as they are
+	// made (audit.Config.Verdicts): the CSV export.
+	verdicts func(url string, decisions []robots.Decision)
+}
+
 func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
-	var req auditRequest
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, err
-		}
-		return nil, errorf(http.StatusBadRequest, "reading the request: %v", err)
-	}
-	if req.URL == "" {
-		return nil, errorf(http.StatusBadRequest, "url is required: the site to audit (an origin or its robots.txt URL)")
-	}
-	dialect, err := dialectOf(req.Dialect)
+	req, job, err := s.auditJobOf(r)
 	if err != nil {
 		return nil, err
 	}
-	lim, err := s.auditLimitsOf(req)
-	if err != nil {
-		return nil, err
-	}
-	if req.Examples < 0 || req.Examples > MaxAuditExamples {
-		return nil, errorf(http.StatusBadRequest, "examples: %d, want 0 (the default, %d) to %d", req.Examples, audit.DefaultExamples, MaxAuditExamples)
-	}
-	if req.Pages < 0 || req.Pages > audit.MaxPages {
-		return nil, errorf(http.StatusBadRequest, "pages: %d, want 0 to %d", req.Pages, audit.MaxPages)
-	}
-	if req.Robots != nil && req.Version != 0 {
-		return nil, errorf(http.StatusBadRequest, "robots and version: give one file to audit against")
-	}
-	if req.Version < 0 {
-		return nil, errorf(http.StatusBadRequest, "version: %d, want a version's number (1 or more)", req.Version)
-	}
-	rep, err := s.runAudit(r.Context(), req.URL, req.Agents, dialect, lim, req.Examples, req.MustAllow, req.AllowBlocked, req.Pages, auditAgainst{req.Robots, req.Version}, req.Hosts, req.As)
+	rep, err := s.runAudit(r.Context(), job)
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +135,46 @@ func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
 		rep.Tree, rep.Rules = nil, nil
 	}
 	return json.Marshal(rep)
+}
+
+// auditJobOf reads and checks the body of POST /v1/audit.
+func (s *Server) auditJobOf(r *http.Request) (auditRequest, auditJob, error) {
+	var req auditRequest
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	fail := func(err error) (auditRequest, auditJob, error) { return req, auditJob{}, err }
+	if err := dec.Decode(&req); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return fail(err)
+		}
+		return fail(errorf(http.StatusBadRequest, "reading the request: %v", err))
+	}
+	if req.URL == "" {
+		return fail(errorf(http.StatusBadRequest, "url is required: the site to audit (an origin or its robots.txt URL)"))
+	}
+	dialect, err := dialectOf(req.Dialect)
+	if err != nil {
+		return fail(err)
+	}
+	lim, err := s.auditLimitsOf(req)
+	if err != nil {
+		return fail(err)
+	}
+	if req.Examples < 0 || req.Examples > MaxAuditExamples {
+		return fail(errorf(http.StatusBadRequest, "examples: %d, want 0 (the default, %d) to %d", req.Examples, audit.DefaultExamples, MaxAuditExamples))
+	}
+	if req.Pages < 0 || req.Pages > audit.MaxPages {
+		return fail(errorf(http.StatusBadRequest, "pages: %d, want 0 to %d", req.Pages, audit.MaxPages))
+	}
+	if req.Robots != nil && req.Version != 0 {
+		return fail(errorf(http.StatusBadRequest, "robots and version: give one file to audit against"))
+	}
+	if req.Version < 0 {
+		return fail(errorf(http.StatusBadRequest, "version: %d, want a version's number (1 or more)", req.Version))
+	}
+	return req, auditJob{target: req.URL, agents: req.Agents, dialect: dialect, lim: lim, examples: req.Examples, pages: req.Pages,
+		mustAllow: req.MustAllow, allowBlocked: req.AllowBlocked, against: auditAgainst{req.Robots, req.Version}, hosts: req.Hosts, as: req.As}, nil
 }
 
 // auditLimitsOf reads a request's limits: each at most the server's.
@@ -193,19 +220,19 @@ func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
 	return lim, nil
 }
 
-// runAudit audits target for agents (the major crawlers when none) within lim. The
-// target's robots.txt is looked up first, as a check would: a refused address is
-// 403 and a target that is not a URL 400, before anything else is fetched. The
-// caller holds no admission: runAudit takes it. hosts and as are audit.Config's
-// Hosts and As.
-func (s *Server) runAudit(ctx context.Context, target string, agents []string, dialect robots.Dialect, lim audit.Limits, examples int, mustAllow, allowBlocked []string, pages int, against auditAgainst, hosts, as []string) (*audit.Report, error) {
+// runAudit runs job: it audits the target for the agents (the major crawlers when
+// none) within the limits. The target's robots.txt is looked up first, as a check
+// would: a refused address is 403 and a target that is not a URL 400, before
+// anything else is fetched. The caller holds no admission: runAudit takes it.
+func (s *Server) runAudit(ctx context.Context, job auditJob) (*audit.Report, error) {
+	target, agents, lim := job.target, job.agents, job.lim
 	if len(agents) == 0 {
 		agents = crawlers.Names()
 	}
 	if err := s.agentsOf(agents); err != nil {
 		return nil, err
 	}
-	intended, namedOnly, err := audit.Intent(agents, mustAllow, allowBlocked)
+	intended, namedOnly, err := audit.Intent(agents, job.mustAllow, job.allowBlocked)
 	if err != nil {
 		return nil, errorf(http.StatusBadRequest, "%v", err)
 	}
@@ -232,7 +259,7 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 	if err != nil && !(errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil) {
 		return nil, err
 	}
-	file, from, err := s.auditFile(ctx, u, live, against)
+	file, from, err := s.auditFile(ctx, u, live, job.against)
 	if err != nil {
 		return nil, err
 	}
@@ -242,18 +269,19 @@ func (s *Server) runAudit(ctx context.Context, target string, agents []string, d
 		Fetch:       s.client,
 		HTTP:        s.sitemap,
 		Agents:      agents,
-		Dialect:     dialect,
+		Dialect:     job.dialect,
 		Limits:      lim,
-		Examples:    examples,
+		Examples:    job.examples,
 		MaxExamples: s.cfg.AuditMaxExamples,
 		Intended:    intended,
 		NamedOnly:   namedOnly,
 		Cores:       s.auditCores,
-		Pages:       pages,
+		Pages:       job.pages,
+		Verdicts:    job.verdicts,
 		Robots:      file,
 		RobotsFrom:  from,
-		Hosts:       hosts,
-		As:          as,
+		Hosts:       job.hosts,
+		As:          job.as,
 	})
 	switch {
 	case err == nil:

@@ -296,26 +296,11 @@ func auditTarget(in string) (target, note string, err error) {
 
 // auditPage runs the audit a form asks for and returns the page's view of it.
 func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
-	agents, err := s.pageAgents(f)
+	job, note, err := s.auditJobOfForm(f)
 	if err != nil {
 		return nil, err
 	}
-	target, note, err := auditTarget(f.AuditURL)
-	if err != nil {
-		return nil, err
-	}
-	dialect, err := robots.ParseDialect(f.Dialect)
-	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "%v", err)
-	}
-	if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
-		return nil, errorf(http.StatusUnauthorized, "this server audits only for holders of an API token (it was started with -token-file): enter yours")
-	}
-	var allowBlocked []string
-	if f.AllowBlocked != "" {
-		allowBlocked = []string{f.AllowBlocked}
-	}
-	rep, err := s.runAudit(r.Context(), target, agents, dialect, s.cfg.Audit, 0, nil, allowBlocked, 0, auditAgainst{}, splitList(f.Hosts), splitList(f.As))
+	rep, err := s.runAudit(r.Context(), job)
 	if err != nil {
 		return nil, err
 	}
@@ -324,6 +309,32 @@ func (s *Server) auditPage(r *http.Request, f *pageForm) (*auditView, error) {
 		sayChosen(&v.Source, note)
 	}
 	return v, err
+}
+
+// auditJobOfForm reads the audit the tester's form asks for, and the note on how
+// its site was read ("example.com is https://example.com/").
+func (s *Server) auditJobOfForm(f *pageForm) (auditJob, string, error) {
+	agents, err := s.pageAgents(f)
+	if err != nil {
+		return auditJob{}, "", err
+	}
+	target, note, err := auditTarget(f.AuditURL)
+	if err != nil {
+		return auditJob{}, "", err
+	}
+	dialect, err := robots.ParseDialect(f.Dialect)
+	if err != nil {
+		return auditJob{}, "", errorf(http.StatusBadRequest, "%v", err)
+	}
+	if len(s.cfg.Tokens) > 0 && !s.tokenOK(f.Token) {
+		return auditJob{}, "", errorf(http.StatusUnauthorized, "this server audits only for holders of an API token (it was started with -token-file): enter yours")
+	}
+	var allowBlocked []string
+	if f.AllowBlocked != "" {
+		allowBlocked = []string{f.AllowBlocked}
+	}
+	return auditJob{target: target, agents: agents, dialect: dialect, lim: s.cfg.Audit, allowBlocked: allowBlocked,
+		hosts: splitList(f.Hosts), as: splitList(f.As)}, note, nil
 }
 
 // auditViewOf is the page's view of a report.

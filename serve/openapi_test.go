@@ -95,6 +95,7 @@ func TestOpenAPI(t *testing.T) {
 		{"audit of hosts as crawlers", s, "POST", "/v1/audit", "application/json",
 			`{"url":"` + vsite.URL + `","agents":["GPTBot"],"hosts":["` + vshop.Listener.Addr().String() + `"],"as":["GPTBot","ClaudeBot"]}`, nil, 200},
 		{"audit as no crawler", s, "POST", "/v1/audit", "application/json", `{"url":"` + vsite.URL + `","as":["NoSuchBot"]}`, nil, 400},
+		{"audit as CSV", s, "POST", "/v1/audit?format=csv", "application/json", `{"url":"` + site.URL + `","agents":["Googlebot","GPTBot"]}`, nil, 200},
 		{"audit no url", s, "POST", "/v1/audit", "application/json", `{"agents":["Googlebot"]}`, nil, 400},
 		{"audit refused", guarded, "POST", "/v1/audit", "application/json", `{"url":"http://127.0.0.1/"}`, nil, 403},
 		{"audit without token", tokens, "POST", "/v1/audit", "application/json", `{"url":"https://example.com/"}`, nil, 401},

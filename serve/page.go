@@ -136,6 +136,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /{$}", s.handlePage)
 	mux.HandleFunc("GET /logs", s.handleLogsPage)
 	mux.HandleFunc("POST /logs", s.handleLogsPage)
+	mux.HandleFunc("POST /audit.csv", s.handleAuditCSVPage) // auditcsv.go
 }
 
 // pageForm is the tester's input, echoed back into the form.

@@ -29,7 +29,7 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux.Handle("POST /v1/check", s.admitted("batch", s.handleBatch))
 	mux.Handle("GET /v1/robots", s.admitted("robots", s.handleRobots))
 	mux.Handle("POST /v1/lint", s.admitted("lint", s.handleLint))
-	mux.Handle("POST /v1/audit", s.auditDeadlines(s.api("audit", s.handleAudit)))
+	mux.Handle("POST /v1/audit", s.auditDeadlines(s.auditCSVOr(s.api("audit", s.handleAudit))))
 	mux.Handle("POST /v1/logs", s.admitted("logs", s.handleLogs))
 	mux.Handle("POST /v1/generate", s.admitted("generate", s.handleGenerate))
 	mux.Handle("GET /v1/history", s.admitted("history", s.handleHistory))

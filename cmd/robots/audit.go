@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
@@ -181,17 +179,10 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		cfg.Progress = prog.show
 	}
 	w := bufio.NewWriter(e.stdout)
-	cw := csv.NewWriter(w)
+	var cw *audit.CSV
 	if *format == formatCSV {
-		cw.Write(append([]string{"url"}, asked...))
-		row := make([]string, len(asked)+1)
-		cfg.Verdicts = func(u string, ds []robots.Decision) {
-			row[0] = u
-			for i, d := range ds {
-				row[i+1] = csvVerdict(d)
-			}
-			cw.Write(row)
-		}
+		cw = audit.NewCSV(w, asked)
+		cfg.Verdicts = cw.Row
 	}
 	rep, err := audit.Run(ctx, target, cfg)
 	prog.finish()
@@ -203,7 +194,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	}
 	switch *format {
 	case formatCSV:
-		cw.Flush() // the rows were written as decided, above
+		cw.Flush() // the rows were written as decided, above; w's Flush reports errors
 	case formatJSON:
 		if !*tree {
 			rep.Tree, rep.Rules = nil, nil
@@ -224,20 +215,6 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		return exitError{1}
 	}
 	return nil
-}
-
-// csvVerdict is one cell of -format csv: "allowed", "allowed line 4" (an Allow
-// rule decided), "disallowed line 12", or "disallowed" when robots.txt's fetch
-// decides (unreachable).
-func csvVerdict(d robots.Decision) string {
-	v := "disallowed"
-	if d.Allowed {
-		v = "allowed"
-	}
-	if d.Rule.Line > 0 {
-		v += fmt.Sprintf(" line %d", d.Rule.Line)
-	}
-	return v
 }
 
 // stopFlag names the limit that stopped an audit by its flag.

@@ -124,6 +124,7 @@ document.addEventListener("DOMContentLoaded", function () {
   var progress = $("progress"), text = $("progress_text"), timer = null;
   form.addEventListener("submit", function (e) {
     var action = e.submitter ? e.submitter.value : ($("audit_url") ? "audit" : "test");
+    if (action === "csv") return; // a download: the page stays as it is
     var fetching = action === "fetch" || action === "audit";
     var what = action === "fetch" ? "Fetching " + ($("fetch_url").value.trim() || "the site") + "/robots.txt" :
       action === "audit" ? "Auditing " + ($("audit_url").value.trim() || "the site") + ": robots.txt, then its sitemaps" : "Testing";
