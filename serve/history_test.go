@@ -2,9 +2,11 @@ package serve
 
 import (
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -171,5 +173,51 @@ func TestAuditAgainstVersion(t *testing.T) {
 	}
 	if code := post(t, s, "/v1/audit", `{"url":"`+site.URL+`","version":1,"robots":""}`, &a); code != 400 {
 		t.Errorf("version and robots: status %d %q; want 400", code, a.Error)
+	}
+}
+
+// TestPageHistory: a file fetched in the tester shows its timeline, each change
+// with what it did for the crawlers picked, and a link that opens the two versions
+// in diff mode with the URLs the change decides.
+func TestPageHistory(t *testing.T) {
+	v1 := "User-agent: *\nDisallow: /private/\n"
+	v2 := "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n"
+	o, s, clk := startClocked(t, v1, 60)
+	form := url.Values{"action": {"fetch"}, "fetch_url": {o.URL}, "urls": {"/"}, "agent": {"Googlebot", "GPTBot"}}
+	code, page := postPage(t, s, form)
+	if code != 200 || !strings.Contains(page, `id="version_1"`) || !strings.Contains(page, "The oldest version kept.") {
+		t.Fatalf("first fetch: status %d; want the timeline with version 1 alone:\n%.3000s", code, page)
+	}
+	o.set(200, v2, http.Header{"Cache-Control": {"max-age=60"}})
+	clk.advance(2 * time.Minute)
+	code, page = postPage(t, s, form)
+	i := strings.Index(page, `id="timeline"`)
+	if code != 200 || i < 0 {
+		t.Fatalf("second fetch: status %d, no timeline:\n%.3000s", code, page)
+	}
+	tl := page[i:]
+	tl = tl[:strings.Index(tl, "</ol>")]
+	for _, want := range []string{
+		`id="version_2"`, "fetched 2026-11-21 12:02 UTC", "group added · <b>User-agent: GPTBot</b>",
+		`<div class="vline add"><code>+ Disallow: /</code></div>`,
+		`<li class="vverdict blocks"><b>GPTBot</b>: allowed (no rule matched) <span aria-label="becomes">→</span> disallowed (line 5: Disallow: /)`,
+		`Compare version 1 with version 2 in the tester`,
+	} {
+		if !strings.Contains(html.UnescapeString(tl), want) {
+			t.Errorf("timeline lacks %q:\n%s", want, tl)
+		}
+	}
+	if strings.Contains(tl, "<b>Googlebot</b>") {
+		t.Errorf("the timeline says Googlebot's verdicts changed; GPTBot's alone did:\n%s", tl)
+	}
+	// The link opens diff mode with both versions and the root URL, the path the
+	// added rule names.
+	j := strings.Index(tl, `<p class="vcompare"><a href="`)
+	link := html.UnescapeString(tl[j+len(`<p class="vcompare"><a href="`):])
+	link = link[:strings.Index(link, `"`)]
+	resp, err := http.Get("http://" + s.Addr() + link)
+	diff := string(readBody(t, resp, err))
+	if !strings.Contains(diff, html.EscapeString(v1)) || !strings.Contains(diff, html.EscapeString(v2)) || !strings.Contains(diff, html.EscapeString(o.URL+"/")) {
+		t.Errorf("compare link %s: the form lacks the two versions or the URL:\n%.4000s", link, diff)
 	}
 }

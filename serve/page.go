@@ -214,6 +214,8 @@ type pageResult struct {
 	Purposes  *purposesView     // one answer per purpose (purposes.go)
 	// Generated is what Generate wrote (generate.go): the new version compared.
 	Generated *generatedView
+	// History is the timeline of a fetched file's versions (historypage.go).
+	History *historyView
 }
 
 // sourceView says where the tested file came from and what that means for the
@@ -396,6 +398,8 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		}
 	} else if r.URL.Query().Get("mode") == "audit" {
 		d.Form.Audit = true
+	} else if q := r.URL.Query(); q.Get("history") != "" && s.historyCompare(r.Context(), q, &d.Form) {
+		// Two versions of the timeline (historypage.go), ready to compare.
 	} else {
 		d.Form.URLs = "/\n/search?q=robots\n/private/file.html"
 		d.Form.Robots = "User-agent: *\nDisallow: /private/\nAllow: /private/public.html\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n"
@@ -742,6 +746,9 @@ func (s *Server) test(r *http.Request, f *pageForm) (*pageResult, error) {
 		res.Purposes.Title = "By purpose, in the new version"
 	default:
 		res.Purposes = s.testPurposes(ctx, old.rb, string(old.body), old.effect, fetching, old.origin, agents, list.urls)
+	}
+	if fetching && res.Stopped == "" {
+		res.History = s.historyViewOf(ctx, old.origin, agents, dialect)
 	}
 	for _, v := range res.Files {
 		v.lint(ctx, &turn)

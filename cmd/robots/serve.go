@@ -44,6 +44,7 @@ API:
 	POST /v1/lint   (body: a robots.txt file)
 	POST /v1/audit  {"url": "https://example.com", "agents": [...]}: the sitemaps' URLs
 	                decided for each crawler (robots audit -format json), within -audit-*
+	                (?format=csv: the per-URL verdicts, robots audit -format csv's columns)
 	POST /v1/logs   {"robots": "...", "log": "..."}: an access-log excerpt judged against
 	                robots.txt (robots logs -format json); the tester's page is /logs
 	GET  /v1/history?url=URL[&version=N][&agent=NAME...]: the versions of the origin's
