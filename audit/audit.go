@@ -308,7 +308,7 @@ func (a *auditor) run(parent context.Context) (*Report, error) {
 		}
 	}
 	if a.hosts != nil {
-		rep.Variants = compare(ctx, compareConfig{fetch: fc, hosts: a.hosts, as: a.as, agents: a.cfg.Agents, dialect: a.cfg.Dialect, own: res})
+		rep.Variants = compare(ctx, compareConfig{fetch: fc, hosts: a.hosts, as: a.as, agents: a.cfg.Agents, dialect: a.cfg.Dialect})
 	}
 	rep.Intended = aimedAt(rb, rep.Intended, a.cfg.NamedOnly)
 	rep.Purposes = purposes(rb, res.Effect, a.origin)

@@ -310,7 +310,6 @@ type compareConfig struct {
 	as      []crawlers.Header
 	agents  []string
 	dialect robots.Dialect
-	own     *fetch.Result // the audit's own fetch of hosts[0], reused
 }
 
 // compare fetches every host with the client's header and as each crawler of
@@ -326,11 +325,9 @@ func compare(ctx context.Context, cfg compareConfig) *Variants {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, VariantParallel)
 	for i := range v.Fetches {
+		// Every fetch is made now, the audited host's own too: a cached copy of its
+		// file compared with what the crawlers receive now would read as a change.
 		f := &v.Fetches[i]
-		if i == 0 && cfg.own != nil {
-			f.res = cfg.own
-			continue
-		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {

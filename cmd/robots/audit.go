@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -795,6 +796,9 @@ var auditSARIFRules = []struct {
 	{"blocks-sitemap-urls", "A rule disallows URLs that the site's sitemaps list", "error"},
 	{"blocks-sitemap", "A rule disallows fetching a sitemap", "error"},
 	{"sitemap-problem", "A sitemap is unreachable, invalid or over the limits of sitemaps.org", "error"},
+	{"served-differently", "A crawler fetching robots.txt as itself receives another answer than this tool (-as)", "error"},
+	{"host-unreachable", "A host's robots.txt cannot be fetched (-hosts)", "error"},
+	{"hosts-differ", "The site's hosts tell a crawler different things (-hosts)", "note"},
 }
 
 // auditSARIF is the report in SARIF 2.1.0: lint's log of the file's findings, with
@@ -863,6 +867,31 @@ func auditSARIF(rep *audit.Report) sarifReport {
 		res := add("sitemap-problem", uri, line, fmt.Sprintf("sitemap %s is %s: %s", s.URL, s.Status, s.Error), false)
 		if s.ErrorLine > 0 && uri != s.URL {
 			res.RelatedLocations = []sarifLocation{location(s.URL, s.ErrorLine)}
+		}
+	}
+	if v := rep.Variants; v != nil {
+		for i, f := range v.Fetches {
+			if f.Outcome == fetch.Unreachable {
+				add("host-unreachable", f.Origin+"/robots.txt", 1, fmt.Sprintf("%s: no robots.txt fetched (%s): crawlers take every URL as disallowed", variantName(v, i), cmp.Or(f.Error, f.Outcome.String())), false)
+			}
+		}
+		for _, d := range v.Differences {
+			var says []string
+			for _, r := range d.Readings {
+				names := make([]string, len(r.Fetches))
+				for i, f := range r.Fetches {
+					names[i] = variantName(v, f)
+				}
+				says = append(says, strings.Join(names, ", ")+": "+r.Says)
+			}
+			first := v.Fetches[d.Readings[0].Fetches[0]]
+			if d.Host != "" {
+				res := add("served-differently", first.Origin+"/robots.txt", 1, fmt.Sprintf("%s receives another robots.txt than this tool on %s: %s", d.Agent, d.Host, strings.Join(says, "; ")), false)
+				res.Level = "error"
+				continue
+			}
+			res := add("hosts-differ", first.Origin+"/robots.txt", 1, fmt.Sprintf("the hosts tell %s different things: %s", d.Agent, strings.Join(says, "; ")), false)
+			res.Level = "note"
 		}
 	}
 	return log
