@@ -133,8 +133,10 @@ func Hosts(origin string, entries []string) ([]Host, error) {
 
 // Headers returns the User-Agent headers of the crawlers entries name: a
 // crawler's token, a purpose (its crawlers in the registry among the major
-// ones), or "major" (the major crawlers whose operators document a header,
-// crawlers.Headers). Each crawler comes once, in the order named.
+// ones), or "major": the major crawlers whose operators document a header
+// (crawlers.Headers), then the major AI crawlers that fetch and whose operators
+// document only the token (ClaudeBot, Bytespider), whom CDNs' AI-bot rules
+// single out. Each crawler comes once, in the order named.
 func Headers(entries []string) ([]crawlers.Header, error) {
 	var out []crawlers.Header
 	add := func(h crawlers.Header) {
@@ -147,6 +149,12 @@ func Headers(entries []string) ([]crawlers.Header, error) {
 		if strings.EqualFold(e, "major") {
 			for _, h := range crawlers.Headers() {
 				add(h)
+			}
+			for _, c := range crawlers.Major() {
+				if crawlers.Fetches(c.Name) && slices.ContainsFunc(c.Purposes, crawlers.Purpose.IsAI) {
+					h, _ := crawlers.HeaderOf(c.Name)
+					add(h)
+				}
 			}
 			continue
 		}

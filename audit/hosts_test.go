@@ -66,9 +66,26 @@ func TestHeaders(t *testing.T) {
 	if err != nil || len(hs) != 2 || hs[0].Crawler != "GPTBot" || hs[1].Crawler != "ClaudeBot" || hs[1].Documented() {
 		t.Fatalf("Headers = %+v, %v", hs, err)
 	}
+	// major: the documented headers, then the major AI crawlers that fetch, whose
+	// operators document the token only.
 	major, err := Headers([]string{"major"})
-	if err != nil || len(major) != len(crawlers.Headers()) {
-		t.Fatalf("major: %d headers, %v; want %d", len(major), err, len(crawlers.Headers()))
+	documented := crawlers.Headers()
+	if err != nil || len(major) <= len(documented) || !slices.Equal(major[:len(documented)], documented) {
+		t.Fatalf("major: %d headers, %v; want the %d documented first", len(major), err, len(documented))
+	}
+	for _, h := range major[len(documented):] {
+		c, _ := crawlers.Lookup(h.Crawler)
+		if h.Documented() || !c.Major || !slices.ContainsFunc(c.Purposes, crawlers.Purpose.IsAI) || !crawlers.Fetches(c.Name) {
+			t.Errorf("major holds %+v", h)
+		}
+	}
+	for _, name := range []string{"ClaudeBot", "Bytespider", "GPTBot", "Googlebot"} {
+		if !slices.ContainsFunc(major, func(h crawlers.Header) bool { return h.Crawler == name }) {
+			t.Errorf("major lacks %s", name)
+		}
+	}
+	if slices.ContainsFunc(major, func(h crawlers.Header) bool { return h.Crawler == "Google-Extended" }) {
+		t.Error("major holds Google-Extended, which fetches nothing")
 	}
 	ai, _ := Headers([]string{"ai-train"})
 	if !slices.ContainsFunc(ai, func(h crawlers.Header) bool { return h.Crawler == "GPTBot" }) ||

@@ -24,7 +24,8 @@ hosts of the site too, as Search Console reports a site's top hosts: "www" and
 "all" (www and bare, each over http and https), a subdomain's label ("shop" for
 shop.example.com), or any host or host:port (at most 20 hosts). -as LIST fetches
 every host's robots.txt again as each crawler named (a token, a purpose for its
-major crawlers, or "major"), with the User-Agent header its operator documents
+major crawlers, or "major": those whose operators document a User-Agent, and
+the major AI crawlers), with the User-Agent header its operator documents
 ("robots crawlers NAME" gives it and its page; for a crawler whose operator
 documents only the token, "Mozilla/5.0 (compatible; TOKEN)"), at most 250
 fetches in all, 4 at a time. The report lists each fetch (status, where the
