@@ -256,6 +256,7 @@ func TestBrowser(t *testing.T) {
 		{"audit in progress", testAuditProgress},
 		{"layout", testLayout},
 		{"geometry at 1280 and 390 px", testLayoutGeometry},
+		{"history timeline at 1280 and 390 px", testHistoryGeometry},
 		{"audit of hosts as crawlers at 1280 and 390 px", testAuditVariants},
 		{"layout of the audit", testLayoutAudit},
 		{"layout of the audit picture of a big site", testLayoutAuditBig},
