@@ -8,8 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // duckDB returns the directory holding node_modules/@duckdb/node-api: DuckDB from
@@ -146,4 +149,18 @@ func docQuery(t *testing.T) string {
 		t.Fatal("docs/corpus.md has no sql block reading 'out/*.parquet'")
 	}
 	return q
+}
+
+// TestTextColumns checks that textColumns names every string column of Row, and
+// nothing else: the columns whose page statistics the Parquet writer leaves out.
+func TestTextColumns(t *testing.T) {
+	var want []string
+	for _, f := range parquet.SchemaOf(Row{}).Fields() {
+		if f.Type().Kind() == parquet.ByteArray {
+			want = append(want, f.Name())
+		}
+	}
+	if !slices.Equal(textColumns, want) {
+		t.Errorf("textColumns = %v, want the string columns %v", textColumns, want)
+	}
 }

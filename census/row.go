@@ -56,6 +56,10 @@ var columns = []string{"file", "warc_offset", "url", "host", "origin", "date", "
 	"final_url", "outcome", "effect", "error", "content_type", "size", "truncated", "warc_truncated", "html",
 	"rsl_license", "lint", "agent", "purpose", "access", "content_usage", "content_signal"}
 
+// textColumns are the columns of Row's string fields.
+var textColumns = []string{"file", "url", "host", "origin", "date", "final_url", "outcome", "effect", "error",
+	"content_type", "warc_truncated", "lint", "agent", "purpose", "access", "content_usage", "content_signal"}
+
 func (r *Row) strings() []string {
 	i := func(n int64) string { return strconv.FormatInt(n, 10) }
 	b := strconv.FormatBool
@@ -80,10 +84,18 @@ type Writer interface {
 func NewWriter(format string, w io.Writer) (Writer, error) {
 	switch format {
 	case "parquet":
-		return &parquetWriter{batch: make([]Row, 0, 1024), w: parquet.NewGenericWriter[Row](w,
+		opts := []parquet.WriterOption{
 			parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
 			parquet.CreatedBy("robots corpus", "", ""),
-		)}, nil
+		}
+		// The text columns have no page statistics or bounds: the rows are in the
+		// order of the WARC file, so every page spans nearly the whole range of a
+		// text column and min/max let no reader skip it, while computing them was a
+		// third of the writer's time (BENCHMARKS.md, "robots corpus").
+		for _, c := range textColumns {
+			opts = append(opts, parquet.SkipPageBounds(c), parquet.SkipPageStatistics(c))
+		}
+		return &parquetWriter{batch: make([]Row, 0, 1024), w: parquet.NewGenericWriter[Row](w, opts...)}, nil
 	case "csv":
 		cw := csv.NewWriter(w)
 		return &csvWriter{w: cw, header: true}, nil
