@@ -692,3 +692,68 @@ func TestMayCover(t *testing.T) {
 		t.Error("no pair of corpus rule values matched: the test read nothing")
 	}
 }
+
+// backtrackMatch is glob matching by backtracking over the whole texts, the
+// reference glob.match is checked against.
+func backtrackMatch(p, s string) bool {
+	pi, si := 0, 0
+	star, next := -1, 0
+	for si < len(s) || pi < len(p) {
+		if pi < len(p) {
+			if p[pi] == '*' {
+				star, next = pi, si+1
+				pi++
+				continue
+			}
+			if si < len(s) && s[si] == p[pi] {
+				pi++
+				si++
+				continue
+			}
+		}
+		if star >= 0 && next <= len(s) {
+			pi, si = star+1, next
+			next++
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// TestGlobMatch checks glob.match against backtracking over the patterns' whole
+// texts, for every pair of values up to 5 bytes over "/ab*" with or without "$".
+func TestGlobMatch(t *testing.T) {
+	var values []string
+	var gen func(v string)
+	gen = func(v string) {
+		values = append(values, v, v+"$")
+		if len(v) < 5 {
+			for _, c := range "/ab*" {
+				gen(v + string(c))
+			}
+		}
+	}
+	gen("/")
+	text := func(v string) string {
+		if strings.HasSuffix(v, "$") {
+			return v[:len(v)-1]
+		}
+		return v + "*"
+	}
+	n := 0
+	for _, q := range values {
+		for _, r := range values {
+			want := backtrackMatch(text(q), text(r))
+			if got := globOf(q).match(globOf(r)); got != want {
+				t.Fatalf("glob(%q).match(glob(%q)) = %v, want %v", q, r, got, want)
+			}
+			if want {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no pair matched")
+	}
+}

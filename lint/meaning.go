@@ -378,7 +378,7 @@ func checkRules(f *file) {
 	}
 	for _, s := range f.ruleSets() {
 		byValue := map[string][]robots.Rule{}
-		var wild []*pattern
+		var wild wildRules
 		for _, r := range s.rules {
 			if !isPath(r.Value) {
 				continue
@@ -386,7 +386,7 @@ func checkRules(f *file) {
 			byValue[r.Value] = append(byValue[r.Value], r)
 			p := f.pattern(r)
 			if p.wild && p.ascii {
-				wild = append(wild, p)
+				wild.add(p)
 			}
 		}
 		for _, r := range s.rules {
@@ -397,7 +397,7 @@ func checkRules(f *file) {
 				continue
 			}
 			in[r.Line]++
-			v, ok := neverDecides(f.pattern(r), byValue[r.Value], wild, groupOf, &budget)
+			v, ok := neverDecides(f.pattern(r), byValue[r.Value], &wild, groupOf, &budget)
 			if !ok {
 				continue
 			}
@@ -502,7 +502,7 @@ func (f *file) pattern(r robots.Rule) *pattern {
 // neverDecides reports whether the rule of p never decides in a set whose rules with
 // the same value are same and whose ASCII rules with wildcards are wild, and why.
 // groupOf maps each rule's line to its group.
-func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, groupOf map[int]int, budget *int) (verdict, bool) {
+func neverDecides(p *pattern, same []robots.Rule, wild *wildRules, groupOf map[int]int, budget *int) (verdict, bool) {
 	r := p.rule
 	for _, q := range same {
 		if q.Line == r.Line || !beats(q, r) {
@@ -525,17 +525,26 @@ func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, groupOf map[i
 	if !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") || *budget <= 0 {
 		return verdict{}, false // past the budget, the wildcard rules are not read again for each rule
 	}
+	// The candidates are the wildcard rules whose text before their first "*" starts
+	// p's (the others cannot match it): those of each length of that text p has.
+	// Which wins does not depend on the order they are read in, nor does the budget
+	// they use (one per candidate).
 	var best robots.Rule
-	for _, q := range wild {
-		if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) || !strings.HasPrefix(p.glob.base, q.prefix) {
-			continue
+	for _, n := range wild.lengths {
+		if n > len(p.prefix) {
+			break
 		}
-		if *budget <= 0 {
-			return verdict{}, false
-		}
-		*budget--
-		if q.mayCover(p) && q.glob.match(p.glob) && (best.Line == 0 || beats(q.rule, best)) {
-			best = q.rule
+		for _, q := range wild.byPrefix[p.prefix[:n]] {
+			if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) {
+				continue
+			}
+			if *budget <= 0 {
+				return verdict{}, false
+			}
+			*budget--
+			if q.mayCover(p) && q.glob.match(p.glob) && (best.Line == 0 || beats(q.rule, best)) {
+				best = q.rule
+			}
 		}
 	}
 	if best.Line == 0 {
@@ -545,6 +554,24 @@ func neverDecides(p *pattern, same []robots.Rule, wild []*pattern, groupOf map[i
 		return verdict{ShadowedRule, best}, true
 	}
 	return verdict{RedundantRule, best}, true
+}
+
+// wildRules are the ASCII rules with wildcards of a rule set, by their text before
+// the first "*" (pattern.prefix), so that a rule is compared only with those that
+// can match it (a file of a thousand "/dir/*.ext" rules made each rule read them all).
+type wildRules struct {
+	byPrefix map[string][]*pattern
+	lengths  []int // the lengths of the prefixes, ascending
+}
+
+func (w *wildRules) add(p *pattern) {
+	if w.byPrefix == nil {
+		w.byPrefix = map[string][]*pattern{}
+	}
+	w.byPrefix[p.prefix] = append(w.byPrefix[p.prefix], p)
+	if i, found := slices.BinarySearch(w.lengths, len(p.prefix)); !found {
+		w.lengths = slices.Insert(w.lengths, i, len(p.prefix))
+	}
 }
 
 func isASCII(s string) bool {
@@ -594,34 +621,44 @@ func covers(q, r string) bool {
 }
 
 // match matches s, read as text, against p, where "*" in p matches any run of
-// bytes. It takes each "*" as short as possible and backs up to the last one on a
-// mismatch, which is enough for "*" as the only wildcard.
+// bytes and every other byte of p itself ("*" in s is text only a "*" of p can
+// match). With "*" the only wildcard, matching each piece of p between stars at
+// its leftmost place in s is enough; the pieces are found with strings.Index.
 func (p glob) match(s glob) bool {
-	pn, sn := p.len(), s.len()
-	pi, si := 0, 0
-	star, next := -1, 0
-	for si < sn || pi < pn {
-		if pi < pn {
-			c := p.at(pi)
-			if c == '*' {
-				star, next = pi, si+1
-				pi++
-				continue
-			}
-			if si < sn && s.at(si) == c {
-				pi++
-				si++
-				continue
-			}
+	pat, text := p.base, s.base
+	i := strings.IndexByte(pat, '*')
+	if i < 0 {
+		if !p.open { // p is all text: s must be the same text
+			return !s.open && text == pat
 		}
-		if star >= 0 && next <= sn {
-			pi, si = star+1, next
-			next++
-			continue
-		}
+		return strings.HasPrefix(text, pat) // pat, then a "*" that takes the rest
+	}
+	if !strings.HasPrefix(text, pat[:i]) {
 		return false
 	}
-	return true
+	text, pat = text[i:], pat[i+1:]
+	// A star was read: the pieces between the next stars, leftmost each.
+	for {
+		j := strings.IndexByte(pat, '*')
+		if j < 0 {
+			break
+		}
+		piece := pat[:j]
+		pat = pat[j+1:]
+		k := strings.Index(text, piece)
+		if k < 0 {
+			return false
+		}
+		text = text[k+len(piece):]
+	}
+	// pat is the piece after the last star of p's value.
+	if p.open { // ... * pat *
+		return strings.Contains(text, pat)
+	}
+	if s.open { // p ends in pat, s in a "*" that only a "*" of p can match
+		return pat == ""
+	}
+	return strings.HasSuffix(text, pat)
 }
 
 // maxNamed is how many crawler names a blocks-all message lists before "and N more".

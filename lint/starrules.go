@@ -65,12 +65,21 @@ func checkStarRules(f *file) {
 		}
 		var dropped []robots.Rule // "*" disallow rules these crawlers do not obey, unsaid
 		kept := false
+		// A group that repeats the "*" rules (the usual way to keep them) covers each
+		// with the same value: a set finds it without comparing each pair.
+		var same map[string]bool
+		if len(disallows) > 16 {
+			same = make(map[string]bool, len(disallows))
+			for _, r := range disallows {
+				same[r.rule.Value] = true
+			}
+		}
 		for _, d := range starDisallow {
 			if f.stopped() {
 				return
 			}
 			switch p := f.pattern(d); {
-			case coveredBy(disallows, p):
+			case same[d.Value] || coveredBy(disallows, p):
 				kept = true
 			case !coveredBy(allows, p):
 				dropped = append(dropped, d)
