@@ -329,7 +329,7 @@ func (f *file) ruleSets() []ruleSet {
 	sets := []ruleSet{}
 	for _, tok := range order {
 		gs := byToken[tok]
-		key := fmt.Sprint(gs)
+		key := groupsKey(gs)
 		if i, ok := index[key]; ok {
 			if tok != "*" {
 				sets[i].names = append(sets[i].names, name[tok])
@@ -348,6 +348,16 @@ func (f *file) ruleSets() []ruleSet {
 	}
 	f.sets = sets
 	return sets
+}
+
+// groupsKey writes the indexes of a set of groups as a map key.
+func groupsKey(gs []int) string {
+	b := make([]byte, 0, 4*len(gs))
+	for _, g := range gs {
+		b = strconv.AppendInt(b, int64(g), 10)
+		b = append(b, ',')
+	}
+	return string(b)
 }
 
 // MaxCoverChecks bounds the pattern comparisons made to find rules that never decide,
@@ -688,7 +698,7 @@ func checkBlocksAll(f *file) {
 		if len(gs) == 0 || !blocksEverything(f, gs) {
 			continue
 		}
-		key := fmt.Sprint(gs)
+		key := groupsKey(gs)
 		b, ok := byKey[key]
 		if !ok {
 			b = &block{groups: gs, global: global}
