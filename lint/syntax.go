@@ -249,8 +249,9 @@ func gluedField(l robots.Line) (string, int) {
 	s := l.Text
 	start := keyCol(l) - 1
 	for i := start + 1; i < len(s); i++ {
+		c := s[i] | 0x20 // lower case, for letters: the names are ASCII, so is what matches them
 		for _, name := range fieldNames {
-			if len(s)-i < len(name) || !strings.EqualFold(s[i:i+len(name)], name) {
+			if name[0]|0x20 != c || len(s)-i < len(name) || !strings.EqualFold(s[i:i+len(name)], name) {
 				continue
 			}
 			end := i + len(name)
