@@ -608,21 +608,6 @@ func globOf(v string) glob {
 	return glob{base: v, open: true}
 }
 
-func (g glob) len() int {
-	if g.open {
-		return len(g.base) + 1
-	}
-	return len(g.base)
-}
-
-// at is byte i of the pattern's text.
-func (g glob) at(i int) byte {
-	if i < len(g.base) {
-		return g.base[i]
-	}
-	return '*'
-}
-
 // covers reports whether every path that rule value r matches is also matched by
 // rule value q. With "*" the only wildcard, that holds when q's pattern matches r's
 // pattern read as text, each "*" of r being a character only a "*" of q can match.
