@@ -258,6 +258,7 @@ func TestBrowser(t *testing.T) {
 		{"geometry at 1280 and 390 px", testLayoutGeometry},
 		{"history timeline at 1280 and 390 px", testHistoryGeometry},
 		{"audit of hosts as crawlers at 1280 and 390 px", testAuditVariants},
+		{"answers per purpose, readings and Generate at 1280 and 390 px", testPurposesGeometry},
 		{"layout of the audit", testLayoutAudit},
 		{"layout of the audit picture of a big site", testLayoutAuditBig},
 	} {
