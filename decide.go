@@ -292,7 +292,7 @@ func nextLiteral(prog string, e, wild, t int, w0 uint64) (int, int) {
 			break
 		}
 		// countMax: the mask of a u16; a pattern in the body has no bytes here.
-		t += textPat + int(lf&countMax)&(int(lf>>(8*(entryFlags-entryLen)+bodyPatBit)&1)-1)
+		t += textHead + (srcLenSize+int(lf&countMax))&(int(lf>>(8*(entryFlags-entryLen)+bodyPatBit)&1)-1)
 	}
 	return e + i, t
 }
@@ -308,7 +308,7 @@ func nextWild(prog string, e, end, t int, lacks byteSet) (int, int) {
 		if byteSet(u64(b, entryWord))&lacks == 0 { // the entry's needMask
 			break
 		}
-		t += textPatWild + u16(b, entryLen)&(int(b[entryFlags]>>bodyPatBit)-1)
+		t += textHeadWild + (srcLenSize+u16(b, entryLen))&(int(b[entryFlags]>>bodyPatBit)-1)
 	}
 	return e + i, t
 }

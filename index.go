@@ -83,9 +83,9 @@ const (
 const _ uint16 = 3 * MaxLineBytes
 
 // indexGate is the size of the smallest prog whose index may pay (indexPays): one of 32
-// rules, each of an entry and a text of one byte. Smaller sets cost the entry loops at
+// rules, each of an entry and the shortest text (a pattern read from the body). Smaller sets cost the entry loops at
 // most a few passes over the path.
-const indexGate = 32 * (entrySize + textPat + 1)
+const indexGate = 32 * (entrySize + textHead)
 
 // progLength is the length of a prog, from its first word.
 func progLength(w uint32) int { return int(w &^ progIndexed) }

@@ -73,13 +73,15 @@ import (
 //	+0  u32  the rule's line                                    textLine
 //	+4  u32  where the rule's value as written starts in the    textSrc
 //	         body (Robots.body), which a Rule reports
-//	+8  u16  the value's length                                 textSrcLen
-//	+10 u64  for a wildcard pattern only: its pairSet            textPairs
+//	+8  u64  for a wildcard pattern only: its pairSet            textPairs
+//	then, unless flagBodyPat:                                   textHead (textHeadWild)
+//	+8  u16  (+16 for a wildcard pattern) the value's length
 //	+10      (+18 for a wildcard pattern) the n bytes of the    textPat, textPatWild
-//	         pattern, unless flagBodyPat says it is the value
-//	         as written, which is then read from the body (most
-//	         rules: their texts held half of a set's bytes, copies
-//	         of the body's; issue 33, memory per cached origin)
+//	         pattern
+//
+// flagBodyPat says that the pattern is the value as written: its length is n, and it is
+// read from the body. Most rules are so; their texts held half of a set's bytes, copies
+// of the body's (issue 33, memory per cached origin).
 //
 // w holds the first bytes of the pattern (at most eight, and never the final '$' of an exact
 // pattern), zero-padded. A decision reads the entries, eleven bytes a rule, and a pattern's
@@ -164,22 +166,23 @@ const (
 	// its text holds no copy (flagBodyPat).
 	bodyPatBit  = 7
 	flagBodyPat = 1 << bodyPatBit
-	wordSize  = 8 // bytes of w
+	wordSize    = 8 // bytes of w
 )
 
 // Texts.
 const (
-	textLine    = 0 // u32
-	textSrc     = 4 // u32
-	textSrcLen  = 8 // u16
-	textHead    = 10
-	textPairs   = textHead // u64, wildcard patterns only
-	pairsSize   = 8
-	textPat     = textHead             // the pattern of a prefix or exact entry
-	textPatWild = textHead + pairsSize // the pattern of a wildcard entry
+	textLine     = 0 // u32
+	textSrc      = 4 // u32
+	textHead     = 8 // the text of a prefix or exact entry with flagBodyPat ends here
+	textPairs    = 8 // u64, wildcard patterns only
+	pairsSize    = 8
+	textHeadWild = textHead + pairsSize      // and that of a wildcard entry
+	srcLenSize   = 2                         // the u16 before a pattern: its value's length
+	textPat      = textHead + srcLenSize     // the pattern of a prefix or exact entry
+	textPatWild  = textHeadWild + srcLenSize // the pattern of a wildcard entry
 )
 
-// A value's length must fit textSrcLen's u16: a value is part of a line.
+// A value's length must fit its u16 (srcLenSize): a value is part of a line.
 const _ uint16 = MaxLineBytes
 
 // A pattern's length must fit entryLen's u16: a line is at most MaxLineBytes, and
@@ -276,11 +279,14 @@ func (en entry) line(prog string) int32 { return int32(u32(prog, en.text+textLin
 
 // src returns where the rule's value as written is in the body, and its length.
 func (en entry) src(prog string) (int, int) {
-	return int(u32(prog, en.text+textSrc)), u16(prog, en.text+textSrcLen)
+	if en.flags&flagBodyPat != 0 {
+		return int(u32(prog, en.text+textSrc)), en.n
+	}
+	return int(u32(prog, en.text+textSrc)), u16(prog, en.patStart()-srcLenSize)
 }
 
-// patStart is where the pattern starts: after the line and, for a wildcard pattern,
-// its pairs.
+// patStart is where the pattern starts, unless flagBodyPat: after the line, the value's
+// start, for a wildcard pattern its pairs, and the value's length.
 func (en entry) patStart() int {
 	if en.shape() == shapeWild {
 		return en.text + textPatWild
@@ -290,7 +296,7 @@ func (en entry) patStart() int {
 
 func (en entry) next() int {
 	if en.flags&flagBodyPat != 0 {
-		return en.patStart()
+		return en.patStart() - srcLenSize
 	}
 	return en.patStart() + en.n
 }
@@ -311,14 +317,14 @@ func (en entry) pairs(prog string) byteSet { return byteSet(u64(prog, en.text+te
 
 // textSize is the size of the text of a rule's entry.
 func textSize(ru *rule) int32 {
-	n := int32(ru.n)
+	n := int32(srcLenSize + ru.n)
 	if ru.flags&flagBodyPat != 0 {
 		n = 0
 	}
 	if ru.shape == shapeWild {
-		return textPatWild + n
+		return textHeadWild + n
 	}
-	return textPat + n
+	return textHead + n
 }
 
 // entries yields the entries of the part in order.
@@ -487,14 +493,14 @@ func (w *setWriter) write(out []byte, base int, rules []rule, pats []string, buc
 		en[entryFlags] = ru.flags
 		binary.LittleEndian.PutUint32(tx[textLine:], uint32(ru.line))
 		binary.LittleEndian.PutUint32(tx[textSrc:], ru.src)
-		binary.LittleEndian.PutUint16(tx[textSrcLen:], ru.srcLen)
-		pat := tx[textPat:]
+		tail := tx[textHead:]
 		if ru.shape == shapeWild {
 			binary.LittleEndian.PutUint64(tx[textPairs:], uint64(ru.pairs))
-			pat = tx[textPatWild:]
+			tail = tx[textHeadWild:]
 		}
 		if ru.flags&flagBodyPat == 0 {
-			copy(pat, pats[ru.off])
+			binary.LittleEndian.PutUint16(tail, ru.srcLen)
+			copy(tail[srcLenSize:], pats[ru.off])
 		}
 	}
 	for _, k := range w.used {

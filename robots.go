@@ -23,8 +23,8 @@ type Robots struct {
 	initials uint64     // the initial bit of each token
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	dialect  Dialect
+	exact    bool   // some CR ends a line by itself: the body is read exactly (see reader); beside dialect, in its word
 	body     string // the body parsed, immutable: every string reported is part of it
-	exact    bool   // some CR ends a line by itself: the body is read exactly (see reader)
 
 	groups      []group    // in file order
 	setGroup    []int32    // the groups of all rule sets
