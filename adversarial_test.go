@@ -2,99 +2,21 @@ package robots_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/adversary"
 )
 
 // Worst cases are benchmarks too: files within the size limit written to make a
 // decision expensive, beside the corpus. Each shape reports its time per decision as a
 // multiple of the median time of one real corpus decision, measured in the same run
 // (x-median); BenchmarkAdversarial logs the worst (go test -run '^$' -bench
-// Adversarial -v .).
-
-// adversary is one adversarial file and the paths decided against it.
-type adversary struct {
-	name    string
-	body    string
-	dialect robots.Dialect
-	usage   bool // decide with Usage (the Content-Usage lines) rather than Check
-	once    bool // decide with CheckOnce, from the body
-	paths   map[string]string
-}
-
-// randWord is n bytes drawn from [a-z0-9].
-func randWord(rng *rand.Rand, n int) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[rng.IntN(len(alphabet))]
-	}
-	return string(b)
-}
-
-// fill writes User-agent: * and then lines made by line until the file would pass
-// the size limit.
-func fill(line func() string) string {
-	var b strings.Builder
-	b.WriteString("User-agent: *\n")
-	for {
-		l := line() + "\n"
-		if b.Len()+len(l) > robots.DefaultMaxBytes {
-			return b.String()
-		}
-		b.WriteString(l)
-	}
-}
-
-var (
-	adversariesOnce sync.Once
-	adversariesData []adversary
-)
-
-// adversaries returns the adversarial shapes, built once.
-func adversaries() []adversary {
-	adversariesOnce.Do(func() {
-		rng := rand.New(rand.NewPCG(33, 1))
-		paths := map[string]string{
-			"40B":   "/" + randWord(rng, 39),
-			"1000B": "/" + randWord(rng, 999),
-			"16KB":  "/" + randWord(rng, 16<<10-1),
-		}
-		// A path of the shape "/aaaaaaa…" that shares the first bytes of the "$" and
-		// long-prefix rules below.
-		shared := map[string]string{
-			"40B":   "/aaaaaaa" + randWord(rng, 32),
-			"1000B": "/aaaaaaa" + randWord(rng, 992),
-		}
-		star := func() string { return "Disallow: /*" + randWord(rng, 5) } // the issue's file: 28,442 lines
-		deep := func() string {                                            // ten pieces of two bytes after "*"
-			var b strings.Builder
-			b.WriteString("Disallow: /")
-			for range 10 {
-				b.WriteString("*" + randWord(rng, 2))
-			}
-			return b.String()
-		}
-		adversariesData = []adversary{
-			{name: "wild", body: fill(star), paths: paths},
-			{name: "wild-once", body: fill(star), once: true, paths: paths},
-			{name: "wild-rfc9309", body: fill(star), dialect: robots.RFC9309, paths: paths},
-			{name: "wild-dollar", body: fill(func() string { return "Disallow: /*" + randWord(rng, 5) + "$" }), paths: paths},
-			{name: "dollar", body: fill(func() string { return "Disallow: /aaaaaaa" + randWord(rng, 5) + "$" }), paths: shared},
-			{name: "prefix", body: fill(func() string { return "Disallow: /aaaaaaa" + randWord(rng, 5) }), paths: shared},
-			{name: "prefix-legacy1996", body: fill(func() string { return "Disallow: /aaaaaaa" + randWord(rng, 5) }), dialect: robots.Legacy1996, paths: shared},
-			{name: "deep", body: fill(deep), paths: paths},
-			{name: "usage", body: fill(func() string { return "Content-Usage: /*" + randWord(rng, 5) + " train-ai=y" }), usage: true, paths: paths},
-		}
-	})
-	return adversariesData
-}
+// Adversarial -v .). The files are internal/adversary's, which bench/cmd/worstpeer
+// also decides with Google's C++ parser.
 
 var (
 	medianOnce sync.Once
@@ -133,22 +55,22 @@ func corpusMedian(b *testing.B) float64 {
 func BenchmarkAdversarial(b *testing.B) {
 	median := corpusMedian(b)
 	worst, worstName := 0.0, ""
-	for _, adv := range adversaries() {
-		r := robots.ParseString(adv.body, robots.WithDialect(adv.dialect))
-		for _, pname := range []string{"40B", "1000B", "16KB"} {
-			path, ok := adv.paths[pname]
+	for _, adv := range adversary.Files() {
+		r := robots.ParseString(adv.Body, robots.WithDialect(adv.Dialect))
+		for _, pname := range adversary.PathNames {
+			path, ok := adv.Paths[pname]
 			if !ok {
 				continue
 			}
 			url := "https://example.com" + path
-			name := fmt.Sprintf("%s/path=%s", adv.name, pname)
+			name := fmt.Sprintf("%s/path=%s", adv.Name, pname)
 			b.Run(name, func(b *testing.B) {
 				decide := func() { r.Check("Googlebot", url) }
 				switch {
-				case adv.usage:
+				case adv.Usage:
 					decide = func() { r.Usage("Googlebot", url) }
-				case adv.once:
-					body := []byte(adv.body)
+				case adv.Once:
+					body := []byte(adv.Body)
 					decide = func() { robots.CheckOnce(body, "Googlebot", url) }
 				}
 				decide() // compiles the rule set
