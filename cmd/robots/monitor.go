@@ -135,6 +135,11 @@ func runMonitor(ctx context.Context, e *env, args []string) error {
 			urls = append(urls, u)
 		}
 	}
+	for _, a := range f.agents {
+		if msg := agentProblem(a); msg != "" {
+			fmt.Fprintf(e.stderr, "robots: monitor: warning: %s\n", msg)
+		}
+	}
 	prev, err := readState(*statePath)
 	if err != nil {
 		return fmt.Errorf("monitor: %w", err)
