@@ -186,7 +186,9 @@ type Variants struct {
 	Files int `json:"files"`
 	// Differences lists, per crawler asked about, where the fetches tell it
 	// different things: across the hosts (Host "") or, on one host, between what
-	// the crawler receives and what the audit's own request receives.
+	// the crawler receives and what the audit's own request receives (other rules
+	// for it, or another status; other bytes with the same rules show only in the
+	// fetches' File numbers).
 	Differences []Difference `json:"differences"`
 }
 
@@ -421,11 +423,14 @@ func compare(ctx context.Context, cfg compareConfig) *Variants {
 		for h, host := range cfg.hosts {
 			own, as := h*per, h*per+1+asIdx
 			fo, fa := &v.Fetches[own], &v.Fetches[as]
-			if fo.Status == fa.Status && fo.File == fa.File && fo.Effect == fa.Effect && read(own, agent).key == read(as, agent).key {
+			// Other bytes that tell the crawler the same (a file that stamps the time
+			// of each request in a comment) are not a difference: the fetches'
+			// File numbers show them.
+			if fo.Status == fa.Status && fo.Effect == fa.Effect && read(own, agent).key == read(as, agent).key {
 				continue
 			}
 			d := differ(agent, host.Name, []int{own, as}, read)
-			if d == nil { // the same reading from other bytes or another status
+			if d == nil { // the same reading from another status (404 and 410)
 				d = &Difference{Agent: agent, Host: host.Name, Readings: []Reading{
 					{Fetches: []int{own}, Says: read(own, agent).says, RootAllowed: read(own, agent).root},
 					{Fetches: []int{as}, Says: read(as, agent).says, RootAllowed: read(as, agent).root},

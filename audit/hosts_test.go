@@ -210,19 +210,23 @@ func TestVariantsAs(t *testing.T) {
 			fmt.Fprint(w, "User-agent: GPTBot\nDisallow: /\n")
 		case strings.Contains(ua, "ClaudeBot"):
 			http.Error(w, "Forbidden", http.StatusForbidden)
+		case strings.Contains(ua, "bingbot"):
+			fmt.Fprint(w, "# served to bingbot at 12:00:01\nUser-agent: *\nDisallow: /private/\n")
 		case strings.Contains(ua, "PerplexityBot"):
 			fmt.Fprint(w, "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>")
 		default:
 			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
 		}
 	})
-	as := []string{"GPTBot", "ClaudeBot", "PerplexityBot"}
+	// bingbot receives other bytes that tell it the same: its own file number, no
+	// difference.
+	as := []string{"GPTBot", "ClaudeBot", "PerplexityBot", "bingbot"}
 	rep, err := Run(context.Background(), site.URL, Config{Agents: []string{"GPTBot", "ClaudeBot", "PerplexityBot", "Googlebot"}, As: as})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := rep.Variants
-	if len(v.Fetches) != 4 || v.Files != 3 {
+	if len(v.Fetches) != 5 || v.Files != 4 {
 		t.Fatalf("%d fetches, %d files: %+v", len(v.Fetches), v.Files, v.Fetches)
 	}
 	gpt, _ := crawlers.HeaderOf("GPTBot")
@@ -237,7 +241,7 @@ func TestVariantsAs(t *testing.T) {
 		page         bool
 		source       string
 	}{{"", 200, 1, false, ""}, {"GPTBot", 200, 2, false, "https://platform.openai.com/docs/bots"}, {"ClaudeBot", 403, 0, false, ""},
-		{"PerplexityBot", 200, 3, true, "https://docs.perplexity.ai/guides/bots"}} {
+		{"PerplexityBot", 200, 3, true, "https://docs.perplexity.ai/guides/bots"}, {"bingbot", 200, 4, false, "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0"}} {
 		f := v.Fetches[i]
 		if f.As != w.as || f.Status != w.status || f.File != w.file || f.Page != w.page || f.UserAgentSource != w.source {
 			t.Errorf("fetch %d = %+v, want %+v", i, f, w)

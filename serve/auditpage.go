@@ -51,7 +51,7 @@ type variantsView struct {
 type variantFetch struct {
 	Name, Origin, RedirectsTo string
 	Answer                    string // "200 · file 2 (28 bytes)", "403 · unavailable: everything allowed"
-	Class                     string // "ok", or "bad" for no answer, or a status or file other than the site's own
+	Class                     string // "ok", or "bad": unreachable, an HTML page, or a crawler served otherwise than the tester
 	UserAgent, Source         string
 }
 
@@ -79,6 +79,18 @@ func variantsViewOf(v *audit.Variants) *variantsView {
 		return f.Host + " as " + f.As
 	}
 	out := &variantsView{Files: v.Files}
+	// served marks the fetches in which a crawler receives something else than the
+	// tester's own request on the same host.
+	served := map[int]bool{}
+	for _, d := range v.Differences {
+		if d.Host != "" {
+			for _, r := range d.Readings {
+				for _, i := range r.Fetches {
+					served[i] = true
+				}
+			}
+		}
+	}
 	for i, f := range v.Fetches {
 		vf := variantFetch{Name: name(i), Origin: f.Origin, RedirectsTo: f.RedirectsTo, Class: "ok", UserAgent: f.UserAgent, Source: f.UserAgentSource}
 		switch {
@@ -98,8 +110,7 @@ func variantsViewOf(v *audit.Variants) *variantsView {
 		case fetch.DisallowAll:
 			vf.Answer += ": everything disallowed"
 		}
-		own := v.Fetches[i-i%max(1, fetchesPerHost(v))]
-		if f.Outcome == fetch.Unreachable || f.Page || f.Status != own.Status || f.File != own.File {
+		if f.Outcome == fetch.Unreachable || f.Page || (f.As != "" && served[i]) {
 			vf.Class = "bad"
 		}
 		out.Fetches = append(out.Fetches, vf)
@@ -119,19 +130,6 @@ func variantsViewOf(v *audit.Variants) *variantsView {
 		out.Differences = append(out.Differences, vd)
 	}
 	return out
-}
-
-// fetchesPerHost is how many fetches each host of v has: its own and one per
-// crawler fetched as (the fetches of a host follow one another).
-func fetchesPerHost(v *audit.Variants) int {
-	n := 0
-	for _, f := range v.Fetches {
-		if f.Host != v.Fetches[0].Host {
-			break
-		}
-		n++
-	}
-	return n
 }
 
 // splitList reads a list typed in a form: entries separated by commas or spaces.
