@@ -407,7 +407,7 @@ func name(source string) string {
 // draft-ietf-aipref-attach against Google's) gives the crawler other usage
 // preferences at the URL.
 func otherReading(s Site, agent, rawURL string, u robots.Usage) string {
-	if s.Robots == nil || s.Body == "" {
+	if s.Robots == nil || s.Body == "" && s.Other == nil {
 		return ""
 	}
 	alt := s.Other

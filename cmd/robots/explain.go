@@ -32,8 +32,10 @@ about the use of the URL's content where a Content-Usage or Content-Signal line
 applies (AI usage preferences: "usage" in the JSON). For a file that states them,
 the text also says when Google's and RFC 9309's readings give the crawler other
 preferences ("readings" in the JSON), and gives one answer per purpose from the
-file alone (search, ai-train, ai-input, ai-search, ai-user; robots audit -pages
-adds the RSL licences, TDMRep and the pages' own headers and meta tags).
+file alone (search, ai-train, ai-input, ai-search, ai-user), with what each line
+says of each purpose and every contradiction between them ("purposes" in the JSON,
+as GET /v1/check?purposes=true answers it; robots audit -pages and that API add the
+RSL licences, TDMRep and, for audit, the pages' own headers and meta tags).
 
 In the text format a group is shown to its first -lines lines (20 by default; 0
 shows every line), and past them only the lines that decide a URL given, with a
@@ -217,6 +219,9 @@ func (x *explainer) explain(agent string, urls []typedURL) agentExplained {
 		if encoded(u.raw, u.url) {
 			v.Input = u.raw
 		}
+		if x.other != nil { // the file states usage preferences
+			v.Purposes = signals.Answers(signals.Site{Robots: x.r, Other: x.other}, agent, u.url, nil, time.Now())
+		}
 		ex.URLs = append(ex.URLs, v)
 	}
 	return ex
@@ -302,9 +307,7 @@ func (x *explainer) writeText(w io.Writer, name string, out []agentExplained) {
 			if u.Readings != "" {
 				fmt.Fprintf(w, "  %-10s  %s\n", "", u.Readings)
 			}
-			if said := x.purposesText(u.Agent, u.URL); said != "" {
-				fmt.Fprintf(w, "  %-10s  %s\n", "", said)
-			}
+			writePurposes(w, u.Purposes)
 		}
 	}
 }
@@ -431,17 +434,31 @@ func wrap(names []string, width int) string {
 	return b.String()
 }
 
-// purposesText is the one answer per purpose the file alone gives a crawler at a URL
-// (package signals: robots.txt's verdict and its Content-Usage and Content-Signal
-// lines; the RSL licences its License lines name are not fetched here), for files
-// that state usage preferences: "purposes: search allowed, ai-train disallowed, …".
-func (x *explainer) purposesText(agent, url string) string {
-	if x.other == nil { // the file states no usage preferences
-		return ""
+// writePurposes writes the one answer per purpose the file alone gives a crawler at
+// a URL (package signals: robots.txt's verdict and its Content-Usage and Content-Signal
+// lines; the RSL licences its License lines name, TDMRep and the pages are read by
+// robots audit -pages and GET /v1/check?purposes=true): a line of the answers, then,
+// for each purpose where a line of the file speaks, what it says and each
+// contradiction. Nothing for a file that states no usage preferences.
+func writePurposes(w io.Writer, answers []signals.Answer) {
+	if len(answers) == 0 {
+		return
 	}
-	var w []string
-	for _, a := range signals.Answers(signals.Site{Robots: x.r}, agent, url, nil, time.Now()) {
-		w = append(w, string(a.Purpose)+" "+string(a.Verdict))
+	var sum []string
+	for _, a := range answers {
+		sum = append(sum, string(a.Purpose)+" "+string(a.Verdict))
 	}
-	return "purposes: " + strings.Join(w, ", ")
+	fmt.Fprintf(w, "  %-10s  purposes: %s\n", "", strings.Join(sum, ", "))
+	for _, a := range answers {
+		var said []string
+		for _, sg := range a.Signals[1:] { // robots.txt's verdict is the line above
+			said = append(said, sg.Source+" "+sg.Says)
+		}
+		if len(said) > 0 {
+			fmt.Fprintf(w, "  %-10s    %-9s  %s: %s\n", "", a.Purpose, a.Verdict, strings.Join(said, "; "))
+		}
+		for _, c := range a.Contradictions {
+			fmt.Fprintf(w, "  %-10s    %-9s  contradiction: %s\n", "", a.Purpose, c)
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/lint"
+	"github.com/gorobots/robots/signals"
 )
 
 // verdictJSON is a verdict in the one JSON shape of a decision, in every subcommand
@@ -21,6 +22,9 @@ type verdictJSON struct {
 	verdictjson.Verdict
 	Robots *fetchJSON
 	Cut    *cutJSON // check -cases: where crawlers stop reading the case's file, when they do
+	// Purposes is explain's one answer per purpose from the file, for a file that
+	// states usage preferences (as GET /v1/check?purposes=true answers "purposes").
+	Purposes []signals.Answer
 }
 
 func (v verdictJSON) MarshalJSON() ([]byte, error) {
@@ -38,6 +42,13 @@ func (v verdictJSON) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		b = append(append(b, `,"cut":`...), c...)
+	}
+	if v.Purposes != nil {
+		p, err := json.Marshal(v.Purposes)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"purposes":`...), p...)
 	}
 	return append(b, '}'), nil
 }
