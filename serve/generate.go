@@ -36,9 +36,6 @@ type addedLine struct {
 	Text string `json:"text"`
 }
 
-// errGenerateRefused marks a stance that would change another crawler's verdict.
-var errGenerateRefused = errors.New("refused")
-
 // generate writes stance into body within ctx (the request's work: the check decides
 // every crawler of the registry on every path the rules name). A stance that would
 // change another crawler's verdict is refused (422) with the notes in the message.
