@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/gorobots/robots"
@@ -331,8 +332,14 @@ func (s *Server) auditJobOfForm(f *pageForm) (auditJob, string, error) {
 	if f.AllowBlocked != "" {
 		allowBlocked = []string{f.AllowBlocked}
 	}
+	pages := 0
+	if f.Pages != "" {
+		if pages, err = strconv.Atoi(f.Pages); err != nil || pages < 0 || pages > audit.MaxPages {
+			return auditJob{}, "", errorf(http.StatusBadRequest, "pages to read: %q, want 0 to %d", f.Pages, audit.MaxPages)
+		}
+	}
 	return auditJob{target: target, agents: agents, dialect: dialect, lim: s.cfg.Audit, allowBlocked: allowBlocked,
-		hosts: splitList(f.Hosts), as: splitList(f.As)}, note, nil
+		hosts: splitList(f.Hosts), as: splitList(f.As), pages: pages}, note, nil
 }
 
 // auditViewOf is the page's view of a report.

@@ -163,6 +163,9 @@ type pageForm struct {
 	// Hosts and As are the audit's other hosts and the crawlers fetched as (as
 	// robots audit -hosts and -as), separated by commas or spaces.
 	Hosts, As string
+	// Pages is how many pages the audit reads for their headers and meta tags (as
+	// robots audit -pages and POST /v1/audit's "pages"), as typed.
+	Pages string
 }
 
 type crawlerChoice struct {
@@ -479,6 +482,7 @@ func formOf(r *http.Request) pageForm {
 		Stance:       r.PostForm["stance"],
 		Hosts:        strings.TrimSpace(r.PostForm.Get("hosts")),
 		As:           strings.TrimSpace(r.PostForm.Get("as")),
+		Pages:        strings.TrimSpace(r.PostForm.Get("pages")),
 	}
 }
 

@@ -202,3 +202,35 @@ func TestCheckPurposes(t *testing.T) {
 		t.Errorf("unreachable site: status %d, %+v; want blocked for every purpose", code, a.Purposes)
 	}
 }
+
+// TestAuditPagePages: the tester's audit reads the pages asked for ("pages", as robots
+// audit -pages): the root page's meta robots noindex joins the answers per purpose
+// (search disallowed for Googlebot, the page read); a count past 100 is refused.
+func TestAuditPagePages(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			w.Write([]byte("User-agent: *\nAllow: /\n"))
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><head><meta name="robots" content="noindex"><title>home</title></head><body>home</body></html>`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(site.Close)
+	s, _ := start(t, Config{AllowPrivate: true})
+	form := url.Values{"mode": {"audit"}, "action": {"audit"}, "audit_url": {site.URL}, "agent": {"Googlebot"}, "pages": {"1"}}
+	code, page := postPage(t, s, form)
+	if code != 200 {
+		t.Fatalf("status %d:\n%.2000s", code, page)
+	}
+	rows := strings.Join(stanceRows(t, page), "\n")
+	if !strings.Contains(rows, site.URL+"/|search|disallowed|Googlebot") || !strings.Contains(page, "the page read too") || !strings.Contains(page, `<span class="src">robots-tag</span> noindex (meta robots)`) {
+		t.Errorf("answers with the page read:\n%s", rows)
+	}
+	form.Set("pages", "101")
+	if code, page := postPage(t, s, form); code != 400 || !strings.Contains(page, "want 0 to 100") {
+		t.Errorf("pages 101: status %d", code)
+	}
+}
