@@ -40,3 +40,41 @@ func BenchmarkLargeFiles(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWildPrefixes lints the two files of wildcard rules that the comparison
+// of rules by prefix (wildRules) meets at its worst, each near robots.txt's 500 KiB:
+// 28,000 rules "/xxxxx*" of distinct texts before the "*" (each rule read all the
+// others before), and 1,000 rules "/aaa…*" whose texts before the "*" have 1,000
+// different lengths (each rule looks up every length up to its own).
+//
+//	go test -run '^$' -bench WildPrefixes ./lint
+func BenchmarkWildPrefixes(b *testing.B) {
+	rng := rand.New(rand.NewPCG(39, 1))
+	var distinct strings.Builder
+	distinct.WriteString("User-agent: *\n")
+	for range 28000 {
+		v := make([]byte, 5)
+		for i := range v {
+			v[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[rng.IntN(36)]
+		}
+		fmt.Fprintf(&distinct, "Disallow: /%s*\n", v)
+	}
+	var lengths strings.Builder
+	lengths.WriteString("User-agent: *\n")
+	for k := range 1000 {
+		fmt.Fprintf(&lengths, "Disallow: /%s*\n", strings.Repeat("a", k))
+	}
+	for _, c := range []struct {
+		name  string
+		body  string
+		rules int
+	}{{"distinct", distinct.String(), 28000}, {"lengths", lengths.String(), 1000}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.body)))
+			for b.Loop() {
+				Check("robots.txt", []byte(c.body))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.rules), "ns/rule")
+		})
+	}
+}

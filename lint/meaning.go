@@ -540,24 +540,22 @@ func neverDecides(p *pattern, same []robots.Rule, wild *wildRules, groupOf map[i
 	// Which wins does not depend on the order they are read in, nor does the budget
 	// they use (one per candidate).
 	var best robots.Rule
-	for _, n := range wild.lengths {
-		if n > len(p.prefix) {
-			break
+	spent := false
+	wild.candidates(p, func(q *pattern) bool {
+		if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) {
+			return true
 		}
-		for _, q := range wild.byPrefix[p.prefix[:n]] {
-			if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) {
-				continue
-			}
-			if *budget <= 0 {
-				return verdict{}, false
-			}
-			*budget--
-			if q.mayCover(p) && q.glob.match(p.glob) && (best.Line == 0 || beats(q.rule, best)) {
-				best = q.rule
-			}
+		if *budget <= 0 {
+			spent = true
+			return false
 		}
-	}
-	if best.Line == 0 {
+		*budget--
+		if q.mayCover(p) && q.glob.match(p.glob) && (best.Line == 0 || beats(q.rule, best)) {
+			best = q.rule
+		}
+		return true
+	})
+	if spent || best.Line == 0 {
 		return verdict{}, false
 	}
 	if best.Allow != r.Allow {
@@ -569,18 +567,51 @@ func neverDecides(p *pattern, same []robots.Rule, wild *wildRules, groupOf map[i
 // wildRules are the ASCII rules with wildcards of a rule set, by their text before
 // the first "*" (pattern.prefix), so that a rule is compared only with those that
 // can match it (a file of a thousand "/dir/*.ext" rules made each rule read them all).
+// They are kept by a hash of that text (FNV-1a), which a rule computes for each
+// length of its own text in one pass: a file whose wildcard rules have a thousand
+// lengths of text costs no more than the text read. Two texts of one hash would only
+// make a candidate more, which glob.match turns away.
 type wildRules struct {
-	byPrefix map[string][]*pattern
+	byPrefix map[uint64][]*pattern
 	lengths  []int // the lengths of the prefixes, ascending
 }
 
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
 func (w *wildRules) add(p *pattern) {
 	if w.byPrefix == nil {
-		w.byPrefix = map[string][]*pattern{}
+		w.byPrefix = map[uint64][]*pattern{}
 	}
-	w.byPrefix[p.prefix] = append(w.byPrefix[p.prefix], p)
+	h := uint64(fnvOffset)
+	for i := 0; i < len(p.prefix); i++ {
+		h = (h ^ uint64(p.prefix[i])) * fnvPrime
+	}
+	w.byPrefix[h] = append(w.byPrefix[h], p)
 	if i, found := slices.BinarySearch(w.lengths, len(p.prefix)); !found {
 		w.lengths = slices.Insert(w.lengths, i, len(p.prefix))
+	}
+}
+
+// candidates calls yield with each wildcard rule whose text before its first "*"
+// starts p's (and, rarely, one of the same hash), shortest texts first; it stops
+// when yield returns false.
+func (w *wildRules) candidates(p *pattern, yield func(q *pattern) bool) {
+	h, n := uint64(fnvOffset), 0
+	for _, l := range w.lengths {
+		if l > len(p.prefix) {
+			return
+		}
+		for ; n < l; n++ {
+			h = (h ^ uint64(p.prefix[n])) * fnvPrime
+		}
+		for _, q := range w.byPrefix[h] {
+			if !yield(q) {
+				return
+			}
+		}
 	}
 }
 
