@@ -110,6 +110,7 @@ func AddVersion(hist []Version, r *Result) ([]Version, bool) {
 			out[0].SeenAt = r.FetchedAt
 			out[0].Fetches++
 			out[0].Status = r.Status
+			out[0].Body = body // the same bytes: a store in memory keeps the result's string alone
 			return out, true
 		}
 	}

@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"sync"
+	"unsafe"
 )
 
 // Store keeps results by origin: the latest fetch with its body and metadata, and
@@ -60,7 +61,11 @@ func (s *MemoryStore) Save(_ context.Context, r *Result) error {
 		hist = e.hist
 	}
 	hist, _ = AddVersion(hist, r)
-	s.entries.put(r.Origin, &memEntry{r: r, hist: hist}, r.size()+historySize(hist)+clockItemBytes)
+	size := r.size() + historySize(hist)
+	if len(hist) > 0 && unsafe.StringData(hist[0].Body) == unsafe.StringData(r.Body) {
+		size -= int64(len(r.Body)) // one string, counted by r.size
+	}
+	s.entries.put(r.Origin, &memEntry{r: r, hist: hist}, size+clockItemBytes)
 	return nil
 }
 

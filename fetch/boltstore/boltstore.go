@@ -28,8 +28,8 @@
 //
 // Each entry holds its origin's history besides its latest result (fetch.Historian:
 // at most fetch.HistoryVersions versions, fetch.HistoryBytes of bodies), which
-// counts in the entry's size and is evicted with it. The history's latest version
-// holds the body in effect again, so an entry takes about twice its file's bytes;
+// counts in the entry's size and is evicted with it. The latest version's body is
+// the entry's own (it is not stored twice) unless the entry no longer holds it;
 // in a store bounded near MinMaxBytes, an entry whose history would not fit keeps
 // its latest version only.
 //
@@ -40,6 +40,8 @@ package boltstore
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -344,21 +346,22 @@ func (s *Store) save(e *fetch.Result, v []byte) error {
 		return ErrCompacting
 	}
 	// The history is read and written back under wmu, so no other save comes between.
-	hv, err := s.addVersion(e)
+	hist, err := s.addVersion(e)
+	if err != nil {
+		return err
+	}
+	hv, err := encodeHistory(hist, e.Body)
 	if err != nil {
 		return err
 	}
 	in := info{size: entrySize(len(origin), len(v)+len(hv)), expires: e.ExpiresAt.UnixNano(), used: now}
-	if float64(in.size) > liveShare*float64(s.max) && hv != nil {
+	if float64(in.size) > liveShare*float64(s.max) && len(hist) > 1 {
 		// A store bounded near MinMaxBytes cannot hold a large file's whole history:
 		// it keeps the latest version only.
-		var hist []fetch.Version
-		if json.Unmarshal(hv, &hist) == nil && len(hist) > 1 {
-			if hv, err = json.Marshal(hist[:1]); err != nil {
-				return err
-			}
-			in.size = entrySize(len(origin), len(v)+len(hv))
+		if hv, err = encodeHistory(hist[:1], e.Body); err != nil {
+			return err
 		}
+		in.size = entrySize(len(origin), len(v)+len(hv))
 	}
 	if float64(in.size) > liveShare*float64(s.max) {
 		return fmt.Errorf("entry of %d bytes, more than the store's bound of %d allows", in.size, s.max)
@@ -407,30 +410,64 @@ func deleteEntries(tx *bolt.Tx, keys []string) error {
 	return nil
 }
 
-// addVersion returns the history of e's origin with e's fetch added, encoded; the
-// history as stored when e adds nothing. s.wmu is held.
-func (s *Store) addVersion(e *fetch.Result) ([]byte, error) {
-	var stored []byte
+// addVersion returns the history of e's origin with e's fetch added (as it was
+// when e adds nothing). s.wmu is held.
+func (s *Store) addVersion(e *fetch.Result) ([]fetch.Version, error) {
+	var hist []fetch.Version
 	s.dbMu.RLock()
 	err := s.db.View(func(tx *bolt.Tx) error {
-		stored = slices.Clone(tx.Bucket(historyBucket).Get([]byte(e.Origin)))
+		hist = readHistory(tx, e.Origin)
 		return nil
 	})
 	s.dbMu.RUnlock()
 	if err != nil {
 		return nil, err
 	}
-	var hist []fetch.Version
-	if stored != nil {
-		if err := json.Unmarshal(stored, &hist); err != nil {
-			hist = nil // damaged: begin again rather than fail every save of the origin
-		}
+	hist, _ = fetch.AddVersion(hist, e)
+	return hist, nil
+}
+
+// emptySHA256 is the hash of an empty body: a version whose stored body is empty
+// and whose hash is another left its body to the entry (encodeHistory).
+const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+// encodeHistory writes hist as stored. The latest version's body is left out when
+// it is the body of the entry saved with it (body: the file in effect, which the
+// entry keeps, its copy's when stale): the common case, where the history would
+// otherwise hold every file twice. readHistory puts it back.
+func encodeHistory(hist []fetch.Version, body string) ([]byte, error) {
+	if len(hist) == 0 {
+		return nil, nil
 	}
-	hist, added := fetch.AddVersion(hist, e)
-	if !added {
-		return stored, nil
+	if hist[0].Body != "" && hist[0].Body == body {
+		hist = slices.Clone(hist)
+		hist[0].Body = ""
 	}
 	return json.Marshal(hist)
+}
+
+// readHistory reads origin's history in tx, the latest version's body put back
+// from the entry when encodeHistory left it out. A damaged history reads as none,
+// so that the origin's saves begin it again rather than fail.
+func readHistory(tx *bolt.Tx, origin string) []fetch.Version {
+	v := tx.Bucket(historyBucket).Get([]byte(origin))
+	if v == nil {
+		return nil
+	}
+	var hist []fetch.Version
+	if json.Unmarshal(v, &hist) != nil || len(hist) == 0 {
+		return nil
+	}
+	if h := &hist[0]; h.Body == "" && h.SHA256 != emptySHA256 {
+		var e fetch.Result
+		if json.Unmarshal(tx.Bucket(bucket).Get([]byte(origin)), &e) == nil {
+			sum := sha256.Sum256([]byte(e.Body))
+			if hex.EncodeToString(sum[:]) == h.SHA256 {
+				h.Body = e.Body
+			}
+		}
+	}
+	return hist
 }
 
 // History returns the versions kept of origin, the latest first.
@@ -439,11 +476,8 @@ func (s *Store) History(_ context.Context, origin string) ([]fetch.Version, erro
 	defer s.dbMu.RUnlock()
 	var hist []fetch.Version
 	err := s.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(historyBucket).Get([]byte(origin))
-		if v == nil {
-			return nil
-		}
-		return json.Unmarshal(v, &hist)
+		hist = readHistory(tx, origin)
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: history of %s: %w", origin, err)

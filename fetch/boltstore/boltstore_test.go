@@ -223,10 +223,10 @@ func TestBound(t *testing.T) {
 	}
 	st := s.Stats()
 	t.Logf("after 325 saves of 33 KiB: %+v", st)
-	// 4 MiB × 3/4 in 66 KiB entries (33 KiB of JSON and its history, which holds the
-	// body again), less what eviction frees below that: 43 to 47.
-	if st.Entries < 40 || st.Entries > 50 {
-		t.Errorf("%d entries held; want about 45 (three quarters of 4 MiB in 66 KiB entries with their history)", st.Entries)
+	// 4 MiB × 3/4 in 33 KiB entries (their history's latest version is the entry's
+	// own body, not stored again), less what eviction frees below that: 86 to 95.
+	if st.Entries < 80 || st.Entries > 100 {
+		t.Errorf("%d entries held; want about 90 (three quarters of 4 MiB in 33 KiB entries)", st.Entries)
 	}
 	if st.Compactions > 325/4 {
 		t.Errorf("%d compactions in 325 saves; freed pages should be reused", st.Compactions)
@@ -340,18 +340,36 @@ func TestHistoryKept(t *testing.T) {
 	if err != nil || len(hist) != 2 || len(hist[0].Body) != 1001 || len(hist[1].Body) != 1000 {
 		t.Fatalf("after a restart: %d versions, %v; want 2 (bodies of 1001 and 1000 bytes)", len(hist), err)
 	}
-	// Entries of 100 KiB (about 270 KiB with their history) until kept.example,
-	// expired, is evicted.
-	for i := range 20 {
+	// Entries of 100 KiB (about 135 KiB as JSON) until kept.example, expired, is
+	// evicted: 40 of them are more than the entries' three quarters of 4 MiB.
+	for i := range 40 {
 		if err := s.Save(ctx, result(fmt.Sprintf("https://fill-%d.example", i), 100<<10, now, now.Add(24*time.Hour))); err != nil {
 			t.Fatal(err)
 		}
 		s.WaitCompaction()
 	}
 	if r, _ := s.Load(ctx, "https://kept.example"); r != nil {
-		t.Fatal("kept.example still held after 20 saves of 100 KiB in a 4 MiB store")
+		t.Fatal("kept.example still held after 40 saves of 100 KiB in a 4 MiB store")
 	}
 	if hist, err := s.History(ctx, "https://kept.example"); err != nil || len(hist) != 0 {
 		t.Errorf("history of an evicted entry: %d versions, %v; want none", len(hist), err)
+	}
+}
+
+// TestHistoryOnce: the history's latest version is the entry's body, not stored a
+// second time: an origin of a 60,000-byte file takes its entry's bytes (the body
+// as base64, 80,000) and little more.
+func TestHistoryOnce(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "cache.db"))
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	if err := s.Save(t.Context(), result("https://once.example", 60000, now, now.Add(time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	if b := s.Stats().Bytes; b < 80000 || b > 82000 {
+		t.Errorf("entry of a 60,000-byte file with its history: %d bytes; want 80,000 to 82,000 (the body once)", b)
+	}
+	hist, err := s.History(t.Context(), "https://once.example")
+	if err != nil || len(hist) != 1 || len(hist[0].Body) != 60000 {
+		t.Fatalf("history: %d versions, %v; want one of 60,000 bytes", len(hist), err)
 	}
 }
