@@ -10,7 +10,9 @@
 //     (X-Forwarded-Method, -Proto, -Host, -Uri, -For, or X-Original-URI and the
 //     like), trusting the client address only from configured proxy addresses.
 //     "robots serve" mounts it at /v1/gate.
-//   - [Gate.Middleware], a net/http handler wrapper for Go servers.
+//   - [Gate.Middleware], a net/http handler wrapper for Go servers, and
+//     [Gate.Judge], its decision and answer for servers that read the request
+//     their own way: contrib/caddy, the Caddy module (http.handlers.robots_gate).
 //   - The decision itself, for anything else that sees requests.
 //
 // # The decision
