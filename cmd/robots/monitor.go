@@ -264,7 +264,9 @@ func compareStates(prev, next *monitorState, dialect robots.Dialect) *monitorRep
 		oc := originChange{Origin: o, Before: before, After: after}
 		if before != nil {
 			oc.Changed = before.SHA256 != after.SHA256 || before.Effect != after.Effect
-			if oc.Changed {
+			// An unreachable origin's file did not change: crawlers take every URL as
+			// disallowed meanwhile, which the origin's line and the verdicts say.
+			if oc.Changed && before.Effect != fetch.DisallowAll && after.Effect != fetch.DisallowAll {
 				fc := filediff.Diff(parse(before), parse(after), nil, nil)
 				rep.files[o] = fc
 				rep.Changes = append(rep.Changes, fc...)
