@@ -430,6 +430,10 @@ func decodeBatch(body string) (batchRequest, error) {
 			err = r.stringOrNull("dialect", &req.Dialect)
 		case strings.EqualFold(name, "merge_agents"):
 			err = r.boolOrNull("merge_agents", &req.Merge)
+		case strings.EqualFold(name, "purposes"):
+			// Not a batch's: each answer may fetch the site's RSL licences and
+			// tdmrep.json; said plainly rather than as an unknown field.
+			err = fmt.Errorf(`json: "purposes" is not a batch's: ask GET /v1/check?purposes=true for a URL and crawler, or POST /v1/audit for a site`)
 		default:
 			// As POST /v1/audit: a misspelt field ("agnet") must not pass unseen.
 			err = fmt.Errorf("json: unknown field %q (want agent, agents, urls, dialect, merge_agents)", name)

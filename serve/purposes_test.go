@@ -197,6 +197,12 @@ func TestCheckPurposes(t *testing.T) {
 	if code := get(t, s, checkPath([]string{"GPTBot", "CCBot"}, site.URL+"/")+"&merge_agents=true&purposes=true", &plain); code != 400 {
 		t.Errorf("two agents with purposes=true: status %d, want 400", code)
 	}
+	var e struct {
+		Error string `json:"error"`
+	}
+	if code := post(t, s, "/v1/check", `{"agent":"GPTBot","urls":["`+site.URL+`/"],"purposes":true}`, &e); code != 400 || !strings.Contains(e.Error, "GET /v1/check?purposes=true") {
+		t.Errorf("a batch with purposes: status %d, %q; want 400 naming GET /v1/check?purposes=true", code, e.Error)
+	}
 	down := newOrigin(t, 503, "")
 	if code := get(t, s, checkPath([]string{"GPTBot"}, down.URL+"/x")+"&purposes=true", &a); code != 200 || len(a.Purposes) != 5 || a.Purposes[0].Verdict != "blocked" || a.Purposes[4].Verdict != "blocked" {
 		t.Errorf("unreachable site: status %d, %+v; want blocked for every purpose", code, a.Purposes)
