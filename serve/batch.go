@@ -15,6 +15,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/verdictjson"
+	"github.com/gorobots/robots/internal/weburl"
 )
 
 // POST /v1/check: a batch of URLs decided in request order, each origin looked up
@@ -50,22 +51,26 @@ const batchChunk = 32
 // for its result.
 func (sc *batchScratch) group(urls []string, i int) error {
 	raw := urls[i]
-	u, input, err := encodeURL(raw)
-	if err != nil {
-		sc.inputs[i] = raw
-		return err
-	}
-	urls[i], sc.inputs[i] = u, input
-	k, err := fetch.Origin(u)
-	known := err == nil
+	// Nearly every URL a crawler asks about is kept as it is, and its origin is a
+	// prefix of it: one reading of the URL tells both (weburl.PlainOrigin).
+	k, known := weburl.PlainOrigin(raw)
 	if !known {
-		k = u // a group of its own, which lookup reports
+		u, input, err := encodeURL(raw)
+		if err != nil {
+			sc.inputs[i] = raw
+			return err
+		}
+		urls[i], sc.inputs[i] = u, input
+		k, err = fetch.Origin(u)
+		if known = err == nil; !known {
+			k = u // a group of its own, which lookup reports
+		}
 	}
 	oi, ok := sc.index[k]
 	if !ok {
 		oi = int32(len(sc.states))
 		sc.index[k] = oi
-		o := originState{url: u, index: -1}
+		o := originState{url: urls[i], index: -1}
 		if known {
 			o.origin = k
 		}

@@ -1,6 +1,9 @@
 package weburl
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestQuickOrigin: the allocation-free origin agrees with the parsed one wherever it
 // answers, and answers for the common forms.
@@ -100,8 +103,8 @@ func TestPlain(t *testing.T) {
 	}
 }
 
-// FuzzPlain: a URL isPlain accepts is one Encode's slow way returns unchanged, and
-// its origin is the one the URL parser gives.
+// FuzzPlain: a URL isPlain accepts is one Encode's slow way and Absolute return
+// unchanged, and its origin (PlainOrigin's) is the one the URL parser gives.
 func FuzzPlain(f *testing.F) {
 	for _, s := range []string{"https://example.com/", "http://a.b:8080/x?y#z", "http://a.com/%41", "http://a_b.c:65535/",
 		"https://example.com/a/%2e./b", "https://e.com/a?b'#c'"} {
@@ -121,6 +124,14 @@ func FuzzPlain(f *testing.F) {
 		}
 		if _, ok := quickOrigin(s); !ok {
 			t.Errorf("isPlain(%q), but quickOrigin refuses it", s)
+		}
+		// What serve's batches rely on: PlainOrigin answers for Absolute and Origin.
+		origin, _ := PlainOrigin(s)
+		if o, err := parseOrigin(s); err != nil || o != origin || !strings.HasPrefix(s, origin) {
+			t.Errorf("PlainOrigin(%q) = %q; parseOrigin = %q, %v", s, origin, o, err)
+		}
+		if u, note, err := Absolute(s); err != nil || u != s || note != "" {
+			t.Errorf("isPlain(%q), but Absolute gives %q, %q, %v", s, u, note, err)
 		}
 	})
 }
