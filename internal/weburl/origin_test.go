@@ -99,6 +99,11 @@ func TestPlain(t *testing.T) {
 			if got := isPlain(tc.url); got != tc.plain {
 				t.Errorf("isPlain(%q) = %v; want %v", tc.url, got, tc.plain)
 			}
+			// PlainOrigin answers alike, with the origin the URL parser gives.
+			origin, ok := PlainOrigin(tc.url)
+			if want, _ := parseOrigin(tc.url); ok != tc.plain || ok && origin != want {
+				t.Errorf("PlainOrigin(%q) = %q, %v; want %q, %v", tc.url, origin, ok, want, tc.plain)
+			}
 		})
 	}
 }
