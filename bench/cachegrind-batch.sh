@@ -12,7 +12,8 @@
 # thread (-test.cpu 1) with GOGC=off; the difference over 200,000 decisions cancels
 # out loading the corpus and setting up. The counts are of the whole process (the
 # handler, the runtime, the benchmark's requests), as the benchmark's decisions per
-# CPU-second are.
+# CPU-second are. BENCH, DECISIONS (per op) and the op counts LO and HI pick another
+# benchmark: for single checks, BENCH='^BenchmarkCheck$' DECISIONS=1 LO=2000 HI=22000.
 set -euo pipefail
 cd "$(dirname "$0")/../serve"
 out=$(mktemp -d -t robots-cgb.XXXXXX)
@@ -23,13 +24,13 @@ if [ ${#bins[@]} -eq 0 ]; then
 	bins=("$out/serve.test")
 fi
 for bin in "${bins[@]}"; do
-	for n in 20 220; do
+	for n in "${LO:-20}" "${HI:-220}"; do
 		# cpu.rdtscp=off: valgrind cannot run the RDTSCP instruction the runtime uses.
 		GODEBUG=cpu.rdtscp=off GOGC=off valgrind --tool=cachegrind --cache-sim=no \
 			--cachegrind-out-file="$out/$n.out" "$bin" -test.run '^$' \
-			-test.bench '^BenchmarkBatch$/^origins=5$' -test.benchtime "${n}x" -test.cpu 1 >/dev/null 2>&1
+			-test.bench "${BENCH:-^BenchmarkBatch\$/^origins=5\$}" -test.benchtime "${n}x" -test.cpu 1 >/dev/null 2>&1
 	done
-	python3 - "$bin" "$out/20.out" "$out/220.out" <<'PY'
+	python3 - "$bin" "$out/${LO:-20}.out" "$out/${HI:-220}.out" "${DECISIONS:-1000}" "$(( ${HI:-220} - ${LO:-20} ))" <<'PY'
 import sys
 
 def ir(path):
@@ -37,6 +38,6 @@ def ir(path):
         if line.startswith("summary:"):
             return int(line.split()[1])
 
-print(f"{sys.argv[1]}: {(ir(sys.argv[3]) - ir(sys.argv[2])) / 200_000:,.0f} instructions per decision")
+print(f"{sys.argv[1]}: {(ir(sys.argv[3]) - ir(sys.argv[2])) / (int(sys.argv[5]) * int(sys.argv[4])):,.0f} instructions per decision")
 PY
 done
