@@ -188,22 +188,21 @@ func (r *Robots) Dialect() Dialect {
 
 func (d Dialect) legacy() bool { return d == Legacy1996 || d == Legacy1994 }
 
-// compilePattern turns a rule value into the pattern matched and its shape.
-func (d Dialect) compilePattern(v string) (string, uint8) {
+// compilePattern turns a rule value into the pattern matched.
+func (d Dialect) compilePattern(v string) pattern {
 	switch d {
 	case RFC9309:
-		p := canonRFC(v, true)
-		return p, shapeOf(p)
+		return readPattern(canonRFC(v, true))
 	case Legacy1996:
-		return decode1996(v), shapePrefix
+		return literalPattern(decode1996(v))
 	case Legacy1994:
-		return v, shapePrefix
+		return literalPattern(v)
 	}
 	// Most values need no escaping (eight bytes at a time tell).
 	if !plainASCII(v) {
 		v = escapePattern(v)
 	}
-	return v, shapeOf(v)
+	return readPattern(v)
 }
 
 // matchPath turns the path of a URL into what the dialect's patterns are matched against.
@@ -242,6 +241,7 @@ func canonRFC(s string, rule bool) string {
 		}
 	}
 	query := false
+	body, _ := cutEnd(s) // a rule's end anchor stays
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -266,7 +266,7 @@ func canonRFC(s string, rule bool) string {
 			query, c = true, 0
 		case c == '/' && !query, (c == '=' || c == '&') && query:
 			c = 0
-		case rule && (c == '*' || c == '$' && i == len(s)-1):
+		case rule && (c == anyRun || i == len(body)):
 			c = 0
 		}
 		if c == 0 { // kept as it is

@@ -98,32 +98,6 @@ func progIndex(prog string) int {
 	return int(u32(prog, len(prog)-progPad-4))
 }
 
-// pieces calls f with each literal piece of the compiled pattern pat of the shape, in
-// order, that is not empty: the runs between the '*'s of a wildcard pattern, without its
-// final '$'; the pattern of a prefix one; the pattern without its '$' of an exact one. It
-// is the index's reading of a pattern; matches is the matcher's.
-func pieces(pat string, shape uint8, f func(string)) {
-	switch shape {
-	case shapeExact:
-		pat = pat[:len(pat)-1]
-	case shapeWild:
-		pat = strings.TrimSuffix(pat, "$")
-		for {
-			i := strings.IndexByte(pat, '*')
-			if i < 0 {
-				break
-			}
-			if i > 0 {
-				f(pat[:i])
-			}
-			pat = pat[i+1:]
-		}
-	}
-	if pat != "" {
-		f(pat)
-	}
-}
-
 type indexRec struct {
 	key              uint32 // the node of its key piece, 0 when it has none
 	e, t             uint32
@@ -149,7 +123,8 @@ func buildIndex(rules []rule, pats []string, first bool) []byte {
 	for i := range rules {
 		ru := &rules[i]
 		recs[i] = indexRec{e: ru.e, t: ru.t, pieceLo: uint32(len(ps)), n: int(ru.n), allow: ru.flags&flagAllow != 0, line: ru.line}
-		pieces(pats[ru.off], ru.shape, func(s string) { ps = append(ps, piece{s, int32(len(ps))}) })
+		// The pieces of its pattern are the index's reading of it; the matcher's is the same (patternOf).
+		patternOf(pats[ru.off], ru.shape).pieces(func(s string) { ps = append(ps, piece{s, int32(len(ps))}) })
 		recs[i].pieceHi = uint32(len(ps))
 	}
 	refs := make([]uint32, len(ps)) // the node of each piece, in rule order
@@ -563,16 +538,19 @@ func (v *indexView) verify(sc *indexScratch, r int, en entry, p *pathView) bool 
 	prog := v.prog
 	lo, n := v.pieces+4*int(u32(prog, r+recPieces)), int(u32(prog, r+recN))
 	shape := en.shape()
-	pat := en.pat(prog, p.body)
 	if n == 0 {
-		return p.matches(shape, pat)
+		return p.matches(shape, en.pat(prog, p.body))
 	}
+	pat := patternOf(en.pat(prog, p.body), shape)
 	pathLen := len(p.s)
 	if p.slash {
 		pathLen++
 	}
-	// A final '$' after a piece anchors that piece at the end of the path.
-	last := shape == shapeExact || shape == shapeWild && len(pat) >= 2 && pat[len(pat)-1] == '$' && pat[len(pat)-2] != '*'
+	// An end anchor after a piece anchors that piece at the end of the path.
+	tail := ""
+	if pat.end {
+		tail = pat.tail()
+	}
 	pos, early := 0, false
 	for i := range n {
 		node := u32(prog, lo+4*i)
@@ -582,13 +560,13 @@ func (v *indexView) verify(sc *indexScratch, r int, en entry, p *pathView) bool 
 		}
 		ln := u16(prog, v.node(node)+nodeLen)
 		switch {
-		case i == 0 && (shape != shapeWild || pat[0] != '*'):
+		case i == 0 && pat.head() != "":
 			if end != ln {
 				return false // the path does not start with it
 			}
 		case early:
-		case last && i == n-1:
-			return pathLen-pos >= ln && p.hasSuffix(pat[strings.LastIndexByte(pat, '*')+1:len(pat)-1])
+		case i == n-1 && tail != "":
+			return pathLen-pos >= ln && p.hasSuffix(tail)
 		case end-ln < pos:
 			early = true // it occurs before where it may start: the matcher decides
 		}
@@ -597,9 +575,9 @@ func (v *indexView) verify(sc *indexScratch, r int, en entry, p *pathView) bool 
 		}
 	}
 	if early {
-		return p.matches(shape, pat)
+		return p.matches(shape, pat.s)
 	}
-	return shape != shapeExact || pathLen == pos
+	return !pat.end || pat.star >= 0 || pathLen == pos // one piece anchored at both ends: the path is that piece
 }
 
 // hasSuffix reports whether the path ends with x.

@@ -5,93 +5,186 @@ import (
 	"strings"
 )
 
-// Pattern shapes, decided at parse time so that the common cases skip the general matcher.
+// The pattern syntax, said once. A compiled pattern (Dialect.compilePattern) matches a
+// path from its start; anyRun anywhere matches any run of bytes, endAnchor as the
+// pattern's last byte anchors the match at the end of the path (elsewhere it stands
+// for itself), and every other byte stands for itself. So a pattern is a list of
+// literal pieces separated by anyRun, the first anchored at the start of the path, and
+// maybe an end anchor: readPattern reads it so, and everything that reads a pattern
+// reads it through readPattern (or cutEnd, and isSpecial for values not yet compiled):
+// its shape, the matcher, a literal entry's first word and its bucket key, the byte and
+// pair sets of a wildcard entry, the index's pieces and its verification, CheckOnce's
+// pre-filter and RFC 9309's escaping of a rule's value. A change to what a pattern
+// means is made here.
 const (
-	shapePrefix uint8 = iota // no '*' and no trailing '$': a plain prefix
-	shapeExact               // a trailing '$' and no '*': the path equals the value
-	shapeWild                // contains '*'
+	anyRun    = '*'
+	endAnchor = '$'
 )
 
-// shapeOf is the shape of a compiled pattern, and the one place that says which of its
-// bytes are special: '*' anywhere, '$' only at the end. Every dialect's compilation
-// (Dialect.compilePattern) takes the shape from here.
-func shapeOf(pat string) uint8 {
-	if strings.IndexByte(pat, '*') >= 0 {
-		return shapeWild
+// isSpecial reports whether c may mean something other than itself in a pattern.
+func isSpecial(c byte) bool { return c == anyRun || c == endAnchor }
+
+// cutEnd returns pat without its end anchor, and whether it has one.
+func cutEnd(pat string) (body string, end bool) {
+	if n := len(pat); n > 0 && pat[n-1] == endAnchor {
+		return pat[:n-1], true
 	}
-	if pat != "" && pat[len(pat)-1] == '$' {
+	return pat, false
+}
+
+// pattern is a compiled pattern as readPattern reads it.
+type pattern struct {
+	s    string // the pattern, which a rule set keeps
+	body string // s without its end anchor: literal pieces separated by anyRun
+	star int    // where the first anyRun of body is, -1 when it has none
+	end  bool   // the match is anchored at the end of the path
+}
+
+func readPattern(pat string) pattern {
+	body, end := cutEnd(pat)
+	return pattern{s: pat, body: body, star: strings.IndexByte(body, anyRun), end: end}
+}
+
+// literalPattern is pat read as one piece, every byte standing for itself: the
+// patterns of the legacy dialects, which know no special byte.
+func literalPattern(pat string) pattern { return pattern{s: pat, body: pat, star: -1} }
+
+// patternOf reads a pattern of a rule set, whose shape it has: a prefix pattern is
+// one piece, whatever its bytes (the legacy dialects' are all prefix patterns).
+func patternOf(pat string, shape uint8) pattern {
+	if shape == shapePrefix {
+		return literalPattern(pat)
+	}
+	return readPattern(pat)
+}
+
+// Pattern shapes, decided at parse time so that the common cases skip the general matcher.
+const (
+	shapePrefix uint8 = iota // one piece and no end anchor: a plain prefix
+	shapeExact               // one piece and an end anchor: the path equals the piece
+	shapeWild                // several pieces
+)
+
+func (p pattern) shape() uint8 {
+	switch {
+	case p.star >= 0:
+		return shapeWild
+	case p.end:
 		return shapeExact
 	}
 	return shapePrefix
 }
 
-// matches reports whether path matches pat of the given shape. Like Google's matcher,
-// a pattern matches from the start of the path, '*' matches any run of bytes and '$'
-// anchors only as the last byte of the pattern (elsewhere it is literal).
-func matches(shape uint8, pat, path string) bool {
-	switch shape {
-	case shapePrefix:
-		return strings.HasPrefix(path, pat)
-	case shapeExact:
-		return path == pat[:len(pat)-1]
+// head is the piece anchored at the start of the path: the body up to its first anyRun,
+// all of it when it has none.
+func (p pattern) head() string {
+	if p.star < 0 {
+		return p.body
 	}
-	return matchWild(pat, path)
+	return p.body[:p.star]
+}
+
+// tail is the last piece: the body after its last anyRun, all of it when it has none.
+// With an end anchor, it is anchored at the end of the path.
+func (p pattern) tail() string {
+	return p.body[strings.LastIndexByte(p.body, anyRun)+1:]
+}
+
+// pieces calls f with each piece of the pattern that is not empty, in order.
+func (p pattern) pieces(f func(string)) {
+	body := p.body
+	for i := p.star; i >= 0; i = strings.IndexByte(body, anyRun) {
+		if i > 0 {
+			f(body[:i])
+		}
+		body = body[i+1:]
+	}
+	if body != "" {
+		f(body)
+	}
+}
+
+// literal returns the piece of a pattern of one piece (shapePrefix or shapeExact).
+func (p pattern) literal() string { return p.body }
+
+// bucketKey is the byte after the leading '/' that every path matching the pattern must
+// have, or -1 when it can match paths of any second byte (its head is shorter) or that
+// byte is not ASCII (escaped patterns have none) or is NUL (bit 0 of a set's keys marks
+// its long header; the reader ends a line at a NUL, so only a decoded escape has one).
+func (p pattern) bucketKey() int16 {
+	if h := p.head(); len(h) >= 2 && h[0] == '/' && 0 < h[1] && h[1] < 0x80 {
+		return int16(h[1])
+	}
+	return -1
+}
+
+// matches reports whether path matches pat of the given shape (see patternOf). Like
+// Google's matcher, a pattern matches from the start of the path.
+func matches(shape uint8, pat, path string) bool {
+	if shape == shapePrefix { // one piece: patternOf, without building it
+		return strings.HasPrefix(path, pat)
+	}
+	return readPattern(pat).match(path)
 }
 
 // matchesSlash is matches(shape, pat, "/"+rest) without building that string.
 func matchesSlash(shape uint8, pat, rest string) bool {
-	switch shape {
-	case shapePrefix:
+	if shape == shapePrefix {
 		return pat == "" || pat[0] == '/' && strings.HasPrefix(rest, pat[1:])
-	case shapeExact:
-		return len(pat) >= 2 && pat[0] == '/' && rest == pat[1:len(pat)-1]
 	}
+	return readPattern(pat).matchSlash(rest)
+}
+
+// matchSlash is p.match("/" + rest) without building that string: the '/' is the
+// head's first byte, or taken by an anyRun the pattern starts with.
+func (p pattern) matchSlash(rest string) bool {
 	for {
 		switch {
-		case pat == "":
-			return true
-		case pat[0] == '/':
-			return matchWild(pat[1:], rest)
-		case pat[0] == '*':
-			if matchWild(pat, rest) { // the '*' takes the "/" and maybe more
-				return true
+		case p.star != 0: // the head is not empty, or the body is all of it
+			if p.body == "" {
+				return !p.end // "/" + rest is never empty
 			}
-			pat = pat[1:] // the '*' takes nothing
-		default: // another byte, or a final '$': "/"+rest is never empty
-			return false
+			if p.body[0] != '/' {
+				return false
+			}
+			p.body, p.star = p.body[1:], p.star-1
+			if p.star < 0 {
+				p.star = -1
+			}
+			return p.match(rest)
+		case p.match(rest): // the anyRun takes the "/" and maybe more
+			return true
 		}
+		// The anyRun takes nothing.
+		p.body = p.body[1:]
+		p.star = strings.IndexByte(p.body, anyRun)
 	}
 }
 
-// matchWild matches a pattern with '*' wildcards. Each literal piece is taken at its
-// leftmost occurrence after the previous one: with '*' as the only wildcard this finds
-// a match whenever one exists, so no backtracking is needed and the cost is at worst
-// linear in len(pat) × len(path).
-func matchWild(pat, path string) bool {
-	anchored := strings.HasSuffix(pat, "$")
-	if anchored {
-		pat = pat[:len(pat)-1]
-	}
-	star := strings.IndexByte(pat, '*')
-	if star < 0 { // from matchesSlash: the rest of a wildcard pattern, which may have no '*' left
-		if anchored {
-			return path == pat
+// match reports whether path matches the pattern. Each piece is taken at its leftmost
+// occurrence after the previous one: with anyRun as the only wildcard this finds a match
+// whenever one exists, so no backtracking is needed and the cost is at worst linear in
+// the pattern's length times the path's.
+func (p pattern) match(path string) bool {
+	if p.star < 0 {
+		if p.end {
+			return path == p.body
 		}
-		return strings.HasPrefix(path, pat)
+		return strings.HasPrefix(path, p.body)
 	}
-	// The first piece is anchored at the start of the path.
-	if !strings.HasPrefix(path, pat[:star]) {
+	// The head is anchored at the start of the path.
+	if !strings.HasPrefix(path, p.body[:p.star]) {
 		return false
 	}
-	pos := star
-	pat = pat[star+1:]
+	pos := p.star
+	rest := p.body[p.star+1:]
 	for {
-		star = strings.IndexByte(pat, '*')
+		star := strings.IndexByte(rest, anyRun)
 		if star < 0 {
 			break
 		}
-		piece := pat[:star]
-		pat = pat[star+1:]
+		piece := rest[:star]
+		rest = rest[star+1:]
 		if piece == "" {
 			continue
 		}
@@ -101,11 +194,11 @@ func matchWild(pat, path string) bool {
 		}
 		pos += i + len(piece)
 	}
-	// pat is now the last piece, after the last '*'.
-	if anchored {
-		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
+	// rest is now the tail.
+	if p.end {
+		return len(path)-pos >= len(rest) && strings.HasSuffix(path, rest)
 	}
-	return strings.Contains(path[pos:], pat)
+	return strings.Contains(path[pos:], rest)
 }
 
 // byteSet is a 64-bit summary of the bytes of a string: bit bitOf[c] is set for each
@@ -191,34 +284,26 @@ func pairBit(a, b byte) byteSet { return pairHash(uint32(a) | uint32(b)<<8) }
 // (Fibonacci hashing).
 func pairHash(k uint32) byteSet { return 1 << (k * 0x9E3779B1 >> 26) }
 
-// wildSets returns the needMask and the pairSet of the literal pieces of a wildcard
-// pattern (its pairs without '*' and without a final '$'), in one pass.
-func wildSets(pat string) (need, pairs byteSet) {
-	pat = strings.TrimSuffix(pat, "$")
-	prev := byte('*')
-	for i := 0; i < len(pat); i++ {
-		c := pat[i]
-		if c != '*' {
-			need |= 1 << (bitOf[c] & 63)
-			if prev != '*' {
-				pairs |= pairBit(prev, c)
-			}
+// sets returns the byte set a path must have to match the pattern (the bytes of its
+// pieces) and the pairSet of its pieces, in one pass.
+func (p pattern) sets() (need, pairs byteSet) {
+	p.pieces(func(s string) {
+		need |= bitsOf[s[0]]
+		for i := 1; i < len(s); i++ {
+			need, pairs = need|bitsOf[s[i]], pairs|pairBit(s[i-1], s[i])
 		}
-		prev = c
-	}
+	})
 	return need, pairs
 }
 
-// needMask is the byteMask of the bytes a path must contain to match pat: all but
-// '*' and a final '$'.
-func needMask(pat string) byteSet {
-	pat = strings.TrimSuffix(pat, "$")
+// need is the byte set a path must have to match the pattern: the bytes of its pieces.
+func (p pattern) need() byteSet {
 	var m byteSet
-	for i := 0; i < len(pat); i++ {
-		if pat[i] != '*' {
-			m |= 1 << (bitOf[pat[i]] & 63)
+	p.pieces(func(s string) {
+		for i := 0; i < len(s); i++ {
+			m |= bitsOf[s[i]]
 		}
-	}
+	})
 	return m
 }
 

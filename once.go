@@ -208,16 +208,17 @@ func (once *onceReader) offer(allow bool, value string, num int) {
 		side = &once.named
 	}
 	pv := &once.pv
-	pat, shape := Google.compilePattern(value)
+	pat := Google.compilePattern(value)
+	shape := pat.shape()
 	if shape == shapeWild {
 		once.budget -= len(pv.s)
 	}
-	if (shape != shapeWild || needMask(pat)&^pv.byteSet() == 0) && pv.matches(shape, pat) {
-		side.offer(len(pat), allow, num, value, once.g.cur)
+	if (shape != shapeWild || pat.need()&^pv.byteSet() == 0) && pv.matches(shape, pat.s) {
+		side.offer(len(pat.s), allow, num, value, once.g.cur)
 	}
 	if allow {
-		if dir, ok := indexDir(pat); ok && pv.matches(shapeOf(dir), dir) {
-			side.offer(len(dir), true, num, value, once.g.cur)
+		if dir, ok := indexDir(pat.s); ok && pv.matches(dir.shape(), dir.s) {
+			side.offer(len(dir.s), true, num, value, once.g.cur)
 		}
 	}
 }
@@ -245,8 +246,8 @@ func (once *onceReader) decision() Decision {
 
 // cannotMatch reports that the rule value v cannot match the path: the literal bytes
 // it starts with differ from the path's. Most rules of a group fail here, before the
-// cost of compiling them. Only the bytes before the first one that is special ('*',
-// '$'), that escaping may change ('%', non-ASCII), or that may end the value as
+// cost of compiling them. Only the bytes before the first one that may be special
+// (isSpecial: the value is not cut yet, so an end anchor is not known), that escaping may change ('%', non-ASCII), or that may end the value as
 // written (white space, '#', NUL) are compared, so v may be the rest of a line as
 // written, not yet cut at its comment. An allow value naming an index.htm page is
 // left to the matcher, since the directory Google derives from it (indexDir) may
@@ -266,14 +267,14 @@ func cannotMatch(v string, allow bool, pv *pathView) bool {
 	if i == len(v) || !plainBytes[v[i]] {
 		return false // a prefix of the path, as far as the bytes that stand for themselves go
 	}
-	return !allow || !strings.Contains(v, "/index.htm")
+	return !allow || !strings.Contains(v, indexPage)
 }
 
 // plainBytes marks the bytes that stand for themselves in a compiled pattern and
 // cannot end a value (see cannotMatch).
 var plainBytes = func() (t [256]bool) {
 	for c := range t {
-		t[c] = c > ' ' && c < 0x7f && c != '*' && c != '$' && c != '%' && c != '#'
+		t[c] = c > ' ' && c < 0x7f && !isSpecial(byte(c)) && c != '%' && c != '#'
 	}
 	return t
 }()

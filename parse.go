@@ -520,49 +520,40 @@ func (r *Robots) readDetails() *details {
 
 // indexDir is the extra allow pattern Google derives from an allow pattern whose
 // last segment starts with "index.htm": the directory itself, ".../$".
-func indexDir(pat string) (string, bool) {
+func indexDir(pat string) (pattern, bool) {
 	slash := strings.LastIndexByte(pat, '/')
-	if slash < 0 || !strings.HasPrefix(pat[slash:], "/index.htm") {
-		return "", false
+	if slash < 0 || !strings.HasPrefix(pat[slash:], indexPage) {
+		return pattern{}, false
 	}
-	return pat[:slash+1] + "$", true
+	return readPattern(pat[:slash+1] + string(endAnchor)), true
 }
 
+// indexPage is what starts the last segment of an allow pattern from which Google
+// derives its directory (indexDir).
+const indexPage = "/index.htm"
+
 // addRule adds a rule of pattern pat, whose value as written is in the body at src.
-func (b *builder) addRule(pat string, line int, src, srcLen int, allow bool, shape uint8) {
+func (b *builder) addRule(p pattern, line int, src, srcLen int, allow bool) {
 	// What the rule's entry holds (prog.go) is worked out once, though a rule may be
 	// written twice (indexDir).
+	pat, shape := p.s, p.shape()
 	flags := shape
 	if allow {
 		flags |= flagAllow
 	}
 	var word, pairs byteSet
 	if shape == shapeWild {
-		word, pairs = wildSets(pat)
+		word, pairs = p.sets()
 	} else {
-		lit := pat
-		if shape == shapeExact {
-			lit = pat[:len(pat)-1]
-		}
+		lit := p.literal()
 		lit = lit[:min(len(lit), 8)]
 		word = byteSet(u64pad(lit))
 		flags |= uint8(len(lit)) << cmpShift
 	}
 	b.rules = append(b.rules, rule{off: uint32(len(b.pats)), n: uint32(len(pat)), line: int32(line),
 		src: uint32(src), srcLen: uint16(srcLen), shape: shape, flags: flags,
-		key: bucketKey(pat), word: word, pairs: pairs})
+		key: p.bucketKey(), word: word, pairs: pairs})
 	b.pats = append(b.pats, pat)
-}
-
-// bucketKey is the byte after the leading '/' that every path matching pat must have,
-// or -1 when pat can match paths of any second byte ("/", "/$", "/*…", "*…") or that
-// byte is not ASCII (escaped patterns have none) or is NUL (bit 0 of a set's keys marks
-// its long header; the reader ends a line at a NUL, so only a decoded escape has one).
-func bucketKey(pat string) int16 {
-	if len(pat) >= 2 && pat[0] == '/' && pat[1] != '*' && 0 < pat[1] && pat[1] < 0x80 && !(pat[1] == '$' && len(pat) == 2) {
-		return int16(pat[1])
-	}
-	return -1
 }
 
 // compileSet compiles the rule set of the groups gs (prog.go): it reads their lines
@@ -594,14 +585,14 @@ func (r *Robots) compileSet(gs []int32, index bool) []byte {
 			}
 			allow := l.Kind == KindAllow
 			src := start + l.ValueCol - 1
-			pat, shape := dialect.compilePattern(l.Value)
-			b.addRule(pat, l.Num, src, len(l.Value), allow, shape)
-			if pat == l.Value {
+			pat := dialect.compilePattern(l.Value)
+			b.addRule(pat, l.Num, src, len(l.Value), allow)
+			if pat.s == l.Value {
 				b.rules[len(b.rules)-1].flags |= flagBodyPat // the text need not hold it
 			}
 			if allow && !legacy {
-				if p, ok := indexDir(pat); ok {
-					b.addRule(p, l.Num, src, len(l.Value), true, shapeOf(p))
+				if p, ok := indexDir(pat.s); ok {
+					b.addRule(p, l.Num, src, len(l.Value), true)
 				}
 			}
 		}

@@ -133,22 +133,22 @@ func checkPart(r *Robots, prog string, po int, k int16, bucketed bool) (int, err
 		if asWritten := r.body[src : src+n]; (en.flags&flagBodyPat != 0) != (pat == asWritten) {
 			return 0, fmt.Errorf("entry %d: pattern %q, value %q, flagBodyPat %v", i, pat, asWritten, en.flags&flagBodyPat != 0)
 		}
-		if p, _ := r.dialect.compilePattern(r.body[src : src+n]); p != pat {
-			if dir, ok := indexDir(p); !ok || dir != pat || !en.allow() {
+		if p := r.dialect.compilePattern(r.body[src : src+n]).s; p != pat {
+			if dir, ok := indexDir(p); !ok || dir.s != pat || !en.allow() {
 				return 0, fmt.Errorf("entry %d: value %q compiles to %q, the entry's pattern is %q", i, r.body[src:src+n], p, pat)
 			}
 		}
 		if bucketed {
-			if want := shapeOf(pat); en.shape() != want || wildList != (want == shapeWild) {
+			if want := readPattern(pat).shape(); en.shape() != want || wildList != (want == shapeWild) {
 				return 0, fmt.Errorf("entry %d (%q): shape %d in the %v list", i, pat, en.shape(), wildList)
 			}
-			if bucketKey(pat) != k {
-				return 0, fmt.Errorf("entry %d (%q): in the part of key %d, its key is %d", i, pat, k, bucketKey(pat))
+			if readPattern(pat).bucketKey() != k {
+				return 0, fmt.Errorf("entry %d (%q): in the part of key %d, its key is %d", i, pat, k, readPattern(pat).bucketKey())
 			}
 		}
 		w := byteSet(u64(prog, e+entryWord))
 		if en.shape() == shapeWild {
-			need, pairs := wildSets(pat)
+			need, pairs := readPattern(pat).sets()
 			if w != need || en.pairs(prog) != pairs {
 				return 0, fmt.Errorf("entry %d (%q): sets %x %x, want %x %x", i, pat, w, en.pairs(prog), need, pairs)
 			}

@@ -77,7 +77,7 @@ func TestMatchTable(t *testing.T) {
 			if got := slowMatch(tt.pat, tt.path); got != tt.want {
 				t.Errorf("slowMatch(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
 			}
-			if got := matches(shapeOf(tt.pat), tt.pat, tt.path); got != tt.want {
+			if got := matches(readPattern(tt.pat).shape(), tt.pat, tt.path); got != tt.want {
 				t.Errorf("matches(%q, %q) = %v, want %v", tt.pat, tt.path, got, tt.want)
 			}
 		})
@@ -116,7 +116,7 @@ func FuzzMatch(f *testing.F) {
 		if len(pat) > 64 || len(path) > 256 {
 			return // the literal matcher is quadratic; keep it quick
 		}
-		if got, want := matches(shapeOf(pat), pat, path), slowMatch(pat, path); got != want {
+		if got, want := matches(readPattern(pat).shape(), pat, path), slowMatch(pat, path); got != want {
 			t.Fatalf("matches(%q, %q) = %v, slowMatch = %v", pat, path, got, want)
 		}
 	})
@@ -309,37 +309,47 @@ func FuzzMatchSlash(f *testing.F) {
 		if len(pat) > 64 || len(rest) > 256 {
 			return
 		}
-		if got, want := matchesSlash(shapeOf(pat), pat, rest), slowMatch(pat, "/"+rest); got != want {
+		if got, want := matchesSlash(readPattern(pat).shape(), pat, rest), slowMatch(pat, "/"+rest); got != want {
 			t.Fatalf("matchesSlash(%q, %q) = %v, slowMatch(%q, %q) = %v", pat, rest, got, pat, "/"+rest, want)
 		}
 	})
 }
 
 // FuzzCompilePattern checks the compilation of Google's patterns against its
-// definition: escapePattern, then shapeOf of the result and, for wildcard patterns
-// (the only ones decisions filter by byte and pair sets), needMask and the pairs of
-// its literal pieces.
+// definition: escapePattern, then the shape ('*' anywhere, else a final '$') and, for
+// wildcard patterns (the only ones decisions filter by byte and pair sets), the bytes
+// and pairs of its literal pieces (the runs between '*'s, without a final '$').
 func FuzzCompilePattern(f *testing.F) {
 	for _, s := range []string{"/a*b$", "/caf\u00e9", "/%2f*", "/$", "$", "*", "/a$b", "/ab*cd*$", "**x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		p, shape := Google.compilePattern(v)
+		p := Google.compilePattern(v)
 		wp := escapePattern(v)
-		if p != wp || shape != shapeOf(wp) {
-			t.Fatalf("compilePattern(%q) = %q, %d; want %q, %d", v, p, shape, wp, shapeOf(wp))
+		wshape := shapePrefix
+		switch {
+		case strings.Contains(wp, "*"):
+			wshape = shapeWild
+		case strings.HasSuffix(wp, "$"):
+			wshape = shapeExact
 		}
-		if shape != shapeWild {
+		if p.s != wp || p.shape() != wshape {
+			t.Fatalf("compilePattern(%q) = %q, %d; want %q, %d", v, p.s, p.shape(), wp, wshape)
+		}
+		if wshape != shapeWild {
 			return
 		}
-		var wpairs byteSet
-		for _, piece := range strings.Split(strings.TrimSuffix(p, "$"), "*") {
-			for i := 0; i+1 < len(piece); i++ {
-				wpairs |= pairBit(piece[i], piece[i+1])
+		var wneed, wpairs byteSet
+		for _, piece := range strings.Split(strings.TrimSuffix(wp, "$"), "*") {
+			for i := 0; i < len(piece); i++ {
+				wneed |= 1 << (bitOf[piece[i]] & 63)
+				if i > 0 {
+					wpairs |= pairBit(piece[i-1], piece[i])
+				}
 			}
 		}
-		if need, pairs := wildSets(p); need != needMask(p) || pairs != wpairs {
-			t.Fatalf("wildSets(%q) = %x, %x; want %x, %x", p, need, pairs, needMask(p), wpairs)
+		if need, pairs := p.sets(); need != wneed || pairs != wpairs || p.need() != wneed {
+			t.Fatalf("sets(%q) = %x, %x, need %x; want %x, %x", wp, need, pairs, p.need(), wneed, wpairs)
 		}
 	})
 }

@@ -294,8 +294,7 @@ func (r *Robots) usageProg(ref *setRef) string {
 	for i, g := range ix.group {
 		if _, ok := slices.BinarySearch(gs, g); ok {
 			l := &ix.lines[i]
-			pat, shape := r.dialect.compilePattern(cmp.Or(l.Path, "/"))
-			b.addRule(pat, l.Line, 0, 0, l.Signal, shape)
+			b.addRule(r.dialect.compilePattern(cmp.Or(l.Path, "/")), l.Line, 0, 0, l.Signal)
 		}
 	}
 	return lp.store(b.writeSet(true, len(b.rules) >= 32))

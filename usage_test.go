@@ -627,12 +627,12 @@ func (d Dialect) applyLines(lines []UsageLine, signal bool, path string, vocab [
 		if p == "" {
 			p = "/"
 		}
-		pat, shape := d.compilePattern(p)
-		if !matches(shape, pat, path) || len(pat) < bestLen {
+		pat := d.compilePattern(p)
+		if !matches(pat.shape(), pat.s, path) || len(pat.s) < bestLen {
 			continue
 		}
-		if len(pat) > bestLen {
-			best, bestLen = best[:0], len(pat)
+		if len(pat.s) > bestLen {
+			best, bestLen = best[:0], len(pat.s)
 		}
 		best = append(best, l)
 	}
