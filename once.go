@@ -51,20 +51,15 @@ func decideOnce(body []byte, url, agent string, more []string, opts []Option) De
 	p, slash := splitPath(url)
 	pv.set(p, slash, true) // its byte set is computed if a wildcard rule needs it
 	budget := onceBudget + 64*len(body)
-	once := onceReader{agent: agent, more: more, pv: pv, g: newGrouping(), firstNamed: -1, firstStar: -1, budget: budget}
-	rd := readerAt(s, Google, skipBOM(s), 0, false)
-	once.read(&rd)
-	if rd.misread() && once.budget >= 0 {
-		once = onceReader{agent: agent, more: more, pv: pv, g: newGrouping(), firstNamed: -1, firstStar: -1, budget: budget}
-		rd = readerAt(s, Google, skipBOM(s), 0, true)
-		once.read(&rd)
-	}
-	if once.budget < 0 {
+	gr := groupReader{decide: true,
+		once: onceReader{agent: agent, more: more, pv: pv, firstNamed: -1, firstStar: -1, budget: budget, budget0: budget}}
+	gr.readBody(s, Google)
+	if gr.once.budget < 0 {
 		// The wildcard rules that apply have read the path 64 times the body's length
 		// over: the parsed file's rule set and its index (index.go) cost less.
 		return Parse(body, opts...).CheckAgents(append([]string{agent}, more...), url)
 	}
-	return once.decision()
+	return gr.once.decision()
 }
 
 // onceBudget is how many bytes of the path, beyond 64 times the body's length,
@@ -84,23 +79,28 @@ func readOptions(opts []Option) options {
 	return o
 }
 
-// onceReader is CheckOnce's reading of a body: which group it is in, whether that
-// group applies to the agent, and the best rule seen so far on each side. Only
-// user-agent, allow and disallow lines count, and of these only user-agent lines while
-// the rules read belong to no group or to a group that does not apply.
+// onceReader is what CheckOnce records of a body as groupReader reads it: whether the
+// group being read applies to the agent, and the best rule seen so far on each side.
+// Only the rules of the groups that apply are read past their name.
 type onceReader struct {
 	agent string
 	more  []string // more agents, as CheckAgents's after the first
 	pv    pathView
 
 	named, star candidate
-	g           grouping
+	cur         int  // the group being read
 	firstNamed  int  // the first group naming an agent, -1 when none
 	firstStar   int  // the first "*" group, -1 when none
 	curNamed    bool // the group names an agent
 	curStar     bool // the group is for "*"
-	l           Line
-	budget      int // the bytes the matcher may still read (onceBudget); below 0, the reading stops
+	budget      int  // the bytes the matcher may still read (onceBudget); below 0, the reading stops
+	budget0     int  // budget before the reading
+}
+
+// reset forgets what a first reading found, for a second (groupReader.readBody).
+func (once *onceReader) reset() {
+	*once = onceReader{agent: once.agent, more: once.more, pv: once.pv, firstNamed: -1, firstStar: -1,
+		budget: once.budget0, budget0: once.budget0}
 }
 
 // applies reports whether the rules of the group being read count: it names the agent,
@@ -110,79 +110,43 @@ func (once *onceReader) applies() bool {
 	return once.curNamed || once.curStar && once.firstNamed < 0
 }
 
-// read reads the lines of rd. Most rule lines of the groups that apply are "Disallow:
-// /value" or "Allow: /value" whose value differs from the path in its first bytes: such
-// a line is recognised by its name (reader.next), and its value compared with the path
-// (cannotMatch), before the line is cut at its comment and classified, which most of
-// them then need not be.
-func (once *onceReader) read(rd *reader) {
-	// Rule lines change nothing before any group, and after the user-agent lines of a
-	// group that does not apply: the reader passes over them until the next user-agent
-	// line.
-	rd.agentsOnly(true)
-	s := rd.s
-	for {
-		start, end, kind, n, ok := rd.next()
-		if !ok {
-			return
+// rule reads the rule line s[start:end] of a group that applies, of kind and name length
+// n as reader.next returned them (l holds the line when n is 0: it was classified), and
+// reports whether the reading is to go on: false once the budget has run out. Most rule
+// lines of the groups that apply are "Disallow: /value" or "Allow: /value" whose value
+// differs from the path in its first bytes: such a line is recognised by its name
+// (reader.next), and its value compared with the path (cannotMatch), before the line is
+// cut at its comment and classified, which most of them then need not be.
+func (once *onceReader) rule(rd *reader, l *Line, start, end int, kind Kind, n int) bool {
+	if n > 0 {
+		if cannotMatch(trimLeft(cutLine(rd.s[start:end])[n+1:]), kind == KindAllow, &once.pv) {
+			return true
 		}
-		switch kind {
-		case KindUserAgent:
-			tok, global := agentValue(cutLine(s[start:end])[n+1:])
-			once.userAgent(tok, global)
-			rd.agentsOnly(false)
-			continue
-		case KindAllow, KindDisallow:
-			if !once.rule() {
-				rd.agentsOnly(true)
-				continue
-			}
-			if cannotMatch(trimLeft(cutLine(s[start:end])[n+1:]), kind == KindAllow, &once.pv) {
-				continue
-			}
-		}
-		l := &once.l
 		rd.classify(l, start, end, kind, n)
-		switch l.Kind {
-		case KindUserAgent:
-			once.userAgent(agentValue(l.Value))
-			rd.agentsOnly(false)
-		case KindAllow, KindDisallow:
-			if !once.rule() {
-				rd.agentsOnly(true)
-				continue
-			}
-			if l.Value == "" || cannotMatch(l.Value, l.Kind == KindAllow, &once.pv) {
-				continue
-			}
-			if once.offer(l.Kind == KindAllow, l.Value, l.Num); once.budget < 0 {
-				return
-			}
-		}
 	}
+	if l.Value == "" || cannotMatch(l.Value, kind == KindAllow, &once.pv) {
+		return true
+	}
+	once.offer(kind == KindAllow, l.Value, l.Num)
+	return once.budget >= 0
 }
 
-// rule reads a rule line and reports whether its rule counts: it belongs to a group
-// that applies.
-func (once *onceReader) rule() bool {
-	return once.g.rule() && once.applies()
-}
-
-// userAgent reads a user-agent line of product token tok, or "*" (global).
-func (once *onceReader) userAgent(tok string, global bool) {
-	if once.g.agent() {
-		once.curNamed, once.curStar = false, false
+// userAgent reads a user-agent line of group cur, of product token tok, or "*"
+// (global); starts says it starts the group.
+func (once *onceReader) userAgent(starts bool, cur int, tok string, global bool) {
+	if starts {
+		once.cur, once.curNamed, once.curStar = cur, false, false
 	}
 	switch {
 	case global:
 		once.curStar = true
 		if once.firstStar < 0 {
-			once.firstStar = once.g.cur
+			once.firstStar = cur
 		}
 	case once.names(tok):
 		once.curNamed = true
 		if once.firstNamed < 0 {
-			once.firstNamed = once.g.cur
+			once.firstNamed = cur
 		}
 	}
 }
@@ -214,11 +178,11 @@ func (once *onceReader) offer(allow bool, value string, num int) {
 		once.budget -= len(pv.s)
 	}
 	if (shape != shapeWild || pat.need()&^pv.byteSet() == 0) && pv.matches(shape, pat.s) {
-		side.offer(len(pat.s), allow, num, value, once.g.cur)
+		side.offer(len(pat.s), allow, num, value, once.cur)
 	}
 	if allow {
 		if dir, ok := indexDir(pat.s); ok && pv.matches(dir.shape(), dir.s) {
-			side.offer(len(dir.s), true, num, value, once.g.cur)
+			side.offer(len(dir.s), true, num, value, once.cur)
 		}
 	}
 }

@@ -203,16 +203,8 @@ func (r *Robots) parse(body string) {
 	defer b.release()
 	// Whether the body has a NUL byte is not looked for: the few lines classified here
 	// are searched for one (classify), and a rule set's compilation searches its groups.
-	rd := readerAt(body, r.dialect, skipBOM(body), 0, false)
-	gr := grouper{b: b, body: body, dialect: r.dialect, g: newGrouping()}
-	gr.read(&rd)
-	if rd.misread() {
-		r.exact = true
-		b.groups, b.names, b.stars = b.groups[:0], b.names[:0], b.stars[:0]
-		rd = readerAt(body, r.dialect, skipBOM(body), 0, true)
-		gr = grouper{b: b, body: body, dialect: r.dialect, g: newGrouping()}
-		gr.read(&rd)
-	}
+	gr := groupReader{groups: grouper{b: b, size: len(body)}}
+	r.exact = gr.readBody(body, r.dialect)
 	r.index(b)
 	r.groups = clone(b.groups)
 	r.tokens, r.setGroup = clone(b.tokens), clone(b.setGroup)
@@ -221,84 +213,41 @@ func (r *Robots) parse(body string) {
 	}
 }
 
-// grouper finds the groups of a body for parse: where each starts and ends, and the
-// product tokens that name it.
+// grouper is what parse records of a body's groups as groupReader reads them: where
+// each starts and ends, and the product tokens that name it.
 type grouper struct {
-	b       *builder
-	body    string
-	dialect Dialect
-	g       grouping
-	l       Line
+	b    *builder
+	size int // the body's
 }
 
-// read reads the lines of rd.
-func (gr *grouper) read(rd *reader) {
-	body, legacy := gr.body, gr.dialect.legacy()
-	for {
-		// Rule lines change nothing before any group, and after the first of a group.
-		rd.agentsOnly(gr.g.cur < 0 || gr.g.inRules)
-		start, end, kind, n, ok := rd.next()
-		if !ok {
-			return
-		}
-		if kind == KindAllow || kind == KindDisallow {
-			gr.g.rule()
-			continue
-		}
-		if n == 0 {
-			rd.classify(&gr.l, start, end, kind, n)
-			kind = gr.l.Kind
-		}
-		switch kind {
-		case KindBlank:
-			if legacy && !gr.l.Comment {
-				gr.blank(start)
-			}
-		case KindUserAgent:
-			v := gr.l.Value
-			if n > 0 {
-				v = cutLine(body[start:end])[n+1:]
-			}
-			tok, global := agentValue(v)
-			gr.userAgent(start, rd.num, tok, global)
-		case KindAllow, KindDisallow:
-			gr.g.rule()
-		case KindOther:
-			key := gr.l.Key
-			if n > 0 {
-				key = body[start : start+n]
-			}
-			if gr.dialect.groupRule(key) {
-				gr.g.rule()
-			}
-		}
-	}
-}
-
-// blank reads a blank line at start in a legacy dialect: the record ends there.
-func (gr *grouper) blank(start int) {
-	if cur := gr.g.cur; gr.g.blank() {
-		gr.b.groups[cur].end = int32(start)
-	}
-}
-
-// userAgent reads the user-agent line num, which starts at start in the body and names
-// the product token tok, or "*" when global.
-func (gr *grouper) userAgent(start, num int, tok string, global bool) {
+// reset forgets what a first reading recorded, for a second (groupReader.readBody).
+func (gr *grouper) reset() {
 	b := gr.b
-	if prev := gr.g.cur; gr.g.agent() {
+	b.groups, b.names, b.stars = b.groups[:0], b.names[:0], b.stars[:0]
+}
+
+// end ends group gi before the line at start.
+func (gr *grouper) end(gi, start int) {
+	gr.b.groups[gi].end = int32(start)
+}
+
+// userAgent reads the user-agent line num of group cur, which starts at start in the
+// body and names the product token tok, or "*" when global. starts says it starts the
+// group, after group prev (-1 when none, or when a blank line ended it).
+func (gr *grouper) userAgent(starts bool, prev, cur, start, num int, tok string, global bool) {
+	b := gr.b
+	if starts {
 		if prev >= 0 {
-			b.groups[prev].end = int32(start)
+			gr.end(prev, start)
 		}
-		b.groups = append(b.groups, group{line: int32(num), start: int32(start), end: int32(len(gr.body))})
+		b.groups = append(b.groups, group{line: int32(num), start: int32(start), end: int32(gr.size)})
 	}
-	cur := int32(gr.g.cur)
 	if global {
-		if n := len(b.stars); n == 0 || b.stars[n-1] != cur {
-			b.stars = append(b.stars, cur)
+		if n := len(b.stars); n == 0 || b.stars[n-1] != int32(cur) {
+			b.stars = append(b.stars, int32(cur))
 		}
 	} else {
-		b.names = append(b.names, named{foldKey(tok), tok, cur})
+		b.names = append(b.names, named{foldKey(tok), tok, int32(cur)})
 	}
 }
 

@@ -114,7 +114,7 @@ const (
 //     allow, it ends the user-agent lines of its group: the readings of groups then see
 //     its lines (groupBytes is derived from the rows);
 //   - say what each reading does with it: readDetails keeps it for Groups and Fields;
-//     grouper.read and onceReader.read call grouping.rule for it, as for allow.
+//     groupReader.read calls its rule for it, as for allow.
 //
 // The other tables follow the rows: the first name of each initial that is not a
 // misspelling is recognised by a word comparison (reader.next), so put the frequent
@@ -627,6 +627,106 @@ func (g *grouping) blank() bool {
 	was := g.cur >= 0
 	g.cur, g.inRules = -1, false
 	return was
+}
+
+// groupReader is the one loop over a body's lines that draws its groups, shared by
+// Parse, which records where each group starts and ends and the tokens that name it
+// (groups), and CheckOnce, which decides on the rules of the groups that apply to its
+// agent as it reads them (once): exactly one of the two is set. Only user-agent lines,
+// rule lines and, in the legacy dialects, blank lines count; of rule lines, only the first
+// of a group (it ends the group's user-agent lines) and for CheckOnce those of a group
+// that applies: the reader passes over the others by their first byte (agentsOnly).
+// The two are held by value, so that a CheckOnce's reading stays on its stack.
+type groupReader struct {
+	g      grouping
+	l      Line
+	decide bool // CheckOnce's reading (once), else Parse's (groups)
+	groups grouper
+	once   onceReader
+}
+
+// readBody reads the groups of body s as dialect d reads them, and reports whether it
+// read the body exactly (see reader.misread): a first reading that finds some CR ending a
+// line by itself is forgotten, and the body read again.
+func (gr *groupReader) readBody(s string, d Dialect) (exact bool) {
+	rd := readerAt(s, d, skipBOM(s), 0, false)
+	gr.read(&rd)
+	if !rd.misread() || gr.decide && gr.once.budget < 0 {
+		return false
+	}
+	if gr.decide {
+		gr.once.reset()
+	} else {
+		gr.groups.reset()
+	}
+	gr.g = newGrouping()
+	rd = readerAt(s, d, skipBOM(s), 0, true)
+	gr.read(&rd)
+	return true
+}
+
+// read reads the lines of rd.
+func (gr *groupReader) read(rd *reader) {
+	s, legacy := rd.s, rd.dialect.legacy()
+	gr.g = newGrouping()
+	rd.agentsOnly(true) // before any group, rule lines change nothing
+	for {
+		start, end, kind, n, ok := rd.next()
+		if !ok {
+			return
+		}
+		if n == 0 {
+			rd.classify(&gr.l, start, end, kind, n)
+			kind = gr.l.Kind
+		}
+		switch kind {
+		case KindAllow, KindDisallow:
+			if gr.rule(rd) && !gr.once.rule(rd, &gr.l, start, end, kind, n) {
+				return // the budget ran out
+			}
+		case KindUserAgent:
+			v := gr.l.Value
+			if n > 0 {
+				v = cutLine(s[start:end])[n+1:]
+			}
+			tok, global := agentValue(v)
+			prev := gr.g.cur
+			starts := gr.g.agent()
+			if gr.decide {
+				gr.once.userAgent(starts, gr.g.cur, tok, global)
+			} else {
+				gr.groups.userAgent(starts, prev, gr.g.cur, start, rd.num, tok, global)
+			}
+			rd.agentsOnly(false)
+		case KindBlank:
+			// A blank line ends the record in the old documents (1994: "records separated
+			// by one or more blank lines"; 1996: blank = *space CRLF); a comment line does
+			// not. (The reader returns empty lines only in these dialects.)
+			if cur := gr.g.cur; legacy && !gr.l.Comment && gr.g.blank() {
+				gr.groups.end(cur, start)
+				rd.agentsOnly(true)
+			}
+		case KindOther:
+			key := gr.l.Key
+			if n > 0 {
+				key = s[start : start+n]
+			}
+			if rd.dialect.groupRule(key) {
+				gr.rule(rd)
+			}
+		}
+	}
+}
+
+// rule reads a rule line and reports whether CheckOnce is to read it: it belongs to a
+// group that applies. Otherwise the rule lines that follow change nothing, and the
+// reader passes over them.
+func (gr *groupReader) rule(rd *reader) bool {
+	if gr.g.rule() && gr.decide && gr.once.applies() {
+		return true
+	}
+	rd.agentsOnly(true)
+	return false
 }
 
 // Case: field names and product tokens are compared in ASCII case only, as Google's
