@@ -85,7 +85,16 @@ type fieldName struct {
 	// rule of its group: like allow, it ends the group's user-agent lines (see
 	// Dialect.groupRule). Its kind stays KindOther, which is what Lines reports.
 	rule uint8
+	// usage says which preferences a line of the field states, if any: Content-Usage's
+	// (usageField) or Content-Signal's (signalField), which Robots.Usage reports.
+	usage uint8
 }
+
+// Which preferences a field's lines state (fieldName.usage).
+const (
+	usageField  = 1 // Content-Usage (draft-ietf-aipref-attach)
+	signalField = 2 // Content-Signal (contentsignals.org)
+)
 
 // Which dialects read a name.
 const (
@@ -139,14 +148,17 @@ var fieldNames = append([]fieldName{
 	// License is RSL 1.0's (Really Simple Licensing, rslstandard.org): a global line,
 	// as sitemap is, with the absolute URL of an XML licence; LLM-Policy is read by
 	// crawler-commons.
-	append(otherFields("crawl-delay", "clean-param", "content-signal", "domain", "host",
+	append(otherFields("crawl-delay", "clean-param", "domain", "host",
 		"license", "llm-policy", "noarchive", "nofollow", "noindex", "request-rate", "revisit-after", "visit-time"),
+		// Content-Signal states usage preferences, as Content-Usage does; every dialect
+		// reads it as a field, the legacy ones without preferences (Robots.Usage).
+		fieldName{name: "content-signal", kind: KindOther, dialects: everyDialect, usage: signalField},
 		// draft-ietf-aipref-attach, which updates RFC 9309, adds Content-Usage to its
 		// rules ("rule =/ content-usage"): in RFC9309 it ends the user-agent lines of its
 		// group. Google's parser reads it as an unused directive, which ends nothing;
 		// the legacy documents do not know it. (After crawl-delay, which stays the
 		// reader's word comparison for lines starting with 'c'.)
-		fieldName{name: "content-usage", kind: KindOther, dialects: everyDialect, rule: 1 << RFC9309})...)
+		fieldName{name: "content-usage", kind: KindOther, dialects: everyDialect, rule: 1 << RFC9309, usage: usageField})...)
 
 // otherFields returns the rows of fieldNames for names of KindOther, which every
 // dialect reads, and reads exactly.
@@ -228,12 +240,18 @@ var anyByte = func() (t [256]bool) {
 	return t
 }()
 
-func initialBytes(kinds ...Kind) (t [256]bool) {
+func initialBytes(kinds ...Kind) [256]bool {
+	return initialsOf(func(f *fieldName) bool { return slices.Contains(kinds, f.kind) })
+}
+
+// initialsOf marks the bytes that may start a line of a field of fieldNames that the
+// reading wants: their initials in either case, white space and NUL (see groupBytes).
+func initialsOf(wants func(*fieldName) bool) (t [256]bool) {
 	for c := range 256 {
 		t[c] = spaces[c] || c == 0
 	}
-	for _, f := range fieldNames {
-		if slices.Contains(kinds, f.kind) {
+	for i := range fieldNames {
+		if f := &fieldNames[i]; wants(f) {
 			t[f.name[0]], t[f.name[0]-'a'+'A'] = true, true
 		}
 	}

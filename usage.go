@@ -391,11 +391,11 @@ func (ix *usageIndex) memSize() int {
 func (r *Robots) usageIndex() *usageIndex { return loadOrRead(&r.usage, r, (*Robots).readUsage) }
 
 // readUsage reads the lines of the groups, as the reader draws them, for the usage
-// fields: in one pass from the first group on, passing over by its first byte every
-// line that cannot be one (usageByte). A line before the first group belongs to none
-// and is left out. Each line's statement is read here, once.
+// fields (fieldName.usage): in one pass from the first group on, passing over by its
+// first byte every line that cannot be one (usageByte). A line before the first group
+// belongs to none and is left out. Each line's statement is read here, once.
 func (r *Robots) readUsage() *usageIndex {
-	if r.opts.dialect.legacy() || len(r.groups) == 0 || !namesContent(r.body[r.groups[0].start:]) {
+	if r.opts.dialect.legacy() || len(r.groups) == 0 || !mayStateUsage(r.body[r.groups[0].start:]) {
 		return &noUsage
 	}
 	ix := &usageIndex{}
@@ -412,10 +412,14 @@ func (r *Robots) readUsage() *usageIndex {
 			gi++
 		}
 		rd.classify(&l, start, end, kind, n)
-		signal := equalFold(l.Key, "content-signal")
-		if l.Kind != KindOther || !signal && !equalFold(l.Key, "content-usage") {
+		if l.Kind != KindOther {
 			continue
 		}
+		f := fieldOf(l.Key, r.dialect)
+		if f == nil || f.usage == 0 {
+			continue
+		}
+		signal := f.usage == signalField
 		path, stmt := splitUsageValue(l.Value)
 		ix.lines = append(ix.lines, UsageLine{Signal: signal, Path: path, Statement: stmt, Line: l.Num})
 		ix.group = append(ix.group, int32(gi))
@@ -440,37 +444,57 @@ func (r *Robots) readUsage() *usageIndex {
 	return ix
 }
 
-// namesContent reports whether s has "content-" in any case: whether it may have a
-// Content-Usage or Content-Signal line. Most files have no such line, and a search for
-// '-' (vectorised) with a look back at each costs less than reading their lines.
-func namesContent(s string) bool {
-	const name = "content"
-	for i := len(name); i < len(s); i++ {
-		j := strings.IndexByte(s[i:], '-')
+// mayStateUsage reports whether s has usageStem in any case: whether it may have a
+// line of a usage field. Most files have none, and a search for the stem's last byte
+// (vectorised) with a look back at each costs less than reading their lines.
+func mayStateUsage(s string) bool {
+	stem := usageStem
+	if stem == "" {
+		return true
+	}
+	last := stem[len(stem)-1]
+	if c := lower(last); 'a' <= c && c <= 'z' { // the search would miss its other case
+		return true
+	}
+	for i := len(stem) - 1; i < len(s); i++ {
+		j := strings.IndexByte(s[i:], last)
 		if j < 0 {
 			return false
 		}
 		i += j
-		if equalFold(s[i-len(name):i], name) {
+		if equalFold(s[i-len(stem)+1:i], stem[:len(stem)-1]) {
 			return true
 		}
 	}
 	return false
 }
 
+// usageStem is the longest start the names of the usage fields share ("content-").
+var usageStem = func() string {
+	stem := ""
+	for _, f := range fieldNames {
+		if f.usage == 0 {
+			continue
+		}
+		if stem == "" {
+			stem = f.name
+		}
+		n := 0
+		for n < len(stem) && n < len(f.name) && stem[n] == f.name[n] {
+			n++
+		}
+		stem = stem[:n]
+	}
+	return stem
+}()
+
 // noUsage is the index of every file without usage lines, shared so that reading one
 // allocates nothing.
 var noUsage usageIndex
 
-// usageByte marks the bytes that may start a Content-Usage or Content-Signal line:
-// their initial in either case, white space and NUL (see groupBytes).
-var usageByte = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = spaces[c] || c == 0
-	}
-	t['c'], t['C'] = true, true
-	return t
-}()
+// usageByte marks the bytes that may start a line of a usage field (fieldName.usage),
+// in either case, white space and NUL.
+var usageByte = initialsOf(func(f *fieldName) bool { return f.usage != 0 })
 
 // readStatement assigns a preference to each category of vocab from a statement, as
 // draft-ietf-aipref-vocab §6.5 says: the statement is an RFC 9651 Dictionary; a

@@ -753,3 +753,27 @@ func FuzzUsageReference(f *testing.F) {
 		}
 	})
 }
+
+// TestMayStateUsage: the pre-filter of readUsage finds the stem of the usage fields'
+// names (Content-Usage, Content-Signal) in any case, and nothing else.
+func TestMayStateUsage(t *testing.T) {
+	if usageStem != "content-" {
+		t.Fatalf("usageStem = %q, want %q", usageStem, "content-")
+	}
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{"User-agent: *\nContent-Usage: train-ai=n\n", true},
+		{"User-agent: *\nCONTENT-SIGNAL: search=yes\n", true},
+		{"content-", true},
+		{"User-agent: *\nDisallow: /content\nDisallow: /a-b\n", false},
+		{"User-agent: *\nDisallow: /contents-\n", false},
+		{"-content", false},
+		{"", false},
+	} {
+		if got := mayStateUsage(tc.body); got != tc.want {
+			t.Errorf("mayStateUsage(%q) = %v, want %v", tc.body, got, tc.want)
+		}
+	}
+}
