@@ -12,8 +12,9 @@
 // only when Google's reading of the file and RFC 9309's with draft-ietf-aipref-attach
 // give the crawler other usage preferences ([Readings]).
 //
-// To add a field, add it to [Verdict], [Verdict.AppendFields] and [Shape]; TestShape
-// holds the encoder to what encoding/json writes of the Shape.
+// To add a field, add it to [Verdict], [Verdict.AppendFields] and to the shape of the
+// tests (shape in verdict_test.go); TestShape holds the encoder to what encoding/json
+// writes of that shape.
 //
 // The encoder writes by hand rather than through encoding/json: a batch of the
 // service holds thousands of verdicts, and serve's answer encoder, of which this is
@@ -129,34 +130,6 @@ func usageOf(u *robots.Usage) Usage {
 		lines[i] = l.Line
 	}
 	return Usage{Fetchable: u.Fetchable, ContentUsage: u.ContentUsage, ContentSignal: u.ContentSignal, Lines: lines}
-}
-
-// Shape is a verdict as encoding/json writes it, field for field and in order: what
-// AppendFields is tested against (TestShape), and what serve's benchmark of its
-// encoder marshals instead.
-type Shape struct {
-	URL      string  `json:"url"`
-	Input    string  `json:"input,omitempty"`
-	Agent    string  `json:"agent,omitempty"`
-	Allowed  bool    `json:"allowed"`
-	Rule     *string `json:"rule"`
-	Line     int     `json:"line"`
-	Usage    *Usage  `json:"usage,omitempty"`
-	Readings string  `json:"readings,omitempty"`
-}
-
-// ShapeOf returns v's Shape.
-func ShapeOf(v *Verdict) Shape {
-	s := Shape{URL: v.URL, Input: v.Input, Agent: v.Agent, Allowed: v.Allowed, Line: v.Rule.Line, Readings: v.Readings}
-	if v.Usage != nil {
-		u := usageOf(v.Usage)
-		s.Usage = &u
-	}
-	if v.Rule.Line != 0 {
-		rule := v.Rule.String()
-		s.Rule = &rule
-	}
-	return s
 }
 
 // MarshalJSON returns v as a JSON object.
