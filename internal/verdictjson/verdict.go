@@ -12,9 +12,9 @@
 // only when Google's reading of the file and RFC 9309's with draft-ietf-aipref-attach
 // give the crawler other usage preferences ([Readings]).
 //
-// To add a field, add it to [Verdict], [Verdict.AppendFields] and to the shape of the
-// tests (shape in verdict_test.go); TestShape holds the encoder to what encoding/json
-// writes of that shape.
+// To add a field, add it to [Verdict], [Verdict.AppendFields] and to the test shapes
+// that encoding/json writes (shape in verdict_test.go, held to the encoder by TestShape;
+// serve's verdictShape, by TestStdCodec).
 //
 // The encoder writes by hand rather than through encoding/json: a batch of the
 // service holds thousands of verdicts, and serve's answer encoder, of which this is
