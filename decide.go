@@ -120,6 +120,7 @@ type pathView struct {
 	mask  byteSet // computed on first use when zero (a path's mask is never zero)
 	pairs byteSet // the path's pairSet, computed on first use when zero
 	body  string  // the body of the file whose sets are matched, which holds most patterns (flagBodyPat)
+	plain int     // CheckOnce: how many bytes of w0 stand for themselves (plainPrefix), -1 until computed
 }
 
 // set sets p to a path without its byte set, which is computed when a wildcard
@@ -191,6 +192,15 @@ func (p *pathView) second() (byte, bool) {
 		return p.s[1], true
 	}
 	return 0, false
+}
+
+// matchPattern reports whether the path matches pt.
+func (p *pathView) matchPattern(pt pattern) bool {
+	p.end()
+	if p.slash {
+		return pt.matchSlash(p.s)
+	}
+	return pt.match(p.s)
 }
 
 func (p *pathView) matches(shape uint8, pat string) bool {

@@ -296,14 +296,15 @@ func (p pattern) sets() (need, pairs byteSet) {
 	return need, pairs
 }
 
-// need is the byte set a path must have to match the pattern: the bytes of its pieces.
+// need is the byte set a path must have to match the pattern: the bytes of its pieces,
+// which are the body's but anyRun.
 func (p pattern) need() byteSet {
 	var m byteSet
-	p.pieces(func(s string) {
-		for i := 0; i < len(s); i++ {
-			m |= bitsOf[s[i]]
+	for i := 0; i < len(p.body); i++ {
+		if c := p.body[i]; c != anyRun {
+			m |= bitsOf[c]
 		}
-	})
+	}
 	return m
 }
 

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/gorobots/robots/internal/precedence"
@@ -50,6 +51,7 @@ func decideOnce(body []byte, url, agent string, more []string, opts []Option) De
 	var pv pathView
 	p, slash := splitPath(url)
 	pv.set(p, slash, true) // its byte set is computed if a wildcard rule needs it
+	pv.plain = -1          // computed if a rule line is to be skipped (reader.skipRules)
 	budget := onceBudget + 64*len(body)
 	gr := groupReader{decide: true,
 		once: onceReader{agent: agent, more: more, pv: pv, firstNamed: -1, firstStar: -1, budget: budget, budget0: budget}}
@@ -177,11 +179,11 @@ func (once *onceReader) offer(allow bool, value string, num int) {
 	if shape == shapeWild {
 		once.budget -= len(pv.s)
 	}
-	if (shape != shapeWild || pat.need()&^pv.byteSet() == 0) && pv.matches(shape, pat.s) {
+	if (shape != shapeWild || pat.need()&^pv.byteSet() == 0) && pv.matchPattern(pat) {
 		side.offer(len(pat.s), allow, num, value, once.cur)
 	}
 	if allow {
-		if dir, ok := indexDir(pat.s); ok && pv.matches(dir.shape(), dir.s) {
+		if dir, ok := indexDir(pat.s); ok && pv.matchPattern(dir) {
 			side.offer(len(dir.s), true, num, value, once.cur)
 		}
 	}
@@ -206,6 +208,30 @@ func (once *onceReader) decision() Decision {
 		d.Group = best.group
 	}
 	return d
+}
+
+// differsPlain reports whether a rule value whose first eight bytes are x (little-endian;
+// they may run past the value's end, where no byte stands for itself: plainBytes)
+// cannot match a path whose first eight bytes are w0, of which the first plain stand
+// for themselves: they differ at a byte that stands for itself, after bytes that do
+// (being the path's). It reports false when it cannot tell: the eight bytes are the
+// path's, or the path's or the value's are not plain up to where they differ. An allow
+// value naming an index.htm page is the caller's to leave to the matcher (see
+// cannotMatch).
+func differsPlain(x, w0 uint64, plain int) bool {
+	d := x ^ w0
+	i := bits.TrailingZeros64(d) >> 3 // 8 when d is 0
+	return i <= plain && plainBytes[byte(x>>(8*i))]
+}
+
+// plainPrefix returns how many of the first bytes of w0, a path's first eight
+// (little-endian, zero-padded), stand for themselves (plainBytes): differsPlain's plain.
+func plainPrefix(w0 uint64) int {
+	i := 0
+	for i < 8 && plainBytes[byte(w0>>(8*i))] {
+		i++
+	}
+	return i
 }
 
 // cannotMatch reports that the rule value v cannot match the path: the literal bytes

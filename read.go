@@ -327,20 +327,23 @@ func cutLine(text string) string {
 // counts the CRs it passes, and misread reports a body where some CR ends a line by
 // itself, to be read again exactly.
 type reader struct {
-	s       string
-	dialect Dialect
-	want    *[256]bool // the first bytes of the lines next returns (see agentsOnly)
-	groups  *[256]bool // groupBytes of the dialect
-	blanks  bool       // next returns empty lines
-	noNUL   bool       // s has no NUL byte: classify need not search a line for one
-	exact   bool       // a CR alone ends a line too
-	hasCR   bool       // s holds a CR
-	crs     int        // not exact: the CRs of s not yet found before an LF
-	pos     int        // where the next line starts; past len(s) once the last line is read
-	num     int        // the lines read
-	nextLF  int        // exact: the first LF at or after pos, len(s) when there is none, -1 at first
-	nextCR  int        // exact: the same for CR
-	nextH   int        // the first '#' at or after the last line searched (see hash), -1 at first
+	s         string
+	dialect   Dialect
+	want      *[256]bool // the first bytes of the lines next returns (see agentsOnly)
+	groups    *[256]bool // groupBytes of the dialect
+	blanks    bool       // next returns empty lines
+	noNUL     bool       // s has no NUL byte: classify need not search a line for one
+	exact     bool       // a CR alone ends a line too
+	hasCR     bool       // s holds a CR
+	crs       int        // not exact: the CRs of s not yet found before an LF
+	pos       int        // where the next line starts; past len(s) once the last line is read
+	num       int        // the lines read
+	nextLF    int        // exact: the first LF at or after pos, len(s) when there is none, -1 at first
+	nextCR    int        // exact: the same for CR
+	nextH     int        // the first '#' at or after the last line searched (see hash), -1 at first
+	skip      bool       // next passes over the allow and disallow lines that cannot match a path (skipRules)
+	pathW0    uint64     // that path's first eight bytes (pathView.w0)
+	pathPlain int        // and how many of them stand for themselves (pathView.plain)
 }
 
 // newReader returns a reader of every line of body s, as dialect d reads them, from its
@@ -426,6 +429,20 @@ func (rd *reader) next() (start, end int, kind Kind, n int, ok bool) {
 		q := &quickNames[quickOf[c]]
 		if w0&q.keep[0]|q.fold[0] == q.word[0] && w1&q.keep[1]|q.fold[1] == q.word[1] && q.dialects>>rd.dialect&1 != 0 {
 			kind, n = q.kind, q.n
+			if rd.skip && kind-KindAllow <= KindDisallow-KindAllow && end-start <= MaxLineBytes && start+n+10 <= len(s) {
+				// An allow or disallow line, while CheckOnce reads the rules of a group that
+				// applies: passed over when its value's first eight bytes (read within s and
+				// the line as cut; past the line's end, its LF or CR stands for itself in no
+				// pattern) cannot match the path, after a space or tab if any.
+				v := start + n + 1
+				if c := s[v]; c == ' ' || c == '\t' {
+					v++
+				}
+				if differsPlain(u64(s, v), rd.pathW0, rd.pathPlain) && (kind == KindDisallow || !strings.Contains(s[v:end], indexPage)) {
+					kind, n = 0, 0
+					continue
+				}
+			}
 		}
 		rd.pos, rd.num = pos, num
 		return start, end, kind, n, true
@@ -459,10 +476,23 @@ func (rd *reader) exactEnd(pos int) (end, next int) {
 // user-agent lines and blank ones (if only), or all of them again: a reading asks for
 // that while rule lines change nothing for it.
 func (rd *reader) agentsOnly(only bool) {
-	rd.want = rd.groups
+	rd.want, rd.skip = rd.groups, false
 	if only {
 		rd.want = &agentByte
 	}
+}
+
+// skipRules makes next pass over, as well as what it passes over, the allow and
+// disallow lines spelled out (a name of quickNames and its colon) whose value's first
+// eight bytes tell that it cannot match the path p (differsPlain; white space after the
+// colon, beyond a space or tab, does not stand for itself): CheckOnce asks for that while it reads the rules of a
+// group that applies, whose user-agent lines have ended, so that such a line costs it no
+// more than a look at its first bytes. The next agentsOnly ends it.
+func (rd *reader) skipRules(p *pathView) {
+	if p.plain < 0 {
+		p.plain = plainPrefix(p.w0)
+	}
+	rd.skip, rd.pathW0, rd.pathPlain = true, p.w0, p.plain
 }
 
 // misread reports, once every line is read, that some CR ended a line by itself in a
@@ -699,9 +729,13 @@ func (gr *groupReader) read(rd *reader) {
 		}
 		switch kind {
 		case KindAllow, KindDisallow:
-			if gr.rule(rd) && !gr.once.rule(rd, &gr.l, start, end, kind, n) {
+			if !gr.rule(rd) {
+				break
+			}
+			if !gr.once.rule(rd, &gr.l, start, end, kind, n) {
 				return // the budget ran out
 			}
+			rd.skipRules(&gr.once.pv) // the group's user-agent lines have ended
 		case KindUserAgent:
 			v := gr.l.Value
 			if n > 0 {
