@@ -266,7 +266,7 @@ func canonRFC(s string, rule bool) string {
 			query, c = true, 0
 		case c == '/' && !query, (c == '=' || c == '&') && query:
 			c = 0
-		case rule && (c == anyRun || i == len(body)):
+		case rule && (c == anyRun || i >= len(body)): // the end anchor (cutEnd)
 			c = 0
 		}
 		if c == 0 { // kept as it is
