@@ -315,7 +315,7 @@ func nextWild(prog string, e, end, t int, lacks byteSet) (int, int) {
 	i := 0
 	for ; i+entrySize <= len(ents); i += entrySize {
 		b := ents[i : i+entrySize]
-		if byteSet(u64(b, entryWord))&lacks == 0 { // the entry's needMask
+		if byteSet(u64(b, entryWord))&lacks == 0 { // the entry's need (pattern.need)
 			break
 		}
 		t += textHeadWild + (srcLenSize+u16(b, entryLen))&(int(b[entryFlags]>>bodyPatBit)-1)

@@ -61,7 +61,7 @@ import (
 // An entry:
 //
 //	+0  u64  w: the pattern's first bytes, or for a wildcard   entryWord
-//	         pattern its needMask
+//	         pattern its need (pattern.need)
 //	+8  u16  n, the pattern's length (its priority)             entryLen
 //	+10 u8   flags: the shape in bits 0–1 (shapeMask),          entryFlags
 //	         flagAllow, the number of bytes of w that are the
@@ -102,7 +102,7 @@ import (
 //   - A published prog never changes: decisions read it without a lock (lazyProg;
 //     TestConcurrentFirstDecisions under -race).
 //   - A key is ASCII and not NUL, so the key set fits 128 bits and bit 0 is free
-//     (TestProgLayout; bucketKey).
+//     (TestProgLayout; pattern.bucketKey).
 //   - A long header's setGeneric is where its generic part starts, its setLowKeys counts
 //     the keys below 64 (at most 63, so setLowCount holds it) and has setNoGeneric
 //     exactly when the generic part is empty (TestProgLayout).
@@ -113,7 +113,7 @@ import (
 //     order, each starting where the one before ends (TestProgLayout).
 //   - Texts follow the entries in entry order, and each list keeps the file's order
 //     (TestProgLayout; the legacy dialects' first match in TestLegacy1996FirstMatch).
-//   - A wildcard entry's w is the needMask of its pattern and its textPairs the pairs of
+//   - A wildcard entry's w is the need of its pattern and its textPairs the pairs of
 //     its literal pieces; a literal entry's w and cmp count are its first bytes
 //     (TestProgLayout; FuzzCompilePattern).
 

@@ -54,7 +54,7 @@ type rule struct {
 	srcLen uint16 // and its length
 	shape  uint8
 	flags  uint8   // its entry's flags (prog.go)
-	key    int16   // bucketKey(pattern)
+	key    int16   // pattern.bucketKey
 	word   byteSet // its entry's word: for a wildcard pattern, needMask(pattern)
 	pairs  byteSet // the pairs of a wildcard pattern (wildSets)
 	e, t   uint32  // where setWriter.write put its entry and text
