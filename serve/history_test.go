@@ -221,3 +221,21 @@ func TestPageHistory(t *testing.T) {
 		t.Errorf("compare link %s: the form lacks the two versions or the URL:\n%.4000s", link, diff)
 	}
 }
+
+// TestPageHistoryTokens: a server with API tokens opens no version by a link (a GET
+// carries no token): the compare link is left out and the page shows no file of
+// the store.
+func TestPageHistoryTokens(t *testing.T) {
+	o := newOrigin(t, 200, "User-agent: *\nDisallow: /secret-plans/\n")
+	s, _ := start(t, Config{AllowPrivate: true, Tokens: []string{"t0ken"}})
+	req, _ := http.NewRequest("GET", "http://"+s.Addr()+"/v1/history?url="+url.QueryEscape(o.URL), nil)
+	req.Header.Set("Authorization", "Bearer t0ken")
+	resp, err := http.DefaultClient.Do(req)
+	if b := readBody(t, resp, err); resp.StatusCode != 200 {
+		t.Fatalf("history with the token: status %d %s", resp.StatusCode, b)
+	}
+	resp, err = http.Get("http://" + s.Addr() + "/?history=" + url.QueryEscape(o.URL) + "&old=1&new=1")
+	if page := string(readBody(t, resp, err)); strings.Contains(page, "secret-plans") {
+		t.Errorf("a GET without a token shows the store's file:\n%.2000s", page)
+	}
+}

@@ -34,7 +34,7 @@ type versionView struct {
 	Bytes    int
 	Status   string // "success (HTTP 200)", "unavailable (HTTP 404): every URL allowed"
 	Previous int    // 0 for the oldest kept
-	Compare  string // the link that opens Previous and this version in diff mode
+	Compare  string // the link that opens Previous and this version in diff mode; "" with API tokens
 	Groups   []historyGroup
 	Verdicts []historyVerdict
 	Lists    []string // sitemaps and License lines added or removed
@@ -87,7 +87,9 @@ func (s *Server) historyViewOf(ctx context.Context, origin string, agents []stri
 		}
 		if i+1 < len(hist) && !spent(ctx) {
 			vv.Previous = hist[i+1].N
-			vv.Compare = "/?" + url.Values{"history": {origin}, "old": {fmt.Sprint(vv.Previous)}, "new": {fmt.Sprint(v.N)}}.Encode() + "#tester"
+			if len(s.cfg.Tokens) == 0 {
+				vv.Compare = "/?" + url.Values{"history": {origin}, "old": {fmt.Sprint(vv.Previous)}, "new": {fmt.Sprint(v.N)}}.Encode() + "#tester"
+			}
 			vv.addChanges(versionChanges(file(i+1), file(i), origin, agents))
 		}
 		hv.Versions = append(hv.Versions, vv)
@@ -202,9 +204,12 @@ func minus(a, b []string) []string {
 // timeline's links ask (GET /?history=ORIGIN&old=N&new=M): the diff mode with the
 // old version in the first editor and the new one in the second, and as URLs the
 // root and the paths the changed rules name. It reports whether it found both.
+//
+// A server with API tokens has no such links: a GET carries no token, and the
+// store's files are those its token holders fetched.
 func (s *Server) historyCompare(ctx context.Context, q url.Values, f *pageForm) bool {
 	hs, ok := s.cfg.Fetch.Store.(fetch.Historian)
-	if !ok {
+	if !ok || len(s.cfg.Tokens) > 0 {
 		return false
 	}
 	origin := q.Get("history")
