@@ -341,7 +341,7 @@ func (a *answerWriter) answer(lo, hi int, bad []error) {
 			}
 			o.index, a.n = a.n, a.n+1
 			a.b = a.s.codec.origin(a.b, o.res, c, &a.days)
-			o.dc = newDecider(o.res, a.dialect)
+			o.dc = a.s.newDecider(o.res, a.dialect)
 		}
 		mark, marked, allowed := len(a.results), a.lines.mark(), 0
 		for ci, tokens := range c.tokens {
@@ -454,7 +454,9 @@ func putBatchScratch(sc *batchScratch) {
 // crawlers' decisions build (the root package compiles them on first use: for a file
 // of many groups they were most of it, and batches held 2.5 times their budget), and
 // for another dialect than Google's the file parsed again (newDecider): tables about
-// as large as the first's, over the same body (robots.ParseString keeps Body itself).
+// as large as the first's, over the same body (robots.ParseString keeps Body itself);
+// for a file that states usage in Google's reading, its RFC 9309 reading too
+// (otherReadings), as large again.
 func batchHeld(res *fetch.Result, u string, c crawlerSet, dialect robots.Dialect) int64 {
 	rb := res.Robots
 	if res.Effect != fetch.ObeyRules || rb == nil {
@@ -465,6 +467,9 @@ func batchHeld(res *fetch.Result, u string, c crawlerSet, dialect robots.Dialect
 	}
 	n := res.MemSize()
 	if dialect != robots.Google {
+		n += int64(rb.MemSize() - len(res.Body))
+	}
+	if dialect == robots.Google && rb.StatesUsage() {
 		n += int64(rb.MemSize() - len(res.Body))
 	}
 	return n

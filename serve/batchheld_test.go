@@ -59,7 +59,7 @@ func TestBatchHeld(t *testing.T) {
 						t.Fatal(err)
 					}
 					// What the batch does with it: decide, encode its origin object.
-					dc := newDecider(res, dialect)
+					dc := s.newDecider(res, dialect)
 					for _, tokens := range c.tokens {
 						dc.decide(tokens, u)
 					}

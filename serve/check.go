@@ -51,7 +51,7 @@ func (s *Server) handleCheck(r *http.Request) ([]byte, error) {
 	if spent(ctx) || !turn.take(ctx) {
 		return nil, s.stopped(context.Cause(ctx), errNotDecided(context.Cause(ctx)))
 	}
-	dc := newDecider(res, dialect)
+	dc := s.newDecider(res, dialect)
 	d, usage, readings := dc.decide(c.tokens[0], u)
 	s.metrics.decided(d.Allowed)
 	b := make([]byte, 0, 448)

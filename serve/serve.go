@@ -237,6 +237,7 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	client  *fetch.Client
+	others  otherReadings // the other reading of fetched files that state usage (verdict.go)
 	log     *slog.Logger
 	metrics *metrics
 	batches chan struct{} // one per admitted request being answered (admit.go)
