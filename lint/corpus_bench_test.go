@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"flag"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -43,4 +45,26 @@ func BenchmarkCorpus(b *testing.B) {
 	b.ReportMetric(float64(worst.Nanoseconds()), "worst-ns")
 	b.ReportMetric(float64(median.Nanoseconds()), "median-ns")
 	b.ReportMetric(float64(worst)/float64(median), "worst/median")
+}
+
+var benchFile = flag.String("file", "", "the robots.txt file BenchmarkFile lints")
+
+// BenchmarkFile lints the file given with -file: what one file costs, as
+// docs/corpus.md quotes it for the costliest of the corpus (instructions of a run
+// of 3 less a run of 1, halved, under cachegrind).
+//
+//	go test -c -o /tmp/lint.test ./lint
+//	valgrind --tool=cachegrind /tmp/lint.test -test.run '^$' -test.bench File -test.benchtime 3x -file F
+func BenchmarkFile(b *testing.B) {
+	if *benchFile == "" {
+		b.Skip("give -file")
+	}
+	data, err := os.ReadFile(*benchFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		Check("robots.txt", data)
+	}
 }

@@ -159,6 +159,14 @@ func checkAgents(f *file) {
 	}
 	rulesOf := map[string]map[rule]bool{} // lower-case token → the rules of the groups naming it so far
 	disallows := map[string]bool{}        // lower-case token → whether those rules include a disallow
+	// Only a token named more than once can be in more than one group, with rules to
+	// compare: the others' are not collected (most files name each token once).
+	named := map[string]int{}
+	for _, g := range f.groups {
+		for _, a := range g.Agents {
+			named[strings.ToLower(a.Token())]++
+		}
+	}
 	for _, g := range f.groups {
 		seen := map[string]bool{}
 		for _, a := range g.Agents {
@@ -176,6 +184,9 @@ func checkAgents(f *file) {
 				continue
 			}
 			seen[key] = true
+			if named[key] < 2 {
+				continue
+			}
 			prev, ok := firstGroup[key]
 			if !ok {
 				firstGroup[key] = a.Line
@@ -707,6 +718,9 @@ func checkBlocksAll(f *file) {
 		global bool
 		names  []string
 	}
+	if !slices.ContainsFunc(f.groupBlocks(), func(b int8) bool { return b > 0 }) {
+		return // no group blocks every path: no crawler is blocked entirely
+	}
 	var blocks []*block
 	byKey := map[string]*block{}
 	for _, name := range majorNames() {
@@ -737,13 +751,18 @@ func checkBlocksAll(f *file) {
 // blocksEverything reports whether the groups disallow every path: a disallow rule
 // matches every path and no allow rule can match any.
 func blocksEverything(f *file, gs []int) bool {
+	return blocksAll(f.groupBlocks(), gs)
+}
+
+// groupBlocks returns groupBlocks of each group of the file, read once.
+func (f *file) groupBlocks() []int8 {
 	if f.blocks == nil {
 		f.blocks = make([]int8, len(f.groups))
 		for gi, g := range f.groups {
 			f.blocks[gi] = groupBlocks(g)
 		}
 	}
-	return blocksAll(f.blocks, gs)
+	return f.blocks
 }
 
 // groupBlocks says what a group's rules do to the paths of a site: 1 when a
