@@ -70,14 +70,14 @@ func agentsFor(asked []string, p signals.Purpose) []string {
 // SiteSignals gathers what a site says beside its robots.txt, for signals.Answers:
 // the file (rb, nil for none, and its body), the RSL licences of its first
 // fetch.MaxLicenseLines License lines and its tdmrep.json, each fetched by fc (cached,
-// bounded as fc's fetches are), with the other reading of the file (Site.Other). It
-// returns what could not be read beside it.
+// bounded as fc's fetches are). It returns what could not be read beside it. The
+// caller sets Site.Other, the other reading of the file, when it has it (else
+// signals.Answers parses it on each call).
 func SiteSignals(ctx context.Context, fc *fetch.Client, origin string, rb *robots.Robots, body string) (signals.Site, []string) {
 	site := signals.Site{Robots: rb}
 	var problems []string
 	if rb != nil {
 		site.Body = body
-		site.Other = signals.OtherReading(rb, body)
 		for i, lu := range rb.Licenses() {
 			l := signals.License{URL: lu}
 			if i >= fetch.MaxLicenseLines {
@@ -134,6 +134,7 @@ func (a *auditor) stance(ctx context.Context, fc *fetch.Client, rb *robots.Robot
 		body = res.Body
 	}
 	site, problems := SiteSignals(ctx, fc, a.origin, rb, body)
+	site.Other = signals.OtherReading(rb, body)
 	urls := []string{a.origin + "/"}
 	for _, u := range a.samples {
 		if len(urls) >= min(a.cfg.Pages, MaxPages) {

@@ -101,6 +101,7 @@ func (s *Server) testPurposes(ctx context.Context, rb *robots.Robots, body strin
 		}
 		ctx, cancel := s.withCheckTimeout(ctx)
 		site, problems = audit.SiteSignals(ctx, s.client, origin, rb, body)
+		site.Other = signals.OtherReading(rb, body)
 		cancel()
 		v.From += ", its RSL licences (License lines) and the site's tdmrep.json"
 	} else if rb != nil && len(rb.Licenses()) > 0 {
@@ -152,6 +153,16 @@ func (s *Server) appendPurposes(ctx context.Context, b []byte, res *fetch.Result
 		defer cancel()
 		site, pr := audit.SiteSignals(ctx, s.client, res.Origin, rb, body)
 		problems = append(problems, pr...)
+		if rb != nil && rb.StatesUsage() && res.Robots != nil {
+			// The other reading, kept per fetch result (otherReadings), as the
+			// verdict's "readings" uses it: not parsed again per request.
+			switch {
+			case d == robots.Google:
+				site.Other = s.others.get(res, d)
+			case d == robots.RFC9309 && res.Robots.Dialect() == robots.Google:
+				site.Other = res.Robots
+			}
+		}
 		answers = signals.Answers(site, agent, u, nil, time.Now())
 	}
 	j, err := json.Marshal(answers)
