@@ -368,7 +368,7 @@ func (r *Robots) decide(pv *pathView, agent string, agents []string) Decision {
 		return d
 	}
 	pv.body = r.body
-	if dialect := r.opts.dialect; dialect != Google {
+	if dialect := r.dialect; dialect != Google {
 		pv.end()
 		path := pv.s
 		if pv.slash {
@@ -448,7 +448,7 @@ func (r *Robots) decideLegacy(path string, agents []string) Decision {
 		return d
 	}
 	d.Group, d.Global = gi, global
-	lp := &r.legacyProgs[gi]
+	lp := &(*r.legacyProgs)[gi]
 	prog := lp.load()
 	if prog == "" {
 		prog = lp.store(r.compileSet([]int32{int32(gi)}, false))

@@ -183,7 +183,7 @@ func (r *Robots) Dialect() Dialect {
 	if r == nil {
 		return Google
 	}
-	return r.opts.dialect
+	return r.dialect
 }
 
 func (d Dialect) legacy() bool { return d == Legacy1996 || d == Legacy1994 }
@@ -376,7 +376,7 @@ func (r *Robots) legacyGroup(agents []string) (int, bool) {
 	d := r.details()
 	for gi, sp := range d.spans {
 		for _, a := range d.agents[sp.agentLo:sp.agentHi] {
-			if slices.ContainsFunc(agents, func(robot string) bool { return r.opts.dialect.legacyAgentMatches(a.Name, robot) }) {
+			if slices.ContainsFunc(agents, func(robot string) bool { return r.dialect.legacyAgentMatches(a.Name, robot) }) {
 				return gi, false
 			}
 		}

@@ -16,10 +16,10 @@ import (
 // (DefaultMaxBytes unless WithMaxBytes says otherwise) are ignored. The result keeps
 // a copy of the bytes it reads: the caller may reuse body.
 func Parse(body []byte, opts ...Option) *Robots {
-	r := newRobots(len(body), opts)
+	r, maxBytes := newRobots(len(body), opts)
 	// r keeps what it parses: every string it reports is part of it, and rule sets
 	// are compiled from it on first use.
-	r.parse(string(body[:min(len(body), r.opts.maxBytes)]))
+	r.parse(string(body[:min(len(body), maxBytes)]))
 	return r
 }
 
@@ -28,23 +28,23 @@ func Parse(body []byte, opts ...Option) *Robots {
 // once. Past the size limit the result keeps a copy of the part it reads, so that
 // the rest of a large body is not kept alive by it.
 func ParseString(body string, opts ...Option) *Robots {
-	r := newRobots(len(body), opts)
-	if len(body) > r.opts.maxBytes {
-		body = strings.Clone(body[:r.opts.maxBytes])
+	r, maxBytes := newRobots(len(body), opts)
+	if len(body) > maxBytes {
+		body = strings.Clone(body[:maxBytes])
 	}
 	r.parse(body)
 	return r
 }
 
 // newRobots returns a Robots for a body of size bytes, its options applied, to be
-// parsed.
-func newRobots(size int, opts []Option) *Robots {
-	r := &Robots{size: size, opts: options{maxBytes: DefaultMaxBytes}}
-	for _, o := range opts {
-		o(&r.opts)
+// parsed, and the size limit. r keeps no options: the limit is len(r.body) when
+// r.size is larger.
+func newRobots(size int, opts []Option) (*Robots, int) {
+	o := options{maxBytes: DefaultMaxBytes}
+	for _, set := range opts {
+		set(&o)
 	}
-	r.dialect = r.opts.dialect
-	return r
+	return &Robots{size: size, dialect: o.dialect}, o.maxBytes
 }
 
 // view returns body as a string without copying it. It is used only while CheckOnce
@@ -66,7 +66,7 @@ func (d diag) diagnostic(r *Robots) Diagnostic {
 	var msg string
 	switch d.code {
 	case FileTooLarge:
-		msg = fmt.Sprintf("file is %d bytes; only the first %d are read, up to this line: the rest is ignored", r.size, r.opts.maxBytes)
+		msg = fmt.Sprintf("file is %d bytes; only the first %d are read, up to this line: the rest is ignored", r.size, len(r.body))
 	case LineTooLong:
 		msg = fmt.Sprintf("line is longer than %d bytes; the rest is ignored", MaxLineBytes)
 	case InvalidLine:
@@ -209,7 +209,8 @@ func (r *Robots) parse(body string) {
 	r.groups = clone(b.groups)
 	r.tokens, r.setGroup = clone(b.tokens), clone(b.setGroup)
 	if r.dialect.legacy() {
-		r.legacyProgs = make([]lazyProg, len(r.groups))
+		lp := make([]lazyProg, len(r.groups))
+		r.legacyProgs = &lp
 	}
 }
 

@@ -26,14 +26,13 @@ type Robots struct {
 	exact    bool   // some CR ends a line by itself: the body is read exactly (see reader); beside dialect, in its word
 	body     string // the body parsed, immutable: every string reported is part of it
 
-	groups      []group    // in file order
-	setGroup    []int32    // the groups of all rule sets
-	legacyProgs []lazyProg // the legacy dialects' rule set of each group alone, in file order
+	groups      []group     // in file order
+	setGroup    []int32     // the groups of all rule sets
+	legacyProgs *[]lazyProg // the legacy dialects' rule set of each group alone, in file order (nil in Google's)
 	detail      atomic.Pointer[details]
 	usage       atomic.Pointer[usageIndex] // its Content-Usage and Content-Signal lines, read on first use
 	delays      atomic.Pointer[[]delay]    // the crawl-delay of each group, read on first use (readDelays)
-	size        int                        // bytes of the body before the size limit
-	opts        options
+	size        int                        // bytes of the body before the size limit (len(body) is the limit when it is larger)
 }
 
 // group is where a group's lines are in the body: from its first user-agent line to
@@ -437,7 +436,7 @@ func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
 	if r == nil {
 		return nil, false
 	}
-	if r.opts.dialect.legacy() {
+	if r.dialect.legacy() {
 		gi, global := r.legacyGroup(agents)
 		if gi < 0 {
 			return nil, false
@@ -474,7 +473,7 @@ func (r *Robots) CrawlDelay(agents ...string) (time.Duration, bool) {
 	if r == nil || len(*r.delayTable()) == 0 {
 		return 0, false
 	}
-	if r.opts.dialect.legacy() {
+	if r.dialect.legacy() {
 		if gi, _ := r.legacyGroup(agents); gi >= 0 {
 			return r.groupDelay(gi)
 		}
@@ -582,9 +581,11 @@ func (r *Robots) MemSize() int {
 	for i := range r.tokens {
 		n += len(r.tokens[i].ref.prog.load())
 	}
-	n += cap(r.legacyProgs) * int(unsafe.Sizeof(lazyProg{}))
-	for i := range r.legacyProgs {
-		n += len(r.legacyProgs[i].load())
+	if lp := r.legacyProgs; lp != nil {
+		n += int(unsafe.Sizeof(*lp)) + cap(*lp)*int(unsafe.Sizeof(lazyProg{}))
+		for i := range *lp {
+			n += len((*lp)[i].load())
+		}
 	}
 	if ix := r.usage.Load(); ix != nil && ix != &noUsage {
 		n += ix.memSize()

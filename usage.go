@@ -395,7 +395,7 @@ func (r *Robots) usageIndex() *usageIndex { return loadOrRead(&r.usage, r, (*Rob
 // first byte every line that cannot be one (usageByte). A line before the first group
 // belongs to none and is left out. Each line's statement is read here, once.
 func (r *Robots) readUsage() *usageIndex {
-	if r.opts.dialect.legacy() || len(r.groups) == 0 || !mayStateUsage(r.body[r.groups[0].start:]) {
+	if r.dialect.legacy() || len(r.groups) == 0 || !mayStateUsage(r.body[r.groups[0].start:]) {
 		return &noUsage
 	}
 	ix := &usageIndex{}

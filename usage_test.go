@@ -673,7 +673,7 @@ func refUsageAgents(r *Robots, agents []string, url string) Usage {
 			lines = append(lines, l)
 		}
 	}
-	return r.opts.dialect.usage(lines, pathOf(url))
+	return r.dialect.usage(lines, pathOf(url))
 }
 
 // checkUsage checks UsageAgents and CheckUsage against the reference.

@@ -48,15 +48,15 @@ type Result struct {
 	// after a failed refresh that of Copy (Stale is then true), or with no copy
 	// DisallowAll until the policy's MaxUnreachable has passed, then AllowAll.
 	Effect Effect `json:"effect"`
+	// Stale reports that Effect and Body come from Copy, because the latest fetch
+	// found the origin unreachable. It sits beside Effect, in its word.
+	Stale bool `json:"-"`
 	// Body is the file Robots are parsed from (at most the size limit) when Effect is
 	// ObeyRules, else empty. It is a string, which no one can write into, so the
 	// Robots a Client parses keep Body itself (robots.ParseString): a cached result
 	// holds its file once. Stores keep it as base64 of its bytes, which need not be
 	// UTF-8 (robots.txt files in Latin-1 exist).
 	Body string `json:"body,omitempty"`
-	// Stale reports that Effect and Body come from Copy, because the latest fetch
-	// found the origin unreachable.
-	Stale bool `json:"-"`
 	// Copy is the last fetch that was not Unreachable, kept while the latest is; nil
 	// otherwise. Its own Copy is nil.
 	Copy *Result `json:"copy,omitempty"`
