@@ -205,7 +205,7 @@ func (c *Client) refresh(ctx context.Context, origin string, prev *Result, now t
 func (c *Client) remember(r *Result) *Result {
 	prev, _ := c.rules.get(r.Origin)
 	res := c.withRules(r, prev)
-	c.rules.put(res.Origin, res, res.MemSize()+clockItemBytes)
+	c.rules.put(res, res.MemSize()+clockItemBytes)
 	return res
 }
 

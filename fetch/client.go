@@ -31,7 +31,7 @@ type Client struct {
 // zero fields).
 func NewClient(cfg Config) *Client {
 	s := withDefaults(cfg)
-	c := &Client{cfg: s, rules: newClockCache[*Result](s.RulesMemory), slots: make(chan struct{}, s.MaxInFlight)}
+	c := &Client{cfg: s, rules: newClockCache(s.RulesMemory, func(r *Result) string { return r.Origin }), slots: make(chan struct{}, s.MaxInFlight)}
 	// Parsed files build parts on first use, after they are cached: the cache
 	// measures them again (see clockCache.measure).
 	c.rules.measure = func(r *Result) int64 { return r.MemSize() + clockItemBytes }

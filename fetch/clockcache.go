@@ -19,6 +19,7 @@ import (
 type clockCache[V any] struct {
 	max  int64
 	seed maphash.Seed
+	key  func(V) string                // a value's key: items do not keep it (16 bytes an item; issue 33)
 	tab  atomic.Pointer[clockTable[V]] // written under mu
 	tomb *clockItem[V]                 // marks a slot whose item was removed
 
@@ -70,7 +71,6 @@ const minClockSlots = 64
 // element of its own (container/list's cost 48 bytes an item, a quarter of what the
 // cache spent on one besides its value; issue 33, memory per cached origin).
 type clockItem[V any] struct {
-	key        string
 	hash       uint64
 	v          V
 	size       int64
@@ -79,13 +79,15 @@ type clockItem[V any] struct {
 }
 
 // clockItemBytes is what a clockCache spends on an item besides its value: the item
-// (64 bytes with a pointer value) and its share of the table, whose 16-byte slots are
+// (48 bytes with a pointer value) and its share of the table, whose 16-byte slots are
 // between a quarter and a half full (32 to 64 bytes an item); TestRulesMemory checks
 // the whole.
-const clockItemBytes = 128
+const clockItemBytes = 112
 
-func newClockCache[V any](maxBytes int64) *clockCache[V] {
-	c := &clockCache[V]{max: maxBytes, seed: maphash.MakeSeed(), tomb: &clockItem[V]{}}
+// newClockCache returns a cache bounded at maxBytes whose values are found by the key
+// key gives each.
+func newClockCache[V any](maxBytes int64, key func(V) string) *clockCache[V] {
+	c := &clockCache[V]{max: maxBytes, seed: maphash.MakeSeed(), key: key, tomb: &clockItem[V]{}}
 	c.tab.Store(newClockTable[V](minClockSlots))
 	return c
 }
@@ -120,15 +122,16 @@ func (c *clockCache[V]) find(t *clockTable[V], key string, h uint64) *clockItem[
 		if it == nil {
 			return nil
 		}
-		if sl.hash.Load() == h && it != c.tomb && it.key == key {
+		if sl.hash.Load() == h && it != c.tomb && c.key(it.v) == key {
 			return it
 		}
 	}
 	return nil
 }
 
-// put stores v under key; a value larger than the whole bound is not kept.
-func (c *clockCache[V]) put(key string, v V, size int64) {
+// put stores v under its key; a value larger than the whole bound is not kept.
+func (c *clockCache[V]) put(v V, size int64) {
+	key := c.key(v)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	h := c.hash(key)
@@ -162,7 +165,7 @@ func (c *clockCache[V]) put(key string, v V, size int64) {
 		}
 		c.remove(it)
 	}
-	it := &clockItem[V]{key: key, hash: h, v: v, size: size}
+	it := &clockItem[V]{hash: h, v: v, size: size}
 	c.link(it)
 	c.insert(it)
 	c.used += size

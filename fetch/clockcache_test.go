@@ -6,15 +6,23 @@ import (
 	"testing"
 )
 
+// kv is a value for the tests' caches, which carries its key.
+type kv struct {
+	k string
+	v int
+}
+
+func kvKey(e kv) string { return e.k }
+
 // TestClockCache: the bound holds, replaced keys are counted once, values used since the
 // hand last passed survive an eviction that drops unused ones, and a value larger
 // than the bound is not kept.
 func TestClockCache(t *testing.T) {
-	c := newClockCache[int](100)
+	c := newClockCache(100, kvKey)
 	for i := range 10 {
-		c.put(fmt.Sprint(i), i, 10)
+		c.put(kv{fmt.Sprint(i), i}, 10)
 	}
-	c.put("3", 33, 10) // replaced, not added
+	c.put(kv{"3", 33}, 10) // replaced, not added
 	if c.len() != 10 || c.used != 100 {
 		t.Fatalf("len %d used %d; want 10 and 100", c.len(), c.used)
 	}
@@ -23,7 +31,7 @@ func TestClockCache(t *testing.T) {
 			t.Fatalf("get(%s) missed", k)
 		}
 	}
-	c.put("new", -1, 25) // three unused values must go
+	c.put(kv{"new", -1}, 25) // three unused values must go
 	if c.used > 100 {
 		t.Errorf("used %d; want at most 100", c.used)
 	}
@@ -32,8 +40,8 @@ func TestClockCache(t *testing.T) {
 			t.Errorf("%s was dropped; want kept (recently used or new)", k)
 		}
 	}
-	if v, ok := c.get("3"); ok && v != 33 {
-		t.Errorf("get(3) = %d; want the replacement 33", v)
+	if e, ok := c.get("3"); ok && e.v != 33 {
+		t.Errorf("get(3) = %d; want the replacement 33", e.v)
 	}
 	dropped := 0
 	for i := 3; i < 10; i++ {
@@ -44,7 +52,7 @@ func TestClockCache(t *testing.T) {
 	if dropped != 3 {
 		t.Errorf("%d unused values dropped; want 3 (25 bytes over the bound)", dropped)
 	}
-	c.put("huge", 0, 101)
+	c.put(kv{"huge", 0}, 101)
 	if _, ok := c.get("huge"); ok {
 		t.Error("a value larger than the bound was kept")
 	}
@@ -53,14 +61,14 @@ func TestClockCache(t *testing.T) {
 // TestClockCacheConcurrent: lookups and inserts at once keep the bound (run with
 // -race).
 func TestClockCacheConcurrent(t *testing.T) {
-	c := newClockCache[int](1000)
+	c := newClockCache(1000, kvKey)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
 			for i := range 2000 {
 				k := fmt.Sprint((i * (g + 1)) % 300)
 				if _, ok := c.get(k); !ok {
-					c.put(k, i, 7)
+					c.put(kv{k, i}, 7)
 				}
 			}
 		})
@@ -78,7 +86,7 @@ func TestClockCacheConcurrent(t *testing.T) {
 	ring := 0 // items in the ring, each linked both ways
 	for it := c.ring; it != nil && ring <= c.n; {
 		if it.next.prev != it {
-			t.Fatalf("item %q: its next's previous is %q", it.key, it.next.prev.key)
+			t.Fatalf("item %q: its next's previous is %q", it.v.k, it.next.prev.v.k)
 		}
 		if ring++; it.next == c.ring {
 			break
@@ -95,18 +103,18 @@ func TestClockCacheConcurrent(t *testing.T) {
 // which evict to keep the bound.
 func TestClockCacheRemeasure(t *testing.T) {
 	sizes := map[int]int64{}
-	c := newClockCache[*int](1000)
+	c := newClockCache(1000, func(p *int) string { return fmt.Sprint(*p) })
 	c.measure = func(v *int) int64 { return sizes[*v] }
 	for i := range 100 {
 		sizes[i] = 10
-		c.put(fmt.Sprint(i), &i, 10)
+		c.put(&i, 10)
 	}
 	for i := range 100 {
 		sizes[i] = 20 // every value doubled after it was put
 	}
 	for i := 100; i < 100+100/remeasureSteps+1; i++ { // enough puts for the measuring hand to pass every item
 		sizes[i] = 20
-		c.put(fmt.Sprint(i), &i, 20)
+		c.put(&i, 20)
 	}
 	n, used := c.stats()
 	if used > 1000 || int(used) != 20*n {
@@ -119,16 +127,16 @@ func TestClockCacheRemeasure(t *testing.T) {
 func TestClockCacheCollision(t *testing.T) {
 	// An item of another key with the hash of "0", in the slot "0" probes first: put
 	// as put would, before "0" is.
-	c := newClockCache[int](1000)
+	c := newClockCache(1000, kvKey)
 	c.mu.Lock()
-	it := &clockItem[int]{key: "collides", hash: c.hash("0"), v: -7, size: 10}
+	it := &clockItem[kv]{hash: c.hash("0"), v: kv{"collides", -7}, size: 10}
 	c.link(it)
 	c.insert(it)
 	c.used += 10
 	c.n++
 	c.mu.Unlock()
-	c.put("0", 7, 10)
-	if v, ok := c.get("0"); !ok || v != 7 {
-		t.Errorf("get(0) = %d, %v; want 7 (past the item with the same hash)", v, ok)
+	c.put(kv{"0", 7}, 10)
+	if e, ok := c.get("0"); !ok || e.v != 7 {
+		t.Errorf("get(0) = %d, %v; want 7 (past the item with the same hash)", e.v, ok)
 	}
 }

@@ -38,7 +38,7 @@ func NewMemoryStore(maxBytes int64) *MemoryStore {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMemoryBytes
 	}
-	return &MemoryStore{entries: newClockCache[*memEntry](maxBytes)}
+	return &MemoryStore{entries: newClockCache(maxBytes, func(e *memEntry) string { return e.r.Origin })}
 }
 
 // Load returns the result of origin, or nil.
@@ -65,7 +65,7 @@ func (s *MemoryStore) Save(_ context.Context, r *Result) error {
 	if len(hist) > 0 && unsafe.StringData(hist[0].Body) == unsafe.StringData(r.Body) {
 		size -= int64(len(r.Body)) // one string, counted by r.size
 	}
-	s.entries.put(r.Origin, &memEntry{r: r, hist: hist}, size+clockItemBytes)
+	s.entries.put(&memEntry{r: r, hist: hist}, size+clockItemBytes)
 	return nil
 }
 
