@@ -15,9 +15,9 @@ type setRef struct {
 }
 
 type tokenSet struct {
-	key   uint64 // foldKey(token): the binary search compares it before the token itself
-	token string // as written; compared case-insensitively
-	ref   setRef
+	key    uint64 // foldKey(token): the binary search compares it before the token itself
+	off, n uint32 // the token as written is body[off:off+n]; compared case-insensitively
+	ref    setRef
 }
 
 // foldKey packs the first eight bytes of s, lower-cased, big-endian and padded with
@@ -346,18 +346,21 @@ func initial(tok string) uint64 {
 // search is lookup's binary search.
 func (r *Robots) search(agent string) *setRef {
 	key := foldKey(agent)
-	lo, hi := 0, len(r.tokens)
+	ts, body := r.tokens, r.body
+	lo, hi := 0, len(ts)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		t := &r.tokens[m]
-		if t.key < key || t.key == key && compareFold(t.token, agent) < 0 {
+		t := &ts[m]
+		if t.key < key || t.key == key && compareFold(body[t.off:t.off+t.n], agent) < 0 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(r.tokens) && r.tokens[lo].key == key && compareFold(r.tokens[lo].token, agent) == 0 {
-		return &r.tokens[lo].ref
+	if lo < len(ts) {
+		if t := &ts[lo]; t.key == key && compareFold(body[t.off:t.off+t.n], agent) == 0 {
+			return &t.ref
+		}
 	}
 	return nil
 }

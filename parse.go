@@ -302,6 +302,20 @@ func sortNames(names []named, tmp []named) []named {
 	return tmp
 }
 
+// offsetOf returns where s, a part of r.body, starts in it: tokens keep their place in
+// the body, not a string of their own (8 bytes a token; issue 33, memory per cached
+// origin).
+func (r *Robots) offsetOf(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(r.body)))
+	if off > uintptr(len(r.body)-len(s)) {
+		panic("robots: a token not read from the body") // the reader only slices the body
+	}
+	return uint32(off)
+}
+
 // index indexes the groups by product token; "*" groups go to the fallback set. The
 // legacy dialects find their record by walking the groups (legacyGroup).
 func (r *Robots) index(b *builder) {
@@ -325,7 +339,7 @@ func (r *Robots) index(b *builder) {
 			}
 		}
 		tok := names[i].token
-		b.tokens = append(b.tokens, tokenSet{key: names[i].key, token: tok,
+		b.tokens = append(b.tokens, tokenSet{key: names[i].key, off: r.offsetOf(tok), n: uint32(len(tok)),
 			ref: setRef{groupLo: int32(lo), groupN: int32(len(b.setGroup) - lo)}})
 		if tok != "" {
 			r.initials |= initial(tok)
