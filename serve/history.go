@@ -87,17 +87,9 @@ func (s *Server) handleHistory(r *http.Request) ([]byte, error) {
 	if !ok {
 		return nil, errorf(http.StatusNotImplemented, "this server's store keeps no history")
 	}
-	u, _, err := siteURL(raw)
-	if err != nil {
-		return nil, err
-	}
-	input := ""
-	if u != raw {
-		input = raw
-	}
 	ctx, cancel := s.withCheckTimeout(r.Context())
 	defer cancel()
-	res, err := s.lookup(ctx, u)
+	u, input, res, err := s.lookupSite(ctx, raw)
 	if err != nil {
 		return nil, err
 	}

@@ -43,22 +43,27 @@ type ruleJSON struct {
 	Line  int    `json:"line"`
 }
 
+// lookupSite reads raw as a site (as robots fetch does) and returns its robots.txt URL,
+// raw again when it was written otherwise ("input" in the answers), and the result.
+func (s *Server) lookupSite(ctx context.Context, raw string) (u, input string, res *fetch.Result, err error) {
+	if u, _, err = siteURL(raw); err != nil {
+		return "", "", nil, err
+	}
+	if u != raw {
+		input = raw
+	}
+	res, err = s.lookup(ctx, u)
+	return u, input, res, err
+}
+
 func (s *Server) handleRobots(r *http.Request) ([]byte, error) {
 	raw := r.URL.Query().Get("url")
 	if raw == "" {
 		return nil, errorf(http.StatusBadRequest, "url is required")
 	}
-	u, _, err := siteURL(raw)
-	if err != nil {
-		return nil, err
-	}
-	input := ""
-	if u != raw {
-		input = raw
-	}
 	ctx, cancel := s.withCheckTimeout(r.Context())
 	defer cancel()
-	res, err := s.lookup(ctx, u)
+	u, input, res, err := s.lookupSite(ctx, raw)
 	if err != nil {
 		return nil, err
 	}

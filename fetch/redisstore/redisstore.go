@@ -189,20 +189,27 @@ func New(rdb redis.UniversalClient, opts ...Option) *Store {
 	return s
 }
 
-// Load returns the entry of origin, or nil.
-func (s *Store) Load(ctx context.Context, origin string) (*fetch.Result, error) {
-	key := s.prefix + origin
-	var v []byte
-	err := s.do(ctx, key, func() error {
+// get returns the value of key; found is false when there is none.
+func (s *Store) get(ctx context.Context, key string) (v []byte, found bool, err error) {
+	err = s.do(ctx, key, func() error {
 		var err error
 		v, err = s.rdb.Get(ctx, key).Bytes()
 		return err
 	})
 	if errors.Is(err, redis.Nil) {
-		return nil, nil
+		return nil, false, nil
 	}
+	return v, err == nil, err
+}
+
+// Load returns the entry of origin, or nil.
+func (s *Store) Load(ctx context.Context, origin string) (*fetch.Result, error) {
+	v, found, err := s.get(ctx, s.prefix+origin)
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: loading %s: %w", origin, err)
+	}
+	if !found {
+		return nil, nil
 	}
 	e := new(fetch.Result)
 	if err := json.Unmarshal(v, e); err != nil {
@@ -277,18 +284,12 @@ func (s *Store) addVersion(ctx context.Context, e *fetch.Result, keep time.Durat
 
 // History returns the versions kept of origin, the latest first.
 func (s *Store) History(ctx context.Context, origin string) ([]fetch.Version, error) {
-	key := s.historyKey(origin)
-	var v []byte
-	err := s.do(ctx, key, func() error {
-		var err error
-		v, err = s.rdb.Get(ctx, key).Bytes()
-		return err
-	})
-	if errors.Is(err, redis.Nil) {
-		return nil, nil
-	}
+	v, found, err := s.get(ctx, s.historyKey(origin))
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: loading the history of %s: %w", origin, err)
+	}
+	if !found {
+		return nil, nil
 	}
 	var hist []fetch.Version
 	if err := json.Unmarshal(v, &hist); err != nil {
