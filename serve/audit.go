@@ -137,18 +137,27 @@ func (s *Server) handleAudit(r *http.Request) ([]byte, error) {
 	return json.Marshal(rep)
 }
 
+// readRequest decodes the JSON body of r into v, refusing fields v does not have (400);
+// a body past the route's limit keeps its *http.MaxBytesError (413).
+func readRequest(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return err
+		}
+		return errorf(http.StatusBadRequest, "reading the request: %v", err)
+	}
+	return nil
+}
+
 // auditJobOf reads and checks the body of POST /v1/audit.
 func (s *Server) auditJobOf(r *http.Request) (auditRequest, auditJob, error) {
 	var req auditRequest
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
 	fail := func(err error) (auditRequest, auditJob, error) { return req, auditJob{}, err }
-	if err := dec.Decode(&req); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return fail(err)
-		}
-		return fail(errorf(http.StatusBadRequest, "reading the request: %v", err))
+	if err := readRequest(r, &req); err != nil {
+		return fail(err)
 	}
 	if req.URL == "" {
 		return fail(errorf(http.StatusBadRequest, "url is required: the site to audit (an origin or its robots.txt URL)"))

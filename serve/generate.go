@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 
@@ -85,14 +84,8 @@ func (s *Server) generate(ctx context.Context, body, stance string) (*generateAn
 // handleGenerate answers POST /v1/generate.
 func (s *Server) handleGenerate(r *http.Request) ([]byte, error) {
 	var req generateRequest
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, err
-		}
-		return nil, errorf(http.StatusBadRequest, "reading the request: %v", err)
+	if err := readRequest(r, &req); err != nil {
+		return nil, err
 	}
 	ans, err := s.generate(r.Context(), req.Robots, req.Stance)
 	if err != nil {

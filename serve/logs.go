@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -48,14 +47,8 @@ type logsRequest struct {
 
 func (s *Server) handleLogs(r *http.Request) ([]byte, error) {
 	var req logsRequest
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, err
-		}
-		return nil, errorf(http.StatusBadRequest, "reading the request: %v", err)
+	if err := readRequest(r, &req); err != nil {
+		return nil, err
 	}
 	log := []byte(req.Log)
 	if req.LogBase64 != "" {
