@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"errors"
+	"strconv"
 	"time"
 )
 
@@ -57,4 +58,23 @@ func second(t time.Time) *time.Time {
 	}
 	t = t.UTC().Truncate(time.Second)
 	return &t
+}
+
+// Describe says in words what a fetch found: its outcome, the HTTP status (FTP
+// reply code) when one came, and the effect when it is not the file's rules —
+// "success (HTTP 200)", "unavailable (HTTP 404): every URL allowed",
+// "unreachable: every URL disallowed". "robots monitor" and the service's history
+// page describe a fetch with it.
+func Describe(o Outcome, status int, e Effect) string {
+	t := o.String()
+	if status != 0 {
+		t += " (HTTP " + strconv.Itoa(status) + ")"
+	}
+	switch e {
+	case AllowAll:
+		t += ": every URL allowed"
+	case DisallowAll:
+		t += ": every URL disallowed"
+	}
+	return t
 }

@@ -81,7 +81,7 @@ func (s *Server) historyViewOf(ctx context.Context, origin string, agents []stri
 	for i := range hist {
 		v := &hist[i]
 		vv := versionView{N: v.N, Fetched: historyTime(v.FetchedAt), Fetches: v.Fetches, Bytes: len(v.Body),
-			Status: seenStatus(v)}
+			Status: fetch.Describe(v.Outcome, v.Status, v.Effect)}
 		if v.SeenAt.After(v.FetchedAt) {
 			vv.Seen = historyTime(v.SeenAt)
 		}
@@ -95,21 +95,6 @@ func (s *Server) historyViewOf(ctx context.Context, origin string, agents []stri
 		hv.Versions = append(hv.Versions, vv)
 	}
 	return hv
-}
-
-// seenStatus says what a version's fetch found.
-func seenStatus(v *fetch.Version) string {
-	t := v.Outcome.String()
-	if v.Status != 0 {
-		t += fmt.Sprintf(" (HTTP %d)", v.Status)
-	}
-	switch v.Effect {
-	case fetch.AllowAll:
-		t += ": every URL allowed"
-	case fetch.DisallowAll:
-		t += ": every URL disallowed"
-	}
-	return t
 }
 
 // addChanges sorts changes into the view: groups with their lines, lists, and the

@@ -304,8 +304,10 @@ func (r *monitorReport) writeText(w io.Writer, statePath string) {
 		if !o.Changed {
 			continue
 		}
+		a, b := o.After, o.Before
 		fmt.Fprintf(w, "robots.txt      %s/robots.txt changed: %s, fetched %s (was %s, fetched %s)\n", o.Origin,
-			seenText(o.After), o.After.FetchedAt.Format(time.RFC3339), seenText(o.Before), o.Before.FetchedAt.Format(time.RFC3339))
+			fetch.Describe(a.Outcome, a.Status, a.Effect), a.FetchedAt.Format(time.RFC3339),
+			fetch.Describe(b.Outcome, b.Status, b.Effect), b.FetchedAt.Format(time.RFC3339))
 		writeDiffText(w, r.files[o.Origin])
 	}
 	var urls []change
@@ -315,22 +317,6 @@ func (r *monitorReport) writeText(w io.Writer, statePath string) {
 		}
 	}
 	writeDiffText(w, urls)
-}
-
-// seenText says what a run found: "success (HTTP 200)", "unreachable (HTTP 503):
-// every URL disallowed".
-func seenText(s *originSeen) string {
-	t := s.Outcome.String()
-	if s.Status != 0 {
-		t += fmt.Sprintf(" (HTTP %d)", s.Status)
-	}
-	switch s.Effect {
-	case fetch.AllowAll:
-		t += ": every URL allowed"
-	case fetch.DisallowAll:
-		t += ": every URL disallowed"
-	}
-	return t
 }
 
 // readState reads the state file at path; nil, and no error, when there is none.
