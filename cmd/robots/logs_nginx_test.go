@@ -166,6 +166,11 @@ func TestLogsNginxFleet(t *testing.T) {
 		resp.Body.Close()
 	}
 
+	// nginx writes a request's line after it has answered: wait for all 18 lines
+	// the fleet sent before reading either log.
+	for _, f := range []string{accessLog, jsonLog} {
+		testenv.WaitFor(t, func() bool { b, _ := os.ReadFile(f); return bytes.Count(b, []byte("\n")) >= 18 })
+	}
 	// The Combined log holds no headers: the signed requests cannot be told.
 	checkFleetReport(t, append(args, accessLog), accessLog, "cannot-tell", "")
 	// The JSON log holds them: the signature verifies.
