@@ -90,26 +90,14 @@ func (tb *tab) dark(on bool) {
 	}))
 }
 
+// tab opens a tab of width × height px, with the dark colour scheme when dark.
 func (b *browser) tab(t *testing.T, width, height int64, dark bool) *tab {
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	t.Cleanup(cancel)
-	scheme := "light"
-	if dark {
-		scheme = "dark"
-	}
-	err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(width, height),
-		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-			})
-			return err
-		}),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tab{t: t, ctx: ctx, b: b}
+	tb := &tab{t: t, ctx: ctx, b: b}
+	tb.do(chromedp.EmulateViewport(width, height))
+	tb.dark(dark)
+	return tb
 }
 
 func (tb *tab) do(steps ...chromedp.Action[chromedp.Void]) {

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +43,35 @@ const boxFits = `((sel) => {
 	return "";
 })`
 
+// onScreen fails the test, each message prefixed with where, for every element
+// matching sel that is off screen or cut (offScreen).
+func (tb *tab) onScreen(where, sel string) {
+	tb.t.Helper()
+	for _, msg := range eval[[]string](tb, offScreen+"("+strconv.Quote(sel)+")") {
+		tb.t.Errorf("%s: %s", where, msg)
+	}
+}
+
+// fits fails the test, the message prefixed with where, unless the scroll box
+// around sel shows its whole width and the page does not scroll sideways (boxFits).
+func (tb *tab) fits(where, sel string) {
+	tb.t.Helper()
+	if msg := eval[string](tb, boxFits+"("+strconv.Quote(sel)+")"); msg != "" {
+		tb.t.Errorf("%s: %s", where, msg)
+	}
+}
+
+// pageFits fails the test, the message prefixed with where, when the page is wider
+// than the viewport (by more than a pixel of rounding), naming up to eight elements
+// that end past its edge outside a scroll box.
+func (tb *tab) pageFits(where string) {
+	tb.t.Helper()
+	if w := eval[[]float64](tb, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+1 {
+		wide := eval[[]string](tb, `Array.from(document.querySelectorAll("body *")).filter(e => e.getBoundingClientRect().right > innerWidth + 1 && !(e.parentElement.closest(".table-scroll, .code"))).slice(0, 8).map(e => e.tagName + "." + e.className + "#" + e.id + " " + Math.round(e.getBoundingClientRect().right))`)
+		tb.t.Errorf("%s: the page is %v px wide at %v: %q", where, w[0], w[1], wide)
+	}
+}
+
 // usageFile states usage preferences for every crawler, so that each verdict cell
 // carries a usage line, and gives GPTBot a group of its own: two columns.
 const usageFile = "User-agent: *\nAllow: /\nDisallow: /private/\nContent-Usage: train-ai=n, search=y\n" +
@@ -68,12 +98,8 @@ func testLayoutGeometry(t *testing.T, b *browser) {
 		}
 		if width == 1280 {
 			// On a desktop screen every column shows, none scrolled off.
-			if msg := eval[string](tb, boxFits+`("#verdicts")`); msg != "" {
-				t.Errorf("1280 px: %s", msg)
-			}
-			for _, msg := range eval[[]string](tb, offScreen+`("#verdicts th.col, #verdicts th.col *, #verdicts td.cell, .results h2, .results .source")`) {
-				t.Errorf("1280 px: %s", msg)
-			}
+			tb.fits("1280 px", "#verdicts")
+			tb.onScreen("1280 px", "#verdicts th.col, #verdicts th.col *, #verdicts td.cell, .results h2, .results .source")
 			continue
 		}
 		// On a phone the columns scroll inside their box, which stays on the screen,
@@ -81,9 +107,7 @@ func testLayoutGeometry(t *testing.T, b *browser) {
 		if r := eval[[]float64](tb, `[document.querySelector("#verdicts").closest(".table-scroll").getBoundingClientRect().right, document.documentElement.scrollWidth, innerWidth]`); r[0] > r[2]+1 || r[1] > r[2]+1 {
 			t.Errorf("390 px: the verdicts' box ends at %v px, the page is %v px wide, on a %v px screen", r[0], r[1], r[2])
 		}
-		for _, msg := range eval[[]string](tb, offScreen+`(".results h2, .results .source")`) {
-			t.Errorf("390 px: %s", msg)
-		}
+		tb.onScreen("390 px", ".results h2, .results .source")
 	}
 
 	site := auditSite(t)
@@ -98,10 +122,6 @@ func testLayoutGeometry(t *testing.T, b *browser) {
 	if len(names) == 0 || !strings.Contains(strings.Join(names, " "), "Googlebot") {
 		t.Fatalf("the purposes table names %q, want Googlebot among them", names)
 	}
-	if msg := eval[string](phone, boxFits+`("#purposes")`); msg != "" {
-		t.Errorf("390 px: %s", msg)
-	}
-	for _, msg := range eval[[]string](phone, offScreen+`("#purposes th, #purposes td, #purposes p, #purposes span, #blocked_rules")`) {
-		t.Errorf("390 px: %s", msg)
-	}
+	phone.fits("390 px", "#purposes")
+	phone.onScreen("390 px", "#purposes th, #purposes td, #purposes p, #purposes span, #blocked_rules")
 }

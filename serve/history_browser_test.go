@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -53,18 +54,14 @@ func testHistoryGeometry(t *testing.T, b *browser) {
 			rest != "allowed (no rule matched) → disallowed (line 7: Disallow: /)"+o.URL+"/" {
 			t.Errorf("%d px: version 2's verdict change says %q", width, v2)
 		}
-		for _, msg := range eval[[]string](tb, offScreen+`("#history, #history h2, #history li, #history .vhead, #history .when, #history code, #history a, #history b")`) {
-			t.Errorf("%d px: %s", width, msg)
-		}
+		tb.onScreen(fmt.Sprintf("%d px", width), "#history, #history h2, #history li, #history .vhead, #history .when, #history code, #history a, #history b")
 		if r := eval[[]float64](tb, `[document.documentElement.scrollWidth, innerWidth, document.querySelector("#history").getBoundingClientRect().right]`); r[0] > r[1]+1 || r[2] > r[1]+1 {
 			t.Errorf("%d px: the page is %v px wide and the timeline ends at %v px on a %v px screen", width, r[0], r[2], r[1])
 		}
 		// The audit form's CSV button beside Audit, both on the screen.
 		audit := b.tab(t, width, 900, false)
 		audit.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_csv")))
-		for _, msg := range eval[[]string](audit, offScreen+`(".actions, .actions *")`) {
-			t.Errorf("%d px, audit form: %s", width, msg)
-		}
+		audit.onScreen(fmt.Sprintf("%d px, audit form", width), ".actions, .actions *")
 		if width == 390 {
 			// The compare link: the two versions in diff mode, the URLs the change decides.
 			tb.do(chromedp.Click(chromedp.CSS("#version_3 .vcompare a")), chromedp.WaitVisible(chromedp.CSS("#robots_new")))

@@ -18,7 +18,7 @@ const purposesFile = "User-agent: *\nContent-Usage: train-ai=n\nUser-agent: Exam
 // testPurposesGeometry (issue 36): the tester's answers per purpose, the readings
 // note beside a verdict, the Generate step and what it wrote, and the audit's answers
 // per purpose, at 1280 px and on a 390 px phone: there, with their contradictions
-// named, and nothing cut or off screen (offScreen, boxFits: geometry_browser_test.go).
+// named, and nothing cut or off screen (tab.onScreen, tab.fits: geometry_browser_test.go).
 func testPurposesGeometry(t *testing.T, b *browser) {
 	s, _ := start(t, Config{AllowPrivate: true})
 	urls := "https://www.example.com/blog/2026/11/a-rather-long-article-title-about-crawlers-and-their-purposes\nhttps://www.example.com/\n"
@@ -43,32 +43,24 @@ func testPurposesGeometry(t *testing.T, b *browser) {
 		}
 		tb.do(chromedp.ScrollIntoView(chromedp.CSS("#by_purpose")))
 		tb.shot(fmt.Sprintf("purposes-%d", width))
-		for _, msg := range eval[[]string](tb, offScreen+`("#by_purpose, #by_purpose h2, #by_purpose h3, #by_purpose p, table.stance th, table.stance td, table.stance li, table.stance span")`) {
-			t.Errorf("%d px: %s", width, msg)
-		}
+		tb.onScreen(fmt.Sprintf("%d px", width), "#by_purpose, #by_purpose h2, #by_purpose h3, #by_purpose p, table.stance th, table.stance td, table.stance li, table.stance span")
 		if width == 1280 {
 			// On a desktop screen the verdicts' columns, readings notes included, and
 			// the answers' tables show whole; on a phone the verdicts scroll in their
 			// box (testLayoutGeometry) and the answers are stacked.
-			for _, msg := range eval[[]string](tb, offScreen+`("#verdicts small.readings, #verdicts td.cell")`) {
-				t.Errorf("1280 px: %s", msg)
-			}
+			tb.onScreen("1280 px", "#verdicts small.readings, #verdicts td.cell")
 			for i := range 2 {
-				if msg := eval[string](tb, boxFits+fmt.Sprintf(`("#by_purpose .stance-url:nth-of-type(%d) table.stance")`, i+1)); msg != "" {
-					t.Errorf("1280 px: %s", msg)
-				}
+				tb.fits("1280 px", fmt.Sprintf("#by_purpose .stance-url:nth-of-type(%d) table.stance", i+1))
 			}
-		} else if w := eval[[]float64](tb, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+1 {
-			t.Errorf("390 px: the page is %v px wide", w[0])
+		} else {
+			tb.pageFits("390 px")
 		}
 
 		// Generate: a stance per purpose, written into the editor's file and compared.
 		tb.do(chromedp.Evaluate[chromedp.Void](`document.querySelector("#generate_step").open = true`),
 			chromedp.SetValue(chromedp.CSS("#stance_ai-train"), "ai-train=no"),
 			chromedp.SetValue(chromedp.CSS("#stance_search"), "search=allow"))
-		for _, msg := range eval[[]string](tb, offScreen+`("#generate_step, #generate_step summary, #generate_step label, #generate_step select, #generate_step .hint, #generate")`) {
-			t.Errorf("%d px, the Generate step: %s", width, msg)
-		}
+		tb.onScreen(fmt.Sprintf("%d px, the Generate step", width), "#generate_step, #generate_step summary, #generate_step label, #generate_step select, #generate_step .hint, #generate")
 		tb.submit("#generate")
 		if g := eval[string](tb, `(document.querySelector("#generated strong") || {}).textContent || ""`); !strings.HasPrefix(g, "Written: the stance search=allow,ai-train=no") {
 			t.Fatalf("%d px: generated %q, want the stance written", width, g)
@@ -80,19 +72,14 @@ func testPurposesGeometry(t *testing.T, b *browser) {
 			t.Errorf("%d px: answers per purpose titled %q, want the new version's", width, h)
 		}
 		tb.shot(fmt.Sprintf("purposes-generated-%d", width))
-		for _, msg := range eval[[]string](tb, offScreen+`("#generated, #generated strong, #generated p, #generated li, #changes_title, ul.delta li, ul.delta code, #file-b h2")`) {
-			t.Errorf("%d px, after Generate: %s", width, msg)
-		}
+		tb.onScreen(fmt.Sprintf("%d px, after Generate", width), "#generated, #generated strong, #generated p, #generated li, #changes_title, ul.delta li, ul.delta code, #file-b h2")
 		// Nothing of the results panel is cut at its edge (the lines "What changed"
 		// lists were, on a phone).
 		if w := eval[[]float64](tb, `[document.querySelector(".results").scrollWidth, document.querySelector(".results").clientWidth]`); w[0] > w[1]+1 {
 			wide := eval[[]string](tb, `Array.from(document.querySelectorAll(".results *")).filter(e => e.getBoundingClientRect().right > document.querySelector(".results").getBoundingClientRect().right + 1 && !(e.parentElement.closest(".table-scroll, .code, .stance-box"))).slice(0, 8).map(e => e.tagName + "." + e.className + " " + JSON.stringify(e.textContent.slice(0, 30)))`)
 			t.Errorf("%d px: after Generate the results are %v px wide in a panel of %v: %q", width, w[0], w[1], wide)
 		}
-		if w := eval[[]float64](tb, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+1 {
-			wide := eval[[]string](tb, `Array.from(document.querySelectorAll("body *")).filter(e => e.getBoundingClientRect().right > innerWidth + 1 && !(e.parentElement.closest(".table-scroll, .code"))).slice(0, 8).map(e => e.tagName + "." + e.className + "#" + e.id + " " + Math.round(e.getBoundingClientRect().right))`)
-			t.Errorf("%d px: after Generate the page is %v px wide: %q", width, w[0], wide)
-		}
+		tb.pageFits(fmt.Sprintf("%d px, after Generate", width))
 	}
 
 	// The audit's answers per purpose, with the RSL licence and TDMRep of a loopback
@@ -111,10 +98,6 @@ func testPurposesGeometry(t *testing.T, b *browser) {
 	}
 	phone.do(chromedp.ScrollIntoView(chromedp.CSS("#by_purpose")))
 	phone.shot("purposes-audit-390")
-	for _, msg := range eval[[]string](phone, offScreen+`("#by_purpose, #by_purpose h2, #by_purpose h3, table.stance th, table.stance td, table.stance li, table.stance p, table.stance span")`) {
-		t.Errorf("390 px, audit: %s", msg)
-	}
-	if w := eval[[]float64](phone, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1]+1 {
-		t.Errorf("390 px, audit: the page is %v px wide", w[0])
-	}
+	phone.onScreen("390 px, audit", "#by_purpose, #by_purpose h2, #by_purpose h3, table.stance th, table.stance td, table.stance li, table.stance p, table.stance span")
+	phone.pageFits("390 px, audit")
 }

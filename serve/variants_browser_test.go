@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -19,9 +20,7 @@ func testAuditVariants(t *testing.T, b *browser) {
 	for _, width := range []int64{1280, 390} {
 		tb := b.tab(t, width, 900, false)
 		tb.do(chromedp.Navigate("http://"+s.Addr()+"/?mode=audit"), chromedp.WaitVisible(chromedp.CSS("#audit_url")))
-		for _, msg := range eval[[]string](tb, offScreen+`("#hosts, #as, label[for=hosts], label[for=as], #hosts_hint, #as_hint")`) {
-			t.Errorf("%d px, the form: %s", width, msg)
-		}
+		tb.onScreen(fmt.Sprintf("%d px, the form", width), "#hosts, #as, label[for=hosts], label[for=as], #hosts_hint, #as_hint")
 		tb.pick("GPTBot", "ClaudeBot")
 		tb.do(chromedp.SetValue(chromedp.CSS("#audit_url"), site.URL), chromedp.SetValue(chromedp.CSS("#hosts"), shopHost),
 			chromedp.SetValue(chromedp.CSS("#as"), "GPTBot, ClaudeBot"))
@@ -56,11 +55,7 @@ func testAuditVariants(t *testing.T, b *browser) {
 		if strings.Join(diffs, "\n") != strings.Join(wantDiffs, "\n") {
 			t.Errorf("%d px: differences\n%s\nwant\n%s", width, strings.Join(diffs, "\n"), strings.Join(wantDiffs, "\n"))
 		}
-		for _, msg := range eval[[]string](tb, offScreen+`("#variants_title, #variant_fetches li, #variant_fetches li *, #variant_diffs li, #variant_diffs li *")`) {
-			t.Errorf("%d px: %s", width, msg)
-		}
-		if r := eval[[]float64](tb, `[document.documentElement.scrollWidth, innerWidth]`); r[0] > r[1]+1 {
-			t.Errorf("%d px: the page is %v px wide", width, r[0])
-		}
+		tb.onScreen(fmt.Sprintf("%d px", width), "#variants_title, #variant_fetches li, #variant_fetches li *, #variant_diffs li, #variant_diffs li *")
+		tb.pageFits(fmt.Sprintf("%d px", width))
 	}
 }
