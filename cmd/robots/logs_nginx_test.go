@@ -287,31 +287,8 @@ http {
 	if err := os.WriteFile(confFile, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-c", confFile, "-p", dir, "-e", filepath.Join(dir, "error.log"))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting nginx: %v", err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-	})
-	testenv.WaitFor(t, func() bool {
-		select {
-		case <-done:
-			errLog, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			t.Fatalf("nginx exited: %s\n%s", out.String(), errLog)
-		default:
-		}
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	})
+	errorLog := filepath.Join(dir, "error.log")
+	testenv.StartProgram(t, exec.Command(bin, "-c", confFile, "-p", dir, "-e", errorLog), addr, errorLog)
 	return addr
 }
 

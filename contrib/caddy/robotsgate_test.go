@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -119,7 +118,7 @@ func TestCaddy(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	cmd := exec.Command(bin, "run", "--config", filepath.Join(dir, "Caddyfile"), "--adapter", "caddyfile")
 	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
-	startProgram(t, cmd, addr)
+	testenv.StartProgram(t, cmd, addr)
 
 	for _, tc := range []struct {
 		who, host, ua, from, path string
@@ -245,44 +244,3 @@ func decisions(t *testing.T, text string) map[[4]string]float64 {
 	}
 	return out
 }
-
-// startProgram runs cmd until the test ends and waits until addr accepts
-// connections (or the program exits: the test then fails with its output).
-func startProgram(t *testing.T, cmd *exec.Cmd, addr string) {
-	t.Helper()
-	var out strings.Builder
-	var mu sync.Mutex
-	w := writerFunc(func(b []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return out.Write(b) })
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", cmd.Path, err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-done:
-			mu.Lock()
-			defer mu.Unlock()
-			t.Fatalf("%s exited before accepting connections: %s", cmd.Path, out.String())
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	t.Fatalf("%s did not accept connections on %s: %s", cmd.Path, addr, out.String())
-}
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

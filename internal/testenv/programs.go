@@ -3,17 +3,21 @@ package testenv
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// startTimeout bounds how long a server may take to accept connections.
-const startTimeout = 10 * time.Second
+// startTimeout bounds how long a server may take to accept connections: generous,
+// so that a program slow to start on a loaded machine does not fail its test (Caddy's
+// test waited this long before StartProgram was its one home).
+const startTimeout = 30 * time.Second
 
 // RequireBinary returns the path of a program the test runs for real: name or one
 // of the alternatives, each a name looked up in $PATH or an absolute path. Without
@@ -45,31 +49,18 @@ func FreePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// waitListening waits until addr accepts connections or the process exits.
-func waitListening(t testing.TB, addr string, cmd *exec.Cmd, done <-chan struct{}, log func() string) {
+// StartProgram runs cmd until the test ends and waits until addr accepts
+// connections. Should the program exit first, or not listen within startTimeout,
+// t fails with what it printed and the contents of logs (files it writes its
+// errors to, such as nginx's error log).
+func StartProgram(t testing.TB, cmd *exec.Cmd, addr string, logs ...string) {
 	t.Helper()
-	deadline := time.Now().Add(startTimeout)
-	for time.Now().Before(deadline) {
-		select {
-		case <-done:
-			t.Fatalf("%s exited before accepting connections: %s", cmd.Path, log())
-		default:
-		}
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s did not accept connections on %s within %v: %s", cmd.Path, addr, startTimeout, log())
-}
-
-// start runs cmd until the test ends and waits for addr to accept connections.
-func start(t testing.TB, cmd *exec.Cmd, addr string) {
-	t.Helper()
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var (
+		mu  sync.Mutex
+		out strings.Builder
+	)
+	w := lockedWriter{&mu, &out}
+	cmd.Stdout, cmd.Stderr = w, w
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", cmd.Path, err)
 	}
@@ -79,7 +70,40 @@ func start(t testing.TB, cmd *exec.Cmd, addr string) {
 		cmd.Process.Kill()
 		<-done
 	})
-	waitListening(t, addr, cmd, done, out.String)
+	output := func() string {
+		mu.Lock()
+		s := out.String()
+		mu.Unlock()
+		for _, f := range logs {
+			b, _ := os.ReadFile(f)
+			s += string(b)
+		}
+		return s
+	}
+	for deadline := time.Now().Add(startTimeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		select {
+		case <-done:
+			t.Fatalf("%s exited before accepting connections: %s", cmd.Path, output())
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
+			c.Close()
+			return
+		}
+	}
+	t.Fatalf("%s did not accept connections on %s within %v: %s", cmd.Path, addr, startTimeout, output())
+}
+
+// lockedWriter lets the output of a program be read while the program writes it.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // StartFTP starts vsftpd on a free loopback port serving files (name → content) to
@@ -122,7 +146,7 @@ func StartFTP(t testing.TB, files map[string]string) string {
 		t.Fatal(err)
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	start(t, exec.Command(bin, conf), addr)
+	StartProgram(t, exec.Command(bin, conf), addr)
 	// vsftpd accepts before it greets; wait for the greeting so tests start clean.
 	c, err := net.DialTimeout("tcp", addr, startTimeout)
 	if err != nil {
