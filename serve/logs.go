@@ -136,7 +136,6 @@ func parseLogsPage() (*template.Template, error) {
 // chosen, wins over the pasted text.
 func (s *Server) handleLogsPage(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	hm := s.metrics.page
 	d := logsPageData{MaxBytes: sizeText(LogsMaxBytes)}
 	code := http.StatusOK
 	if r.Method == http.MethodPost {
@@ -185,16 +184,5 @@ func (s *Server) handleLogsPage(w http.ResponseWriter, r *http.Request) {
 		d.Form.Log = logsExample
 	}
 	buf := &limitedBuffer{max: s.cfg.PageMaxBytes}
-	if err := s.logsPage.Execute(buf, d); err != nil {
-		s.log.Error("logs page template", "error", err)
-		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
-		hm.done(http.StatusInternalServerError, start)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'")
-	w.Header().Set("Referrer-Policy", "same-origin")
-	w.WriteHeader(code)
-	w.Write(buf.Bytes())
-	hm.done(code, start)
+	s.writePage(w, "logs page", code, buf, s.logsPage.Execute(buf, d), start)
 }

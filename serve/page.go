@@ -424,8 +424,16 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.writePage(w, "page", code, buf, err, start)
+}
+
+// writePage answers a request for one of the HTML pages (the tester, the logs page)
+// with what its template, the one named, wrote into buf, or with a plain 500 when
+// that failed (err); either way it counts the answer in the pages' metrics.
+func (s *Server) writePage(w http.ResponseWriter, name string, code int, buf *limitedBuffer, err error, start time.Time) {
+	hm := s.metrics.page
 	if err != nil {
-		s.log.Error("page template", "error", err)
+		s.log.Error(name+" template", "error", err)
 		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
 		hm.done(http.StatusInternalServerError, start)
 		return

@@ -377,3 +377,46 @@ func TestPickerRegistry(t *testing.T) {
 		t.Errorf("%s, posted, is not ticked in an open fold", minor)
 	}
 }
+
+// TestPageHeaders: every HTML page, the tester's and the logs page, shown or posted,
+// runs only its own scripts and styles, cannot be framed, and sends its address only
+// to this server (same-origin, so that the cross-site check of a posted form sees
+// the Origin it expects).
+func TestPageHeaders(t *testing.T) {
+	s, _ := start(t, Config{})
+	base := "http://" + s.Addr()
+	for _, tt := range []struct {
+		name string
+		do   func() (*http.Response, error)
+	}{
+		{"GET /", func() (*http.Response, error) { return http.Get(base + "/") }},
+		{"POST /", func() (*http.Response, error) {
+			return http.PostForm(base+"/", url.Values{"robots": {"User-agent: *\nDisallow: /p\n"}, "urls": {"/p"}, "agent": {"Googlebot"}})
+		}},
+		{"GET /logs", func() (*http.Response, error) { return http.Get(base + "/logs") }},
+		{"POST /logs", func() (*http.Response, error) {
+			return http.PostForm(base+"/logs", url.Values{"robots": {logsRobots}, "log": {logsExample}})
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := tt.do()
+			readBody(t, resp, err)
+			if resp.StatusCode != 200 {
+				t.Fatalf("status %d, want 200", resp.StatusCode)
+			}
+			h := resp.Header
+			if got := h.Get("Content-Type"); got != "text/html; charset=utf-8" {
+				t.Errorf("Content-Type %q, want text/html; charset=utf-8", got)
+			}
+			csp := h.Get("Content-Security-Policy")
+			for _, want := range []string{"default-src 'self'", "script-src 'self'", "style-src 'self'", "form-action 'self'", "frame-ancestors 'none'"} {
+				if !strings.Contains(csp, want) {
+					t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+				}
+			}
+			if got := h.Get("Referrer-Policy"); got != "same-origin" {
+				t.Errorf("Referrer-Policy %q, want same-origin", got)
+			}
+		})
+	}
+}
