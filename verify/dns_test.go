@@ -121,7 +121,8 @@ func TestRealDNS(t *testing.T) {
 		method, detail string
 	}{
 		// 66.249.66.1 is in testdata/googlebot.json: the list answers.
-		{"range first", "66.249.66.1", google, verify.Verified, verify.MethodRanges, "66.249.66.0/27"},
+		{"range first", "66.249.66.1", google, verify.Verified, verify.MethodRanges,
+			"66.249.66.1 is in 66.249.66.0/27 of testdata/googlebot.json"}, // the list as given
 		{"confirmed v6", "2001:db8::1", bing, verify.Verified, verify.MethodDNS, "msnbot-1.search.msn.com"},
 		{"not confirmed", "203.0.113.9", google, verify.Impostor, verify.MethodDNS, "does not resolve back"},
 		{"outside suffix", "203.0.113.10", google, verify.Impostor, verify.MethodDNS, "not under googlebot.com"},

@@ -34,24 +34,38 @@ type source struct {
 
 // index finds the crawler a User-Agent names.
 type index struct {
-	byToken map[string]*crawler // lower-cased product token
+	// byWord holds, by a lower-cased word, the crawler whose product token it is
+	// and the names and User-Agent patterns of several words ("Sogou web spider")
+	// that start with it: one lookup a word of a User-Agent.
+	byWord  map[string]*word
 	byAgent map[string]*crawler // Signature-Agent origin → the crawler whose key directory it is
-	// byFirst holds the names and User-Agent patterns of several words ("Sogou web
-	// spider") by their first word, lower-cased, the longest first.
-	byFirst map[string][]*phrase
 	all     []*source
 }
 
+// word is what a lower-cased word of a User-Agent may name.
+type word struct {
+	c       *crawler  // the crawler whose product token it is, if any
+	phrases []*phrase // the several-word names and patterns it starts, the longest first
+}
+
 func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
-	ix := &index{byToken: make(map[string]*crawler, len(cs)), byFirst: map[string][]*phrase{}, byAgent: map[string]*crawler{}}
+	ix := &index{byWord: make(map[string]*word, len(cs)), byAgent: map[string]*crawler{}}
+	wordOf := func(w string) *word {
+		e := ix.byWord[w]
+		if e == nil {
+			e = &word{}
+			ix.byWord[w] = e
+		}
+		return e
+	}
 	addPhrase := func(text string, c *crawler) {
 		first := text
 		if i := strings.IndexFunc(text, func(r rune) bool { return r > 127 || !isTokenByte(byte(r)) }); i > 0 {
 			first = text[:i]
 		}
-		ps := append(ix.byFirst[first], &phrase{text, c})
-		slices.SortStableFunc(ps, func(a, b *phrase) int { return len(b.text) - len(a.text) })
-		ix.byFirst[first] = ps
+		w := wordOf(first)
+		w.phrases = append(w.phrases, &phrase{text, c})
+		slices.SortStableFunc(w.phrases, func(a, b *phrase) int { return len(b.text) - len(a.text) })
 	}
 	srcs := map[string]*source{}
 	keySrcs := map[string]*source{}
@@ -96,7 +110,7 @@ func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 	}
 	for _, c := range cs {
 		k := strings.ToLower(c.Name)
-		if k == "" || ix.byToken[k] != nil {
+		if k == "" || ix.byWord[k] != nil && ix.byWord[k].c != nil {
 			continue
 		}
 		e := &crawler{name: c.Name}
@@ -138,7 +152,7 @@ func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 			}
 			e.ranges = append(e.ranges, s)
 		}
-		ix.byToken[k] = e
+		wordOf(k).c = e
 		if !isToken(c.Name) {
 			addPhrase(strings.ToLower(c.Name), e)
 		}
@@ -152,9 +166,15 @@ func newIndex(cs []crawlers.Crawler, lists map[string]string) (*index, error) {
 
 func (ix *index) sources() []*source { return ix.all }
 
-func isTokenByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-' || b == '_' || b == '.'
-}
+// tokenBytes marks the bytes of a product token's word: letters, digits, '-', '_', '.'.
+var tokenBytes = func() (t [256]bool) {
+	for b := range 256 {
+		t[b] = b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-' || b == '_' || b == '.'
+	}
+	return t
+}()
+
+func isTokenByte(b byte) bool { return tokenBytes[b] }
 
 func isToken(s string) bool {
 	for i := range len(s) {
@@ -172,7 +192,7 @@ func isToken(s string) bool {
 // Words inside a URL ("+http://www.google.com/bot.html") are not read. One pass,
 // no allocation: it runs for every request.
 func (ix *index) match(ua string) (*crawler, bool) {
-	var product, word *crawler
+	var product, named *crawler
 	for i := 0; i < len(ua); {
 		if !isTokenByte(ua[i]) {
 			i++
@@ -190,19 +210,23 @@ func (ix *index) match(ua string) (*crawler, bool) {
 			i = j
 			continue
 		}
-		tok := ua[i:j]
-		for _, p := range ix.lookupPhrases(tok) {
+		w := ix.lookup(ua[i:j])
+		if w == nil {
+			i = j
+			continue
+		}
+		for _, p := range w.phrases {
 			if i+len(p.text) <= len(ua) && strings.EqualFold(ua[i:i+len(p.text)], p.text) {
 				return p.c, true
 			}
 		}
-		if c := ix.lookup(tok); c != nil {
+		if c := w.c; c != nil {
 			if j < len(ua) && ua[j] == '/' {
 				if product == nil {
 					product = c
 				}
-			} else if word == nil {
-				word = c
+			} else if named == nil {
+				named = c
 			}
 		}
 		i = j
@@ -210,7 +234,7 @@ func (ix *index) match(ua string) (*crawler, bool) {
 	if product != nil {
 		return product, true
 	}
-	return word, word != nil
+	return named, named != nil
 }
 
 // maxToken bounds the words looked up: no registry name is longer.
@@ -232,23 +256,12 @@ func lower(buf *[maxToken]byte, tok string) ([]byte, bool) {
 	return b, true
 }
 
-func (ix *index) lookup(tok string) *crawler {
+// lookup returns what the word tok may name, in any case; nil for nothing.
+func (ix *index) lookup(tok string) *word {
 	var buf [maxToken]byte
 	b, ok := lower(&buf, tok)
 	if !ok {
 		return nil
 	}
-	return ix.byToken[string(b)]
-}
-
-func (ix *index) lookupPhrases(tok string) []*phrase {
-	if len(ix.byFirst) == 0 {
-		return nil
-	}
-	var buf [maxToken]byte
-	b, ok := lower(&buf, tok)
-	if !ok {
-		return nil
-	}
-	return ix.byFirst[string(b)]
+	return ix.byWord[string(b)]
 }
