@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -297,21 +298,27 @@ func (g *Gate) answer(w http.ResponseWriter, req *Request, d *Decision) {
 	}
 	switch d.Verdict {
 	case Pass:
-		h.Set("Content-Length", "0")
+		h["Content-Length"] = zeroLength
 		w.WriteHeader(http.StatusOK)
 	case Limit:
 		h.Set("Retry-After", strconv.FormatInt(int64((d.RetryAfter+time.Second-1)/time.Second), 10))
-		h.Set("Content-Type", "text/plain; charset=utf-8")
-		h.Set("X-Content-Type-Options", "nosniff")
+		h["Content-Type"], h["X-Content-Type-Options"] = textPlain, noSniff
 		w.WriteHeader(http.StatusTooManyRequests)
 		fmt.Fprintf(w, "robots.txt asks %s to wait %s between requests\n", d.Crawler, d.CrawlDelay)
 	default:
-		h.Set("Content-Type", "text/plain; charset=utf-8")
-		h.Set("X-Content-Type-Options", "nosniff")
+		h["Content-Type"], h["X-Content-Type-Options"] = textPlain, noSniff
 		w.WriteHeader(http.StatusForbidden)
-		fmt.Fprintf(w, "%s\n", d.explain())
+		io.WriteString(w, d.explain()+"\n")
 	}
 }
+
+// The values of the answer's fixed headers, set without canonicalizing their
+// names or allocating for each answer (nothing changes a header value in place).
+var (
+	zeroLength = []string{"0"}
+	textPlain  = []string{"text/plain; charset=utf-8"}
+	noSniff    = []string{"nosniff"}
+)
 
 // explain is a refusal's body: one line a person can read.
 func (d *Decision) explain() string {
@@ -347,8 +354,8 @@ func (d *Decision) Action() string {
 
 // setHeaders sets the gate's response headers for d.
 func setHeaders(h http.Header, d *Decision) {
-	h[HeaderVerdict] = []string{d.Action()}
-	h[HeaderReason] = []string{d.reasonField()}
+	v := []string{d.Action(), d.reasonField()} // one allocation for both values
+	h[HeaderVerdict], h[HeaderReason] = v[:1:1], v[1:2:2]
 	if d.Err != nil {
 		h[HeaderError] = []string{sfSafe(d.Err.Error())}
 	}
@@ -358,6 +365,7 @@ func setHeaders(h http.Header, d *Decision) {
 // parameters: disallowed;crawler="GPTBot";identity=verified;line=3;rule="Disallow: /x".
 func (d *Decision) reasonField() string {
 	var b strings.Builder
+	b.Grow(96) // most reasons fit: one allocation
 	b.WriteString(d.Reason.String())
 	if d.Crawler != "" {
 		b.WriteString(`;crawler="`)
