@@ -83,9 +83,17 @@ func main() {
 	robotsBin := flag.String("robots", "", "robots binary for the gate (default: built from this checkout's cmd/robots)")
 	caddyBin := flag.String("caddy", "", "Caddy with contrib/caddy, for -proxy caddy (default: built from this checkout's contrib/caddy/cmd/caddy)")
 	conns := flag.Int("conns", 64, "client connections per path")
+	gateProcs := flag.Int("gate-gomaxprocs", 0, "GOMAXPROCS of the gate process (and the bare server); 0: Go's default, the number of cores")
+	bare := flag.Bool("bare", false, "with -proxy nginx: a third path, nginx + auth_request to a bare Go net/http server answering 200 (a process of its own), to tell the subrequest's cost from the gate's")
+	bareServe := flag.String("bare-serve", "", "(internal) serve the bare auth answer at `address`")
 	cpuProfile := flag.String("cpuprofile", "", "with -proxy nginx: write the gate process's CPU profile over the measured rounds to `file` (go tool pprof -top file)")
 	flag.Parse()
 	log.SetFlags(0)
+	if *bareServe != "" {
+		log.Fatal(http.ListenAndServe(*bareServe, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Content-Length"] = []string{"0"}
+		})))
+	}
 	if *proxy != "nginx" && *proxy != "caddy" {
 		log.Fatalf("-proxy %q: want nginx or caddy", *proxy)
 	}
@@ -109,7 +117,7 @@ func main() {
 		lists[name] = f
 	}
 
-	plain, gated := freePort(), freePort()
+	plain, gated, bared := freePort(), freePort(), freePort()
 	var procs []*proc // the proxy first, then the gate
 	defer func() {
 		for _, p := range procs {
@@ -130,12 +138,28 @@ func main() {
 		for name, f := range lists {
 			args = append(args, "-gate-list", name+"="+f)
 		}
-		gate := start(dir, "gate", nil, *robotsBin, args...)
+		var env []string
+		if *gateProcs > 0 {
+			env = []string{fmt.Sprintf("GOMAXPROCS=%d", *gateProcs)}
+		}
+		gate := start(dir, "gate", env, *robotsBin, args...)
 		waitPort(gatePort)
 		conf := fmt.Sprintf(nginxConf, *nginxWorkers, dir, dir, dir, dir, dir, dir, dir, plain, html, gated, html, gatePort)
+		var bareProc *proc
+		if *bare {
+			barePort := freePort()
+			self, err := os.Executable()
+			must(err)
+			bareProc = start(dir, "bare", env, self, "-bare-serve", fmt.Sprintf("127.0.0.1:%d", barePort))
+			waitPort(barePort)
+			conf = strings.TrimSuffix(strings.TrimSpace(conf), "}") + fmt.Sprintf(bareConf, bared, html, barePort)
+		}
 		must(os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte(conf), 0o644))
 		ng := start(dir, "nginx", nil, *nginxBin, "-p", dir, "-c", filepath.Join(dir, "nginx.conf"), "-e", filepath.Join(dir, "error.log"))
 		procs = append(procs, ng, gate)
+		if bareProc != nil {
+			procs = append(procs, bareProc)
+		}
 	case "caddy":
 		if *caddyBin == "" {
 			*caddyBin = build(dir, "caddy", "contrib/caddy", "./cmd/caddy")
@@ -156,6 +180,10 @@ func main() {
 
 	name := *proxy
 	paths := []*path{{name: name, port: plain}, {name: name + " + gate", port: gated}}
+	if *bare && *proxy == "nginx" {
+		waitPort(bared)
+		paths = append(paths, &path{name: "nginx + bare", port: bared})
+	}
 	for _, p := range paths {
 		p.conns = make([]*conn, *conns)
 		p.run(*rate, 500*time.Millisecond) // warm: connections, the gate's robots.txt
@@ -166,7 +194,7 @@ func main() {
 		profile = make(chan error, 1)
 		go func() { profile <- fetchProfile(debugAddr, *duration, *cpuProfile) }()
 	}
-	rounds := max(1, int(*duration / *round / 2))
+	rounds := max(1, int(*duration / *round / time.Duration(len(paths))))
 	for range rounds {
 		for _, p := range paths {
 			c0 := cpuTimes(procs)
@@ -189,14 +217,17 @@ func main() {
 	procNames := []string{"generator", *proxy}
 	if *proxy == "nginx" {
 		procNames = append(procNames, "gate")
+		if *bare {
+			procNames = append(procNames, "bare")
+		}
 	}
 	fmt.Printf("%-14s %8s %9s %9s %9s %9s %6s %6s %6s  CPU/request:", "path", "requests", "p50", "p90", "p99", "p99.9", "200", "403", "errors")
 	for _, n := range procNames {
 		fmt.Printf(" %9s", n)
 	}
 	fmt.Println()
-	var q [2][4]time.Duration
-	var cpu [2][3]time.Duration
+	var q [3][4]time.Duration
+	var cpu [3][4]time.Duration
 	for i, p := range paths {
 		slices.Sort(p.lat)
 		for j, f := range []float64{0.5, 0.9, 0.99, 0.999} {
@@ -218,6 +249,9 @@ func main() {
 		fmt.Printf(" %s %+v,", n, d.Round(100*time.Nanosecond))
 	}
 	fmt.Printf(" in all %+v\n", total.Round(100*time.Nanosecond))
+	if len(paths) == 3 {
+		fmt.Printf("added by auth_request to a bare server: p50 %v, p90 %v, p99 %v, p99.9 %v\n", q[2][0]-q[0][0], q[2][1]-q[0][1], q[2][2]-q[0][2], q[2][3]-q[0][3])
+	}
 	if l, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("load average after: %s", l)
 	}
@@ -350,7 +384,7 @@ type path struct {
 	lat    []time.Duration
 	status [600]atomic.Int64
 	errors atomic.Int64
-	cpu    [3]time.Duration // of the generator, the proxy and the gate while it ran
+	cpu    [4]time.Duration // of the generator, the proxy, the gate (and the bare server) while it ran
 }
 
 func (p *path) reset() {
@@ -587,6 +621,30 @@ http {
 		}
 	}
 	upstream robots_gate { server 127.0.0.1:%d; keepalive 64; }
+}
+`
+
+// bareConf: a third server block, nginx + auth_request to a bare server.
+const bareConf = `
+	server {
+		listen 127.0.0.1:%d;
+		root %s;
+		location / {
+			auth_request /.bare;
+		}
+		location = /.bare {
+			internal;
+			proxy_pass http://bare_auth/;
+			proxy_pass_request_body off;
+			proxy_set_header Content-Length "";
+			proxy_set_header X-Original-URI $request_uri;
+			proxy_set_header X-Original-Method $request_method;
+			proxy_set_header X-Forwarded-Host $host;
+			proxy_set_header X-Forwarded-Proto $scheme;
+			proxy_set_header X-Forwarded-For $remote_addr;
+		}
+	}
+	upstream bare_auth { server 127.0.0.1:%d; keepalive 64; }
 }
 `
 
