@@ -81,7 +81,7 @@ func newScanner(name string, cfg Config) *scanner {
 	if s.cfg.Workers <= 0 {
 		s.cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	s.client = fetch.NewClient(fetch.Config{HTTP: archive{}})
+	s.client = fetch.NewClient(fetch.Config{})
 	return s
 }
 
@@ -355,47 +355,25 @@ func parseResponse(rec *record) (*response, error) {
 	return resp, nil
 }
 
-// archive is the http.RoundTripper of a scan's fetch.Client: it answers each
-// request of a fetch with the next response of the job's chain, as the crawler
-// recorded it, so that the access method (status policy, redirects, size limit,
-// Content-Encoding) reads the archive as it reads the web.
-type archive struct{}
-
-type chainKey struct{}
-
-// replay is the state of one job's fetch.
-type replay struct {
-	chain []*response
-	next  int
-	miss  string // a URL asked for that the chain does not hold
-}
-
-func (archive) RoundTrip(req *http.Request) (*http.Response, error) {
-	rp, _ := req.Context().Value(chainKey{}).(*replay)
-	if rp == nil || rp.next >= len(rp.chain) {
-		if rp != nil {
-			rp.miss = req.URL.String()
-		}
-		return nil, errNotArchived
-	}
-	r := rp.chain[rp.next]
-	rp.next++
-	h := r.header.Clone()
-	h.Del("Transfer-Encoding")
-	return &http.Response{
-		Status: fmt.Sprintf("%d %s", r.status, http.StatusText(r.status)), StatusCode: r.status,
-		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: h, Body: io.NopCloser(bytes.NewReader(r.body)), ContentLength: int64(len(r.body)), Request: req,
-	}, nil
-}
-
+// errNotArchived is the answer to a request for a URL the job's chain does not
+// hold, worded as an http.Client would word a failed GET.
 var errNotArchived = errors.New("not in this WARC file")
 
 // decide makes j's rows: the fetch read by the access method, then one row per crawler.
 func (s *scanner) decide(ctx context.Context, j *job) {
 	first := j.chain[0]
-	rp := &replay{chain: j.chain}
-	res, err := s.client.Fetch(context.WithValue(ctx, chainKey{}, rp), first.url)
+	// The access method asks for the chain's responses in order, as the crawler
+	// recorded them.
+	next, miss := 0, ""
+	res, err := s.client.Replay(first.url, func(u string) (*http.Response, error) {
+		if next >= len(j.chain) {
+			miss = u
+			return nil, &url.Error{Op: "Get", URL: u, Err: errNotArchived}
+		}
+		r := j.chain[next]
+		next++
+		return &http.Response{StatusCode: r.status, Header: r.header, Body: io.NopCloser(bytes.NewReader(r.body))}, nil
+	})
 	base := Row{
 		File: s.name, Offset: first.offset, URL: first.uri, Date: first.date,
 		Status: int32(first.status), Size: first.size, WARCTruncated: first.truncated,
@@ -419,11 +397,11 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 	if res.Err != nil {
 		base.Error = res.Err.Error()
 	}
-	if rp.miss != "" && j.unresolved {
+	if miss != "" && j.unresolved {
 		// The crawl went on to a URL this file does not hold: what the access
 		// method makes of it is unknown here.
 		base.FinalStatus = 0
-		base.Error = fmt.Sprintf("redirect to %s, which this WARC file does not hold", rp.miss)
+		base.Error = fmt.Sprintf("redirect to %s, which this WARC file does not hold", miss)
 		j.rows = s.rows(base, nil)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -114,6 +115,30 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 	}
 	r, _ := c.fetch(ctx, origin, nil, c.cfg.Now())
 	return c.withRules(r, nil), nil
+}
+
+// Replay reads a robots.txt fetch made elsewhere and recorded (a WARC file of a web
+// crawl) as Fetch reads one it makes: the same access method, status policy,
+// redirects, size limit and Content-Encoding, and the same Result. get answers the
+// GET of each URL the access method asks for, from rawURL's origin's robots.txt on,
+// as it was recorded (an error, such as a URL the record does not hold, is a
+// failed request). No request goes out, and the cache is neither read nor changed.
+func (c *Client) Replay(rawURL string, get func(url string) (*http.Response, error)) (*Result, error) {
+	origin, err := Origin(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	now := c.cfg.Now()
+	if res := c.refuseLiteral(origin, now); res != nil {
+		return res, nil
+	}
+	robotsURL := origin + robotsPath
+	f := &fetched{}
+	c.follow(f, robotsURL, c.cfg.MaxBytes, func(next string) (*http.Response, *url.URL, error) {
+		resp, err := get(next)
+		return resp, nil, err
+	})
+	return c.withRules(c.read(f, origin, robotsURL, nil, now), nil), nil
 }
 
 // FetchAs is Fetch with the requests sent with userAgent as their User-Agent

@@ -100,20 +100,43 @@ func (c *Client) getHTTP(ctx context.Context, robotsURL string, limit int) *fetc
 		defer mu.Unlock()
 		f.addrs = append(f.addrs, info.Conn.RemoteAddr().String())
 	}})
-	next := robotsURL
-	for hop := 0; ; hop++ {
+	c.follow(f, robotsURL, limit, func(next string) (*http.Response, *url.URL, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
 		if err != nil {
-			f.failed, f.err = true, err
-			return f
+			return nil, nil, &requestError{err}
 		}
 		req.Header.Set("User-Agent", c.userAgentOf(ctx))
 		req.Header.Set("Accept-Encoding", "gzip, deflate")
 		resp, err := c.http.Do(req)
+		return resp, req.URL, err
+	})
+	return f
+}
+
+// requestError is a request that could not be made (an invalid URL): no hop.
+type requestError struct{ err error }
+
+func (e *requestError) Error() string { return e.err.Error() }
+
+// follow is the access method's reading of the responses of one fetch, wherever
+// they come from (the web through getHTTP, an archive through Replay): do answers
+// the GET of each URL, from robotsURL on, with the URL it asked for parsed (nil:
+// follow parses it as a request would, only when a redirect needs it). A 3xx is
+// followed to its Location up to the policy's MaxRedirects, a loop or a redirect
+// that cannot be followed read as 404; a 2xx body is decoded and read up to limit
+// bytes.
+func (c *Client) follow(f *fetched, robotsURL string, limit int, do func(next string) (*http.Response, *url.URL, error)) {
+	next := robotsURL
+	for hop := 0; ; hop++ {
+		resp, reqURL, err := do(next)
+		if re, ok := err.(*requestError); ok {
+			f.failed, f.err = true, re.err
+			return
+		}
 		if err != nil {
 			f.hops = append(f.hops, Hop{URL: next})
 			f.failed, f.err, f.kind = true, err, protocolKind(err)
-			return f
+			return
 		}
 		f.hops = append(f.hops, Hop{URL: next, Status: resp.StatusCode})
 		f.status, f.header = resp.StatusCode, resp.Header
@@ -127,22 +150,32 @@ func (c *Client) getHTTP(ctx context.Context, robotsURL string, limit int) *fetc
 					f.failed, f.err, f.kind = true, fmt.Errorf("reading body of %s: %w", next, err), protocolKind(err)
 				}
 			}
-			return f
+			return
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, maxRedirectBody))
 		resp.Body.Close()
 		if limit := c.cfg.Policy.MaxRedirects; hop == limit {
 			f.classifyAs, f.err, f.kind = http.StatusNotFound, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, limit), KindTooManyRedirects
-			return f
+			return
 		}
-		target, err := redirectTarget(resp, req.URL)
+		if reqURL == nil {
+			// Parsed as http.NewRequest parses it, so that Location resolves as
+			// against a request's URL.
+			req, err := http.NewRequest(http.MethodGet, next, nil)
+			if err != nil {
+				f.classifyAs, f.err, f.kind = http.StatusNotFound, err, KindBadRedirect
+				return
+			}
+			reqURL = req.URL
+		}
+		target, err := redirectTarget(resp, reqURL)
 		if err != nil {
 			f.classifyAs, f.err, f.kind = http.StatusNotFound, err, KindBadRedirect
-			return f
+			return
 		}
 		if slices.ContainsFunc(f.hops, func(h Hop) bool { return h.URL == target }) {
 			f.classifyAs, f.err, f.kind = http.StatusNotFound, fmt.Errorf("%w: a loop, back to %s", ErrTooManyRedirects, target), KindTooManyRedirects
-			return f
+			return
 		}
 		next = target
 	}
