@@ -58,7 +58,8 @@ type Stats struct {
 
 // Scan reads the WARC file src (compressed or not; name is what rows and errors
 // call it) and calls emit with the rows of each robots.txt fetch it holds, in the
-// order of the file: the same input and version give the same rows. A record
+// order of the file: the same input and version give the same rows (the *Row
+// is emit's only during the call: it copies what it keeps). A record
 // that cannot be read is reported to cfg.Errors and skipped. Scan returns early
 // when emit fails, ctx ends or src fails; the Stats say how far it got.
 func Scan(ctx context.Context, src io.Reader, name string, cfg Config, emit func(*Row) error) (Stats, error) {
@@ -71,6 +72,7 @@ type scanner struct {
 	cfg      Config
 	client   *fetch.Client
 	crawlers []crawlers.Crawler
+	rowPool  sync.Pool // *[]Row of len(crawlers), emitted and free again
 }
 
 func newScanner(name string, cfg Config) *scanner {
@@ -90,6 +92,8 @@ type response struct {
 	offset    int64
 	uri       string // as recorded
 	url       string // parsed and written again, for matching redirects
+	host      string // its host, lower case
+	robots    bool   // the URL is the robots.txt of its origin
 	date      string
 	truncated string
 	status    int
@@ -141,7 +145,9 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 				}
 				st.Rows++
 			}
+			rows := j.rows
 			j.rows = nil
+			s.rowPool.Put(&rows)
 		}
 	}()
 
@@ -177,6 +183,7 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 // fetch, once the redirects it starts are followed as far as the file goes.
 func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(*job) bool) error {
 	r := newWARCReader(s.name, src)
+	hr := &headerReader{br: bufio.NewReaderSize(nil, 4<<10)}
 	// pending holds the redirect chains waiting for a record of their target URL,
 	// by that URL; order holds them by age, for MaxPending and for the end of file.
 	pending := map[string][]*job{}
@@ -232,10 +239,10 @@ func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		st.Records++
-		if rec.typ != "response" || !strings.HasPrefix(strings.ToLower(rec.contentType), "application/http") {
+		if string(rec.typ) != "response" || len(rec.contentType) < len("application/http") || !equalFold(rec.contentType[:len("application/http")], "application/http") {
 			continue
 		}
-		resp, err := parseResponse(rec)
+		resp, err := hr.parse(rec)
 		if err != nil {
 			st.Skipped++
 			if s.cfg.Errors != nil {
@@ -261,7 +268,7 @@ func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(
 				}
 			}
 		}
-		if !isRobotsURL(resp.url) {
+		if !resp.robots {
 			continue
 		}
 		j := &job{chain: []*response{resp}}
@@ -303,33 +310,43 @@ func (s *scanner) unpend(pending map[string][]*job, j *job) bool {
 	return true
 }
 
-// isRobotsURL reports whether u is the robots.txt of its origin.
-func isRobotsURL(u string) bool {
-	p, err := url.Parse(u)
-	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" && p.Path == "/robots.txt" && p.RawQuery == ""
+// headerReader reads the HTTP headers of a file's response records with
+// net/http, through one bufio.Reader.
+type headerReader struct {
+	src bytes.Reader
+	br  *bufio.Reader
 }
 
-// parseResponse reads the HTTP response a response record holds.
-func parseResponse(rec *record) (*response, error) {
+// parse reads the HTTP response a response record holds.
+func (h *headerReader) parse(rec *record) (*response, error) {
 	block := rec.block
+	var head []byte
 	end, sep := bytes.Index(block, []byte("\r\n\r\n")), 4
-	if end < 0 {
+	if end >= 0 {
+		head = block[:end+sep]
+	} else {
 		if end, sep = bytes.Index(block, []byte("\n\n")), 2; end < 0 {
 			return nil, errors.New("HTTP response without the end of its header")
 		}
+		head = append(block[:end:end], "\r\n\r\n"...)
 	}
-	hr, err := http.ReadResponse(bufio.NewReader(io.MultiReader(bytes.NewReader(block[:end]), strings.NewReader("\r\n\r\n"))), nil)
+	h.src.Reset(head)
+	h.br.Reset(&h.src)
+	hr, err := http.ReadResponse(h.br, nil)
 	if err != nil {
 		return nil, fmt.Errorf("HTTP response: %w", err)
 	}
-	u, err := url.Parse(rec.uri)
+	uri := string(rec.uri)
+	u, err := url.Parse(uri)
 	if err != nil {
 		return nil, fmt.Errorf("WARC-Target-URI: %w", err)
 	}
 	u.Fragment = ""
 	payload := block[end+sep:]
 	resp := &response{
-		offset: rec.offset, uri: rec.uri, url: u.String(), date: rec.date, truncated: rec.truncated,
+		offset: rec.offset, uri: uri, url: u.String(), date: string(rec.date), truncated: string(rec.truncated),
+		host:   strings.ToLower(u.Hostname()),
+		robots: (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Path == "/robots.txt" && u.RawQuery == "",
 		status: hr.StatusCode, header: hr.Header, size: int64(len(payload)),
 	}
 	if slices.Contains(hr.TransferEncoding, "chunked") {
@@ -372,16 +389,14 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 		}
 		r := j.chain[next]
 		next++
-		return &http.Response{StatusCode: r.status, Header: r.header, Body: io.NopCloser(bytes.NewReader(r.body))}, nil
+		return &http.Response{StatusCode: r.status, Header: r.header, Body: io.NopCloser(bytes.NewReader(r.body)), ContentLength: int64(len(r.body))}, nil
 	})
 	base := Row{
 		File: s.name, Offset: first.offset, URL: first.uri, Date: first.date,
 		Status: int32(first.status), Size: first.size, WARCTruncated: first.truncated,
 		ContentType: first.header.Get("Content-Type"),
 	}
-	if u, perr := url.Parse(first.url); perr == nil {
-		base.Host = strings.ToLower(u.Hostname())
-	}
+	base.Host = first.host
 	if err != nil {
 		base.Error = err.Error()
 		j.rows = s.rows(base, nil)
@@ -430,16 +445,18 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 // Crawlers that the same groups apply to (most fall to the "*" group) share one
 // reading of them.
 func (s *scanner) rows(base Row, res *fetch.Result) []Row {
-	rows := make([]Row, len(s.crawlers))
+	var rows []Row
+	if p, ok := s.rowPool.Get().(*[]Row); ok {
+		rows = *p
+	} else {
+		rows = make([]Row, len(s.crawlers))
+	}
 	type reading struct {
 		gs                    []int
 		access, usage, signal string
 	}
-	var groups []robots.Group
+	var groups []robots.Group // read when a crawler has groups
 	var readings []reading
-	if res != nil && res.Effect == fetch.ObeyRules {
-		groups = res.Robots.Groups()
-	}
 	for i, c := range s.crawlers {
 		row := base
 		row.Agent = c.Name
@@ -456,6 +473,9 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 				gs, _ := res.Robots.GroupsFor(c.Name)
 				k := slices.IndexFunc(readings, func(r reading) bool { return slices.Equal(r.gs, gs) })
 				if k < 0 {
+					if groups == nil && len(gs) > 0 {
+						groups = res.Robots.Groups()
+					}
 					rd := reading{gs: gs, access: string(lint.AccessOf(groups, gs))}
 					if res.Robots.StatesUsage() { // else no preference is stated: skip reading them
 						u := res.Robots.Usage(c.Name, res.Origin+"/")

@@ -38,14 +38,16 @@ func (e *RecordError) Error() string {
 
 func (e *RecordError) Unwrap() error { return e.Err }
 
-// record is one WARC record. Its slices are valid until the reader's next call.
+// record is one WARC record. Its slices are valid until the reader's next call:
+// only the response records census reads are made strings (parseResponse), not
+// the request and metadata records around them.
 type record struct {
 	offset      int64 // of the record (its gzip member) in the file
-	typ         string
-	uri         string
-	date        string
-	contentType string
-	truncated   string // the WARC-Truncated field: why the crawler cut the payload
+	typ         []byte
+	uri         []byte
+	date        []byte
+	contentType []byte
+	truncated   []byte // the WARC-Truncated field: why the crawler cut the payload
 	block       []byte
 }
 
@@ -77,6 +79,7 @@ type warcReader struct {
 	br      bytes.Reader
 	out     bytes.Buffer // a decompressed member
 	pending []byte       // out's records not yet returned (a member holding several)
+	rec     record       // the record next returns
 	pendOff int64
 }
 
@@ -244,7 +247,8 @@ func (r *warcReader) decode() error {
 // fromPending returns the first record of r.pending, a member's decompressed data.
 func (r *warcReader) fromPending() (*record, error) {
 	data, off := r.pending, r.pendOff
-	rec, n, err := parseRecord(data)
+	rec := &r.rec
+	n, err := parseRecord(rec, data)
 	if err != nil {
 		r.pending = nil
 		return nil, &RecordError{File: r.file, Offset: off, Err: err}
@@ -262,7 +266,8 @@ func (r *warcReader) plain() (*record, error) {
 	off := r.base + int64(r.pos)
 	for n := 4 << 10; ; n *= 2 {
 		ok := r.fill(n)
-		rec, size, err := parseRecord(r.buf[r.pos:r.end])
+		rec := &r.rec
+		size, err := parseRecord(rec, r.buf[r.pos:r.end])
 		if err == nil {
 			rec.offset = off
 			r.pos += size
@@ -291,12 +296,12 @@ type shortError struct {
 
 func (e *shortError) Error() string { return e.what }
 
-// parseRecord reads the record at the start of data: its version line, header
-// fields and block. It returns the record and the bytes it takes, with the
+// parseRecord reads into rec the record at the start of data: its version line,
+// header fields and block. It returns the bytes the record takes, with the
 // CRLF CRLF that ends it.
-func parseRecord(data []byte) (*record, int, error) {
+func parseRecord(rec *record, data []byte) (int, error) {
 	if !bytes.HasPrefix(data, warcMagic) {
-		return nil, 0, errors.New("not a WARC record: no \"WARC/\" version line")
+		return 0, errors.New("not a WARC record: no \"WARC/\" version line")
 	}
 	hdrEnd := bytes.Index(data, []byte("\r\n\r\n"))
 	sep := 4
@@ -307,11 +312,11 @@ func parseRecord(data []byte) (*record, int, error) {
 	}
 	if hdrEnd < 0 {
 		if len(data) > maxHeaderBytes {
-			return nil, 0, fmt.Errorf("WARC header longer than %d bytes", maxHeaderBytes)
+			return 0, fmt.Errorf("WARC header longer than %d bytes", maxHeaderBytes)
 		}
-		return nil, 0, &shortError{what: "WARC header cut short"}
+		return 0, &shortError{what: "WARC header cut short"}
 	}
-	rec := &record{}
+	*rec = record{}
 	length := -1
 	lines := data[:hdrEnd]
 	first := true
@@ -332,40 +337,40 @@ func parseRecord(data []byte) (*record, int, error) {
 				continue // a continuation line, of no field read here
 			}
 			// Not a field: the header of a record cut short, then another record's.
-			return nil, 0, fmt.Errorf("WARC header line %q is not a field", truncate(line, 40))
+			return 0, fmt.Errorf("WARC header line %q is not a field", truncate(line, 40))
 		}
 		value = bytes.TrimSpace(value)
 		switch {
 		case equalFold(name, "WARC-Type"):
-			if rec.typ != "" {
-				return nil, 0, errors.New("two WARC-Type fields: a record cut short, then another")
+			if len(rec.typ) > 0 {
+				return 0, errors.New("two WARC-Type fields: a record cut short, then another")
 			}
-			rec.typ = string(value)
+			rec.typ = value
 		case equalFold(name, "WARC-Target-URI"):
-			rec.uri = string(bytes.TrimSuffix(bytes.TrimPrefix(value, []byte("<")), []byte(">")))
+			rec.uri = bytes.TrimSuffix(bytes.TrimPrefix(value, []byte("<")), []byte(">"))
 		case equalFold(name, "WARC-Date"):
-			rec.date = string(value)
+			rec.date = value
 		case equalFold(name, "Content-Type"):
-			rec.contentType = string(value)
+			rec.contentType = value
 		case equalFold(name, "WARC-Truncated"):
-			rec.truncated = string(value)
+			rec.truncated = value
 		case equalFold(name, "Content-Length"):
 			n, err := strconv.Atoi(string(value))
 			if err != nil || n < 0 {
-				return nil, 0, fmt.Errorf("invalid Content-Length %q", value)
+				return 0, fmt.Errorf("invalid Content-Length %q", value)
 			}
 			length = n
 		}
 	}
 	if length < 0 {
-		return nil, 0, errors.New("WARC header without Content-Length")
+		return 0, errors.New("WARC header without Content-Length")
 	}
 	if length > MaxRecordBytes {
-		return nil, 0, fmt.Errorf("record block of %d bytes, more than %d", length, MaxRecordBytes)
+		return 0, fmt.Errorf("record block of %d bytes, more than %d", length, MaxRecordBytes)
 	}
 	start := hdrEnd + sep
 	if len(data)-start < length {
-		return nil, 0, &shortError{need: start + length + 4, what: fmt.Sprintf("record cut short: Content-Length %d, %d bytes", length, len(data)-start)}
+		return 0, &shortError{need: start + length + 4, what: fmt.Sprintf("record cut short: Content-Length %d, %d bytes", length, len(data)-start)}
 	}
 	rec.block = data[start : start+length]
 	n := start + length
@@ -378,11 +383,11 @@ func parseRecord(data []byte) (*record, int, error) {
 	case bytes.HasPrefix(rest, []byte("\n\n")):
 		n += 2
 	case len(rest) < 4 && (bytes.HasPrefix([]byte("\r\n\r\n"), rest) || bytes.HasPrefix([]byte("\n\n"), rest)):
-		return nil, 0, &shortError{need: n + 4, what: "record cut short before its end (CRLF CRLF)"}
+		return 0, &shortError{need: n + 4, what: "record cut short before its end (CRLF CRLF)"}
 	default:
-		return nil, 0, fmt.Errorf("no CRLF CRLF after the block of Content-Length %d: the record is cut short or its length is wrong", length)
+		return 0, fmt.Errorf("no CRLF CRLF after the block of Content-Length %d: the record is cut short or its length is wrong", length)
 	}
-	return rec, n, nil
+	return n, nil
 }
 
 // equalFold reports whether b is s, ignoring ASCII case.

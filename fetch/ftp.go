@@ -77,7 +77,7 @@ func (c *Client) fetchFTP(ctx context.Context, robotsURL string) *fetched {
 	if err != nil {
 		return ftpFailure(f, err)
 	}
-	f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp, "", c.cfg.MaxBytes)
+	f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp, "", c.cfg.MaxBytes, -1)
 	if err != nil {
 		resp.Close()
 		f.failed, f.err, f.kind = true, fmt.Errorf("reading %s: %w", robotsURL, err), protocolKind(err)

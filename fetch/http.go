@@ -145,7 +145,7 @@ func (c *Client) follow(f *fetched, robotsURL string, limit int, do func(next st
 			f.classifyAs = resp.StatusCode
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				f.encoding = resp.Header.Get("Content-Encoding")
-				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, limit)
+				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, limit, resp.ContentLength)
 				if err != nil {
 					f.failed, f.err, f.kind = true, fmt.Errorf("reading body of %s: %w", next, err), protocolKind(err)
 				}
@@ -201,12 +201,18 @@ func redirectTarget(resp *http.Response, from *url.URL) (string, error) {
 // readBody reads at most limit bytes of body, decoded. It reads at most limit+1
 // bytes from the wire and keeps at most limit+1 decoded bytes: the one extra byte
 // only tells whether the body went on (truncated), so that a gzip bomb or an endless
-// body costs no more than the limit.
-func readBody(body io.Reader, encoding string, limit int) (text string, decoded, wire int64, truncated bool, err error) {
+// body costs no more than the limit. size is the body's Content-Length (-1 when
+// unknown): a body sent as is is read into one buffer of that size (at most
+// limit+1 bytes), not grown by doubling.
+func readBody(body io.Reader, encoding string, limit int, size int64) (text string, decoded, wire int64, truncated bool, err error) {
 	cr := &countingReader{r: io.LimitReader(body, int64(limit)+1)}
 	var r io.Reader = cr
+	capacity := 0
 	switch strings.ToLower(strings.TrimSpace(encoding)) {
 	case "", "identity":
+		if size >= 0 {
+			capacity = int(min(size, int64(limit))) + 1 // room for the EOF read
+		}
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(cr)
 		if err != nil {
@@ -232,7 +238,7 @@ func readBody(body io.Reader, encoding string, limit int) (text string, decoded,
 	default:
 		return "", 0, 0, false, fmt.Errorf("unsupported Content-Encoding %q", encoding)
 	}
-	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	data, err := readAll(io.LimitReader(r, int64(limit)+1), capacity)
 	wireCut := cr.n > int64(limit)
 	if len(data) > limit || wireCut {
 		// Cut at the limit: a decoder stopped mid-stream by the wire limit reports
@@ -246,6 +252,28 @@ func readBody(body io.Reader, encoding string, limit int) (text string, decoded,
 	// share it (robots.ParseString). The copy is also the one the body needs anyway to
 	// be kept (cached) at its size, as ReadAll's buffer grows by doubling.
 	return string(data), int64(len(data)), cr.n, truncated, nil
+}
+
+// readAll is io.ReadAll into a buffer of n bytes to start with (io.ReadAll's
+// own when n is 0).
+func readAll(r io.Reader, n int) ([]byte, error) {
+	if n <= 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, n)
+	for {
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 type countingReader struct {
