@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/defaults"
 )
 
 // Defaults and limits of an Analyzer. Every per-crawler structure is bounded, so
@@ -133,10 +134,7 @@ func NewAnalyzer(cfg Config) *Analyzer {
 	} else if cfg.Lifetime < 0 {
 		cfg.Lifetime = 0
 	}
-	if cfg.Examples <= 0 {
-		cfg.Examples = DefaultExamples
-	}
-	cfg.Examples = min(cfg.Examples, MaxExamples)
+	cfg.Examples = min(defaults.Or(cfg.Examples, DefaultExamples), MaxExamples)
 	a := &Analyzer{
 		cfg:    cfg,
 		table:  sharedTable(),

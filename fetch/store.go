@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"unsafe"
+
+	"github.com/gorobots/robots/internal/defaults"
 )
 
 // Store keeps results by origin: the latest fetch with its body and metadata, and
@@ -35,10 +37,7 @@ type memEntry struct {
 // NewMemoryStore returns a store holding at most maxBytes (estimated) of entries;
 // maxBytes <= 0 means DefaultMemoryBytes.
 func NewMemoryStore(maxBytes int64) *MemoryStore {
-	if maxBytes <= 0 {
-		maxBytes = DefaultMemoryBytes
-	}
-	return &MemoryStore{entries: newClockCache(maxBytes, func(e *memEntry) string { return e.r.Origin })}
+	return &MemoryStore{entries: newClockCache(defaults.Or(maxBytes, DefaultMemoryBytes), func(e *memEntry) string { return e.r.Origin })}
 }
 
 // Load returns the result of origin, or nil.

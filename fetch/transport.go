@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots"
+	"github.com/gorobots/robots/internal/defaults"
 	"github.com/gorobots/robots/webbotauth"
 )
 
@@ -209,14 +210,16 @@ func (t *Transport) init() {
 	}
 }
 
+// maxDelay is the longest Crawl-delay the transport waits for: MaxCrawlDelay, or
+// its default.
+func (t *Transport) maxDelay() time.Duration {
+	return defaults.Or(t.MaxCrawlDelay, DefaultMaxCrawlDelay)
+}
+
 // wait returns when a request to origin may be sent, having claimed its turn, or
 // the reason it may not.
 func (t *Transport) wait(ctx context.Context, u, origin string, delay time.Duration) error {
-	limit := t.MaxCrawlDelay
-	if limit <= 0 {
-		limit = DefaultMaxCrawlDelay
-	}
-	if delay > limit && t.RefuseOverMax {
+	if delay > t.maxDelay() && t.RefuseOverMax {
 		return &DelayError{URL: u, Origin: origin, Delay: delay}
 	}
 	now := t.client.cfg.Now()
@@ -249,10 +252,7 @@ func (t *Transport) wait(ctx context.Context, u, origin string, delay time.Durat
 // be sent, delay (capped) after the last one; when it need not wait, it is counted as
 // sent at now.
 func (t *Transport) claim(origin string, delay time.Duration, now time.Time) time.Duration {
-	limit := t.MaxCrawlDelay
-	if limit <= 0 {
-		limit = DefaultMaxCrawlDelay
-	}
+	limit := t.maxDelay()
 	delay = min(delay, limit)
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -30,6 +30,8 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/gorobots/robots/internal/defaults"
 )
 
 // The limits of sitemaps.org for one file: "no more than 50,000 URLs and must be no
@@ -138,15 +140,9 @@ func utf8Label(label string) bool {
 // open prepares the text of a file: gzip decompressed when its magic bytes say so,
 // a byte order mark skipped, every byte counted against the limit.
 func open(r io.Reader, lim Limits) (src io.Reader, gzipped bool, count *countingReader, _ Limits, err error) {
-	if lim.URLs <= 0 {
-		lim.URLs = MaxURLs
-	}
-	if lim.Bytes <= 0 {
-		lim.Bytes = MaxBytes
-	}
-	if lim.Nesting <= 0 {
-		lim.Nesting = MaxDepth
-	}
+	lim.URLs = defaults.Or(lim.URLs, MaxURLs)
+	lim.Bytes = defaults.Or(lim.Bytes, MaxBytes)
+	lim.Nesting = defaults.Or(lim.Nesting, MaxDepth)
 	br := bufio.NewReaderSize(r, 32<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
