@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,42 +15,6 @@ import (
 	"github.com/gorobots/robots/internal/redistest"
 	"github.com/gorobots/robots/internal/testenv"
 )
-
-// serveProcess runs "robots serve" in a child process (the test binary acting as
-// the command, see TestMain) and returns its address once it listens.
-func serveProcess(t *testing.T, args ...string) (addr string, cmd *exec.Cmd) {
-	t.Helper()
-	exe, err := exec.LookPath("robots")
-	if err != nil {
-		t.Fatalf("the robots command is not on PATH (TestMain installs it): %v", err)
-	}
-	cmd = exec.Command(exe, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if a, ok := strings.CutPrefix(sc.Text(), "robots serve: listening on http://"); ok {
-				found <- strings.Fields(a)[0]
-			}
-		}
-		io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case addr = <-found:
-		return addr, cmd
-	case <-time.After(20 * time.Second):
-		t.Fatal("robots serve did not start listening")
-	}
-	return "", nil
-}
 
 // checkJSON is the part of a GET /v1/check answer these tests read: the verdict,
 // and how its origin's robots.txt was fetched (under "robots").
@@ -97,11 +58,11 @@ func TestServeReplicasShareRedis(t *testing.T) {
 			redisURL := tc.start(t)
 			origin := testenv.Serve(t, 200, "User-agent: *\nDisallow: /private/\n")
 
-			a, cmdA := serveProcess(t, "-redis", redisURL, "-allow-private")
-			b, cmdB := serveProcess(t, "-redis", redisURL, "-allow-private")
+			a := startServe(t, nil, "-addr", "127.0.0.1:0", "-redis", redisURL, "-allow-private")
+			b := startServe(t, nil, "-addr", "127.0.0.1:0", "-redis", redisURL, "-allow-private")
 
-			first := checkVia(t, a, "Googlebot", origin.URL+"/private/x")
-			second := checkVia(t, b, "Googlebot", origin.URL+"/public")
+			first := checkVia(t, a.addr, "Googlebot", origin.URL+"/private/x")
+			second := checkVia(t, b.addr, "Googlebot", origin.URL+"/public")
 			if *first.Allowed || !*second.Allowed || first.Outcome != "success" || second.Outcome != "success" {
 				t.Errorf("verdicts %+v and %+v, want disallowed then allowed, both from a successful fetch", first, second)
 			}
@@ -112,10 +73,10 @@ func TestServeReplicasShareRedis(t *testing.T) {
 				t.Errorf("fetched_at %s and %s, want the one shared fetch", first.FetchedAt, second.FetchedAt)
 			}
 
-			for _, cmd := range []*exec.Cmd{cmdA, cmdB} {
-				cmd.Process.Signal(syscall.SIGTERM)
+			for _, p := range []*serveProc{a, b} {
+				p.cmd.Process.Signal(syscall.SIGTERM)
 				done := make(chan error, 1)
-				go func() { done <- cmd.Wait() }()
+				go func() { <-p.done; done <- p.cmd.Wait() }()
 				select {
 				case err := <-done:
 					if err != nil {
@@ -136,16 +97,13 @@ func TestServeEmbeddedStore(t *testing.T) {
 	dir := t.TempDir()
 	var fetchedAt []string
 	for range 2 {
-		addr, cmd := serveProcess(t, "-data", dir, "-allow-private")
-		a := checkVia(t, addr, "Googlebot", origin.URL+"/private/x")
+		p := startServe(t, nil, "-addr", "127.0.0.1:0", "-data", dir, "-allow-private")
+		a := checkVia(t, p.addr, "Googlebot", origin.URL+"/private/x")
 		if *a.Allowed {
 			t.Errorf("allowed, want disallowed by Disallow: /private/")
 		}
 		fetchedAt = append(fetchedAt, a.FetchedAt)
-		cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("robots serve after SIGINT: %v", err)
-		}
+		p.stop(t)
 	}
 	if n := origin.Hits(); n != 1 || fetchedAt[0] != fetchedAt[1] {
 		t.Errorf("%d fetches, fetched_at %q; want 1 fetch kept across the restart", n, fetchedAt)
@@ -156,7 +114,7 @@ func TestServeEmbeddedStore(t *testing.T) {
 // that the store is in use and how to choose another, instead of waiting.
 func TestServeStoreInUse(t *testing.T) {
 	dir := t.TempDir()
-	serveProcess(t, "-data", dir)
+	startServe(t, nil, "-addr", "127.0.0.1:0", "-data", dir)
 	exe, err := exec.LookPath("robots")
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +139,7 @@ func TestServeStoreInUse(t *testing.T) {
 // again once it is back; /healthz stays 200 throughout.
 func TestServeReadyzRedis(t *testing.T) {
 	rs := redistest.Start(t)
-	addr, _ := serveProcess(t, "-redis", rs.URL()+"/0")
+	addr := startServe(t, nil, "-addr", "127.0.0.1:0", "-redis", rs.URL()+"/0").addr
 	probe := func(path string) int {
 		t.Helper()
 		resp, err := http.Get("http://" + addr + path)
