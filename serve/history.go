@@ -110,13 +110,7 @@ func (s *Server) handleHistory(r *http.Request) ([]byte, error) {
 	defer release()
 	out := historyJSON{URL: u, Input: input, Origin: res.Origin, Agents: agents, Versions: []versionJSON{},
 		Limits: historyLimits{Versions: fetch.HistoryVersions, Bytes: fetch.HistoryBytes}}
-	parsed := make([]*robots.Robots, len(hist))
-	file := func(i int) *robots.Robots {
-		if parsed[i] == nil {
-			parsed[i] = versionRobots(&hist[i], dialect)
-		}
-		return parsed[i]
-	}
+	file := versionFiles(hist, dialect)
 	for i := range hist {
 		v := &hist[i]
 		if want != 0 && v.N != want {
@@ -157,6 +151,19 @@ func versionChanges(a, b *robots.Robots, origin string, agents []string) []filed
 		changes = []filediff.Change{}
 	}
 	return changes
+}
+
+// versionFiles returns the file of each version of hist (versionRobots), each
+// parsed once, when first asked for: a version is compared with the one before it
+// and the one after.
+func versionFiles(hist []fetch.Version, dialect robots.Dialect) func(i int) *robots.Robots {
+	parsed := make([]*robots.Robots, len(hist))
+	return func(i int) *robots.Robots {
+		if parsed[i] == nil {
+			parsed[i] = versionRobots(&hist[i], dialect)
+		}
+		return parsed[i]
+	}
 }
 
 // versionRobots is the file a version stands for: its body when it was obeyed; no

@@ -71,13 +71,7 @@ func (s *Server) historyViewOf(ctx context.Context, origin string, agents []stri
 		return nil
 	}
 	hv := &historyView{Origin: origin, Limits: fmt.Sprintf("the last %d versions, %s of files", fetch.HistoryVersions, sizeText(fetch.HistoryBytes))}
-	parsed := make([]*robots.Robots, len(hist))
-	file := func(i int) *robots.Robots {
-		if parsed[i] == nil {
-			parsed[i] = versionRobots(&hist[i], dialect)
-		}
-		return parsed[i]
-	}
+	file := versionFiles(hist, dialect)
 	for i := range hist {
 		v := &hist[i]
 		vv := versionView{N: v.N, Fetched: historyTime(v.FetchedAt), Fetches: v.Fetches, Bytes: len(v.Body),
