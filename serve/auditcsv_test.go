@@ -2,7 +2,6 @@ package serve
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -37,11 +36,7 @@ func TestAuditCSV(t *testing.T) {
 	do := func(req *http.Request) (*http.Response, string) {
 		t.Helper()
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		b := readBody(t, resp, err)
 		return resp, strings.ReplaceAll(string(b), "\r\n", "\n")
 	}
 	api := func(query, accept, body string) *http.Request {

@@ -72,14 +72,7 @@ func TestBatchBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ans struct {
-		Results []struct {
-			URL         string `json:"url"`
-			Allowed     *bool  `json:"allowed"`
-			Error       string `json:"error"`
-			ErrorStatus int    `json:"error_status"`
-		} `json:"results"`
-	}
+	var ans budgetAnswer
 	code := decode(t, resp, &ans)
 	close(stop)
 	<-sampled

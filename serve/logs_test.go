@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -20,11 +19,7 @@ const logsRobots = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDi
 func postLogs(t *testing.T, s *Server, body string) (int, accesslog.Report, string) {
 	t.Helper()
 	resp, err := http.Post("http://"+s.Addr()+"/v1/logs", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b := readBody(t, resp, err)
 	var rep accesslog.Report
 	if resp.StatusCode == 200 {
 		if err := json.Unmarshal(b, &rep); err != nil {
@@ -105,11 +100,7 @@ func TestLogsPage(t *testing.T) {
 	base := "http://" + s.Addr()
 	page := func(resp *http.Response, err error) string {
 		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
+		b := readBody(t, resp, err)
 		if resp.StatusCode != 200 {
 			t.Fatalf("status %d: %s", resp.StatusCode, b)
 		}

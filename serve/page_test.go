@@ -3,7 +3,6 @@ package serve
 import (
 	"fmt"
 	"html"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -132,11 +131,7 @@ func TestPageTokens(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := start(t, tc.cfg)
 			resp, err := http.Get("http://" + s.Addr() + "/")
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			b := readBody(t, resp, err)
 			if got := strings.Contains(string(b), `id="token"`); got != tc.want {
 				t.Errorf("tokens %v: token field shown %v, want %v", tc.cfg.Tokens, got, tc.want)
 			}

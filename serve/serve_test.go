@@ -678,11 +678,7 @@ func TestMetricsEndpoint(t *testing.T) {
 	get(t, s, checkPath([]string{"a"}, o.URL+"/x"), &a)
 	get(t, s, checkPath([]string{"a"}, o.URL+"/y"), &a)
 	resp, err := http.Get("http://" + s.Addr() + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	b := readBody(t, resp, err)
 	for _, want := range []string{
 		`robots_http_requests_total{code="200",handler="check"} 2`,
 		`robots_decisions_total{verdict="allowed"} 1`,
@@ -873,11 +869,7 @@ func TestTesterFetch(t *testing.T) {
 		"agent":     {"Googlebot"},
 		"urls":      {"/only-in-the-fetched-file/x"},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b := readBody(t, resp, err)
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
 	}
@@ -897,11 +889,7 @@ func TestTesterDialect(t *testing.T) {
 			"urls":    {"/a/b"},
 			"dialect": {dialect},
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
+		b := readBody(t, resp, err)
 		return resp.StatusCode, string(b)
 	}
 	tests := []struct {

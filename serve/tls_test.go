@@ -44,11 +44,7 @@ func TestTLS(t *testing.T) {
 		t.Errorf("GET /healthz over TLS: %d %s, certificate %d; want 200 HTTP/2.0, certificate 1", code, proto, serial)
 	}
 	resp, err := http.Get("http://" + s.Addr() + "/healthz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	b := readBody(t, resp, err)
 	if resp.StatusCode != 400 || !strings.Contains(string(b), "HTTPS") {
 		t.Errorf("plain HTTP to the TLS server: %d %q; want 400 saying to use HTTPS", resp.StatusCode, b)
 	}
