@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 )
 
 // BenchmarkCorpusMemSize reports where the bytes of a parsed corpus file go, per file,
@@ -18,19 +18,18 @@ import (
 //
 //	go test -run '^$' -bench CorpusMemSize .
 func BenchmarkCorpusMemSize(b *testing.B) {
-	dir, err := corpus.Find(".")
-	if err != nil {
-		b.Skip("no corpus:", err)
-	}
+	dir := testenv.CorpusDir(b)
 	names, _ := filepath.Glob(filepath.Join(dir, "robots", "*.txt"))
 	if len(names) == 0 {
 		b.Skip("no corpus files in", dir)
 	}
 	bodies := make([][]byte, len(names))
 	for i, n := range names {
-		if bodies[i], err = os.ReadFile(n); err != nil {
+		body, err := os.ReadFile(n)
+		if err != nil {
 			b.Fatal(err)
 		}
+		bodies[i] = body
 	}
 	var rs []*Robots
 	for range b.N {
