@@ -63,8 +63,8 @@ func second(t time.Time) *time.Time {
 // Describe says in words what a fetch found: its outcome, the HTTP status (FTP
 // reply code) when one came, and the effect when it is not the file's rules —
 // "success (HTTP 200)", "unavailable (HTTP 404): every URL allowed",
-// "unreachable: every URL disallowed". "robots monitor" and the service's history
-// page describe a fetch with it.
+// "unreachable: every URL disallowed". "robots audit", "robots monitor" and the
+// service's history page describe a fetch with it.
 func Describe(o Outcome, status int, e Effect) string {
 	t := o.String()
 	if status != 0 {

@@ -350,16 +350,7 @@ func writeRead(w io.Writer, rep *audit.Report) {
 
 // writeFetched says how the fetch of robots.txt went.
 func writeFetched(w io.Writer, r fetch.Report) {
-	fmt.Fprintf(w, "robots.txt  %s: %s", r.RobotsURL, r.Outcome)
-	if r.Status != 0 {
-		fmt.Fprintf(w, " (HTTP %d)", r.Status)
-	}
-	switch r.Effect {
-	case fetch.AllowAll:
-		fmt.Fprint(w, ": every URL allowed")
-	case fetch.DisallowAll:
-		fmt.Fprint(w, ": every URL disallowed")
-	}
+	fmt.Fprintf(w, "robots.txt  %s: %s", r.RobotsURL, fetch.Describe(r.Outcome, r.Status, r.Effect))
 	if r.Error != "" {
 		fmt.Fprintf(w, ": %s", r.Error)
 	}
