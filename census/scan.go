@@ -458,7 +458,8 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 	var groups []robots.Group // read when a crawler has groups
 	var readings []reading
 	for i, c := range s.crawlers {
-		row := base
+		row := &rows[i]
+		*row = base
 		row.Agent = c.Name
 		if len(c.Purposes) > 0 {
 			row.Purpose = string(c.Purposes[0])
@@ -487,7 +488,6 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 				row.Access, row.ContentUsage, row.ContentSignal = readings[k].access, readings[k].usage, readings[k].signal
 			}
 		}
-		rows[i] = row
 	}
 	return rows
 }
