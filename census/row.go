@@ -56,11 +56,11 @@ var columns = []string{"file", "warc_offset", "url", "host", "origin", "date", "
 	"final_url", "outcome", "effect", "error", "content_type", "size", "truncated", "warc_truncated", "html",
 	"rsl_license", "lint", "agent", "purpose", "access", "content_usage", "content_signal"}
 
-// unboundedColumns are the columns of Row's string and bool fields, which the
-// Parquet writer gives no page statistics or bounds.
-var unboundedColumns = []string{"file", "url", "host", "origin", "date", "final_url", "outcome", "effect", "error",
-	"content_type", "truncated", "warc_truncated", "html", "rsl_license", "lint", "agent", "purpose", "access",
-	"content_usage", "content_signal"}
+// unboundedColumns are every column but warc_offset: the Parquet writer gives
+// them no page statistics or bounds.
+var unboundedColumns = []string{"file", "url", "host", "origin", "date", "status", "final_status", "redirects",
+	"final_url", "outcome", "effect", "error", "content_type", "size", "truncated", "warc_truncated", "html",
+	"rsl_license", "lint", "agent", "purpose", "access", "content_usage", "content_signal"}
 
 func (r *Row) strings() []string {
 	i := func(n int64) string { return strconv.FormatInt(n, 10) }
@@ -90,12 +90,12 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 			parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
 			parquet.CreatedBy("robots corpus", "", ""),
 		}
-		// The text and bool columns have no page statistics or bounds: the rows are
-		// in the order of the WARC file, so every page spans nearly the whole range
-		// of such a column (both values of a bool) and min/max let no reader skip
-		// it, while computing them was a third of the writer's time for the text
-		// columns, 2% of a 75-crawler run for the bool ones (BENCHMARKS.md, "robots
-		// corpus"). The numbers keep theirs (warc_offset grows with the file).
+		// Only warc_offset, which grows with the file, has page statistics and
+		// bounds: the rows are in the order of the WARC file, so every page spans
+		// nearly the whole range of every other column (both values of a bool, the
+		// statuses, most hosts) and min/max would let no reader skip it, while
+		// computing them was a third of the writer's time for the text columns, and
+		// 3% of a 75-crawler run for the others (BENCHMARKS.md, "robots corpus").
 		for _, c := range unboundedColumns {
 			opts = append(opts, parquet.SkipPageBounds(c), parquet.SkipPageStatistics(c))
 		}
