@@ -73,6 +73,10 @@ type Options struct {
 	// read, lints that part and says, as for a whole file, that the file is too
 	// large (file-too-large, with this size). 0 when body is the whole file.
 	FileBytes int
+	// Parsed is body as robots.Parse(body) reads it, when the caller has parsed it
+	// already (robots corpus: the access method did), so that it is not parsed
+	// again; nil lets Check parse it.
+	Parsed *robots.Robots
 }
 
 // checks run in order on every file. A later check (for example one comparing
@@ -112,7 +116,11 @@ func CheckWith(name string, body []byte, opts Options) []Finding {
 // their end, and ctx's cause (context.Cause) as the error. Checks are stopped
 // between rules, so that a file of many thousand rules stops at once.
 func CheckContext(ctx context.Context, name string, body []byte, opts Options) ([]Finding, error) {
-	f := &file{ctx: ctx, name: name, body: body, r: robots.Parse(body), opts: opts}
+	r := opts.Parsed
+	if r == nil {
+		r = robots.Parse(body)
+	}
+	f := &file{ctx: ctx, name: name, body: body, r: r, opts: opts}
 	for l := range robots.Lines(body) {
 		f.lines = append(f.lines, l)
 	}
