@@ -429,7 +429,9 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 			base.HTML = lint.IsHTML(body)
 		} else {
 			var list []string
-			for _, f := range lint.Check("robots.txt", body) {
+			// The rules the access method parsed (Google's reading, up to 500 KiB,
+			// which is what lint's robots.Parse reads) are lint's too.
+			for _, f := range lint.CheckWith("robots.txt", body, lint.Options{Parsed: res.Robots}) {
 				list = append(list, string(f.Code))
 				base.HTML = base.HTML || f.Code == lint.HTMLPage
 			}
