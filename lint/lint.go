@@ -55,6 +55,7 @@ type file struct {
 	sets   []ruleSet  // cached by ruleSets
 	blocks []int8     // per group: 1 blocks every path, -1 has an allow, 0 neither; cached by blocksEverything
 	pats   []*pattern // by line: the rules prepared for comparison; cached by pattern
+	slab   []pattern  // where pattern makes them
 	out    []Finding
 	opts   Options
 }
@@ -116,17 +117,7 @@ func CheckWith(name string, body []byte, opts Options) []Finding {
 // their end, and ctx's cause (context.Cause) as the error. Checks are stopped
 // between rules, so that a file of many thousand rules stops at once.
 func CheckContext(ctx context.Context, name string, body []byte, opts Options) ([]Finding, error) {
-	r := opts.Parsed
-	if r == nil {
-		r = robots.Parse(body)
-	}
-	f := &file{ctx: ctx, name: name, body: body, r: r, opts: opts}
-	for l := range robots.Lines(body) {
-		f.lines = append(f.lines, l)
-	}
-	f.groups = f.r.Groups()
-	f.diags = f.r.Diagnostics()
-	f.read = f.lines
+	f := newFile(ctx, name, body, opts)
 	for _, c := range checks {
 		n := len(f.out)
 		c(f)
@@ -142,6 +133,22 @@ func CheckContext(ctx context.Context, name string, body []byte, opts Options) (
 		return f.out, context.Cause(ctx)
 	}
 	return f.out, nil
+}
+
+// newFile reads body for the checks.
+func newFile(ctx context.Context, name string, body []byte, opts Options) *file {
+	r := opts.Parsed
+	if r == nil {
+		r = robots.Parse(body)
+	}
+	f := &file{ctx: ctx, name: name, body: body, r: r, opts: opts}
+	for l := range robots.Lines(body) {
+		f.lines = append(f.lines, l)
+	}
+	f.groups = f.r.Groups()
+	f.diags = f.r.Diagnostics()
+	f.read = f.lines
+	return f
 }
 
 // stopped reports whether the lint's context is done: the checks that take time

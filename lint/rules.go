@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"cmp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/gorobots/robots"
@@ -24,52 +26,8 @@ type verdict struct {
 // URL they match. A rule is reported only when that holds for every crawler it
 // applies to.
 func checkRules(f *file) {
-	budget := MaxCoverChecks
-	in := map[int]int{}      // rule line → number of sets containing it
-	dead := map[int]int{}    // rule line → number of sets where it never decides
-	why := map[int]verdict{} // rule line → the reason in the first such set
-	groupOf := map[int]int{} // rule line → group
-	for gi, g := range f.groups {
-		for _, r := range g.Rules {
-			groupOf[r.Line] = gi
-		}
-	}
-	for _, s := range f.ruleSets() {
-		byValue := map[string][]robots.Rule{}
-		var wild wildRules
-		for _, r := range s.rules {
-			if !isPath(r.Value) {
-				continue
-			}
-			byValue[r.Value] = append(byValue[r.Value], r)
-			p := f.pattern(r)
-			if p.wild && p.ascii {
-				wild.add(p)
-			}
-		}
-		for _, r := range s.rules {
-			if f.stopped() {
-				return
-			}
-			if !isPath(r.Value) {
-				continue
-			}
-			in[r.Line]++
-			v, ok := neverDecides(f.pattern(r), byValue[r.Value], &wild, groupOf, &budget)
-			if !ok {
-				continue
-			}
-			dead[r.Line]++
-			if _, ok := why[r.Line]; !ok {
-				why[r.Line] = v
-			}
-		}
-	}
-	for line, n := range in {
-		if dead[line] != n {
-			continue
-		}
-		v := why[line]
+	for _, d := range f.deadRules(MaxCoverChecks) {
+		line, v := d.line, d.verdict
 		r := f.pats[line].rule
 		col := max(f.line(line).ValueCol, 1)
 		switch v.code {
@@ -83,6 +41,102 @@ func checkRules(f *file) {
 				r.String(), describe(v.other), allowedWord(v.other.Allow))
 		case RedundantRule:
 			f.add(line, col, RedundantRule, "%q never decides anything: %s matches every URL it matches with the same verdict; remove it", r.String(), describe(v.other))
+		}
+	}
+}
+
+// deadRule is a rule that never decides, by line, and why (in the first rule set
+// where it does not).
+type deadRule struct {
+	line int
+	verdict
+}
+
+// deadRules returns the rules that never decide for any crawler they apply to, in
+// line order, having compared budget pairs of rules at most; nil when the lint is
+// stopped.
+func (f *file) deadRules(budget int) []deadRule {
+	// By rule line: the number of sets containing it, of those where it
+	// never decides, and the reason in the first such set (1 + an index of why).
+	type state struct{ in, dead, why int32 }
+	st := make([]state, len(f.lines)+1)
+	group := make([]int32, len(f.lines)+1)
+	var why []verdict
+	for gi, g := range f.groups {
+		for _, r := range g.Rules {
+			if r.Line > 0 && r.Line < len(st) {
+				group[r.Line] = int32(gi)
+			}
+		}
+	}
+	var paths []robots.Rule
+	var same sameValue
+	var wild wildRules
+	for _, s := range f.ruleSets() {
+		paths = paths[:0]
+		for _, r := range s.rules {
+			if isPath(r.Value) && r.Line > 0 && r.Line < len(st) {
+				paths = append(paths, r)
+			}
+		}
+		same.link(paths)
+		wild.reset()
+		for _, r := range paths {
+			if p := f.pattern(r); p.wild && p.ascii {
+				wild.add(p)
+			}
+		}
+		wild.index()
+		for i, r := range paths {
+			if f.stopped() {
+				return nil
+			}
+			st[r.Line].in++
+			v, ok := neverDecides(f.pattern(r), paths, &same, i, &wild, group, &budget)
+			if !ok {
+				continue
+			}
+			st[r.Line].dead++
+			if st[r.Line].why == 0 {
+				why = append(why, v)
+				st[r.Line].why = int32(len(why))
+			}
+		}
+	}
+	var out []deadRule
+	for line, s := range st {
+		if s.in > 0 && s.dead == s.in {
+			out = append(out, deadRule{line, why[s.why-1]})
+		}
+	}
+	return out
+}
+
+// sameValue links the rules of a set that have the same value, in the set's order:
+// one map and two slices reused for every set, where a map of slices cost an
+// allocation per value.
+type sameValue struct {
+	first map[string]int32 // value → position of its first rule
+	head  []int32          // position → position of the first rule of its value
+	next  []int32          // position → position of the next rule of its value, or -1
+	last  []int32          // position of a first rule → position of its value's last rule
+}
+
+func (s *sameValue) link(rules []robots.Rule) {
+	if s.first == nil {
+		s.first = make(map[string]int32, len(rules))
+	}
+	clear(s.first)
+	s.head, s.next, s.last = s.head[:0], s.next[:0], s.last[:0]
+	for i, r := range rules {
+		pos := int32(i)
+		s.head, s.next, s.last = append(s.head, pos), append(s.next, -1), append(s.last, pos)
+		if f, ok := s.first[r.Value]; ok {
+			s.head[i] = f
+			s.next[s.last[f]] = pos
+			s.last[f] = pos
+		} else {
+			s.first[r.Value] = pos
 		}
 	}
 }
@@ -111,22 +165,33 @@ type pattern struct {
 	glob   glob
 	prefix string    // glob up to its first "*": every path the rule matches starts with it
 	bytes  [4]uint64 // the set of bytes of glob other than "*" (see mayCover)
+	lit    int       // the bytes of glob other than "*": a text it matches is as long at least
 	wild   bool      // the value has a "*"
 	ascii  bool
 }
 
 func newPattern(r robots.Rule) *pattern {
-	p := &pattern{rule: r, glob: globOf(r.Value), wild: strings.IndexByte(r.Value, '*') >= 0, ascii: isASCII(r.Value)}
+	p := new(pattern)
+	p.init(r)
+	return p
+}
+
+func (p *pattern) init(r robots.Rule) {
+	*p = pattern{rule: r, glob: globOf(r.Value), ascii: true}
 	p.prefix = p.glob.base
 	if i := strings.IndexByte(p.prefix, '*'); i >= 0 {
-		p.prefix = p.prefix[:i]
+		p.prefix, p.wild = p.prefix[:i], true
 	}
 	for i := 0; i < len(p.glob.base); i++ {
-		if c := p.glob.base[i]; c != '*' {
+		c := p.glob.base[i]
+		if c >= 0x80 {
+			p.ascii = false
+		}
+		if c != '*' {
 			p.bytes[c/64] |= 1 << (c % 64)
+			p.lit++
 		}
 	}
-	return p
 }
 
 // mayCover is a quick test that rules out most pairs before q.glob.match(p.glob):
@@ -143,26 +208,40 @@ func (q *pattern) mayCover(p *pattern) bool {
 	return strings.HasPrefix(p.glob.base, q.prefix)
 }
 
-// pattern returns r prepared for comparison, made once per rule of the file.
+// pattern returns r prepared for comparison, made once per rule of the file, all
+// in one allocation.
 func (f *file) pattern(r robots.Rule) *pattern {
 	if r.Line < 1 || r.Line > len(f.lines) {
 		return newPattern(r)
 	}
 	if f.pats == nil {
 		f.pats = make([]*pattern, len(f.lines)+1)
+		n := 0
+		for _, g := range f.groups {
+			n += len(g.Rules)
+		}
+		f.slab = make([]pattern, 0, n)
 	}
 	if f.pats[r.Line] == nil {
-		f.pats[r.Line] = newPattern(r)
+		if len(f.slab) == cap(f.slab) {
+			f.pats[r.Line] = newPattern(r)
+		} else {
+			f.slab = f.slab[:len(f.slab)+1]
+			p := &f.slab[len(f.slab)-1]
+			p.init(r)
+			f.pats[r.Line] = p
+		}
 	}
 	return f.pats[r.Line]
 }
 
-// neverDecides reports whether the rule of p never decides in a set whose rules with
-// the same value are same and whose ASCII rules with wildcards are wild, and why.
-// groupOf maps each rule's line to its group.
-func neverDecides(p *pattern, same []robots.Rule, wild *wildRules, groupOf map[int]int, budget *int) (verdict, bool) {
+// neverDecides reports whether the rule of p, rules[i], never decides in a set of
+// rules linked by value by same and whose ASCII rules with wildcards are wild, and
+// why. group maps each rule's line to its group.
+func neverDecides(p *pattern, rules []robots.Rule, same *sameValue, i int, wild *wildRules, group []int32, budget *int) (verdict, bool) {
 	r := p.rule
-	for _, q := range same {
+	for k := same.head[i]; k >= 0; k = same.next[k] {
+		q := rules[k]
 		if q.Line == r.Line || !beats(q, r) {
 			continue
 		}
@@ -171,7 +250,7 @@ func neverDecides(p *pattern, same []robots.Rule, wild *wildRules, groupOf map[i
 		}
 		// The same rule in another group naming the same crawler is what merging
 		// groups does; repeated-agent speaks of it when it matters.
-		if groupOf[q.Line] == groupOf[r.Line] {
+		if group[q.Line] == group[r.Line] {
 			return verdict{DuplicateRule, q}, true
 		}
 		return verdict{}, false
@@ -183,33 +262,14 @@ func neverDecides(p *pattern, same []robots.Rule, wild *wildRules, groupOf map[i
 	if !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") || *budget <= 0 {
 		return verdict{}, false // past the budget, the wildcard rules are not read again for each rule
 	}
-	// The candidates are the wildcard rules whose text before their first "*" starts
-	// p's (the others cannot match it): those of each length of that text p has.
-	// Which wins does not depend on the order they are read in, nor does the budget
-	// they use (one per candidate).
-	var best robots.Rule
-	spent := false
-	wild.candidates(p, func(q *pattern) bool {
-		if q.rule.Line == r.Line || q.rule.Value == r.Value || !beats(q.rule, r) {
-			return true
-		}
-		if *budget <= 0 {
-			spent = true
-			return false
-		}
-		*budget--
-		if q.mayCover(p) && q.glob.match(p.glob) && (best.Line == 0 || beats(q.rule, best)) {
-			best = q.rule
-		}
-		return true
-	})
-	if spent || best.Line == 0 {
+	best := wild.cover(p, budget)
+	if best == nil {
 		return verdict{}, false
 	}
-	if best.Allow != r.Allow {
-		return verdict{ShadowedRule, best}, true
+	if best.rule.Allow != r.Allow {
+		return verdict{ShadowedRule, best.rule}, true
 	}
-	return verdict{RedundantRule, best}, true
+	return verdict{RedundantRule, best.rule}, true
 }
 
 // wildRules are the ASCII rules with wildcards of a rule set, by their text before
@@ -218,58 +278,138 @@ func neverDecides(p *pattern, same []robots.Rule, wild *wildRules, groupOf map[i
 // They are kept by a hash of that text (FNV-1a), which a rule computes for each
 // length of its own text in one pass: a file whose wildcard rules have a thousand
 // lengths of text costs no more than the text read. Two texts of one hash would only
-// make a candidate more, which glob.match turns away.
+// make a candidate more, which mayCover turns away.
+//
+// The rules of one hash are sorted by precedence, so that those winning over a rule
+// are the last ones, and the longest that can match it (no longer in text than its
+// own text, see pattern.lit) are found by their length.
 type wildRules struct {
-	byPrefix map[uint64][]*pattern
-	lengths  []int // the lengths of the prefixes, ascending
+	rules   []wildRule // by hash, then by precedence: a rule wins over those before it
+	buckets []wildBucket
+	byHash  map[uint64]int // index in buckets
+	lengths []int          // the lengths of the prefixes, ascending
+	visit   []wildSpan     // cover's
 }
+
+type wildRule struct {
+	h uint64 // of the prefix
+	*pattern
+}
+
+// wildBucket is the rules of one hash: rules[lo:hi]. extra is the most that the
+// value of one of them is longer than its text (its "*" and final "$").
+type wildBucket struct {
+	h             uint64
+	lo, hi, extra int
+}
+
+// wildSpan is rules[lo:hi] of a bucket, winning over the rule cover looks at.
+type wildSpan struct{ lo, hi, extra int }
 
 const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211
 )
 
+func (w *wildRules) reset() {
+	w.rules, w.buckets, w.lengths = w.rules[:0], w.buckets[:0], w.lengths[:0]
+	clear(w.byHash)
+}
+
 func (w *wildRules) add(p *pattern) {
-	if w.byPrefix == nil {
-		w.byPrefix = map[uint64][]*pattern{}
-	}
 	h := uint64(fnvOffset)
 	for i := 0; i < len(p.prefix); i++ {
 		h = (h ^ uint64(p.prefix[i])) * fnvPrime
 	}
-	w.byPrefix[h] = append(w.byPrefix[h], p)
-	if i, found := slices.BinarySearch(w.lengths, len(p.prefix)); !found {
-		w.lengths = slices.Insert(w.lengths, i, len(p.prefix))
-	}
+	w.rules = append(w.rules, wildRule{h, p})
+	w.lengths = append(w.lengths, len(p.prefix))
 }
 
-// candidates calls yield with each wildcard rule whose text before its first "*"
-// starts p's (and, rarely, one of the same hash), shortest texts first; it stops
-// when yield returns false.
-func (w *wildRules) candidates(p *pattern, yield func(q *pattern) bool) {
-	h, n := uint64(fnvOffset), 0
+// index sorts the rules added since reset.
+func (w *wildRules) index() {
+	if len(w.rules) == 0 {
+		return
+	}
+	slices.SortFunc(w.rules, func(a, b wildRule) int {
+		return cmp.Or(cmp.Compare(a.h, b.h), byPrecedence(a.rule, b.rule))
+	})
+	for lo := 0; lo < len(w.rules); {
+		b := wildBucket{h: w.rules[lo].h, lo: lo}
+		for b.hi = lo; b.hi < len(w.rules) && w.rules[b.hi].h == b.h; b.hi++ {
+			b.extra = max(b.extra, len(w.rules[b.hi].rule.Value)-w.rules[b.hi].lit)
+		}
+		if w.byHash == nil {
+			w.byHash = map[uint64]int{}
+		}
+		w.byHash[b.h] = len(w.buckets)
+		w.buckets = append(w.buckets, b)
+		lo = b.hi
+	}
+	slices.Sort(w.lengths)
+	w.lengths = slices.Compact(w.lengths)
+}
+
+// byPrecedence orders rules that match the same URL by precedence: the one that
+// decides last.
+func byPrecedence(a, b robots.Rule) int {
+	switch {
+	case beats(a, b):
+		return 1
+	case beats(b, a):
+		return -1
+	}
+	return 0
+}
+
+// cover returns the rule that wins over p's of those that match every path p's
+// matches, or nil. Its candidates are the wildcard rules whose text before their
+// first "*" starts p's (the others cannot match it) and that win over p's rule:
+// each counts against budget, whether it is compared or not, and when they are
+// more than budget is left none is (the budget is then spent). The rules that can
+// win over p's are read from the one that wins most, down to the first that
+// matches.
+func (w *wildRules) cover(p *pattern, budget *int) *pattern {
+	n := 0
+	w.visit = w.visit[:0]
+	h, i := uint64(fnvOffset), 0
 	for _, l := range w.lengths {
 		if l > len(p.prefix) {
-			return
+			break
 		}
-		for ; n < l; n++ {
-			h = (h ^ uint64(p.prefix[n])) * fnvPrime
+		for ; i < l; i++ {
+			h = (h ^ uint64(p.prefix[i])) * fnvPrime
 		}
-		for _, q := range w.byPrefix[h] {
-			if !yield(q) {
-				return
+		k, found := w.byHash[h]
+		if !found {
+			continue
+		}
+		b := w.buckets[k]
+		lo := b.lo + sort.Search(b.hi-b.lo, func(j int) bool { return beats(w.rules[b.lo+j].rule, p.rule) })
+		n += b.hi - lo
+		w.visit = append(w.visit, wildSpan{lo, b.hi, b.extra})
+	}
+	if n > *budget {
+		*budget = 0
+		return nil
+	}
+	*budget -= n
+	var best *pattern
+	text := len(p.glob.base)
+	for _, s := range w.visit {
+		// A rule whose value is longer than p's text and its own "*"s cannot match it.
+		top := s.lo + sort.Search(s.hi-s.lo, func(j int) bool { return len(w.rules[s.lo+j].rule.Value) > text+s.extra })
+		for k := top - 1; k >= s.lo; k-- {
+			q := w.rules[k].pattern
+			if best != nil && !beats(q.rule, best.rule) {
+				break
+			}
+			if q.lit <= text && q.mayCover(p) && q.glob.match(p.glob) {
+				best = q
+				break
 			}
 		}
 	}
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
+	return best
 }
 
 // glob is a rule value as a pattern over the whole path: a value matches as a

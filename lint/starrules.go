@@ -63,6 +63,12 @@ func checkStarRules(f *file) {
 				disallows = append(disallows, f.pattern(r))
 			}
 		}
+		// Nothing is said of a group with disallow rules under a "*" group that
+		// blocks everything (how a crawler is let in), nor of a group of allow rules
+		// with an empty "Disallow:" line (everything allowed on purpose).
+		if len(disallows) > 0 && whitelist || len(disallows) == 0 && f.hasDisallowLine(s.groups) {
+			continue
+		}
 		var dropped []robots.Rule // "*" disallow rules these crawlers do not obey, unsaid
 		kept := false
 		// A group that repeats the "*" rules (the usual way to keep them) covers each
@@ -80,9 +86,12 @@ func checkStarRules(f *file) {
 			}
 			switch p := f.pattern(d); {
 			case same[d.Value] || coveredBy(disallows, p):
-				kept = true
+				kept = true // nothing is said of the group: the others need not be read
 			case !coveredBy(allows, p):
 				dropped = append(dropped, d)
+			}
+			if kept {
+				break
 			}
 		}
 		if kept || len(dropped) == 0 {
@@ -91,15 +100,9 @@ func checkStarRules(f *file) {
 		names := list(s.names)
 		line := f.groups[s.groups[0]].Line
 		if len(disallows) > 0 {
-			if whitelist {
-				continue
-			}
 			f.add(line, 0, DropsStarRules, "this group repeats none of the \"*\" group's disallow rules, so the crawlers it names (%s) may fetch what they block: %s; repeat them here if that is not meant",
 				names, rulesList(dropped))
 			continue
-		}
-		if f.hasDisallowLine(s.groups) {
-			continue // "Disallow:" with no value: everything allowed on purpose
 		}
 		example := ""
 		if path, ok := f.shownBy(dropped, s.token); ok {
