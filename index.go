@@ -443,19 +443,26 @@ func setParts(prog string, p *pathView) (parts [2]int) {
 	return parts
 }
 
-// matchIndex updates best with the rule of the set in prog that decides the path, as
-// matchSet does, through the set's index at ix. In the legacy dialects (first) the
-// first rule in file order that matches decides, and best must start as noMatch.
-func matchIndex(prog string, ix int, p *pathView, best *entry, first bool) {
+// scanPath runs the path through the index: it returns a scratch from scratches that
+// marks where each of the index's pieces ends in the path, which the caller puts back.
+func (v *indexView) scanPath(p *pathView) *indexScratch {
 	p.end()
-	v := viewIndex(prog, ix)
 	sc := scratches.Get().(*indexScratch)
-	sc.begin(int(u32(prog, ix+ixNodes)))
+	sc.begin(int(u32(v.prog, v.ix+ixNodes)))
 	node, pos := uint32(0), 0
 	if p.slash {
 		node, pos = v.scan(sc, node, "/", 0), 1
 	}
 	v.scan(sc, node, p.s, pos)
+	return sc
+}
+
+// matchIndex updates best with the rule of the set in prog that decides the path, as
+// matchSet does, through the set's index at ix. In the legacy dialects (first) the
+// first rule in file order that matches decides, and best must start as noMatch.
+func matchIndex(prog string, ix int, p *pathView, best *entry, first bool) {
+	v := viewIndex(prog, ix)
+	sc := v.scanPath(p)
 	v.offer(sc, 0, p, best, first) // the rules without a piece
 	for _, k := range sc.keys {
 		v.offer(sc, k, p, best, first)
@@ -466,15 +473,8 @@ func matchIndex(prog string, ix int, p *pathView, best *entry, first bool) {
 // eachIndexMatch calls visit with every rule of the set in prog, whose index is at ix,
 // that matches the path: Robots.Usage's lines, where every longest match counts.
 func eachIndexMatch(prog string, ix int, p *pathView, visit func(entry)) {
-	p.end()
 	v := viewIndex(prog, ix)
-	sc := scratches.Get().(*indexScratch)
-	sc.begin(int(u32(prog, ix+ixNodes)))
-	node, pos := uint32(0), 0
-	if p.slash {
-		node, pos = v.scan(sc, node, "/", 0), 1
-	}
-	v.scan(sc, node, p.s, pos)
+	sc := v.scanPath(p)
 	for i := -1; i < len(sc.keys); i++ {
 		node := uint32(0) // the rules without a piece first
 		if i >= 0 {
