@@ -14,6 +14,7 @@
 package lint
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -142,6 +143,7 @@ func newFile(ctx context.Context, name string, body []byte, opts Options) *file 
 		r = robots.Parse(body)
 	}
 	f := &file{ctx: ctx, name: name, body: body, r: r, opts: opts}
+	f.lines = make([]robots.Line, 0, bytes.Count(body, []byte{'\n'})+1) // CR alone ends a line too, rarely
 	for l := range robots.Lines(body) {
 		f.lines = append(f.lines, l)
 	}

@@ -82,8 +82,10 @@ func (f *file) deadRules(budget int) []deadRule {
 		same.link(paths)
 		wild.reset()
 		for _, r := range paths {
-			if p := f.pattern(r); p.wild && p.ascii {
-				wild.add(p)
+			if p := f.pattern(r); p.wild {
+				if p.prep(); p.ascii {
+					wild.add(p)
+				}
 			}
 		}
 		wild.index()
@@ -159,29 +161,41 @@ func beats(a, b robots.Rule) bool {
 	return precedence.Outranks(len(a.Value), a.Allow, a.Line, len(b.Value), b.Allow, b.Line)
 }
 
-// pattern is a rule prepared for comparison with others.
+// pattern is a rule prepared for comparison with others. Its bytes, lit and ascii
+// are read by prep, for the rules that are compared with others (most files have
+// no wildcard rule to compare).
 type pattern struct {
 	rule   robots.Rule
 	glob   glob
 	prefix string    // glob up to its first "*": every path the rule matches starts with it
-	bytes  [4]uint64 // the set of bytes of glob other than "*" (see mayCover)
-	lit    int       // the bytes of glob other than "*": a text it matches is as long at least
 	wild   bool      // the value has a "*"
-	ascii  bool
+	ready  bool      // prep has run
+	ascii  bool      // the value is ASCII
+	lit    int       // the bytes of glob other than "*": a text it matches is as long at least
+	bytes  [4]uint64 // the set of bytes of glob other than "*" (see mayCover)
 }
 
 func newPattern(r robots.Rule) *pattern {
 	p := new(pattern)
 	p.init(r)
+	p.prep()
 	return p
 }
 
 func (p *pattern) init(r robots.Rule) {
-	*p = pattern{rule: r, glob: globOf(r.Value), ascii: true}
+	*p = pattern{rule: r, glob: globOf(r.Value)}
 	p.prefix = p.glob.base
 	if i := strings.IndexByte(p.prefix, '*'); i >= 0 {
 		p.prefix, p.wild = p.prefix[:i], true
 	}
+}
+
+// prep reads the bytes of the pattern, once.
+func (p *pattern) prep() {
+	if p.ready {
+		return
+	}
+	p.ready, p.ascii = true, true
 	for i := 0; i < len(p.glob.base); i++ {
 		c := p.glob.base[i]
 		if c >= 0x80 {
@@ -259,7 +273,10 @@ func neverDecides(p *pattern, rules []robots.Rule, same *sameValue, i int, wild 
 	// Values with non-ASCII bytes are compared by the parser after escaping, which can
 	// change their length; they are left alone. So is an allow of ".../index.html",
 	// which the parser widens to the directory.
-	if !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") || *budget <= 0 {
+	if len(wild.rules) == 0 {
+		return verdict{}, false // no wildcard rule: none covers another value
+	}
+	if p.prep(); !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") || *budget <= 0 {
 		return verdict{}, false // past the budget, the wildcard rules are not read again for each rule
 	}
 	best := wild.cover(p, budget)

@@ -28,8 +28,9 @@ func checkStarRules(f *file) {
 			star = &f.ruleSets()[i]
 		}
 	}
-	if star == nil {
-		return
+	others := func(s ruleSet) bool { return s.token != "*" && len(s.rules) > 0 }
+	if star == nil || !slices.ContainsFunc(f.ruleSets(), others) {
+		return // no crawler has rules of its own (most files have one "*" group)
 	}
 	var starDisallow []robots.Rule // each value once: a rule the "*" group repeats is one rule dropped
 	seen := map[string]bool{}      // a set, so that a file of many rules costs linear time
@@ -48,11 +49,12 @@ func checkStarRules(f *file) {
 	// Under a "*" group that blocks everything, a group of one's own is how a crawler
 	// is let in: dropping the "*" rules is its purpose.
 	whitelist := blocksEverything(f, star.groups)
+	var allows, disallows []*pattern
 	for _, s := range f.ruleSets() {
-		if s.token == "*" || len(s.rules) == 0 {
+		if !others(s) {
 			continue
 		}
-		var allows, disallows []*pattern
+		allows, disallows = allows[:0], disallows[:0]
 		for _, r := range s.rules {
 			if !isPath(r.Value) {
 				continue // not-a-path: it matches nothing
@@ -69,6 +71,12 @@ func checkStarRules(f *file) {
 		if len(disallows) > 0 && whitelist || len(disallows) == 0 && f.hasDisallowLine(s.groups) {
 			continue
 		}
+		for _, p := range allows {
+			p.prep()
+		}
+		for _, p := range disallows {
+			p.prep()
+		}
 		var dropped []robots.Rule // "*" disallow rules these crawlers do not obey, unsaid
 		kept := false
 		// A group that repeats the "*" rules (the usual way to keep them) covers each
@@ -84,7 +92,9 @@ func checkStarRules(f *file) {
 			if f.stopped() {
 				return
 			}
-			switch p := f.pattern(d); {
+			p := f.pattern(d)
+			p.prep()
+			switch {
 			case same[d.Value] || coveredBy(disallows, p):
 				kept = true // nothing is said of the group: the others need not be read
 			case !coveredBy(allows, p):
