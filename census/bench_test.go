@@ -56,18 +56,27 @@ func loadBench(b *testing.B) []byte {
 }
 
 // BenchmarkScan is the whole task on one WARC.gz: read, decide for the major
-// crawlers, write Parquet. Run with -cpu 1 for the per-core figure, beside
+// crawlers, write Parquet (-format chooses another output, or none). Run with -cpu 1 for the per-core figure, beside
 // BenchmarkDecompress and BenchmarkGzipDC.
 func BenchmarkScan(b *testing.B) {
 	data := loadBench(b)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		w, _ := NewWriter("parquet", io.Discard)
-		_, err := Scan(context.Background(), bytes.NewReader(data), "bench.warc.gz", Config{Crawlers: benchCrawlers(), NoLint: *benchNoLint}, w.Write)
+		emit, done := func(*Row) error { return nil }, func() error { return nil }
+		if *benchFormat != "none" {
+			w, err := NewWriter(*benchFormat, io.Discard)
+			if err != nil {
+				b.Fatal(err)
+			}
+			emit, done = w.Write, w.Close
+		}
+		_, err := Scan(context.Background(), bytes.NewReader(data), "bench.warc.gz", Config{Crawlers: benchCrawlers(), NoLint: *benchNoLint}, emit)
 		if err != nil {
 			b.Fatal(err)
 		}
-		w.Close()
+		if err := done(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -168,5 +177,7 @@ func benchCrawlers() []crawlers.Crawler {
 	}
 	return out
 }
+
+var benchFormat = flag.String("format", "parquet", "BenchmarkScan's output: parquet, csv, jsonl, or none (the rows made and dropped)")
 
 var benchNoLint = flag.Bool("nolint", false, "BenchmarkScan leaves the lint column empty (Config.NoLint)")
