@@ -9,7 +9,7 @@
 # The file of BENCHMARKS.md is written by
 #   go test ./census -run TestWriteCrawl -crawl-dir /tmp/crawl   (robotstxt-00000.warc.gz)
 # Each figure is one run of census.BenchmarkScan (read, decide, write Parquet to
-# io.Discard) or BenchmarkDecompress (klauspost/compress, what census uses), under
+# io.Discard; "no output": the rows made and dropped) or BenchmarkDecompress (klauspost/compress, what census uses), under
 # GOMAXPROCS=1; "share" is the decompressor's instructions over the scan's: the
 # issue's target is 80%.
 set -euo pipefail
@@ -32,8 +32,11 @@ for i in "${!trees[@]}"; do
 	printf '%s (%s)\n' "${trees[$i]}" "$(git -C "${trees[$i]}" rev-parse --short HEAD)"
 	printf '  %-26s %15s instructions\n' "decompress (klauspost)" "$dec"
 	for cfg in "GPTBot, no lint|-agents GPTBot -nolint" "GPTBot, lint|-agents GPTBot" \
-		"75 major, no lint|-nolint" "default: 75 major, lint|"; do
+		"75 major, no lint|-nolint" "default: 75 major, lint|" \
+		"GPTBot, no lint, no output|-agents GPTBot -nolint -format none" "75 major, no lint, no output|-nolint -format none"; do
 		name=${cfg%%|*}
+		# The rows made and dropped (no writer): trees from before -format skip it.
+		case $cfg in *-format*) "$bins/$i.test" -h 2>&1 | grep -q -- -format || continue ;; esac
 		# shellcheck disable=SC2086
 		n=$(bench 'Scan$' ${cfg#*|})
 		printf '  %-26s %15s instructions, share %.1f%% (%.1f%% of gzip -dc)\n' "$name" "$n" \
