@@ -531,13 +531,21 @@ func validMethod(m string) bool {
 	return len(m) <= 32
 }
 
+// hostBytes marks the bytes a Host header may hold: printable ASCII but
+// /?#@\"<>{}|^` and space.
+var hostBytes = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune("/?#@\\\"<>{}|^`", c)
+	}
+	return t
+}()
+
 func validHost(h string) bool {
 	if len(h) > 300 {
 		return false
 	}
 	for i := 0; i < len(h); i++ {
-		c := h[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("/?#@\\\"<>{}|^`", c) >= 0 {
+		if !hostBytes[h[i]] {
 			return false
 		}
 	}
