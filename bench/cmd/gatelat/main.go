@@ -41,12 +41,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gorobots/robots/internal/loadgen"
@@ -102,7 +104,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
+	atExit(func() { os.RemoveAll(dir) })
+	// Interrupted, gatelat stops what it started all the same.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() { <-sig; exit(1) }()
 	must(os.Chmod(dir, 0o755)) // nginx's workers run as another user when gatelat runs as root
 	html := filepath.Join(dir, "html")
 	for name, body := range siteFiles {
@@ -119,11 +125,6 @@ func main() {
 
 	plain, gated, bared := freePort(), freePort(), freePort()
 	var procs []*proc // the proxy first, then the gate
-	defer func() {
-		for _, p := range procs {
-			p.stop()
-		}
-	}()
 	var debugAddr string
 	switch *proxy {
 	case "nginx":
@@ -229,6 +230,9 @@ func main() {
 	var q [3][4]time.Duration
 	var cpu [3][4]time.Duration
 	for i, p := range paths {
+		if len(p.lat) == 0 {
+			fatalf("gatelat: no request on %s was answered (%d errors); see the logs in %s", p.name, p.errors.Load(), dir)
+		}
 		slices.Sort(p.lat)
 		for j, f := range []float64{0.5, 0.9, 0.99, 0.999} {
 			q[i][j] = p.lat[min(len(p.lat)-1, int(f*float64(len(p.lat))))].Round(time.Microsecond)
@@ -255,12 +259,39 @@ func main() {
 	if l, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("load average after: %s", l)
 	}
+	exit(0)
 }
 
 func must(err error) {
 	if err != nil {
-		log.Fatal(err)
+		fatalf("gatelat: %v", err)
 	}
+}
+
+// atExits are what exit does before the process ends: stop the processes
+// gatelat started, remove its directory; the last added first.
+var (
+	atExitMu sync.Mutex
+	atExits  []func()
+)
+
+func atExit(f func()) {
+	atExitMu.Lock()
+	defer atExitMu.Unlock()
+	atExits = append(atExits, f)
+}
+
+func exit(code int) {
+	atExitMu.Lock() // held: a second exit (a signal during the first) waits here until the process ends
+	for i := len(atExits) - 1; i >= 0; i-- {
+		atExits[i]()
+	}
+	os.Exit(code)
+}
+
+func fatalf(format string, a ...any) {
+	log.Printf(format, a...)
+	exit(1)
 }
 
 // build builds pkg of the module in sub (a directory of this checkout, found by
@@ -274,7 +305,7 @@ func build(dir, name, sub, pkg string) string {
 		}
 		parent := filepath.Dir(root)
 		if parent == root {
-			log.Fatalf("gatelat: run it inside the robots checkout to build %s, or give its binary with -%s", sub, name)
+			fatalf("gatelat: run it inside the robots checkout to build %s, or give its binary with -%s", sub, name)
 		}
 		root = parent
 	}
@@ -284,7 +315,7 @@ func build(dir, name, sub, pkg string) string {
 	cmd.Dir = filepath.Join(root, sub)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
-		log.Fatalf("gatelat: building %s: %v", sub, err)
+		fatalf("gatelat: building %s: %v", sub, err)
 	}
 	return out
 }
@@ -304,8 +335,9 @@ func start(dir, name string, env []string, bin string, args ...string) *proc {
 	p.cmd.Stdout, p.cmd.Stderr = f, f
 	p.cmd.Env = append(os.Environ(), env...)
 	if err := p.cmd.Start(); err != nil {
-		log.Fatalf("gatelat: starting %s: %v", name, err)
+		fatalf("gatelat: starting %s: %v", name, err)
 	}
+	atExit(p.stop)
 	return p
 }
 
@@ -573,7 +605,7 @@ func waitPort(port int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	log.Fatalf("nothing listens on %d", port)
+	fatalf("gatelat: nothing listens on %d", port)
 }
 
 // nginxConf: two server blocks serving the same files, one plain, one with
