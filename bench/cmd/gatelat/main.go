@@ -88,13 +88,24 @@ func main() {
 	gateProcs := flag.Int("gate-gomaxprocs", 0, "GOMAXPROCS of the gate process (and the bare server); 0: Go's default, the number of cores")
 	bare := flag.Bool("bare", false, "with -proxy nginx: a third path, nginx + auth_request to a bare Go net/http server answering 200 (a process of its own), to tell the subrequest's cost from the gate's")
 	bareServe := flag.String("bare-serve", "", "(internal) serve the bare auth answer at `address`")
+	send := flag.String("send", "", "send -n forward-auth requests (the mix, with the headers nginx sends) to http://`address`/v1/gate on 4 connections, then exit (bench/cachegrind-gateproc.sh)")
+	sendN := flag.Int("n", 1000, "requests for -send")
 	cpuProfile := flag.String("cpuprofile", "", "with -proxy nginx: write the gate process's CPU profile over the measured rounds to `file` (go tool pprof -top file)")
 	flag.Parse()
 	log.SetFlags(0)
 	if *bareServe != "" {
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		go func() { <-sig; os.Exit(0) }()
 		log.Fatal(http.ListenAndServe(*bareServe, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header()["Content-Length"] = []string{"0"}
 		})))
+	}
+	if *send != "" {
+		if err := sendForwardAuth(*send, *sendN); err != nil {
+			log.Fatalf("gatelat: -send: %v", err)
+		}
+		return
 	}
 	if *proxy != "nginx" && *proxy != "caddy" {
 		log.Fatalf("-proxy %q: want nginx or caddy", *proxy)
@@ -435,6 +446,36 @@ var requests = func() [][]byte {
 	}
 	return r
 }()
+
+// sendForwardAuth sends n forward-auth requests of the mix to addr on 4
+// connections, as nginx's auth_request sends them, one after another on each.
+func sendForwardAuth(addr string, n int) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 4 {
+		wg.Go(func() {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer c.Close()
+			cn := &conn{c: c, br: bufio.NewReader(c)}
+			for i := w; i < n; i += 4 {
+				m := mix[i%len(mix)]
+				req := fmt.Appendf(nil, "GET /v1/gate HTTP/1.1\r\nHost: %s\r\nX-Original-URI: %s\r\nX-Original-Method: GET\r\n"+
+					"X-Forwarded-Host: site.test\r\nX-Forwarded-Proto: http\r\nX-Forwarded-For: 127.0.0.1\r\nUser-Agent: %s\r\nAccept: */*\r\n\r\n", addr, m.path, m.ua)
+				if code, err := cn.do(req); err != nil || code != 200 && code != 403 {
+					errs <- fmt.Errorf("request %d: status %d, %v", i, code, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
 
 // run sends rate requests a second for d, each due at its time, on the path's
 // connections: a request waits for a free connection, and its latency counts
