@@ -14,6 +14,7 @@ import (
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/counttext"
 	"github.com/gorobots/robots/sitemap"
 )
 
@@ -209,11 +210,11 @@ func (s *Server) auditLimitsOf(req auditRequest) (audit.Limits, error) {
 		case f.asked < 0:
 			return lim, errorf(http.StatusBadRequest, "limits.%s: %d is negative", f.name, f.asked)
 		case f.asked > f.most:
-			most := thousands(int(f.most))
+			most := counttext.Thousands(int(f.most))
 			if f.sizeValue {
 				most = sizeText(f.most)
 			}
-			return lim, errorf(http.StatusRequestEntityTooLarge, "limits.%s: %s, more than this server's limit of %s", f.name, thousands(int(f.asked)), most)
+			return lim, errorf(http.StatusRequestEntityTooLarge, "limits.%s: %s, more than this server's limit of %s", f.name, counttext.Thousands(int(f.asked)), most)
 		case f.asked > 0:
 			f.set(f.asked)
 		}
@@ -395,7 +396,7 @@ func newSitemapClient(cfg Config) *http.Client {
 func (s *Server) auditLimitsText() string {
 	l := s.cfg.Audit
 	return fmt.Sprintf("%s sitemap URLs in %s files (%s URLs and %s per file, XML elements nested %d deep, indexes nested %d deep) in %s",
-		thousands(l.URLs), thousands(l.Sitemaps), thousands(l.FileURLs), sizeText(l.FileBytes), l.Nesting, l.Depth, durationText(l.Time))
+		counttext.Thousands(l.URLs), counttext.Thousands(l.Sitemaps), counttext.Thousands(l.FileURLs), sizeText(l.FileBytes), l.Nesting, l.Depth, durationText(l.Time))
 }
 
 // durationText writes a duration for people: "60 s", "2 min".

@@ -12,6 +12,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/counttext"
 )
 
 // The tester's "Audit a site" mode: the form names a site and the crawlers; the
@@ -98,7 +99,7 @@ func variantsViewOf(v *audit.Variants) *variantsView {
 		case f.Status == 0:
 			vf.Answer = "no answer · " + f.Outcome.String()
 		case f.File > 0:
-			vf.Answer = fmt.Sprintf("%d · file %d (%s)", f.Status, f.File, plural(int(f.Bytes), "byte", "bytes"))
+			vf.Answer = fmt.Sprintf("%d · file %d (%s)", f.Status, f.File, counttext.Plural(int(f.Bytes), "byte", "bytes"))
 		default:
 			vf.Answer = fmt.Sprintf("%d · %s", f.Status, f.Outcome)
 		}
@@ -471,34 +472,27 @@ func stoppedText(rep *audit.Report) []string {
 	switch rep.Stopped {
 	case "":
 	case "max-urls":
-		out = append(out, fmt.Sprintf("Stopped at the limit of %s URLs: the sitemaps' other URLs were not read.", thousands(l.URLs)))
+		out = append(out, fmt.Sprintf("Stopped at the limit of %s URLs: the sitemaps' other URLs were not read.", counttext.Thousands(l.URLs)))
 	case "max-sitemaps":
-		out = append(out, fmt.Sprintf("Stopped at the limit of %s sitemap files: the others were not read.", thousands(l.Sitemaps)))
+		out = append(out, fmt.Sprintf("Stopped at the limit of %s sitemap files: the others were not read.", counttext.Thousands(l.Sitemaps)))
 	case "timeout":
 		out = append(out, fmt.Sprintf("Stopped at the time limit (%s): what was read by then is shown.", durationText(l.Time)))
 	default:
 		out = append(out, "Stopped early ("+rep.Stopped+"): what was read by then is shown.")
 	}
 	if n := rep.Totals.UndecidedURLs; n > 0 {
-		out = append(out, plural(n, "URL was", "URLs were")+" read but not decided before the time limit; the counts leave those out.")
+		out = append(out, counttext.Plural(n, "URL was", "URLs were")+" read but not decided before the time limit; the counts leave those out.")
 	}
 	if n := rep.Totals.SitemapsSkipped + rep.Totals.SitemapsUnlisted; n > 0 {
-		out = append(out, plural(n, "sitemap was", "sitemaps were")+" found but not read.")
+		out = append(out, counttext.Plural(n, "sitemap was", "sitemaps were")+" found but not read.")
 	}
 	if n := rep.Totals.OffOriginURLs; n > 0 {
-		out = append(out, plural(n, "URL is", "URLs are")+" on another origin, which another robots.txt decides: counted, not decided.")
+		out = append(out, counttext.Plural(n, "URL is", "URLs are")+" on another origin, which another robots.txt decides: counted, not decided.")
 	}
 	if n := rep.Totals.InvalidURLs; n > 0 {
-		out = append(out, plural(n, "<loc> is not a URL", "<loc> values are not URLs")+" (or longer than 2,048 bytes).")
+		out = append(out, counttext.Plural(n, "<loc> is not a URL", "<loc> values are not URLs")+" (or longer than 2,048 bytes).")
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(n) + " " + many
 }
 
 // sitemapViewOf is one sitemap as the page lists it; broken says the report counts

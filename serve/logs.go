@@ -16,6 +16,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/accesslog"
+	"github.com/gorobots/robots/internal/counttext"
 )
 
 // POST /v1/logs and the tester's logs page (GET and POST /logs): an excerpt of an
@@ -119,12 +120,12 @@ const logsExample = `66.249.66.1 - - [20/Nov/2026:10:00:00 +0000] "GET /robots.t
 
 func parseLogsPage() (*template.Template, error) {
 	return template.New("logs.html").Funcs(template.FuncMap{
-		"thousands": func(n int64) string { return thousands(int(n)) },
+		"thousands": func(n int64) string { return counttext.Thousands(int(n)) },
 		"utc":       func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") },
 		"status": func(m map[string]int64) string {
 			var parts []string
 			for _, k := range slices.Sorted(maps.Keys(m)) {
-				parts = append(parts, fmt.Sprintf("%s×%s", k, thousands(int(m[k]))))
+				parts = append(parts, fmt.Sprintf("%s×%s", k, counttext.Thousands(int(m[k]))))
 			}
 			return strings.Join(parts, " ")
 		},

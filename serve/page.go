@@ -21,6 +21,7 @@ import (
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/counttext"
 	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/lint"
@@ -94,14 +95,9 @@ func parsePage() (*template.Template, error) {
 			}
 			return m
 		},
-		"plural": func(n int, one, many string) string {
-			if n == 1 {
-				return fmt.Sprintf("%d %s", n, one)
-			}
-			return fmt.Sprintf("%s %s", thousands(n), many)
-		},
+		"plural":       counttext.Plural,
 		"join":         strings.Join,
-		"thousands":    thousands,
+		"thousands":    counttext.Thousands,
 		"crawlerCount": crawlerCount,
 		"half":         func(f float64) float64 { return round1(f / 2) },
 		"wbr":          wbr,
@@ -842,7 +838,7 @@ func (s *Server) pageURLs(text string, agents int) (urlList, error) {
 		return list, errorf(http.StatusBadRequest, "list at least one URL or path to test")
 	}
 	if len(urls) > s.cfg.MaxURLs {
-		return list, errorf(http.StatusRequestEntityTooLarge, "%s URLs, more than the limit of %s", thousands(len(urls)), thousands(s.cfg.MaxURLs))
+		return list, errorf(http.StatusRequestEntityTooLarge, "%s URLs, more than the limit of %s", counttext.Thousands(len(urls)), counttext.Thousands(s.cfg.MaxURLs))
 	}
 	for _, u := range urls {
 		if len(u) > MaxURLBytes {
@@ -851,7 +847,7 @@ func (s *Server) pageURLs(text string, agents int) (urlList, error) {
 	}
 	if cells := len(urls) * agents; cells > s.cfg.PageMaxCells {
 		return list, errorf(http.StatusRequestEntityTooLarge, "%s URLs × %d crawlers = %s verdicts, more than the tester's limit of %s: test fewer URLs or crawlers at once (POST /v1/check takes larger batches)",
-			thousands(len(urls)), agents, thousands(cells), thousands(s.cfg.PageMaxCells))
+			counttext.Thousands(len(urls)), agents, counttext.Thousands(cells), counttext.Thousands(s.cfg.PageMaxCells))
 	}
 	return list, nil
 }
@@ -961,7 +957,7 @@ func testStoppedText(cause error, decided, n int) string {
 	case errors.Is(cause, context.DeadlineExceeded):
 		why = "the test took longer than the server gives one"
 	}
-	return fmt.Sprintf("%s: %s of %s URLs decided; test the others again, fewer at once", why, thousands(decided), thousands(n))
+	return fmt.Sprintf("%s: %s of %s URLs decided; test the others again, fewer at once", why, counttext.Thousands(decided), counttext.Thousands(n))
 }
 
 // rowOf decides URL u for agents, each in its column of ncols (agentCol), in the
@@ -1083,7 +1079,7 @@ func fetchSource(fr *fetch.Result) sourceView {
 				last = l.Num
 			}
 			src.Detail += fmt.Sprintf(" The file is longer than crawlers read: they read its first %s bytes (500 KiB, the limit of Google and RFC 9309) and stop in line %s; the groups and rules after that are not read, and were not fetched.",
-				thousands(len(fr.Body)), thousands(last))
+				counttext.Thousands(len(fr.Body)), counttext.Thousands(last))
 		}
 	case fr.Effect == fetch.AllowAll:
 		src.Class = "warn"
@@ -1199,18 +1195,6 @@ func severityRank(s string) int {
 	return 2
 }
 
-// thousands writes n with thousands separators.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // sizeText writes a byte count for people: 1,234 bytes, 12 KiB, 8 MiB.
 func sizeText(n int64) string {
 	switch {
@@ -1221,7 +1205,7 @@ func sizeText(n int64) string {
 	case n >= 10<<10:
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
-	return thousands(int(n)) + " bytes"
+	return counttext.Thousands(int(n)) + " bytes"
 }
 
 // samePrefs reports whether two usages state the same preferences, wherever stated.

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gorobots/robots/internal/counttext"
 )
 
 // The audit's picture: the site's URL space as an icicle drawn left to right, the
@@ -360,19 +362,19 @@ func sampleBlocked(s sample) bool {
 func moreText(n int, folded, pages, all bool) string {
 	switch {
 	case all && pages && !folded:
-		return thousands(n) + " pages"
+		return counttext.Thousands(n) + " pages"
 	case all && !folded:
-		return plural(n, "branch", "branches")
+		return counttext.Plural(n, "branch", "branches")
 	case folded && n == 0:
 		return "more branches"
 	case folded:
-		return thousands(n) + "+ more branches"
+		return counttext.Thousands(n) + "+ more branches"
 	case pages:
-		return thousands(n) + " more pages"
+		return counttext.Thousands(n) + " more pages"
 	case n == 1:
 		return "1 more branch"
 	}
-	return thousands(n) + " more branches"
+	return counttext.Thousands(n) + " more branches"
 }
 
 // drawnDepth is the deepest column a drew.
@@ -517,7 +519,7 @@ func urlsText(n int) string {
 	if n == 1 {
 		return "1 URL"
 	}
-	return thousands(n) + " URLs"
+	return counttext.Thousands(n) + " URLs"
 }
 
 // shorten cuts s to at most n characters, ending in "…" when cut; "" when not even

@@ -15,6 +15,7 @@ import (
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/counttext"
 	"github.com/gorobots/robots/lint"
 	"github.com/gorobots/robots/sitemap"
 )
@@ -244,25 +245,13 @@ func newAuditProgress(e *env) *auditProgress {
 
 func (p *auditProgress) show(pr audit.Progress) {
 	fmt.Fprintf(p.e.stderr, "\r\x1b[Kaudit: %d sitemaps read, %d waiting, %s URLs, %s (%s)",
-		pr.Sitemaps, pr.Queued, thousands(pr.URLs), pr.Elapsed.Round(time.Second), pr.Current)
+		pr.Sitemaps, pr.Queued, counttext.Thousands(pr.URLs), pr.Elapsed.Round(time.Second), pr.Current)
 }
 
 func (p *auditProgress) finish() {
 	if p.on {
 		fmt.Fprint(p.e.stderr, "\r\x1b[K")
 	}
-}
-
-// thousands writes n with commas: 1,204.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // auditText writes an audit's report for people; full lists every item where the
@@ -305,13 +294,6 @@ func agentsShown(agents []string) []string {
 	out := slices.Clone(agents[:shown])
 	out[shown-1] += fmt.Sprintf(" and %d more", len(agents)-shown)
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(n) + " " + many
 }
 
 // write prints the report for people: what was read, then the findings.
@@ -365,21 +347,21 @@ func writeFetched(w io.Writer, r fetch.Report) {
 func writeReadURLs(w io.Writer, rep *audit.Report) {
 	t := rep.Totals
 	fmt.Fprintf(w, "read        %s, %s of the origin decided for %s (%s reading)\n",
-		plural(t.Sitemaps, "sitemap", "sitemaps"), plural(t.URLs, "URL", "URLs"), plural(len(rep.Agents), "crawler", "crawlers"), rep.Dialect)
+		counttext.Plural(t.Sitemaps, "sitemap", "sitemaps"), counttext.Plural(t.URLs, "URL", "URLs"), counttext.Plural(len(rep.Agents), "crawler", "crawlers"), rep.Dialect)
 	if t.SitemapsFailed > 0 {
-		fmt.Fprintf(w, "            %s not read: no answer or an HTTP error (see Sitemaps)\n", plural(t.SitemapsFailed, "sitemap", "sitemaps"))
+		fmt.Fprintf(w, "            %s not read: no answer or an HTTP error (see Sitemaps)\n", counttext.Plural(t.SitemapsFailed, "sitemap", "sitemaps"))
 	}
 	if t.OffOriginURLs > 0 {
-		fmt.Fprintf(w, "            %s on other origins not decided (their own robots.txt decides them)\n", plural(t.OffOriginURLs, "URL", "URLs"))
+		fmt.Fprintf(w, "            %s on other origins not decided (their own robots.txt decides them)\n", counttext.Plural(t.OffOriginURLs, "URL", "URLs"))
 	}
 	if t.InvalidURLs > 0 {
-		fmt.Fprintf(w, "            %s not http(s) URLs or longer than %d bytes\n", plural(t.InvalidURLs, "<loc> is", "<loc> are"), sitemap.MaxLocBytes)
+		fmt.Fprintf(w, "            %s not http(s) URLs or longer than %d bytes\n", counttext.Plural(t.InvalidURLs, "<loc> is", "<loc> are"), sitemap.MaxLocBytes)
 	}
 	if rep.Stopped != "" {
-		fmt.Fprintf(w, "stopped     at %s: %s not read\n", stopFlag(rep.Stopped), plural(t.SitemapsSkipped, "sitemap", "sitemaps"))
+		fmt.Fprintf(w, "stopped     at %s: %s not read\n", stopFlag(rep.Stopped), counttext.Plural(t.SitemapsSkipped, "sitemap", "sitemaps"))
 	}
 	if t.UndecidedURLs > 0 {
-		fmt.Fprintf(w, "            %s read but not decided before the time limit (left out of the counts below)\n", plural(t.UndecidedURLs, "URL", "URLs"))
+		fmt.Fprintf(w, "            %s read but not decided before the time limit (left out of the counts below)\n", counttext.Plural(t.UndecidedURLs, "URL", "URLs"))
 	}
 }
 
@@ -389,7 +371,7 @@ func (o auditText) writeBlocked(w io.Writer, rep *audit.Report) {
 	if len(rep.Blocked) == 0 {
 		fmt.Fprintln(w, rep.NoneBlocked())
 	} else {
-		fmt.Fprintf(w, "Sitemap URLs blocked (%s blocked for at least one crawler):\n", plural(t.BlockedAny, "URL", "URLs"))
+		fmt.Fprintf(w, "Sitemap URLs blocked (%s blocked for at least one crawler):\n", counttext.Plural(t.BlockedAny, "URL", "URLs"))
 		// The same rule blocking the same URLs on several lines (a group per AI
 		// crawler, each "Disallow: /") is one entry, its examples shown once.
 		for _, g := range rep.GroupedBlocks() {
@@ -400,9 +382,9 @@ func (o auditText) writeBlocked(w io.Writer, rep *audit.Report) {
 			b := g.Blocks[0]
 			switch {
 			case b.Rule == nil:
-				fmt.Fprintf(w, "  robots.txt's fetch (%s) blocks %s for %s%s\n", r.Outcome, plural(b.URLs, "URL", "URLs"), o.agents(b.Agents), intended)
+				fmt.Fprintf(w, "  robots.txt's fetch (%s) blocks %s for %s%s\n", r.Outcome, counttext.Plural(b.URLs, "URL", "URLs"), o.agents(b.Agents), intended)
 			case len(g.Blocks) == 1:
-				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s%s\n", b.Line, *b.Rule, plural(b.URLs, "URL", "URLs"), o.agents(b.Agents), intended)
+				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s%s\n", b.Line, *b.Rule, counttext.Plural(b.URLs, "URL", "URLs"), o.agents(b.Agents), intended)
 			default:
 				var each []string
 				lines := make([]int, len(g.Blocks))
@@ -413,7 +395,7 @@ func (o auditText) writeBlocked(w io.Writer, rep *audit.Report) {
 				if intended != "" {
 					each[len(each)-1] += intended
 				}
-				head := fmt.Sprintf("  %s  %s  blocks %s for ", linesText(lines, o.full), *b.Rule, plural(b.URLs, "URL", "URLs"))
+				head := fmt.Sprintf("  %s  %s  blocks %s for ", linesText(lines, o.full), *b.Rule, counttext.Plural(b.URLs, "URL", "URLs"))
 				writeWrapped(w, head, o.shown(each), maxHelpLine)
 			}
 			for _, x := range g.Examples {
@@ -498,13 +480,13 @@ func (o auditText) writeSitemapBlocks(w io.Writer, rep *audit.Report) {
 			}
 			switch {
 			case mb.lines[0] == 0:
-				fmt.Fprintf(w, "  %s  blocks %s for %s%s\n", mb.rule, plural(len(mb.maps), "sitemap", "sitemaps"), o.agents(all), intended)
+				fmt.Fprintf(w, "  %s  blocks %s for %s%s\n", mb.rule, counttext.Plural(len(mb.maps), "sitemap", "sitemaps"), o.agents(all), intended)
 			case len(mb.lines) == 1:
-				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s%s\n", mb.lines[0], mb.rule, plural(len(mb.maps), "sitemap", "sitemaps"), o.agents(all), intended)
+				fmt.Fprintf(w, "  line %d  %s  blocks %s for %s%s\n", mb.lines[0], mb.rule, counttext.Plural(len(mb.maps), "sitemap", "sitemaps"), o.agents(all), intended)
 			default:
 				each = o.shown(each)
 				each[len(each)-1] += intended
-				writeWrapped(w, fmt.Sprintf("  %s  %s  blocks %s for ", linesText(mb.lines, o.full), mb.rule, plural(len(mb.maps), "sitemap", "sitemaps")), each, maxHelpLine)
+				writeWrapped(w, fmt.Sprintf("  %s  %s  blocks %s for ", linesText(mb.lines, o.full), mb.rule, counttext.Plural(len(mb.maps), "sitemap", "sitemaps")), each, maxHelpLine)
 			}
 			for i, m := range mb.maps {
 				if i == 3 && !o.full {
@@ -532,9 +514,9 @@ func writeSitemaps(w io.Writer, rep *audit.Report) {
 		}
 		fmt.Fprintf(w, "  %-11s %s", s.Status, s.URL)
 		if s.Status == audit.StatusOK || s.Status == audit.StatusOverLimit || s.Kind != "" {
-			what := plural(rep.ListedURLs(s), "URL", "URLs")
+			what := counttext.Plural(rep.ListedURLs(s), "URL", "URLs")
 			if s.Kind == string(sitemap.Index) {
-				what = "index of " + plural(s.Entries, "sitemap", "sitemaps") + ", " + what
+				what = "index of " + counttext.Plural(s.Entries, "sitemap", "sitemaps") + ", " + what
 			}
 			if s.Gzip {
 				what += ", gzip"
@@ -555,7 +537,7 @@ func writeSitemaps(w io.Writer, rep *audit.Report) {
 		}
 	}
 	if n := t.SitemapsUnlisted; n > 0 {
-		fmt.Fprintf(w, "  and %s not read and not listed\n", plural(n, "sitemap", "sitemaps"))
+		fmt.Fprintf(w, "  and %s not read and not listed\n", counttext.Plural(n, "sitemap", "sitemaps"))
 	}
 }
 
@@ -627,7 +609,7 @@ func (o auditText) writePurposes(w io.Writer, rep *audit.Report) {
 		if len(p.Preferences) > 0 {
 			fmt.Fprintf(w, " (%s)", strings.Join(p.Preferences, ", "))
 		}
-		fmt.Fprintf(w, ": %s\n", plural(n, "crawler", "crawlers"))
+		fmt.Fprintf(w, ": %s\n", counttext.Plural(n, "crawler", "crawlers"))
 		o.writePurposeList(w, "blocked", p.Blocked, func(c audit.PurposeCrawler) string {
 			if c.Rule == nil {
 				return fmt.Sprintf("robots.txt's fetch (%s)", rep.Robots.Outcome)
@@ -687,14 +669,14 @@ func writePerCrawler(w io.Writer, rep *audit.Report) {
 		return ""
 	}
 	if len(rep.Agents) <= perCrawlerGrouped {
-		fmt.Fprintf(w, "\nPer crawler (sitemap URLs blocked, of %s):\n", thousands(t.URLs))
+		fmt.Fprintf(w, "\nPer crawler (sitemap URLs blocked, of %s):\n", counttext.Thousands(t.URLs))
 		width, nw := 0, 0
 		for i, a := range rep.Agents {
 			width = max(width, len(a))
-			nw = max(nw, len(thousands(count(i))))
+			nw = max(nw, len(counttext.Thousands(count(i))))
 		}
 		for i, a := range rep.Agents {
-			fmt.Fprintf(w, "  %-*s  %*s%s\n", width, a, nw, thousands(count(i)), mark(a, count(i)))
+			fmt.Fprintf(w, "  %-*s  %*s%s\n", width, a, nw, counttext.Thousands(count(i)), mark(a, count(i)))
 		}
 		return
 	}
@@ -726,11 +708,11 @@ func writePerCrawler(w io.Writer, rep *audit.Report) {
 		}
 		r.names = append(r.names, a)
 	}
-	fmt.Fprintf(w, "\nPer crawler, by purpose (sitemap URLs blocked, of %s):\n", thousands(t.URLs))
+	fmt.Fprintf(w, "\nPer crawler, by purpose (sitemap URLs blocked, of %s):\n", counttext.Thousands(t.URLs))
 	nw := 0
 	for _, p := range purposes {
 		for _, r := range rows[p] {
-			nw = max(nw, len(thousands(r.n)))
+			nw = max(nw, len(counttext.Thousands(r.n)))
 		}
 	}
 	for _, p := range purposes {
@@ -743,7 +725,7 @@ func writePerCrawler(w io.Writer, rep *audit.Report) {
 		}
 		fmt.Fprintf(w, "  %s (%d)\n", p, n)
 		for _, r := range rows[p] {
-			head := fmt.Sprintf("    %*s  ", nw, thousands(r.n))
+			head := fmt.Sprintf("    %*s  ", nw, counttext.Thousands(r.n))
 			names := slices.Clone(r.names)
 			if r.intended {
 				names[len(names)-1] += "  (intended)"
@@ -832,7 +814,7 @@ func auditSARIF(rep *audit.Report) sarifReport {
 		if b.Rule != nil {
 			what = *b.Rule
 		}
-		msg := fmt.Sprintf("%s blocks %s that the sitemaps list for %s", what, plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents))
+		msg := fmt.Sprintf("%s blocks %s that the sitemaps list for %s", what, counttext.Plural(b.URLs, "URL", "URLs"), agentsShort(b.Agents))
 		if len(b.Examples) > 0 {
 			msg += ", such as " + b.Examples[0]
 		}

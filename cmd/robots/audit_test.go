@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -110,18 +109,5 @@ func expandSites(ts *testscript.TestScript, b []byte) []byte {
 		}
 		v := sites.m[ts][string(b[i+2:i+j])]
 		b = append(b[:i:i], append([]byte(v), b[i+j+2:]...)...)
-	}
-}
-
-func TestThousands(t *testing.T) {
-	for _, tc := range []struct {
-		n    int
-		want string
-	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {1204, "1,204"}, {50000, "50,000"}, {1000000, "1,000,000"}, {-1204, "-1,204"}} {
-		t.Run(tc.want, func(t *testing.T) {
-			if got := thousands(tc.n); got != tc.want {
-				t.Errorf("thousands(%d) = %q, want %q", tc.n, got, tc.want)
-			}
-		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/internal/counttext"
 	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
 	"github.com/gorobots/robots/signals"
@@ -378,7 +379,7 @@ func (x *explainer) writeGroups(w io.Writer, ex agentExplained) {
 			fmt.Fprintf(w, "    %5d  %s\n", n, text)
 		}
 		if left > 0 {
-			fmt.Fprintf(w, "    %*s  (%s of this group not shown; -lines 0 shows them)\n", 5, "...", plural(left, "line", "lines"))
+			fmt.Fprintf(w, "    %*s  (%s of this group not shown; -lines 0 shows them)\n", 5, "...", counttext.Plural(left, "line", "lines"))
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/accesslog"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/counttext"
 	"github.com/gorobots/robots/verify"
 )
 
@@ -371,32 +372,32 @@ func writeLogsText(w io.Writer, rep *accesslog.Report) {
 			utc(rep.Robots[len(rep.Robots)-1].Since), time.Duration(rep.CacheLifetime*float64(time.Second)))
 	}
 	fmt.Fprintf(w, "read        %s, %s: %s requests, %s by known crawlers",
-		plural(len(rep.Files), "file", "files"), plural(int(rep.Lines), "line", "lines"), thousands(int(rep.Records)), thousands(int(rep.Crawler)))
+		counttext.Plural(len(rep.Files), "file", "files"), counttext.Plural(int(rep.Lines), "line", "lines"), counttext.Thousands(int(rep.Records)), counttext.Thousands(int(rep.Crawler)))
 	if rep.OtherHost > 0 {
-		fmt.Fprintf(w, ", %s for other hosts than %s left out", thousands(int(rep.OtherHost)), rep.Host)
+		fmt.Fprintf(w, ", %s for other hosts than %s left out", counttext.Thousands(int(rep.OtherHost)), rep.Host)
 	}
 	fmt.Fprintln(w)
 	if rep.Skipped > 0 {
 		var by []string
 		for _, k := range slices.Sorted(mapsKeys(rep.SkippedBy)) {
-			by = append(by, fmt.Sprintf("%s %s", k, thousands(int(rep.SkippedBy[k]))))
+			by = append(by, fmt.Sprintf("%s %s", k, counttext.Thousands(int(rep.SkippedBy[k]))))
 		}
-		fmt.Fprintf(w, "skipped     %s (%s)\n", plural(int(rep.Skipped), "line", "lines"), strings.Join(by, ", "))
+		fmt.Fprintf(w, "skipped     %s (%s)\n", counttext.Plural(int(rep.Skipped), "line", "lines"), strings.Join(by, ", "))
 		for _, s := range rep.SkippedLines {
 			fmt.Fprintf(w, "            %s line %d: %s\n", s.File, s.Line, s.Error)
 		}
 	}
 	for _, f := range rep.Files {
 		if f.Error != "" {
-			fmt.Fprintf(w, "unfinished  %s: %s (the %s before count)\n", f.Name, f.Error, plural(int(f.Lines), "line", "lines"))
+			fmt.Fprintf(w, "unfinished  %s: %s (the %s before count)\n", f.Name, f.Error, counttext.Plural(int(f.Lines), "line", "lines"))
 		}
 	}
 	verdict := "no violations"
 	if rep.Violations > 0 {
-		verdict = plural(int(rep.Violations), "violation", "violations")
+		verdict = counttext.Plural(int(rep.Violations), "violation", "violations")
 	}
 	if rep.Verification {
-		verdict += ", " + plural(int(rep.Impostors), "request by an impostor", "requests by impostors")
+		verdict += ", " + counttext.Plural(int(rep.Impostors), "request by an impostor", "requests by impostors")
 	}
 	fmt.Fprintf(w, "found       %s\n", verdict)
 	for _, r := range rep.Ordered() {
@@ -423,7 +424,7 @@ func writeLogsText(w io.Writer, rep *accesslog.Report) {
 		case "user-triggered":
 			fmt.Fprintln(w, "  fetches what a person asks for; its operator says robots.txt may not apply")
 		}
-		fmt.Fprintf(w, "  %s from %s to %s", plural(int(r.Requests), "request", "requests"), utc(r.First), utc(r.Last))
+		fmt.Fprintf(w, "  %s from %s to %s", counttext.Plural(int(r.Requests), "request", "requests"), utc(r.First), utc(r.Last))
 		var addrs []string
 		for _, a := range r.Addresses {
 			addrs = append(addrs, a.Value)
@@ -432,15 +433,15 @@ func writeLogsText(w io.Writer, rep *accesslog.Report) {
 		if r.RobotsFetches == 0 {
 			fmt.Fprintln(w, "  robots.txt never fetched")
 		} else {
-			fmt.Fprintf(w, "  robots.txt fetched %s, first %s, last %s\n", plural(int(r.RobotsFetches), "time", "times"), utc(r.RobotsFirst), utc(r.RobotsLast))
+			fmt.Fprintf(w, "  robots.txt fetched %s, first %s, last %s\n", counttext.Plural(int(r.RobotsFetches), "time", "times"), utc(r.RobotsFirst), utc(r.RobotsLast))
 		}
-		fmt.Fprintf(w, "  allowed %s", thousands(int(r.Allowed)))
+		fmt.Fprintf(w, "  allowed %s", counttext.Thousands(int(r.Allowed)))
 		if r.AllowedByCache > 0 {
-			fmt.Fprintf(w, ", allowed by a file it may have cached %s", thousands(int(r.AllowedByCache)))
+			fmt.Fprintf(w, ", allowed by a file it may have cached %s", counttext.Thousands(int(r.AllowedByCache)))
 		}
-		fmt.Fprintf(w, ", disallowed %s", thousands(int(r.Disallowed)))
+		fmt.Fprintf(w, ", disallowed %s", counttext.Thousands(int(r.Disallowed)))
 		if r.NotJudged > 0 {
-			fmt.Fprintf(w, ", not judged %s (no robots.txt known then, or no URL)", thousands(int(r.NotJudged)))
+			fmt.Fprintf(w, ", not judged %s (no robots.txt known then, or no URL)", counttext.Thousands(int(r.NotJudged)))
 		}
 		fmt.Fprintln(w)
 		for _, rc := range r.Rules {
@@ -448,7 +449,7 @@ func writeLogsText(w io.Writer, rep *accesslog.Report) {
 			if len(rep.Robots) > 1 {
 				where = rc.Robots + " " + where
 			}
-			fmt.Fprintf(w, "    %s %s: %s", where, rc.Rule, plural(int(rc.Requests), "request", "requests"))
+			fmt.Fprintf(w, "    %s %s: %s", where, rc.Rule, counttext.Plural(int(rc.Requests), "request", "requests"))
 			if len(rc.Examples) > 0 {
 				var ex []string
 				for _, s := range rc.Examples {
@@ -459,10 +460,10 @@ func writeLogsText(w io.Writer, rep *accesslog.Report) {
 			fmt.Fprintln(w)
 		}
 		if r.OtherRules > 0 {
-			fmt.Fprintf(w, "    other rules: %s\n", plural(int(r.OtherRules), "request", "requests"))
+			fmt.Fprintf(w, "    other rules: %s\n", counttext.Plural(int(r.OtherRules), "request", "requests"))
 		}
 		if r.CrawlDelay > 0 && r.HonoursCrawlDelay {
-			fmt.Fprintf(w, "  Crawl-delay %gs, which it honours: %s sooner\n", r.CrawlDelay, plural(int(r.TooFast), "request", "requests"))
+			fmt.Fprintf(w, "  Crawl-delay %gs, which it honours: %s sooner\n", r.CrawlDelay, counttext.Plural(int(r.TooFast), "request", "requests"))
 		}
 		fmt.Fprintf(w, "  status %s\n", statusText(r.Status))
 	}
@@ -481,7 +482,7 @@ func mapsKeys(m map[string]int64) func(func(string) bool) {
 func statusText(m map[string]int64) string {
 	var parts []string
 	for _, k := range slices.Sorted(mapsKeys(m)) {
-		parts = append(parts, fmt.Sprintf("%s %s", k, thousands(int(m[k]))))
+		parts = append(parts, fmt.Sprintf("%s %s", k, counttext.Thousands(int(m[k]))))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/counttext"
 	"github.com/gorobots/robots/internal/filediff"
 	"github.com/gorobots/robots/internal/weburl"
 )
@@ -297,7 +298,7 @@ func compareStates(prev, next *monitorState, dialect robots.Dialect) *monitorRep
 // the first run.
 func (r *monitorReport) writeText(w io.Writer, statePath string) {
 	if r.FirstRun {
-		fmt.Fprintf(w, "recorded %s in %s: the next run compares with them\n", plural(r.verdicts, "verdict", "verdicts"), statePath)
+		fmt.Fprintf(w, "recorded %s in %s: the next run compares with them\n", counttext.Plural(r.verdicts, "verdict", "verdicts"), statePath)
 		return
 	}
 	for _, o := range r.Origins {

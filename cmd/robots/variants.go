@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorobots/robots/audit"
 	"github.com/gorobots/robots/fetch"
+	"github.com/gorobots/robots/internal/counttext"
 )
 
 // The -hosts and -as flags of fetch and audit share their words and help.
@@ -73,7 +74,7 @@ func writeVariants(w io.Writer, v *audit.Variants) {
 	if v == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nHosts and crawlers: %s of robots.txt, %s\n", plural(len(v.Fetches), "fetch", "fetches"), plural(v.Files, "different file", "different files"))
+	fmt.Fprintf(w, "\nHosts and crawlers: %s of robots.txt, %s\n", counttext.Plural(len(v.Fetches), "fetch", "fetches"), counttext.Plural(v.Files, "different file", "different files"))
 	width := 0
 	for i := range v.Fetches {
 		width = max(width, len(variantName(v, i)))
@@ -87,7 +88,7 @@ func writeVariants(w io.Writer, v *audit.Variants) {
 		case f.Status == 0:
 			fmt.Fprintf(w, ": no answer, %s", f.Outcome)
 		case f.File > 0:
-			fmt.Fprintf(w, ": %d, file %d (%s, sha256 %s)", f.Status, f.File, plural(int(f.Bytes), "byte", "bytes"), f.SHA256[:12])
+			fmt.Fprintf(w, ": %d, file %d (%s, sha256 %s)", f.Status, f.File, counttext.Plural(int(f.Bytes), "byte", "bytes"), f.SHA256[:12])
 		default:
 			fmt.Fprintf(w, ": %d, %s", f.Status, f.Outcome)
 		}
