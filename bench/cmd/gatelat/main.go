@@ -85,7 +85,7 @@ func main() {
 	robotsBin := flag.String("robots", "", "robots binary for the gate (default: built from this checkout's cmd/robots)")
 	caddyBin := flag.String("caddy", "", "Caddy with contrib/caddy, for -proxy caddy (default: built from this checkout's contrib/caddy/cmd/caddy)")
 	conns := flag.Int("conns", 64, "client connections per path")
-	gateProcs := flag.Int("gate-gomaxprocs", 0, "GOMAXPROCS of the gate process (and the bare server); 0: Go's default, the number of cores")
+	gateEnv := flag.String("gate-env", "", "space-separated `KEY=VALUE`s added to the environment of the gate process and the bare server (GOGC=400 GOMAXPROCS=1: docs/gate.md)")
 	bare := flag.Bool("bare", false, "with -proxy nginx: a third path, nginx + auth_request to a bare Go net/http server answering 200 (a process of its own), to tell the subrequest's cost from the gate's")
 	bareServe := flag.String("bare-serve", "", "(internal) serve the bare auth answer at `address`")
 	send := flag.String("send", "", "send -n forward-auth requests (the mix, with the headers nginx sends) to http://`address`/v1/gate on 4 connections, then exit (bench/cachegrind-gateproc.sh)")
@@ -150,10 +150,7 @@ func main() {
 		for name, f := range lists {
 			args = append(args, "-gate-list", name+"="+f)
 		}
-		var env []string
-		if *gateProcs > 0 {
-			env = []string{fmt.Sprintf("GOMAXPROCS=%d", *gateProcs)}
-		}
+		env := strings.Fields(*gateEnv)
 		gate := start(dir, "gate", env, *robotsBin, args...)
 		waitPort(gatePort)
 		conf := fmt.Sprintf(nginxConf, *nginxWorkers, dir, dir, dir, dir, dir, dir, dir, plain, html, gated, html, gatePort)
