@@ -17,6 +17,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/internal/verdictjson"
 	"github.com/gorobots/robots/internal/weburl"
+	"github.com/gorobots/robots/signals"
 )
 
 const checkUsage = `Usage:
@@ -177,7 +178,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	if out.cut = cutOf(f.robotsFile, r, len(body), capped); out.cut != nil {
 		out.warn("%s", out.cut.Message)
 	}
-	other := otherReading(r, body)
+	other := signals.OtherReading(r, string(body))
 	crawlers := f.crawlers()
 	for _, raw := range urls {
 		u, err := weburl.Encode(raw)
@@ -413,21 +414,4 @@ func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error
 		}
 		return line, tooLong, err
 	}
-}
-
-// otherReading is the file read the other way (RFC 9309 with draft-ietf-aipref-attach
-// for Google's, and back) when it states usage preferences: a Content-Usage line ends
-// a group's user-agent lines in one and not in the other, so the two can give a
-// crawler different preferences. nil for the legacy dialects and files without usage.
-func otherReading(r *robots.Robots, body []byte) *robots.Robots {
-	if !r.StatesUsage() {
-		return nil
-	}
-	switch r.Dialect() {
-	case robots.Google:
-		return robots.Parse(body, robots.WithDialect(robots.RFC9309))
-	case robots.RFC9309:
-		return robots.Parse(body, robots.WithDialect(robots.Google))
-	}
-	return nil
 }

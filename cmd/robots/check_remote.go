@@ -9,6 +9,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/fetch"
 	"github.com/gorobots/robots/internal/weburl"
+	"github.com/gorobots/robots/signals"
 )
 
 // checkRemote decides by fetching each URL's robots.txt as a crawler would (the
@@ -80,7 +81,7 @@ func checkRemote(ctx context.Context, e *env, f *checkFlags, urls []string) erro
 	others := make(map[string]*robots.Robots, len(origins))
 	for origin, res := range results {
 		if res != nil && res.Effect == fetch.ObeyRules && res.Robots != nil {
-			others[origin] = otherReading(res.Robots, []byte(res.Body))
+			others[origin] = signals.OtherReading(res.Robots, res.Body)
 		}
 	}
 	crawlers := f.crawlers()

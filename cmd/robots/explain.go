@@ -81,7 +81,7 @@ func runExplain(ctx context.Context, e *env, args []string) error {
 	}
 	r := robots.Parse(body, robots.WithDialect(f.dialect))
 	x := &explainer{r: r, groups: r.Groups(), cut: cutOf(*robotsFile, r, len(body), capped), maxLines: *maxLines, verdictsOnly: *verdictsOnly,
-		other: otherReading(r, body)}
+		other: signals.OtherReading(r, string(body))}
 	for l := range robots.Lines(readPart(body)) { // a group is shown as far as crawlers read it
 		x.lines = append(x.lines, l.Text)
 		x.kinds = append(x.kinds, l.Kind)
