@@ -262,7 +262,13 @@ func main() {
 	}
 	fmt.Printf(" in all %+v\n", total.Round(100*time.Nanosecond))
 	if len(paths) == 3 {
-		fmt.Printf("added by auth_request to a bare server: p50 %v, p90 %v, p99 %v, p99.9 %v\n", q[2][0]-q[0][0], q[2][1]-q[0][1], q[2][2]-q[0][2], q[2][3]-q[0][3])
+		var all time.Duration
+		for j := range procNames {
+			all += cpu[2][j] - cpu[0][j]
+		}
+		fmt.Printf("added by auth_request to a bare server: p50 %v, p90 %v, p99 %v, p99.9 %v; CPU per request: nginx %+v, bare server %+v, in all %+v\n",
+			q[2][0]-q[0][0], q[2][1]-q[0][1], q[2][2]-q[0][2], q[2][3]-q[0][3],
+			(cpu[2][1] - cpu[0][1]).Round(100*time.Nanosecond), cpu[2][3].Round(100*time.Nanosecond), all.Round(100*time.Nanosecond))
 	}
 	if l, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("load average after: %s", l)
