@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/gorobots/robots/fetch"
 )
@@ -65,4 +67,32 @@ func ExampleOrigin() {
 	// Output:
 	// https://www.xn--exmple-cua.com
 	// https://www.xn--exmple-cua.com/robots.txt
+}
+
+// Replay reads a fetch recorded elsewhere (a web archive's WARC records) as the
+// client reads one it makes: here a redirect to the www host, then the file.
+func ExampleClient_Replay() {
+	recorded := []*http.Response{
+		{StatusCode: 301, Header: http.Header{"Location": {"https://www.example.com/robots.txt"}}, Body: http.NoBody},
+		{StatusCode: 200, Body: io.NopCloser(strings.NewReader("User-agent: *\nDisallow: /private/\n"))},
+	}
+	next := 0
+	res, err := fetch.NewClient(fetch.Config{}).Replay("https://example.com/robots.txt", func(url string) (*http.Response, error) {
+		if next == len(recorded) {
+			return nil, errors.New("not recorded: " + url)
+		}
+		next++
+		return recorded[next-1], nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, h := range res.Hops {
+		fmt.Println(h.Status, h.URL)
+	}
+	fmt.Println(res.Outcome, res.Effect, res.Allowed("ExampleBot", "https://www.example.com/private/x"))
+	// Output:
+	// 301 https://example.com/robots.txt
+	// 200 https://www.example.com/robots.txt
+	// success rules false
 }
