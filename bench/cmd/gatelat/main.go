@@ -206,10 +206,13 @@ func main() {
 	rounds := max(1, int(*duration / *round / time.Duration(len(paths))))
 	for range rounds {
 		for _, p := range paths {
-			c0 := cpuTimes(procs)
+			c0, s0 := cpuTimes(procs), switches(procs)
 			p.run(*rate, *round)
 			for i, c := range cpuTimes(procs) {
 				p.cpu[i] += c - c0[i]
+			}
+			for i, n := range switches(procs) {
+				p.switches[i] += n - s0[i]
 			}
 		}
 	}
@@ -253,6 +256,15 @@ func main() {
 		}
 		fmt.Println()
 	}
+	fmt.Printf("context switches per request:")
+	for _, p := range paths {
+		fmt.Printf(" %s", p.name)
+		for j, n := range procNames {
+			fmt.Printf(" %s %.2f", n, float64(p.switches[j])/float64(len(p.lat)))
+		}
+		fmt.Printf(";")
+	}
+	fmt.Println()
 	fmt.Printf("added by the gate: p50 %v, p90 %v, p99 %v, p99.9 %v; CPU per request:", q[1][0]-q[0][0], q[1][1]-q[0][1], q[1][2]-q[0][2], q[1][3]-q[0][3])
 	var total time.Duration
 	for j, n := range procNames {
@@ -379,6 +391,41 @@ func cpuTimes(procs []*proc) []time.Duration {
 	return t
 }
 
+// switches is the number of context switches (voluntary or not) so far of the
+// threads of this process and of each of procs with its children.
+func switches(procs []*proc) []int64 {
+	n := []int64{treeSwitches(os.Getpid())}
+	for _, p := range procs {
+		n = append(n, treeSwitches(p.cmd.Process.Pid))
+	}
+	return n
+}
+
+func treeSwitches(pid int) int64 {
+	var n int64
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && (k == "voluntary_ctxt_switches" || k == "nonvoluntary_ctxt_switches") {
+				c, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				n += c
+			}
+		}
+	}
+	if c, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)); err == nil {
+		for _, child := range strings.Fields(string(c)) {
+			if k, err := strconv.Atoi(child); err == nil {
+				n += treeSwitches(k)
+			}
+		}
+	}
+	return n
+}
+
 // treeCPU is the CPU time (user and system) of a process and its children, from /proc.
 func treeCPU(pid int) time.Duration {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -423,14 +470,15 @@ func fetchProfile(addr string, d time.Duration, file string) error {
 
 // path is one way to the site: its port, its connections and what was measured.
 type path struct {
-	name   string
-	port   int
-	conns  []*conn
-	mu     sync.Mutex
-	lat    []time.Duration
-	status [600]atomic.Int64
-	errors atomic.Int64
-	cpu    [4]time.Duration // of the generator, the proxy, the gate (and the bare server) while it ran
+	name     string
+	port     int
+	conns    []*conn
+	mu       sync.Mutex
+	lat      []time.Duration
+	status   [600]atomic.Int64
+	errors   atomic.Int64
+	cpu      [4]time.Duration // of the generator, the proxy, the gate (and the bare server) while it ran
+	switches [4]int64         // their threads' context switches while it ran
 }
 
 func (p *path) reset() {
