@@ -21,7 +21,7 @@ func checkGroupMerge(f *file) {
 	for _, l := range f.lines {
 		switch l.Kind {
 		case robots.KindUserAgent:
-			tok := strings.ToLower(leading(l.Value))
+			tok := f.agentKey(l.Num, l.Value)
 			if !open {
 				first, between, open = l, robots.Line{}, true
 				named = append(named[:0], tok)
@@ -88,8 +88,12 @@ func tokenProblem(v string) string {
 	if strings.HasPrefix(rest, "*") {
 		return ""
 	}
-	if low := strings.ToLower(v); (strings.HasPrefix(low, "mozilla/") || strings.Contains(low, "compatible;")) && robots.ProductToken(v) != tok {
-		return fmt.Sprintf("%q looks like a whole User-Agent header: Google reads only %q, so the group does not apply to %s; write the crawler's product token", v, tok, robots.ProductToken(v))
+	// Lower-cased only where the test can hold (most values are a bare token): a
+	// "mozilla/" needs a "/" seven bytes in at least, a "compatible;" a ";".
+	if strings.IndexByte(v, '/') >= 7 || strings.IndexByte(v, ';') >= 0 {
+		if low := strings.ToLower(v); (strings.HasPrefix(low, "mozilla/") || strings.Contains(low, "compatible;")) && robots.ProductToken(v) != tok {
+			return fmt.Sprintf("%q looks like a whole User-Agent header: Google reads only %q, so the group does not apply to %s; write the crawler's product token", v, tok, robots.ProductToken(v))
+		}
 	}
 	if i := strings.IndexByte(rest, ','); i >= 0 && leading(strings.TrimLeft(rest[i+1:], " \t")) != "" {
 		return fmt.Sprintf("Google reads only %q from %q: a user-agent line names one crawler; write one line per crawler", tok, v)
@@ -163,7 +167,7 @@ func checkAgents(f *file) {
 	named := map[string]int{}
 	for _, g := range f.groups {
 		for _, a := range g.Agents {
-			named[strings.ToLower(a.Token())]++
+			named[f.agentKey(a.Line, a.Name)]++
 		}
 	}
 	for _, g := range f.groups {
@@ -178,7 +182,7 @@ func checkAgents(f *file) {
 					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentWildcard, "%s", msg)
 				}
 			}
-			key := strings.ToLower(tok)
+			key := f.agentKey(a.Line, a.Name)
 			if key == "" || seen[key] {
 				continue
 			}
@@ -258,6 +262,9 @@ func checkEmptyGroups(f *file) {
 // honours it.
 func checkCrawlDelay(f *file) {
 	for _, g := range f.groups {
+		if !slices.ContainsFunc(g.Fields, func(fl robots.Field) bool { return fl.Name == "crawl-delay" }) {
+			continue // most groups have no crawl-delay: their crawlers need not be looked up
+		}
 		var names []string
 		for _, a := range g.Agents {
 			c, ok := crawlers.Lookup(a.Token())
@@ -317,47 +324,88 @@ func (f *file) ruleSets() []ruleSet {
 	if f.sets != nil {
 		return f.sets
 	}
-	byToken := map[string][]int{}
-	name := map[string]string{}
-	var order []string
+	type token struct {
+		key, name string // lower case; as Google reads it ("Googlebot" of "Googlebot, Bingbot")
+		groups    []int
+	}
+	var toks []token
+	at := map[string]int{} // key → index in toks
 	for gi, g := range f.groups {
 		for _, a := range g.Agents {
-			tok := strings.ToLower(a.Token())
-			if tok == "" {
+			key := f.agentKey(a.Line, a.Name)
+			if key == "" {
 				continue
 			}
-			if _, ok := byToken[tok]; !ok {
-				order = append(order, tok)
-				name[tok] = a.Token() // what Google reads: "Googlebot" of "Googlebot, Bingbot"
+			i, ok := at[key]
+			if !ok {
+				i = len(toks)
+				at[key] = i
+				toks = append(toks, token{key: key, name: a.Token()})
 			}
-			if !slices.Contains(byToken[tok], gi) {
-				byToken[tok] = append(byToken[tok], gi)
+			// Groups come in order: a group already listed is the last one.
+			if gs := toks[i].groups; len(gs) == 0 || gs[len(gs)-1] != gi {
+				toks[i].groups = append(gs, gi)
 			}
 		}
 	}
-	index := map[string]int{}
+	// Tokens naming the same groups share a set: the sets starting at one group are
+	// chained from first (no key string made for each token).
+	first := make([]int, len(f.groups))
+	for i := range first {
+		first[i] = -1
+	}
+	var next []int
 	sets := []ruleSet{}
-	for _, tok := range order {
-		gs := byToken[tok]
-		key := groupsKey(gs)
-		if i, ok := index[key]; ok {
-			if tok != "*" {
-				sets[i].names = append(sets[i].names, name[tok])
+	for _, t := range toks {
+		gs := t.groups
+		k := first[gs[0]]
+		for k >= 0 && !slices.Equal(sets[k].groups, gs) {
+			k = next[k]
+		}
+		if k >= 0 {
+			if t.key != "*" {
+				sets[k].names = append(sets[k].names, t.name)
 			}
 			continue
 		}
-		index[key] = len(sets)
-		s := ruleSet{token: tok, groups: gs}
-		if tok != "*" {
-			s.names = []string{name[tok]}
+		next = append(next, first[gs[0]])
+		first[gs[0]] = len(sets)
+		s := ruleSet{token: t.key, groups: gs}
+		if t.key != "*" {
+			s.names = []string{t.name}
 		}
-		for _, gi := range gs {
-			s.rules = append(s.rules, f.groups[gi].Rules...)
+		if len(gs) == 1 {
+			s.rules = slices.Clip(f.groups[gs[0]].Rules) // read only
+		} else {
+			for _, gi := range gs {
+				s.rules = append(s.rules, f.groups[gi].Rules...)
+			}
 		}
 		sets = append(sets, s)
 	}
 	f.sets = sets
 	return sets
+}
+
+// agentKey is the lower-case product token of the user-agent line numbered line
+// whose value is name, made once per line (ruleSets, checkAgents and
+// checkGroupMerge all ask).
+func (f *file) agentKey(line int, name string) string {
+	if line < 1 || line > len(f.lines) {
+		return strings.ToLower(leading(name))
+	}
+	if f.keys == nil {
+		f.keys = make([]agentKey, len(f.lines)+1)
+	}
+	if k := &f.keys[line]; !k.ok {
+		k.key, k.ok = strings.ToLower(leading(name)), true
+	}
+	return f.keys[line].key
+}
+
+type agentKey struct {
+	key string
+	ok  bool
 }
 
 // groupsKey writes the indexes of a set of groups as a map key.
