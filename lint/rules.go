@@ -70,6 +70,7 @@ func (f *file) deadRules(budget int) []deadRule {
 		}
 	}
 	var paths []robots.Rule
+	ids, nids := f.valueIDs()
 	var same sameValue
 	var wild wildRules
 	for _, s := range f.ruleSets() {
@@ -79,7 +80,7 @@ func (f *file) deadRules(budget int) []deadRule {
 				paths = append(paths, r)
 			}
 		}
-		same.link(paths)
+		same.link(paths, ids, nids)
 		wild.reset()
 		for _, r := range paths {
 			if p := f.pattern(r); p.wild {
@@ -114,32 +115,61 @@ func (f *file) deadRules(budget int) []deadRule {
 	return out
 }
 
-// sameValue links the rules of a set that have the same value, in the set's order:
-// one map and two slices reused for every set, where a map of slices cost an
-// allocation per value.
-type sameValue struct {
-	first map[string]int32 // value → position of its first rule
-	head  []int32          // position → position of the first rule of its value
-	next  []int32          // position → position of the next rule of its value, or -1
-	last  []int32          // position of a first rule → position of its value's last rule
+// valueIDs numbers the distinct values of the file's rules: by line, the number of
+// the rule's value (0 to n-1). Made once per file, so that the checks comparing
+// values within each rule set index slices by it, where each made a map of values.
+func (f *file) valueIDs() (ids []int32, n int) {
+	if f.ids == nil {
+		total := 0
+		for _, g := range f.groups {
+			total += len(g.Rules)
+		}
+		f.ids = make([]int32, len(f.lines)+1)
+		of := make(map[string]int32, total)
+		for _, g := range f.groups {
+			for _, r := range g.Rules {
+				if r.Line < 1 || r.Line > len(f.lines) {
+					continue
+				}
+				id, ok := of[r.Value]
+				if !ok {
+					id = int32(len(of))
+					of[r.Value] = id
+				}
+				f.ids[r.Line] = id
+			}
+		}
+		f.nids = len(of)
+	}
+	return f.ids, f.nids
 }
 
-func (s *sameValue) link(rules []robots.Rule) {
-	if s.first == nil {
-		s.first = make(map[string]int32, len(rules))
-	}
-	clear(s.first)
-	s.head, s.next, s.last = s.head[:0], s.next[:0], s.last[:0]
-	for i, r := range rules {
-		pos := int32(i)
-		s.head, s.next, s.last = append(s.head, pos), append(s.next, -1), append(s.last, pos)
-		if f, ok := s.first[r.Value]; ok {
-			s.head[i] = f
-			s.next[s.last[f]] = pos
-			s.last[f] = pos
-		} else {
-			s.first[r.Value] = pos
+// sameValue links the rules of a set that have the same value, in the set's order.
+type sameValue struct {
+	head []int32 // position → position of the first rule of its value
+	next []int32 // position → position of the next rule of its value, or -1
+	last []int32 // value number → position of its last rule so far, or -1
+}
+
+func (s *sameValue) link(rules []robots.Rule, ids []int32, n int) {
+	if len(s.last) < n {
+		s.last = make([]int32, n)
+		for i := range s.last {
+			s.last[i] = -1
 		}
+	}
+	s.head, s.next = s.head[:0], s.next[:0]
+	for i, r := range rules {
+		pos, id := int32(i), ids[r.Line]
+		s.head, s.next = append(s.head, pos), append(s.next, -1)
+		if l := s.last[id]; l >= 0 {
+			s.head[i] = s.head[l]
+			s.next[l] = pos
+		}
+		s.last[id] = pos
+	}
+	for _, r := range rules {
+		s.last[ids[r.Line]] = -1
 	}
 }
 

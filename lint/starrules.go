@@ -32,17 +32,20 @@ func checkStarRules(f *file) {
 	if star == nil || !slices.ContainsFunc(f.ruleSets(), others) {
 		return // no crawler has rules of its own (most files have one "*" group)
 	}
+	ids, nids := f.valueIDs()
 	var starDisallow []robots.Rule // each value once: a rule the "*" group repeats is one rule dropped
-	seen := map[string]bool{}      // a set, so that a file of many rules costs linear time
+	seen := make([]bool, nids)     // by value number, so that a file of many rules costs linear time
 	for _, r := range star.rules {
 		if f.stopped() {
 			return
 		}
-		if !r.Allow && isPath(r.Value) && !seen[r.Value] {
-			seen[r.Value] = true
+		if !r.Allow && isPath(r.Value) && !seen[ids[r.Line]] {
+			seen[ids[r.Line]] = true
 			starDisallow = append(starDisallow, r)
 		}
 	}
+	clear(seen)
+	same := seen // by value number: a disallow rule of the group being read has it
 	if len(starDisallow) == 0 {
 		return
 	}
@@ -81,12 +84,8 @@ func checkStarRules(f *file) {
 		kept := false
 		// A group that repeats the "*" rules (the usual way to keep them) covers each
 		// with the same value: a set finds it without comparing each pair.
-		var same map[string]bool
-		if len(disallows) > 16 {
-			same = make(map[string]bool, len(disallows))
-			for _, r := range disallows {
-				same[r.rule.Value] = true
-			}
+		for _, r := range disallows {
+			same[ids[r.rule.Line]] = true
 		}
 		for _, d := range starDisallow {
 			if f.stopped() {
@@ -95,7 +94,7 @@ func checkStarRules(f *file) {
 			p := f.pattern(d)
 			p.prep()
 			switch {
-			case same[d.Value] || coveredBy(disallows, p):
+			case same[ids[d.Line]] || coveredBy(disallows, p):
 				kept = true // nothing is said of the group: the others need not be read
 			case !coveredBy(allows, p):
 				dropped = append(dropped, d)
@@ -103,6 +102,9 @@ func checkStarRules(f *file) {
 			if kept {
 				break
 			}
+		}
+		for _, r := range disallows {
+			same[ids[r.rule.Line]] = false
 		}
 		if kept || len(dropped) == 0 {
 			continue
