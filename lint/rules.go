@@ -3,7 +3,6 @@ package lint
 import (
 	"cmp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/gorobots/robots"
@@ -225,17 +224,15 @@ func (p *pattern) prep() {
 	if p.ready {
 		return
 	}
-	p.ready, p.ascii = true, true
-	for i := 0; i < len(p.glob.base); i++ {
-		c := p.glob.base[i]
-		if c >= 0x80 {
-			p.ascii = false
-		}
-		if c != '*' {
-			p.bytes[c/64] |= 1 << (c % 64)
-			p.lit++
-		}
+	p.ready = true
+	base := p.glob.base
+	for i := 0; i < len(base); i++ {
+		c := base[i]
+		p.bytes[c>>6] |= 1 << (c & 63)
 	}
+	p.bytes['*'>>6] &^= 1 << ('*' & 63)
+	p.ascii = p.bytes[2]|p.bytes[3] == 0
+	p.lit = len(base) - strings.Count(base, "*")
 }
 
 // mayCover is a quick test that rules out most pairs before q.glob.match(p.glob):
@@ -333,9 +330,10 @@ func neverDecides(p *pattern, rules []robots.Rule, same *sameValue, i int, wild 
 type wildRules struct {
 	rules   []wildRule // by hash, then by precedence: a rule wins over those before it
 	buckets []wildBucket
-	byHash  map[uint64]int // index in buckets
-	lengths []int          // the lengths of the prefixes, ascending
-	visit   []wildSpan     // cover's
+	hashes  []uint64   // of buckets, ascending
+	lengths []int      // the lengths of the prefixes, ascending
+	masks   []uint64   // by length: bit h>>58 set for the hash h of each prefix so long
+	visit   []wildSpan // cover's
 }
 
 type wildRule struct {
@@ -360,7 +358,7 @@ const (
 
 func (w *wildRules) reset() {
 	w.rules, w.buckets, w.lengths = w.rules[:0], w.buckets[:0], w.lengths[:0]
-	clear(w.byHash)
+	w.hashes, w.masks = w.hashes[:0], w.masks[:0]
 }
 
 func (w *wildRules) add(p *pattern) {
@@ -385,15 +383,17 @@ func (w *wildRules) index() {
 		for b.hi = lo; b.hi < len(w.rules) && w.rules[b.hi].h == b.h; b.hi++ {
 			b.extra = max(b.extra, len(w.rules[b.hi].rule.Value)-w.rules[b.hi].lit)
 		}
-		if w.byHash == nil {
-			w.byHash = map[uint64]int{}
-		}
-		w.byHash[b.h] = len(w.buckets)
+		w.hashes = append(w.hashes, b.h)
 		w.buckets = append(w.buckets, b)
 		lo = b.hi
 	}
 	slices.Sort(w.lengths)
 	w.lengths = slices.Compact(w.lengths)
+	w.masks = append(w.masks, make([]uint64, len(w.lengths))...)
+	for _, q := range w.rules {
+		j, _ := slices.BinarySearch(w.lengths, len(q.prefix))
+		w.masks[j] |= 1 << (q.h >> 58)
+	}
 }
 
 // byPrecedence orders rules that match the same URL by precedence: the one that
@@ -419,19 +419,29 @@ func (w *wildRules) cover(p *pattern, budget *int) *pattern {
 	n := 0
 	w.visit = w.visit[:0]
 	h, i := uint64(fnvOffset), 0
-	for _, l := range w.lengths {
+	for j, l := range w.lengths {
 		if l > len(p.prefix) {
 			break
 		}
 		for ; i < l; i++ {
 			h = (h ^ uint64(p.prefix[i])) * fnvPrime
 		}
-		k, found := w.byHash[h]
+		if w.masks[j]&(1<<(h>>58)) == 0 {
+			continue // no prefix of this length has this hash: most lengths of most rules
+		}
+		k, found := slices.BinarySearch(w.hashes, h)
 		if !found {
 			continue
 		}
 		b := w.buckets[k]
-		lo := b.lo + sort.Search(b.hi-b.lo, func(j int) bool { return beats(w.rules[b.lo+j].rule, p.rule) })
+		lo, hi := b.lo, b.hi // to the first that wins over p's rule
+		for lo < hi {
+			if m := int(uint(lo+hi) >> 1); beats(w.rules[m].rule, p.rule) {
+				hi = m
+			} else {
+				lo = m + 1
+			}
+		}
 		n += b.hi - lo
 		w.visit = append(w.visit, wildSpan{lo, b.hi, b.extra})
 	}
@@ -444,7 +454,14 @@ func (w *wildRules) cover(p *pattern, budget *int) *pattern {
 	text := len(p.glob.base)
 	for _, s := range w.visit {
 		// A rule whose value is longer than p's text and its own "*"s cannot match it.
-		top := s.lo + sort.Search(s.hi-s.lo, func(j int) bool { return len(w.rules[s.lo+j].rule.Value) > text+s.extra })
+		top, hi := s.lo, s.hi // to the first too long
+		for top < hi {
+			if m := int(uint(top+hi) >> 1); len(w.rules[m].rule.Value) > text+s.extra {
+				hi = m
+			} else {
+				top = m + 1
+			}
+		}
 		for k := top - 1; k >= s.lo; k-- {
 			q := w.rules[k].pattern
 			if best != nil && !beats(q.rule, best.rule) {
