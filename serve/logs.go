@@ -184,6 +184,9 @@ func (s *Server) handleLogsPage(w http.ResponseWriter, r *http.Request) {
 		d.Form.Robots = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n"
 		d.Form.Log = logsExample
 	}
-	buf := &limitedBuffer{max: s.cfg.PageMaxBytes}
-	s.writePage(w, "logs page", code, buf, s.logsPage.Execute(buf, d), start)
+	s.renderPage(w, "logs page", s.logsPage, &d, code, start, func(limit string) string {
+		d.Report, d.Rows = nil, nil
+		d.Error = fmt.Sprintf("the report would be more than %s of HTML, the page's limit: read this log with POST /v1/logs or robots logs", limit)
+		return d.Error
+	})
 }

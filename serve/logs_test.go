@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -129,5 +131,40 @@ func TestLogsPage(t *testing.T) {
 	// Now Googlebot's /blog/ is the violation, and GPTBot's URL is allowed.
 	if !strings.Contains(got, "<code>Disallow: /blog/</code>") || !strings.Contains(got, "1 violation") {
 		t.Errorf("the uploaded log's page:\n%s", got)
+	}
+}
+
+// TestLogsPageLimit: a report whose page would pass PageMaxBytes is answered 413, as
+// the tester's is, with the form and a message naming the limit (it was a 500).
+func TestLogsPageLimit(t *testing.T) {
+	// An uploaded log (the form does not echo it) of several crawlers' violations:
+	// the report is most of the page.
+	var log strings.Builder
+	for i, token := range []string{"GPTBot", "ClaudeBot", "CCBot", "Bytespider", "PerplexityBot", "Amazonbot"} {
+		for j := range 5 {
+			fmt.Fprintf(&log, "203.0.113.%d - - [20/Nov/2026:10:0%d:00 +0000] \"GET /private/%s-%d HTTP/1.1\" 200 100 \"-\" \"Mozilla/5.0 (compatible; %s/1.0)\"\n", i+1, j, token, j, token)
+		}
+	}
+	post := func(s *Server) (int, string) {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		mw.WriteField("robots", logsRobots)
+		fw, _ := mw.CreateFormFile("logfile", "access.log")
+		io.WriteString(fw, log.String())
+		mw.Close()
+		resp, err := http.Post("http://"+s.Addr()+"/logs", mw.FormDataContentType(), &body)
+		return resp.StatusCode, string(readBody(t, resp, err))
+	}
+	s, _ := start(t, Config{})
+	code, whole := post(s)
+	if code != 200 || !strings.Contains(whole, `id="logs_table"`) || !strings.Contains(whole, "Bytespider") {
+		t.Fatalf("without a limit: status %d, want 200 with the report:\n%.3000s", code, whole)
+	}
+	// One byte less than the report's page: the report cannot be shown, the form can.
+	s, _ = start(t, Config{PageMaxBytes: len(whole) - 1})
+	code, got := post(s)
+	if code != 413 || !strings.Contains(got, "the report would be more than") ||
+		strings.Contains(got, `id="logs_table"`) || !strings.Contains(got, `id="mode_logs"`) {
+		t.Errorf("limit %d: status %d, want 413 with the message in the page, no report:\n%.3000s", len(whole)-1, code, got)
 	}
 }

@@ -350,7 +350,6 @@ type sitemapChange struct {
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	hm := s.metrics.page
 	d := pageData{TokenRequired: len(s.cfg.Tokens) > 0, Presets: presets(), AuditLimits: s.auditLimitsText()}
 	code := http.StatusOK
 	if r.Method == http.MethodPost {
@@ -404,23 +403,32 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		d.Form.Robots = "User-agent: *\nDisallow: /private/\nAllow: /private/public.html\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n"
 	}
 	d.Families, d.Checked = choices(d.Form.Agents, r.Method == http.MethodPost)
-	buf := &limitedBuffer{max: s.cfg.PageMaxBytes}
-	err := s.page.Execute(buf, d)
-	if errors.Is(err, errPageTooLarge) {
-		code = http.StatusRequestEntityTooLarge
+	s.renderPage(w, "page", s.page, &d, code, start, func(limit string) string {
 		d.Result = nil
 		d.Audit = nil
-		d.Error = fmt.Sprintf("the answer would be more than %s of HTML, the tester's limit: test fewer URLs or crawlers at once (POST /v1/check takes larger batches)", sizeText(int64(s.cfg.PageMaxBytes)))
+		d.Error = fmt.Sprintf("the answer would be more than %s of HTML, the tester's limit: test fewer URLs or crawlers at once (POST /v1/check takes larger batches)", limit)
+		return d.Error
+	})
+}
+
+// renderPage answers with the page template t makes of d, in at most PageMaxBytes of
+// HTML. Past that the answer is 413: cut leaves in d only the form and a message
+// naming the limit (it returns the message), and the page is made again; when even
+// that is too large, the message is the answer, as plain text.
+func (s *Server) renderPage(w http.ResponseWriter, name string, t *template.Template, d any, code int, start time.Time, cut func(limit string) string) {
+	buf := &limitedBuffer{max: s.cfg.PageMaxBytes}
+	err := t.Execute(buf, d)
+	if errors.Is(err, errPageTooLarge) {
+		code = http.StatusRequestEntityTooLarge
+		msg := cut(sizeText(int64(s.cfg.PageMaxBytes)))
 		buf = &limitedBuffer{max: s.cfg.PageMaxBytes}
-		err = s.page.Execute(buf, d)
-		if errors.Is(err, errPageTooLarge) {
-			// Even the form alone, echoed, is too large for the limit.
-			http.Error(w, d.Error, code)
-			hm.done(code, start)
+		if err = t.Execute(buf, d); errors.Is(err, errPageTooLarge) {
+			http.Error(w, msg, code)
+			s.metrics.page.done(code, start)
 			return
 		}
 	}
-	s.writePage(w, "page", code, buf, err, start)
+	s.writePage(w, name, code, buf, err, start)
 }
 
 // writePage answers a request for one of the HTML pages (the tester, the logs page)
