@@ -209,6 +209,15 @@ func trimInvisible(s string) string {
 // fieldNames are the fields whose near misses are worth naming.
 var fieldNames = []string{"User-agent", "Disallow", "Allow", "Sitemap", "Crawl-delay"}
 
+// fieldInitial is whether a byte is the first letter of one of fieldNames, in
+// either case.
+var fieldInitial = func() (t [256]bool) {
+	for _, name := range fieldNames {
+		t[name[0]|0x20], t[name[0]&^0x20] = true, true
+	}
+	return t
+}()
+
 // maxMessageKey is how much of an unknown field name a message quotes.
 const maxMessageKey = 40
 
@@ -254,6 +263,9 @@ func gluedField(l robots.Line) (string, int) {
 	s := l.Text
 	start := keyCol(l) - 1
 	for i := start + 1; i < len(s); i++ {
+		if !fieldInitial[s[i]] {
+			continue // most bytes start no field name
+		}
 		c := s[i] | 0x20 // lower case, for letters: the names are ASCII, so is what matches them
 		for _, name := range fieldNames {
 			if name[0]|0x20 != c || len(s)-i < len(name) || !strings.EqualFold(s[i:i+len(name)], name) {
