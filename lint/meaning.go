@@ -431,6 +431,24 @@ var majorNames = sync.OnceValue(func() []string {
 	return names
 })
 
+// majorKeys are majorNames in lower case.
+var majorKeys = sync.OnceValue(func() []string {
+	var keys []string
+	for _, name := range majorNames() {
+		keys = append(keys, strings.ToLower(name))
+	}
+	return keys
+})
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // checkBlocksAll reports each group that disallows every URL for major crawlers.
 func checkBlocksAll(f *file) {
 	type block struct {
@@ -441,12 +459,38 @@ func checkBlocksAll(f *file) {
 	if !slices.ContainsFunc(f.groupBlocks(), func(b int8) bool { return b > 0 }) {
 		return // no group blocks every path: no crawler is blocked entirely
 	}
+	// A crawler that no user-agent line names (the parser compares product tokens
+	// in ASCII lower case, as agentKey makes them) gets the "*" groups, as every
+	// other such crawler does: the parser is asked once for them all.
+	named := map[string]bool{}
+	for _, g := range f.groups {
+		for _, a := range g.Agents {
+			named[f.agentKey(a.Line, a.Name)] = true
+		}
+	}
+	var others struct {
+		gs                  []int
+		global, got, blocks bool
+	}
 	var blocks []*block
 	byKey := map[string]*block{}
-	for _, name := range majorNames() {
-		gs, global := f.r.GroupsFor(name)
-		if len(gs) == 0 || !blocksEverything(f, gs) {
-			continue
+	for i, name := range majorNames() {
+		var gs []int
+		var global bool
+		if named[majorKeys()[i]] || !isASCII(name) {
+			gs, global = f.r.GroupsFor(name)
+			if len(gs) == 0 || !blocksEverything(f, gs) {
+				continue
+			}
+		} else {
+			if !others.got {
+				others.gs, others.global = f.r.GroupsFor(name)
+				others.got, others.blocks = true, len(others.gs) > 0 && blocksEverything(f, others.gs)
+			}
+			if !others.blocks {
+				continue
+			}
+			gs, global = others.gs, others.global
 		}
 		key := groupsKey(gs)
 		b, ok := byKey[key]

@@ -169,3 +169,53 @@ func TestDeadRules(t *testing.T) {
 		t.Fatal("no rule found dead: the test compared nothing")
 	}
 }
+
+// TestUnnamedGetStar checks what checkBlocksAll relies on to ask the parser once for
+// every major crawler no user-agent line names: that the parser names a crawler's
+// groups exactly when its lower-case name is a user-agent line's agentKey, on every
+// 5th corpus file and on tokens in mixed case, with versions and with wildcards.
+func TestUnnamedGetStar(t *testing.T) {
+	bodies := []string{
+		"User-agent: GPTBOT\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n",
+		"User-agent: ccbot/2.0\nUser-agent: Google-Extended*\nDisallow: /\n",
+		"User-agent: Bytespider, GPTBot\nDisallow: /\n",
+		"User-agent: *\nDisallow: /\n",
+	}
+	dir := filepath.Join(testenv.CorpusDir(t), "robots")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range ents {
+		if i%corpusStride == 0 {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bodies = append(bodies, string(b))
+		}
+	}
+	namedSeen := 0
+	for _, body := range bodies {
+		f := newFile(context.Background(), "f", []byte(body), Options{})
+		named := map[string]bool{}
+		for _, g := range f.groups {
+			for _, a := range g.Agents {
+				named[f.agentKey(a.Line, a.Name)] = true
+			}
+		}
+		for i, name := range majorNames() {
+			gs, global := f.r.GroupsFor(name)
+			byParser := len(gs) > 0 && !global
+			if byParser != named[majorKeys()[i]] {
+				t.Fatalf("%s: the parser names groups for it: %v, agentKey: %v, in\n%.500s", name, byParser, named[majorKeys()[i]], body)
+			}
+			if byParser {
+				namedSeen++
+			}
+		}
+	}
+	if namedSeen == 0 {
+		t.Fatal("no major crawler named: the test compared nothing")
+	}
+}
