@@ -501,20 +501,13 @@ func checkSitemap(f *file, l robots.Line) {
 // html-page finding says: markup where the first field should be, and no
 // user-agent line anywhere. It is quick on robots.txt files, whose first byte
 // already tells.
-func IsHTML(body []byte) bool { return isHTML(body, robots.Lines(body)) }
+func IsHTML(body []byte) bool {
+	// The lines are read (robots.Lines copies the body) only after the markup test.
+	return startsWithMarkup(body) && isHTML(body, robots.Lines(body))
+}
 
 func isHTML(body []byte, lines iter.Seq[robots.Line]) bool {
-	b := body
-	if len(b) > htmlSniffBytes {
-		b = b[:htmlSniffBytes]
-	}
-	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
-	b = bytes.TrimLeft(b, " \t\r\n\f\v")
-	if len(b) < 2 || b[0] != '<' || bytes.HasPrefix(b, []byte("<!--")) {
-		return false
-	}
-	c := b[1]
-	if !(c == '!' || c == '?' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+	if !startsWithMarkup(body) {
 		return false
 	}
 	for l := range lines {
@@ -528,4 +521,20 @@ func isHTML(body []byte, lines iter.Seq[robots.Line]) bool {
 		}
 	}
 	return true
+}
+
+// startsWithMarkup reports whether body starts, after a byte order mark and
+// blanks, with markup: "<" and a letter, "!" or "?" (not an HTML comment).
+func startsWithMarkup(body []byte) bool {
+	b := body
+	if len(b) > htmlSniffBytes {
+		b = b[:htmlSniffBytes]
+	}
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+	b = bytes.TrimLeft(b, " \t\r\n\f\v")
+	if len(b) < 2 || b[0] != '<' || bytes.HasPrefix(b, []byte("<!--")) {
+		return false
+	}
+	c := b[1]
+	return c == '!' || c == '?' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

@@ -1,0 +1,53 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/gorobots/robots/internal/testenv"
+)
+
+// TestIsHTML checks that IsHTML says what the html-page finding says, on pages,
+// on files with markup that are robots.txt, and on every 5th corpus file.
+func TestIsHTML(t *testing.T) {
+	bodies := []string{
+		"<!DOCTYPE html>\n<html><body>Not Found</body></html>\n",
+		"\xEF\xBB\xBF  <html>\n<p>x</p>\n",
+		"<?xml version=\"1.0\"?>\n<error/>\n",
+		"<!-- a comment -->\nUser-agent: *\nDisallow: /\n",
+		"<html>\n<body>User-agent: *\nDisallow: /x\n",
+		"<pre>\nUser-agent: *\nDisallow: /\n</pre>\n",
+		"User-agent: *\nDisallow: /\n",
+		"<",
+		"",
+	}
+	dir := filepath.Join(testenv.CorpusDir(t), "robots")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range ents {
+		if i%corpusStride == 0 {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bodies = append(bodies, string(b))
+		}
+	}
+	pages := 0
+	for _, body := range bodies {
+		want := slices.ContainsFunc(Check("f", []byte(body)), func(f Finding) bool { return f.Code == HTMLPage })
+		if got := IsHTML([]byte(body)); got != want {
+			t.Errorf("IsHTML = %v, html-page found: %v, of\n%.300s", got, want, body)
+		}
+		if want {
+			pages++
+		}
+	}
+	if pages < 3 {
+		t.Errorf("%d pages among the bodies, want 3 at least: the test compared too little", pages)
+	}
+}
