@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/gate"
 	"github.com/gorobots/robots/verify"
 )
@@ -96,42 +95,17 @@ func (g *gateFlags) policy() (*gate.Config, error) {
 		}
 		cfg.Sites = append(cfg.Sites, site)
 	}
-	for _, n := range splitList(g.enforce) {
-		if p, err := crawlers.ParsePurpose(n); err == nil {
-			cfg.Policy.Purposes = append(cfg.Policy.Purposes, p)
-		} else {
-			cfg.Policy.Crawlers = append(cfg.Policy.Crawlers, n)
-		}
-	}
 	var err error
-	for _, a := range []struct {
-		flag, v string
-		to      *gate.Action
-	}{
-		{"-gate-disallowed", g.disallowed, &cfg.Policy.Disallowed},
-		{"-gate-crawl-delay", g.crawlDelay, &cfg.Policy.CrawlDelay},
-		{"-gate-impostor", g.impostor, &cfg.Policy.Impostor},
-	} {
-		if *a.to, err = gate.ParseAction(a.v); err != nil {
-			return nil, fmt.Errorf("%s: %v", a.flag, err)
-		}
-		if *a.to == gate.Slow && a.flag != "-gate-crawl-delay" {
-			return nil, fmt.Errorf("%s 429: want log or deny (429 is for -gate-crawl-delay)", a.flag)
-		}
-	}
-	switch g.unverified {
-	case "judge":
-	case "log":
-		cfg.Policy.LogUnverified = true
-	default:
-		return nil, fmt.Errorf("-gate-unverified %q: want judge or log", g.unverified)
-	}
-	switch g.fail {
-	case "open":
-	case "closed":
-		cfg.Policy.FailClosed = true
-	default:
-		return nil, fmt.Errorf("-gate-fail %q: want open or closed", g.fail)
+	cfg.Policy, err = gate.Words{
+		Enforce:    []string{g.enforce},
+		Disallowed: gate.Word{Option: "-gate-disallowed", Value: g.disallowed},
+		CrawlDelay: gate.Word{Option: "-gate-crawl-delay", Value: g.crawlDelay},
+		Impostor:   gate.Word{Option: "-gate-impostor", Value: g.impostor},
+		Unverified: gate.Word{Option: "-gate-unverified", Value: g.unverified},
+		Fail:       gate.Word{Option: "-gate-fail", Value: g.fail},
+	}.Policy()
+	if err != nil {
+		return nil, err
 	}
 	for _, p := range splitList(g.trusted) {
 		pre, err := netip.ParsePrefix(p)

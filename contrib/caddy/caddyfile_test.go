@@ -30,7 +30,7 @@ func TestCaddyfile(t *testing.T) {
 			offline
 			no_dns
 		}`, &Handler{Sites: []Site{{Robots: "/srv/robots.txt"}, {Host: "other.example", Robots: "http://127.0.0.1:8081"}},
-			Enforce: []string{"GPTBot", "ai-train", "CCBot"}, Disallowed: "deny", CrawlDelay: "429", Impostor: "deny",
+			Enforce: []string{"GPTBot", "ai-train,CCBot"}, Disallowed: "deny", CrawlDelay: "429", Impostor: "deny",
 			Unverified: "log", Fail: "closed", Wait: 3e9, Lists: map[string]string{"GPTBot": "/srv/gptbot.txt"},
 			Offline: true, NoDNS: true}, ""},
 		{"a positional file", "robots_gate /srv/robots.txt", nil, "takes no argument"},
@@ -38,10 +38,10 @@ func TestCaddyfile(t *testing.T) {
 		{"two words", "robots_gate {\n robots /a.txt /b.txt\n}", nil, "wrong argument count"},
 		{"bad wait", "robots_gate {\n wait soon\n}", nil, `wait "soon"`},
 		{"no robots.txt", "robots_gate", nil, "no robots.txt"},
-		{"429 for disallowed", "robots_gate {\n robots /r.txt\n disallowed 429\n}", nil, "429 is for crawl_delay"},
-		{"bad action", "robots_gate {\n robots /r.txt\n impostor block\n}", nil, `unknown gate action "block"`},
-		{"bad fail", "robots_gate {\n robots /r.txt\n fail maybe\n}", nil, `fail "maybe"`},
-		{"bad unverified", "robots_gate {\n robots /r.txt\n unverified trust\n}", nil, `unverified "trust"`},
+		{"429 for disallowed", "robots_gate {\n robots /r.txt\n disallowed 429\n}", nil, `disallowed "429": want log or deny (429 is for crawl_delay)`},
+		{"bad action", "robots_gate {\n robots /r.txt\n impostor block\n}", nil, `impostor "block": want log or deny`},
+		{"bad fail", "robots_gate {\n robots /r.txt\n fail maybe\n}", nil, `fail "maybe": want open or closed`},
+		{"bad unverified", "robots_gate {\n robots /r.txt\n unverified trust\n}", nil, `unverified "trust": want judge or log`},
 	} {
 		h := new(Handler)
 		err := h.UnmarshalCaddyfile(caddyfile.NewTestDispenser(tt.input))

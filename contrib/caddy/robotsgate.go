@@ -33,7 +33,6 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 
-	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/gate"
 	"github.com/gorobots/robots/verify"
 )
@@ -53,8 +52,8 @@ type Handler struct {
 	// has routed by host already): the usual case, one robots.txt per site block.
 	Sites []Site `json:"sites,omitempty"`
 	// Enforce: crawler names (or product tokens the registry does not know) and
-	// purposes (ai-train, search, ...) enforced; empty, every crawler of the
-	// registry.
+	// purposes (ai-train, search, ...) enforced, a word holding several separated
+	// by commas; empty, every crawler of the registry.
 	Enforce []string `json:"enforce,omitempty"`
 	// Disallowed: log or deny. CrawlDelay: log, deny or 429. Impostor: log or
 	// deny. Unverified: judge (default) or log. Fail: open (default) or closed.
@@ -135,46 +134,17 @@ func (h *Handler) config() (*gate.Config, error) {
 		}
 		cfg.Sites = append(cfg.Sites, site)
 	}
-	for _, n := range h.Enforce {
-		if p, err := crawlers.ParsePurpose(n); err == nil {
-			cfg.Policy.Purposes = append(cfg.Policy.Purposes, p)
-		} else {
-			cfg.Policy.Crawlers = append(cfg.Policy.Crawlers, n)
-		}
-	}
-	for _, a := range []struct {
-		name, v string
-		to      *gate.Action
-	}{
-		{"disallowed", h.Disallowed, &cfg.Policy.Disallowed},
-		{"crawl_delay", h.CrawlDelay, &cfg.Policy.CrawlDelay},
-		{"impostor", h.Impostor, &cfg.Policy.Impostor},
-	} {
-		if a.v == "" {
-			continue
-		}
-		act, err := gate.ParseAction(a.v)
-		if err != nil {
-			return nil, fmt.Errorf("robots_gate: %s: %v", a.name, err)
-		}
-		if act == gate.Slow && a.name != "crawl_delay" {
-			return nil, fmt.Errorf("robots_gate: %s 429: want log or deny (429 is for crawl_delay)", a.name)
-		}
-		*a.to = act
-	}
-	switch h.Unverified {
-	case "", "judge":
-	case "log":
-		cfg.Policy.LogUnverified = true
-	default:
-		return nil, fmt.Errorf("robots_gate: unverified %q: want judge or log", h.Unverified)
-	}
-	switch h.Fail {
-	case "", "open":
-	case "closed":
-		cfg.Policy.FailClosed = true
-	default:
-		return nil, fmt.Errorf("robots_gate: fail %q: want open or closed", h.Fail)
+	var err error
+	cfg.Policy, err = gate.Words{
+		Enforce:    h.Enforce,
+		Disallowed: gate.Word{Option: "disallowed", Value: h.Disallowed},
+		CrawlDelay: gate.Word{Option: "crawl_delay", Value: h.CrawlDelay},
+		Impostor:   gate.Word{Option: "impostor", Value: h.Impostor},
+		Unverified: gate.Word{Option: "unverified", Value: h.Unverified},
+		Fail:       gate.Word{Option: "fail", Value: h.Fail},
+	}.Policy()
+	if err != nil {
+		return nil, fmt.Errorf("robots_gate: %v", err)
 	}
 	cfg.FetchWait = time.Duration(h.Wait)
 	return &cfg, nil
@@ -294,9 +264,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if len(args) == 0 {
 				return d.ArgErr()
 			}
-			for _, a := range args {
-				h.Enforce = append(h.Enforce, strings.Split(a, ",")...)
-			}
+			h.Enforce = append(h.Enforce, args...)
 		case "disallowed":
 			err = word(&h.Disallowed)
 		case "crawl_delay":

@@ -1,0 +1,103 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gorobots/robots/crawlers"
+)
+
+// Words is a Policy as its users write it. The -gate-* flags of robots serve and
+// the robots_gate Caddyfile directive (docs/gate.md) both read their words into
+// Words and Words.Policy reads those, so the two accept the same words and name
+// the same mistakes.
+type Words struct {
+	// Enforce: crawler names (or product tokens the registry does not know) and
+	// purposes (ai-train, search, ...); a word may hold several, separated by
+	// commas. None: every crawler of the registry.
+	Enforce    []string
+	Disallowed Word // log (default) or deny
+	CrawlDelay Word // log (default), deny or 429
+	Impostor   Word // log (default) or deny
+	Unverified Word // judge (default) or log
+	Fail       Word // open (default) or closed
+}
+
+// Word is one word of the policy and the option the user gave it by (a flag such
+// as -gate-fail, a Caddyfile option such as fail), which errors name. An empty
+// Value stands for the option's default; case and surrounding space are ignored.
+type Word struct{ Option, Value string }
+
+// Policy reads the words. An error names the option, the word and the words it
+// accepts, as in: -gate-fail "maybe": want open or closed.
+func (w Words) Policy() (Policy, error) {
+	var p Policy
+	for _, list := range w.Enforce {
+		for _, n := range strings.Split(list, ",") {
+			if n = strings.TrimSpace(n); n == "" {
+				continue
+			}
+			if pp, err := crawlers.ParsePurpose(n); err == nil {
+				p.Purposes = append(p.Purposes, pp)
+			} else {
+				p.Crawlers = append(p.Crawlers, n)
+			}
+		}
+	}
+	delay := w.CrawlDelay.name("crawl-delay")
+	var err error
+	if p.Disallowed, err = w.Disallowed.action("disallowed", delay); err != nil {
+		return Policy{}, err
+	}
+	if p.CrawlDelay, err = w.CrawlDelay.action("crawl-delay", ""); err != nil {
+		return Policy{}, err
+	}
+	if p.Impostor, err = w.Impostor.action("impostor", delay); err != nil {
+		return Policy{}, err
+	}
+	if p.LogUnverified, err = w.Unverified.choice("unverified", "judge", "log"); err != nil {
+		return Policy{}, err
+	}
+	if p.FailClosed, err = w.Fail.choice("fail", "open", "closed"); err != nil {
+		return Policy{}, err
+	}
+	return p, nil
+}
+
+// name is the option's name for errors, or def when the caller gave none.
+func (w Word) name(def string) string {
+	if w.Option != "" {
+		return w.Option
+	}
+	return def
+}
+
+// action reads an action word (ParseAction's words): log, deny, and 429 unless
+// slowIs names the one option 429 is for.
+func (w Word) action(def, slowIs string) (Action, error) {
+	if strings.TrimSpace(w.Value) == "" {
+		return Log, nil
+	}
+	a, err := ParseAction(w.Value)
+	switch {
+	case err != nil && slowIs == "":
+		return 0, fmt.Errorf("%s %q: want log, deny or 429", w.name(def), w.Value)
+	case err != nil:
+		return 0, fmt.Errorf("%s %q: want log or deny", w.name(def), w.Value)
+	case a == Slow && slowIs != "":
+		return 0, fmt.Errorf("%s %q: want log or deny (429 is for %s)", w.name(def), w.Value, slowIs)
+	}
+	return a, nil
+}
+
+// choice reads a word that is either off (the default) or on, reporting whether
+// it is on.
+func (w Word) choice(def, off, on string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(w.Value)) {
+	case "", off:
+		return false, nil
+	case on:
+		return true, nil
+	}
+	return false, fmt.Errorf("%s %q: want %s or %s", w.name(def), w.Value, off, on)
+}
