@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/gorobots/robots/crawlers"
+	"github.com/gorobots/robots/internal/defaults"
 	"github.com/gorobots/robots/webbotauth"
 )
 
@@ -140,36 +141,21 @@ const (
 )
 
 func (l *Limits) fill() {
-	def := func(d *time.Duration, v time.Duration) {
-		if *d <= 0 {
-			*d = v
-		}
-	}
-	if l.MaxListBytes <= 0 {
-		l.MaxListBytes = DefaultMaxListBytes
-	}
-	def(&l.FetchTimeout, DefaultFetchTimeout)
-	def(&l.MinTTL, DefaultMinTTL)
-	def(&l.MaxTTL, DefaultMaxTTL)
-	def(&l.DefaultTTL, DefaultListTTL)
-	def(&l.MaxStale, DefaultMaxStale)
-	def(&l.FileRecheck, DefaultFileRecheck)
-	def(&l.DNSTimeout, DefaultDNSTimeout)
-	def(&l.DNSTTL, DefaultDNSTTL)
-	def(&l.DNSFailureTTL, DefaultDNSFailureTTL)
-	def(&l.MaxSkew, DefaultMaxSkew)
-	if l.DNSEntries <= 0 {
-		l.DNSEntries = DefaultDNSEntries
-	}
-	if l.MaxNames <= 0 {
-		l.MaxNames = DefaultMaxNames
-	}
-	if l.MaxUserAgent <= 0 {
-		l.MaxUserAgent = DefaultMaxUserAgent
-	}
-	if l.DNSInFlight <= 0 {
-		l.DNSInFlight = DefaultDNSInFlight
-	}
+	l.MaxListBytes = defaults.Or(l.MaxListBytes, DefaultMaxListBytes)
+	l.FetchTimeout = defaults.Or(l.FetchTimeout, DefaultFetchTimeout)
+	l.MinTTL = defaults.Or(l.MinTTL, DefaultMinTTL)
+	l.MaxTTL = defaults.Or(l.MaxTTL, DefaultMaxTTL)
+	l.DefaultTTL = defaults.Or(l.DefaultTTL, DefaultListTTL)
+	l.MaxStale = defaults.Or(l.MaxStale, DefaultMaxStale)
+	l.FileRecheck = defaults.Or(l.FileRecheck, DefaultFileRecheck)
+	l.DNSTimeout = defaults.Or(l.DNSTimeout, DefaultDNSTimeout)
+	l.DNSTTL = defaults.Or(l.DNSTTL, DefaultDNSTTL)
+	l.DNSFailureTTL = defaults.Or(l.DNSFailureTTL, DefaultDNSFailureTTL)
+	l.MaxSkew = defaults.Or(l.MaxSkew, DefaultMaxSkew)
+	l.DNSEntries = defaults.Or(l.DNSEntries, DefaultDNSEntries)
+	l.MaxNames = defaults.Or(l.MaxNames, DefaultMaxNames)
+	l.MaxUserAgent = defaults.Or(l.MaxUserAgent, DefaultMaxUserAgent)
+	l.DNSInFlight = defaults.Or(l.DNSInFlight, DefaultDNSInFlight)
 }
 
 // Options configure a Verifier. Every field may be left zero.
