@@ -308,11 +308,8 @@ func New(cfg Config) (*Gate, error) {
 }
 
 func (p Policy) check() error {
-	if p.Disallowed == Slow {
-		return errors.New("gate: the action for disallowed URLs is log or deny (429 is for Crawl-delay)")
-	}
-	if p.Impostor == Slow {
-		return errors.New("gate: the action for impostors is log or deny")
+	if err := p.checkActions(Words{}); err != nil {
+		return fmt.Errorf("gate: policy: %w", err)
 	}
 	return nil
 }

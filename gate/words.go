@@ -44,15 +44,17 @@ func (w Words) Policy() (Policy, error) {
 			}
 		}
 	}
-	delay := w.CrawlDelay.name("crawl-delay")
 	var err error
-	if p.Disallowed, err = w.Disallowed.action("disallowed", delay); err != nil {
+	if p.Disallowed, err = w.Disallowed.action("disallowed", false); err != nil {
 		return Policy{}, err
 	}
-	if p.CrawlDelay, err = w.CrawlDelay.action("crawl-delay", ""); err != nil {
+	if p.CrawlDelay, err = w.CrawlDelay.action("crawl-delay", true); err != nil {
 		return Policy{}, err
 	}
-	if p.Impostor, err = w.Impostor.action("impostor", delay); err != nil {
+	if p.Impostor, err = w.Impostor.action("impostor", false); err != nil {
+		return Policy{}, err
+	}
+	if err = p.checkActions(w); err != nil {
 		return Policy{}, err
 	}
 	if p.LogUnverified, err = w.Unverified.choice("unverified", "judge", "log"); err != nil {
@@ -72,22 +74,39 @@ func (w Word) name(def string) string {
 	return def
 }
 
-// action reads an action word (ParseAction's words): log, deny, and 429 unless
-// slowIs names the one option 429 is for.
-func (w Word) action(def, slowIs string) (Action, error) {
+// action reads an action word (ParseAction's words); the error lists 429 among
+// the words accepted when slow (the option is the crawl-delay one).
+func (w Word) action(def string, slow bool) (Action, error) {
 	if strings.TrimSpace(w.Value) == "" {
 		return Log, nil
 	}
 	a, err := ParseAction(w.Value)
 	switch {
-	case err != nil && slowIs == "":
+	case err != nil && slow:
 		return 0, fmt.Errorf("%s %q: want log, deny or 429", w.name(def), w.Value)
 	case err != nil:
 		return 0, fmt.Errorf("%s %q: want log or deny", w.name(def), w.Value)
-	case a == Slow && slowIs != "":
-		return 0, fmt.Errorf("%s %q: want log or deny (429 is for %s)", w.name(def), w.Value, slowIs)
 	}
 	return a, nil
+}
+
+// checkActions is the rule that 429 (Slow) is for Crawl-delay only. Its error
+// names the options as w does (Words{}: by their default names).
+func (p Policy) checkActions(w Words) error {
+	for _, a := range [...]struct {
+		act Action
+		w   Word
+		def string
+	}{{p.Disallowed, w.Disallowed, "disallowed"}, {p.Impostor, w.Impostor, "impostor"}} {
+		if a.act == Slow {
+			word := a.w.Value
+			if word == "" {
+				word = Slow.String()
+			}
+			return fmt.Errorf("%s %q: want log or deny (429 is for %s)", a.w.name(a.def), word, w.CrawlDelay.name("crawl-delay"))
+		}
+	}
+	return nil
 }
 
 // choice reads a word that is either off (the default) or on, reporting whether

@@ -47,3 +47,22 @@ func TestGateWords(t *testing.T) {
 		}
 	}
 }
+
+// A Policy built in Go is held to the words' rule: 429 (Slow) is for Crawl-delay only.
+func TestGateWordsPolicyRule(t *testing.T) {
+	for _, tt := range []struct {
+		p   Policy
+		err string
+	}{
+		{Policy{Disallowed: Slow}, `gate: policy: disallowed "429": want log or deny (429 is for crawl-delay)`},
+		{Policy{Impostor: Slow}, `gate: policy: impostor "429": want log or deny (429 is for crawl-delay)`},
+	} {
+		_, err := New(Config{Sites: []Site{{Host: "example.com", Origin: "http://127.0.0.1:1"}}, Policy: tt.p})
+		if err == nil || err.Error() != tt.err {
+			t.Errorf("%+v: error %v, want %q", tt.p, err, tt.err)
+		}
+	}
+	if _, err := New(Config{Sites: []Site{{Host: "example.com", Origin: "http://127.0.0.1:1"}}, Policy: Policy{CrawlDelay: Slow}}); err != nil {
+		t.Errorf("CrawlDelay Slow: %v", err)
+	}
+}
