@@ -170,8 +170,8 @@ func checkAgents(f *file) {
 			named[f.agentKey(a.Line, a.Name)]++
 		}
 	}
-	for _, g := range f.groups {
-		seen := map[string]bool{}
+	inGroup := map[string]int{} // token named more than once → 1 + the last group naming it
+	for gi, g := range f.groups {
 		for _, a := range g.Agents {
 			tok := a.Token()
 			if a.Name != "" && tok != "*" {
@@ -183,13 +183,10 @@ func checkAgents(f *file) {
 				}
 			}
 			key := f.agentKey(a.Line, a.Name)
-			if key == "" || seen[key] {
+			if key == "" || named[key] < 2 || inGroup[key] == gi+1 {
 				continue
 			}
-			seen[key] = true
-			if named[key] < 2 {
-				continue
-			}
+			inGroup[key] = gi + 1
 			prev, ok := firstGroup[key]
 			if !ok {
 				firstGroup[key] = a.Line
