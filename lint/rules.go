@@ -11,7 +11,10 @@ import (
 
 // MaxCoverChecks bounds the pattern comparisons made to find rules that never decide,
 // so that a file with thousands of wildcard rules is checked in bounded time. Past it
-// the remaining rules are not checked for shadowing (duplicates still are).
+// the remaining rules are not checked for shadowing (duplicates still are). It counts
+// every candidate pair (a wildcard rule whose text before its "*" starts the other
+// rule's, and that wins over it), also those the index lets lint skip, so that what
+// a file past it reports does not depend on how the index is built.
 const MaxCoverChecks = 1 << 20
 
 // verdict is why a rule never decides in one rule set.
