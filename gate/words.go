@@ -103,7 +103,7 @@ func (p Policy) checkActions(w Words) error {
 			if word == "" {
 				word = Slow.String()
 			}
-			return fmt.Errorf("%s %q: want log or deny (429 is for %s)", a.w.name(a.def), word, w.CrawlDelay.name("crawl-delay"))
+			return fmt.Errorf("%s %q: want log or deny (429 is for %s)", a.w.name(a.def), word, w.CrawlDelay.name("Crawl-delay"))
 		}
 	}
 	return nil

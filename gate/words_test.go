@@ -54,8 +54,8 @@ func TestGateWordsPolicyRule(t *testing.T) {
 		p   Policy
 		err string
 	}{
-		{Policy{Disallowed: Slow}, `gate: policy: disallowed "429": want log or deny (429 is for crawl-delay)`},
-		{Policy{Impostor: Slow}, `gate: policy: impostor "429": want log or deny (429 is for crawl-delay)`},
+		{Policy{Disallowed: Slow}, `gate: policy: disallowed "429": want log or deny (429 is for Crawl-delay)`},
+		{Policy{Impostor: Slow}, `gate: policy: impostor "429": want log or deny (429 is for Crawl-delay)`},
 	} {
 		_, err := New(Config{Sites: []Site{{Host: "example.com", Origin: "http://127.0.0.1:1"}}, Policy: tt.p})
 		if err == nil || err.Error() != tt.err {
