@@ -389,7 +389,7 @@ func startNginx(t *testing.T, bin, gateAddr, upstream string) string {
 	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	startProgram(t, exec.Command(bin, "-p", dir, "-c", path, "-e", filepath.Join(dir, "error.log")), addr, filepath.Join(dir, "error.log"))
+	testenv.StartProgram(t, exec.Command(bin, "-p", dir, "-c", path, "-e", filepath.Join(dir, "error.log")), addr, filepath.Join(dir, "error.log"))
 	return addr
 }
 
@@ -463,7 +463,7 @@ func startCaddy(t *testing.T, bin, gateAddr, upstream string) string {
 	cmd := exec.Command(bin, "run", "--config", path, "--adapter", "caddyfile")
 	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	startProgram(t, cmd, addr, "")
+	testenv.StartProgram(t, cmd, addr)
 	return addr
 }
 
@@ -481,48 +481,6 @@ http://caddy.test:%d {
 	reverse_proxy %s
 }
 `
-
-// startProgram runs cmd until the test ends and waits until addr accepts
-// connections (or the program exits: the test then fails with its output).
-func startProgram(t *testing.T, cmd *exec.Cmd, addr, logFile string) {
-	t.Helper()
-	var out strings.Builder
-	var mu sync.Mutex
-	cmd.Stdout, cmd.Stderr = &lockedWriter{w: &out, mu: &mu}, &lockedWriter{w: &out, mu: &mu}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", cmd.Path, err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-	})
-	output := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		s := out.String()
-		if logFile != "" {
-			b, _ := os.ReadFile(logFile)
-			s += string(b)
-		}
-		return s
-	}
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-done:
-			t.Fatalf("%s exited before accepting connections: %s", cmd.Path, output())
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s did not accept connections on %s: %s", cmd.Path, addr, output())
-}
 
 // gateOpenAPI sends the gate's operations real requests, as a proxy would, and
 // validates them and their answers against the OpenAPI document (TestOpenAPI).
