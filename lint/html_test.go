@@ -1,12 +1,8 @@
 package lint
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestIsHTML checks that IsHTML says what the html-page finding says, on pages,
@@ -23,19 +19,8 @@ func TestIsHTML(t *testing.T) {
 		"<",
 		"",
 	}
-	dir := filepath.Join(testenv.CorpusDir(t), "robots")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, e := range ents {
-		if i%corpusStride == 0 {
-			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			bodies = append(bodies, string(b))
-		}
+	for _, cf := range corpusFiles(t, corpusStride) {
+		bodies = append(bodies, string(cf.body))
 	}
 	pages := 0
 	for _, body := range bodies {

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/gorobots/robots"
-	"github.com/gorobots/robots/internal/corpus"
-	"github.com/gorobots/robots/internal/testenv"
 )
 
 // TestParsed checks that Options.Parsed, the rules as the caller parsed them,
@@ -18,18 +16,8 @@ func TestParsed(t *testing.T) {
 		[]byte("User-agent: GPTBot\nDisallow: /\nContent-Usage: train-ai=n\nCrawl-delay: x\n"),
 		[]byte("<html><body>not found</body></html>\n"),
 	}
-	if dir, err := corpus.Find("."); err == nil {
-		c, err := corpus.Load(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, f := range c.Files {
-			if i%7 == 0 {
-				bodies = append(bodies, f.Body)
-			}
-		}
-	} else if testenv.InCI() {
-		t.Fatal("shared corpus not found:", err)
+	for _, cf := range corpusFiles(t, 7) {
+		bodies = append(bodies, cf.body)
 	}
 	for _, body := range bodies {
 		want := Check("robots.txt", body)

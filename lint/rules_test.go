@@ -133,26 +133,13 @@ func TestDeadRules(t *testing.T) {
 		fmt.Fprintf(&wide, "Disallow: /*.x%d.html\nAllow: /*%d*\n", i%97, i%13)
 	}
 	bodies = append(bodies, wide.String())
-	if dir, err := filepath.Abs(filepath.Join(testenv.CorpusDir(t), "robots")); err == nil {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, e := range ents {
-			if i%(2*corpusStride) != 0 {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			bodies = append(bodies, string(b))
-		}
-		// The costliest of the corpus: two thousand "/*.name.html" rules, which
-		// overrun MaxCoverChecks.
-		if b, err := os.ReadFile(filepath.Join(dir, "www.stuttgarter-zeitung.de.txt")); err == nil {
-			bodies = append(bodies, string(b))
-		}
+	for _, cf := range corpusFiles(t, 2*corpusStride) {
+		bodies = append(bodies, string(cf.body))
+	}
+	// The costliest of the corpus: two thousand "/*.name.html" rules, which
+	// overrun MaxCoverChecks.
+	if b, err := os.ReadFile(filepath.Join(testenv.CorpusDir(t), "robots", "www.stuttgarter-zeitung.de.txt")); err == nil {
+		bodies = append(bodies, string(b))
 	}
 	dead := 0
 	for _, body := range bodies {
@@ -181,19 +168,8 @@ func TestUnnamedGetStar(t *testing.T) {
 		"User-agent: Bytespider, GPTBot\nDisallow: /\n",
 		"User-agent: *\nDisallow: /\n",
 	}
-	dir := filepath.Join(testenv.CorpusDir(t), "robots")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, e := range ents {
-		if i%corpusStride == 0 {
-			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			bodies = append(bodies, string(b))
-		}
+	for _, cf := range corpusFiles(t, corpusStride) {
+		bodies = append(bodies, string(cf.body))
 	}
 	namedSeen := 0
 	for _, body := range bodies {
