@@ -16,6 +16,7 @@ import (
 
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 	"github.com/klauspost/compress/gzip"
 )
 
@@ -128,7 +129,7 @@ func TestWriteCrawl(t *testing.T) {
 	if *crawlDir == "" {
 		t.Skip("give -crawl-dir to write the example crawl")
 	}
-	c := loadCorpus(t)
+	c := testenv.Corpus(t)
 	if err := os.MkdirAll(*crawlDir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -16,6 +15,7 @@ import (
 	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/crawlers"
 	"github.com/gorobots/robots/internal/corpus"
+	"github.com/gorobots/robots/internal/testenv"
 	"github.com/gorobots/robots/lint"
 )
 
@@ -232,7 +232,7 @@ func checkRows(t *testing.T, rows []Row, wants []want) {
 // no URL of the corpus's URL list, nor the root; one "open" may fetch all; the
 // lint codes are lint.Check's.
 func TestScanCorpus(t *testing.T) {
-	c := loadCorpus(t)
+	c := testenv.Corpus(t)
 	w := newWARC(true)
 	var files []corpus.File
 	for i, f := range c.Files {
@@ -334,24 +334,6 @@ func TestScanWholeStream(t *testing.T) {
 		t.Fatalf("rows %+v, errors %v", rows, errs)
 	}
 }
-
-func loadCorpus(t *testing.T) *corpus.Corpus {
-	t.Helper()
-	dir, err := corpus.Find(".")
-	if err == nil {
-		var c *corpus.Corpus
-		if c, err = corpus.Load(dir); err == nil {
-			return c
-		}
-	}
-	if isCI() {
-		t.Fatalf("shared corpus: %v", err)
-	}
-	t.Skipf("shared corpus not found (%v)", err)
-	return nil
-}
-
-func isCI() bool { return os.Getenv("CI") == "true" }
 
 // TestScanWindow reads files several times the size of the reader's window, its
 // records crossing the window's edges, through readers that return little at a

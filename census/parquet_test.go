@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gorobots/robots/internal/testenv"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -26,18 +27,12 @@ func duckDB(t *testing.T) string {
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		if isCI() {
-			t.Fatal("npm not found: .ci/run installs DuckDB and sets $ROBOTS_DUCKDB")
-		}
-		t.Skip("no npm and no $ROBOTS_DUCKDB: DuckDB cannot be installed")
+		testenv.Missing(t, "no npm and no $ROBOTS_DUCKDB: DuckDB cannot be installed (.ci/run installs it and sets $ROBOTS_DUCKDB)")
 	}
 	dir := t.TempDir()
 	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, duckDBPackage)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		if isCI() {
-			t.Fatalf("npm install %s: %v\n%s", duckDBPackage, err, out)
-		}
-		t.Skipf("npm install %s: %v\n%s", duckDBPackage, err, out)
+		testenv.Missing(t, "npm install %s: %v\n%s", duckDBPackage, err, out)
 	}
 	return dir
 }
