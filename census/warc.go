@@ -84,7 +84,7 @@ type warcReader struct {
 }
 
 func newWARCReader(file string, src io.Reader) *warcReader {
-	return &warcReader{file: file, src: src, buf: make([]byte, 0, readChunk)}
+	return &warcReader{file: file, src: src, buf: make([]byte, readChunk)}
 }
 
 // fill makes at least n bytes available at buf[pos:], growing the window up to
