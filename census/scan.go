@@ -98,7 +98,7 @@ type response struct {
 	truncated string
 	status    int
 	header    http.Header
-	body      []byte // the payload, de-chunked, at most the fetch size limit + 1
+	body      string // the payload, de-chunked, at most the fetch size limit + 1
 	size      int64  // the payload's size as recorded
 	target    string // a redirect's Location, resolved; "" otherwise
 }
@@ -368,7 +368,7 @@ func (h *headerReader) parse(rec *record) (*response, error) {
 	case hr.StatusCode < 200 || hr.StatusCode > 299:
 		payload = nil // the access method reads no other body
 	}
-	resp.body = bytes.Clone(payload[:min(len(payload), robots.DefaultMaxBytes+1)])
+	resp.body = string(payload[:min(len(payload), robots.DefaultMaxBytes+1)])
 	return resp, nil
 }
 
@@ -382,14 +382,14 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 	// The access method asks for the chain's responses in order, as the crawler
 	// recorded them.
 	next, miss := 0, ""
-	res, err := s.client.Replay(first.url, func(u string) (*http.Response, error) {
+	res, err := s.client.Replay(first.url, func(u string) (*fetch.Recorded, error) {
 		if next >= len(j.chain) {
 			miss = u
 			return nil, &url.Error{Op: "Get", URL: u, Err: errNotArchived}
 		}
 		r := j.chain[next]
 		next++
-		return &http.Response{StatusCode: r.status, Header: r.header, Body: io.NopCloser(bytes.NewReader(r.body)), ContentLength: int64(len(r.body))}, nil
+		return &fetch.Recorded{Status: r.status, Header: r.header, Body: r.body}, nil
 	})
 	base := Row{
 		File: s.name, Offset: first.offset, URL: first.uri, Date: first.date,

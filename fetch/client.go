@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -117,13 +116,24 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 	return c.withRules(r, nil), nil
 }
 
+// A Recorded is one response of a fetch as an archive (a WARC file) recorded it.
+type Recorded struct {
+	Status int
+	Header http.Header
+	// Body is the payload as it was sent (in its Content-Encoding, without the
+	// chunked transfer coding), or as much of it as was recorded. Only a 2xx
+	// response's body is read.
+	Body string
+}
+
 // Replay reads a robots.txt fetch made elsewhere and recorded (a WARC file of a web
 // crawl) as Fetch reads one it makes: the same access method, status policy,
 // redirects, size limit and Content-Encoding, and the same Result. get answers the
 // GET of each URL the access method asks for, from rawURL's origin's robots.txt on,
 // as it was recorded (an error, such as a URL the record does not hold, is a
-// failed request). No request goes out, and the cache is neither read nor changed.
-func (c *Client) Replay(rawURL string, get func(url string) (*http.Response, error)) (*Result, error) {
+// failed request); the Result may share the Body of what it returns. No request
+// goes out, and the cache is neither read nor changed.
+func (c *Client) Replay(rawURL string, get func(url string) (*Recorded, error)) (*Result, error) {
 	origin, err := Origin(rawURL)
 	if err != nil {
 		return nil, err
@@ -134,9 +144,12 @@ func (c *Client) Replay(rawURL string, get func(url string) (*http.Response, err
 	}
 	robotsURL := origin + robotsPath
 	f := &fetched{}
-	c.follow(f, robotsURL, c.cfg.MaxBytes, func(next string) (*http.Response, *url.URL, error) {
-		resp, err := get(next)
-		return resp, nil, err
+	c.follow(f, robotsURL, c.cfg.MaxBytes, func(next string) (reply, error) {
+		rec, err := get(next)
+		if err != nil {
+			return reply{}, err
+		}
+		return reply{status: rec.Status, header: rec.Header, recorded: rec.Body}, nil
 	})
 	return c.withRules(c.read(f, origin, robotsURL, nil, now), nil), nil
 }

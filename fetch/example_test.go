@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 
 	"github.com/gorobots/robots/fetch"
 )
@@ -72,12 +70,12 @@ func ExampleOrigin() {
 // Replay reads a fetch recorded elsewhere (a web archive's WARC records) as the
 // client reads one it makes: here a redirect to the www host, then the file.
 func ExampleClient_Replay() {
-	recorded := []*http.Response{
-		{StatusCode: 301, Header: http.Header{"Location": {"https://www.example.com/robots.txt"}}, Body: http.NoBody},
-		{StatusCode: 200, Body: io.NopCloser(strings.NewReader("User-agent: *\nDisallow: /private/\n"))},
+	recorded := []*fetch.Recorded{
+		{Status: 301, Header: http.Header{"Location": {"https://www.example.com/robots.txt"}}},
+		{Status: 200, Header: http.Header{"Content-Type": {"text/plain"}}, Body: "User-agent: *\nDisallow: /private/\n"},
 	}
 	next := 0
-	res, err := fetch.NewClient(fetch.Config{}).Replay("https://example.com/robots.txt", func(url string) (*http.Response, error) {
+	res, err := fetch.NewClient(fetch.Config{}).Replay("https://example.com/robots.txt", func(url string) (*fetch.Recorded, error) {
 		if next == len(recorded) {
 			return nil, errors.New("not recorded: " + url)
 		}

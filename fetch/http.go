@@ -100,15 +100,18 @@ func (c *Client) getHTTP(ctx context.Context, robotsURL string, limit int) *fetc
 		defer mu.Unlock()
 		f.addrs = append(f.addrs, info.Conn.RemoteAddr().String())
 	}})
-	c.follow(f, robotsURL, limit, func(next string) (*http.Response, *url.URL, error) {
+	c.follow(f, robotsURL, limit, func(next string) (reply, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
 		if err != nil {
-			return nil, nil, &requestError{err}
+			return reply{}, &requestError{err}
 		}
 		req.Header.Set("User-Agent", c.userAgentOf(ctx))
 		req.Header.Set("Accept-Encoding", "gzip, deflate")
 		resp, err := c.http.Do(req)
-		return resp, req.URL, err
+		if err != nil {
+			return reply{}, err
+		}
+		return reply{status: resp.StatusCode, header: resp.Header, body: resp.Body, size: resp.ContentLength, reqURL: req.URL}, nil
 	})
 	return f
 }
@@ -118,17 +121,26 @@ type requestError struct{ err error }
 
 func (e *requestError) Error() string { return e.err.Error() }
 
+// A reply is one response as follow reads it: from the network, its body a
+// stream (body), or as an archive recorded it (Recorded, body nil).
+type reply struct {
+	status   int
+	header   http.Header
+	body     io.ReadCloser
+	size     int64    // body's Content-Length, -1 when unknown
+	recorded string   // the recorded body, when body is nil
+	reqURL   *url.URL // the URL asked for, parsed; nil: follow parses it when a redirect needs it
+}
+
 // follow is the access method's reading of the responses of one fetch, wherever
 // they come from (the web through getHTTP, an archive through Replay): do answers
-// the GET of each URL, from robotsURL on, with the URL it asked for parsed (nil:
-// follow parses it as a request would, only when a redirect needs it). A 3xx is
-// followed to its Location up to the policy's MaxRedirects, a loop or a redirect
-// that cannot be followed read as 404; a 2xx body is decoded and read up to limit
-// bytes.
-func (c *Client) follow(f *fetched, robotsURL string, limit int, do func(next string) (*http.Response, *url.URL, error)) {
+// the GET of each URL, from robotsURL on. A 3xx is followed to its Location up to
+// the policy's MaxRedirects, a loop or a redirect that cannot be followed read as
+// 404; a 2xx body is decoded and read up to limit bytes.
+func (c *Client) follow(f *fetched, robotsURL string, limit int, do func(next string) (reply, error)) {
 	next := robotsURL
 	for hop := 0; ; hop++ {
-		resp, reqURL, err := do(next)
+		resp, err := do(next)
 		if re, ok := err.(*requestError); ok {
 			f.failed, f.err = true, re.err
 			return
@@ -138,26 +150,35 @@ func (c *Client) follow(f *fetched, robotsURL string, limit int, do func(next st
 			f.failed, f.err, f.kind = true, err, protocolKind(err)
 			return
 		}
-		f.hops = append(f.hops, Hop{URL: next, Status: resp.StatusCode})
-		f.status, f.header = resp.StatusCode, resp.Header
-		if resp.StatusCode < 300 || resp.StatusCode > 399 {
-			defer resp.Body.Close()
-			f.classifyAs = resp.StatusCode
-			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-				f.encoding = resp.Header.Get("Content-Encoding")
-				f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.Body, f.encoding, limit, resp.ContentLength)
+		f.hops = append(f.hops, Hop{URL: next, Status: resp.status})
+		f.status, f.header = resp.status, resp.header
+		if resp.status < 300 || resp.status > 399 {
+			if resp.body != nil {
+				defer resp.body.Close()
+			}
+			f.classifyAs = resp.status
+			if resp.status >= 200 && resp.status <= 299 {
+				f.encoding = resp.header.Get("Content-Encoding")
+				if resp.body != nil {
+					f.body, f.bytesRead, f.wireBytes, f.truncated, err = readBody(resp.body, f.encoding, limit, resp.size)
+				} else {
+					f.body, f.bytesRead, f.wireBytes, f.truncated, err = readRecorded(resp.recorded, f.encoding, limit)
+				}
 				if err != nil {
 					f.failed, f.err, f.kind = true, fmt.Errorf("reading body of %s: %w", next, err), protocolKind(err)
 				}
 			}
 			return
 		}
-		io.Copy(io.Discard, io.LimitReader(resp.Body, maxRedirectBody))
-		resp.Body.Close()
+		if resp.body != nil {
+			io.Copy(io.Discard, io.LimitReader(resp.body, maxRedirectBody))
+			resp.body.Close()
+		}
 		if limit := c.cfg.Policy.MaxRedirects; hop == limit {
 			f.classifyAs, f.err, f.kind = http.StatusNotFound, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, limit), KindTooManyRedirects
 			return
 		}
+		reqURL := resp.reqURL
 		if reqURL == nil {
 			// Parsed as http.NewRequest parses it, so that Location resolves as
 			// against a request's URL.
@@ -182,10 +203,10 @@ func (c *Client) follow(f *fetched, robotsURL string, limit int, do func(next st
 }
 
 // redirectTarget resolves a redirect's Location against the URL that answered it.
-func redirectTarget(resp *http.Response, from *url.URL) (string, error) {
-	loc := resp.Header.Get("Location")
+func redirectTarget(resp reply, from *url.URL) (string, error) {
+	loc := resp.header.Get("Location")
 	if loc == "" {
-		return "", fmt.Errorf("redirect %d from %s without Location", resp.StatusCode, from)
+		return "", fmt.Errorf("redirect %d from %s without Location", resp.status, from)
 	}
 	u, err := from.Parse(loc)
 	if err != nil {
@@ -196,6 +217,20 @@ func redirectTarget(resp *http.Response, from *url.URL) (string, error) {
 	}
 	u.Fragment = ""
 	return u.String(), nil
+}
+
+// readRecorded is readBody for a body an archive recorded, held in memory: sent as
+// is, it is the text itself up to limit bytes (the string shared, not copied); an
+// encoded one is decoded by readBody.
+func readRecorded(body, encoding string, limit int) (text string, decoded, wire int64, truncated bool, err error) {
+	if e := strings.ToLower(strings.TrimSpace(encoding)); e != "" && e != "identity" {
+		return readBody(strings.NewReader(body), encoding, limit, int64(len(body)))
+	}
+	wire = int64(min(len(body), limit+1))
+	if len(body) > limit {
+		return body[:limit], int64(limit), wire, true, nil
+	}
+	return body, int64(len(body)), wire, false, nil
 }
 
 // readBody reads at most limit bytes of body, decoded. It reads at most limit+1

@@ -84,11 +84,11 @@ func TestReplay(t *testing.T) {
 			}
 			var asked []string
 			next := 0
-			res, err := newClient(t, fetch.Config{}).Replay(u, func(url string) (*http.Response, error) {
+			res, err := newClient(t, fetch.Config{}).Replay(u, func(url string) (*fetch.Recorded, error) {
 				asked = append(asked, url)
 				r := rec.seen[next]
 				next++
-				return &http.Response{StatusCode: r.status, Header: r.header, Body: io.NopCloser(bytes.NewReader(r.body))}, nil
+				return &fetch.Recorded{Status: r.status, Header: r.header, Body: string(r.body)}, nil
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -120,11 +120,11 @@ func TestReplay(t *testing.T) {
 		u := redirectChain(1, 301)(t)
 		missing := errors.New("not recorded")
 		n := 0
-		res, err := newClient(t, fetch.Config{}).Replay(u, func(url string) (*http.Response, error) {
+		res, err := newClient(t, fetch.Config{}).Replay(u, func(url string) (*fetch.Recorded, error) {
 			if n++; n > 1 {
 				return nil, missing
 			}
-			return &http.Response{StatusCode: 301, Header: http.Header{"Location": {"/r1"}}, Body: http.NoBody}, nil
+			return &fetch.Recorded{Status: 301, Header: http.Header{"Location": {"/r1"}}}, nil
 		})
 		if err != nil {
 			t.Fatal(err)
