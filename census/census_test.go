@@ -336,15 +336,20 @@ func TestScanWholeStream(t *testing.T) {
 }
 
 // TestScanWindow reads files several times the size of the reader's window, its
-// records crossing the window's edges, through readers that return little at a
-// time: no record is lost or reported.
+// records crossing the window's edges, and one record larger than the window
+// compressed, through readers that return little at a time: no record is lost or
+// reported.
 func TestScanWindow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, gz := range []bool{true, false} {
 		w := newWARC(gz)
 		n := 0
 		for w.buf.Len() < 3*readChunk+readChunk/2 {
-			body := make([]byte, 2000+rng.IntN(6000))
+			size := 2000 + rng.IntN(6000)
+			if n == 3 {
+				size = 5 * readChunk // about 3 MiB compressed (28 letters: 4.8 bits a byte)
+			}
+			body := make([]byte, size)
 			for i := range body {
 				body[i] = "abcdefghijklmnopqrstuvwxyz/\n"[rng.IntN(28)]
 			}

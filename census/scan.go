@@ -227,15 +227,14 @@ func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(
 		if err == io.EOF {
 			break
 		}
-		var re *RecordError
-		if errors.As(err, &re) {
-			st.Skipped++
-			if s.cfg.Errors != nil {
-				s.cfg.Errors(err)
-			}
-			continue
-		}
 		if err != nil {
+			if re := (*RecordError)(nil); errors.As(err, &re) {
+				st.Skipped++
+				if s.cfg.Errors != nil {
+					s.cfg.Errors(err)
+				}
+				continue
+			}
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		st.Records++

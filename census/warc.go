@@ -193,7 +193,9 @@ func (r *warcReader) member() (*record, error) {
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			if have := r.end - r.pos; !r.eof {
-				r.fill(have + readChunk)
+				// As much as the window holds, or a chunk more when the member
+				// fills it: each decoding again starts the member over.
+				r.fill(max(have+1, min(have+readChunk, len(r.buf))))
 				if r.end-r.pos > have {
 					continue // the member goes on past the window: read more, decode again
 				}
