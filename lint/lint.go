@@ -56,7 +56,7 @@ type file struct {
 	sets   []ruleSet  // cached by ruleSets
 	keys   []agentKey // by line: cached by agentKey
 	ids    []int32    // by rule line: its value's number; cached by valueIDs
-	nids   int
+	counts []int32    // by value number: the rules with that value; cached by valueIDs
 	blocks []int8     // per group: 1 blocks every path, -1 has an allow, 0 neither; cached by blocksEverything
 	pats   []*pattern // by line: the rules prepared for comparison; cached by pattern
 	slab   []pattern  // where pattern makes them

@@ -29,8 +29,7 @@ type verdict struct {
 // applies to.
 func checkRules(f *file) {
 	for _, d := range f.deadRules(MaxCoverChecks) {
-		line, v := d.line, d.verdict
-		r := f.pats[line].rule
+		line, v, r := d.line, d.verdict, d.rule
 		col := max(f.line(line).ValueCol, 1)
 		switch v.code {
 		case DuplicateRule:
@@ -51,6 +50,7 @@ func checkRules(f *file) {
 // where it does not).
 type deadRule struct {
 	line int
+	rule robots.Rule
 	verdict
 }
 
@@ -62,33 +62,37 @@ func (f *file) deadRules(budget int) []deadRule {
 	// never decides, and the reason in the first such set (1 + an index of why).
 	type state struct{ in, dead, why int32 }
 	st := make([]state, len(f.lines)+1)
-	group := make([]int32, len(f.lines)+1)
-	var why []verdict
-	for gi, g := range f.groups {
-		for _, r := range g.Rules {
-			if r.Line > 0 && r.Line < len(st) {
-				group[r.Line] = int32(gi)
-			}
-		}
-	}
+	var group []int32
+	var why []deadRule
 	var paths []robots.Rule
-	ids, nids := f.valueIDs()
+	ids, count := f.valueIDs()
 	var same sameValue
 	var wild wildRules
 	for _, s := range f.ruleSets() {
 		paths = paths[:0]
+		repeats := false // a value of the set is written on more than one line of the file
 		for _, r := range s.rules {
 			if isPath(r.Value) && r.Line > 0 && r.Line < len(st) {
 				paths = append(paths, r)
+				repeats = repeats || count[ids[r.Line]] > 1
 			}
 		}
-		same.link(paths, ids, nids)
+		sv := (*sameValue)(nil) // nil when no value of the set repeats (most sets)
+		if repeats {
+			sv = &same
+			same.link(paths, ids, len(count))
+			if group == nil {
+				group = f.ruleGroups()
+			}
+		}
 		wild.reset()
 		for _, r := range paths {
-			if p := f.pattern(r); p.wild {
-				if p.prep(); p.ascii {
-					wild.add(p)
-				}
+			if strings.IndexByte(r.Value, '*') < 0 {
+				continue
+			}
+			p := f.pattern(r)
+			if p.prep(); p.ascii {
+				wild.add(p)
 			}
 		}
 		wild.index()
@@ -97,36 +101,51 @@ func (f *file) deadRules(budget int) []deadRule {
 				return nil
 			}
 			st[r.Line].in++
-			v, ok := neverDecides(f.pattern(r), paths, &same, i, &wild, group, &budget)
+			v, ok := neverDecides(f, r, paths, sv, i, &wild, group, &budget)
 			if !ok {
 				continue
 			}
 			st[r.Line].dead++
 			if st[r.Line].why == 0 {
-				why = append(why, v)
+				why = append(why, deadRule{r.Line, r, v})
 				st[r.Line].why = int32(len(why))
 			}
 		}
 	}
 	var out []deadRule
-	for line, s := range st {
+	for _, s := range st {
 		if s.in > 0 && s.dead == s.in {
-			out = append(out, deadRule{line, why[s.why-1]})
+			out = append(out, why[s.why-1])
 		}
 	}
 	return out
 }
 
+// ruleGroups returns, by rule line, the index of the rule's group.
+func (f *file) ruleGroups() []int32 {
+	group := make([]int32, len(f.lines)+1)
+	for gi, g := range f.groups {
+		for _, r := range g.Rules {
+			if r.Line > 0 && r.Line < len(group) {
+				group[r.Line] = int32(gi)
+			}
+		}
+	}
+	return group
+}
+
 // valueIDs numbers the distinct values of the file's rules: by line, the number of
-// the rule's value (0 to n-1). Made once per file, so that the checks comparing
-// values within each rule set index slices by it, where each made a map of values.
-func (f *file) valueIDs() (ids []int32, n int) {
+// the rule's value (0 to n-1), and by number, how many rules have that value. Made
+// once per file, so that the checks comparing values within each rule set index
+// slices by it, where each made a map of values.
+func (f *file) valueIDs() (ids []int32, count []int32) {
 	if f.ids == nil {
 		total := 0
 		for _, g := range f.groups {
 			total += len(g.Rules)
 		}
 		f.ids = make([]int32, len(f.lines)+1)
+		f.counts = make([]int32, 0, total)
 		of := make(map[string]int32, total)
 		for _, g := range f.groups {
 			for _, r := range g.Rules {
@@ -137,13 +156,14 @@ func (f *file) valueIDs() (ids []int32, n int) {
 				if !ok {
 					id = int32(len(of))
 					of[r.Value] = id
+					f.counts = append(f.counts, 0)
 				}
 				f.ids[r.Line] = id
+				f.counts[id]++
 			}
 		}
-		f.nids = len(of)
 	}
-	return f.ids, f.nids
+	return f.ids, f.counts
 }
 
 // sameValue links the rules of a set that have the same value, in the set's order.
@@ -279,33 +299,36 @@ func (f *file) pattern(r robots.Rule) *pattern {
 	return f.pats[r.Line]
 }
 
-// neverDecides reports whether the rule of p, rules[i], never decides in a set of
-// rules linked by value by same and whose ASCII rules with wildcards are wild, and
-// why. group maps each rule's line to its group.
-func neverDecides(p *pattern, rules []robots.Rule, same *sameValue, i int, wild *wildRules, group []int32, budget *int) (verdict, bool) {
-	r := p.rule
-	for k := same.head[i]; k >= 0; k = same.next[k] {
-		q := rules[k]
-		if q.Line == r.Line || !beats(q, r) {
-			continue
+// neverDecides reports whether rule r, rules[i], never decides in a set of rules
+// linked by value by same (when a value of the set repeats) and whose ASCII rules
+// with wildcards are wild, and why. group maps each rule's line to its group.
+func neverDecides(f *file, r robots.Rule, rules []robots.Rule, same *sameValue, i int, wild *wildRules, group []int32, budget *int) (verdict, bool) {
+	if same != nil { // r's value may repeat: the rules of the set with r's value
+		for k := same.head[i]; k >= 0; k = same.next[k] {
+			q := rules[k]
+			if q.Line == r.Line || !beats(q, r) {
+				continue
+			}
+			if q.Allow != r.Allow {
+				return verdict{ConflictingRules, q}, true
+			}
+			// The same rule in another group naming the same crawler is what merging
+			// groups does; repeated-agent speaks of it when it matters.
+			if group[q.Line] == group[r.Line] {
+				return verdict{DuplicateRule, q}, true
+			}
+			return verdict{}, false
 		}
-		if q.Allow != r.Allow {
-			return verdict{ConflictingRules, q}, true
-		}
-		// The same rule in another group naming the same crawler is what merging
-		// groups does; repeated-agent speaks of it when it matters.
-		if group[q.Line] == group[r.Line] {
-			return verdict{DuplicateRule, q}, true
-		}
-		return verdict{}, false
 	}
-	// Only a value with "*" can cover a different value of at least the same length.
+	// Only a value with "*" can cover a different value of at least the same length,
+	// and only one at least as long can win over r.
+	if len(r.Value) > wild.longest {
+		return verdict{}, false // no wildcard rule wins over r (nor counts against the budget)
+	}
 	// Values with non-ASCII bytes are compared by the parser after escaping, which can
 	// change their length; they are left alone. So is an allow of ".../index.html",
 	// which the parser widens to the directory.
-	if len(wild.rules) == 0 {
-		return verdict{}, false // no wildcard rule: none covers another value
-	}
+	p := f.pattern(r)
 	if p.prep(); !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") || *budget <= 0 {
 		return verdict{}, false // past the budget, the wildcard rules are not read again for each rule
 	}
@@ -337,6 +360,7 @@ type wildRules struct {
 	lengths []int      // the lengths of the prefixes, ascending
 	masks   []uint64   // by length: bit h>>58 set for the hash h of each prefix so long
 	visit   []wildSpan // cover's
+	longest int        // the longest value: a rule longer wins over them all
 }
 
 type wildRule struct {
@@ -362,6 +386,7 @@ const (
 func (w *wildRules) reset() {
 	w.rules, w.buckets, w.lengths = w.rules[:0], w.buckets[:0], w.lengths[:0]
 	w.hashes, w.masks = w.hashes[:0], w.masks[:0]
+	w.longest = 0
 }
 
 func (w *wildRules) add(p *pattern) {
@@ -370,6 +395,7 @@ func (w *wildRules) add(p *pattern) {
 		h = (h ^ uint64(p.prefix[i])) * fnvPrime
 	}
 	w.rules = append(w.rules, wildRule{h, p})
+	w.longest = max(w.longest, len(p.rule.Value))
 	w.lengths = append(w.lengths, len(p.prefix))
 }
 

@@ -21,7 +21,7 @@ import (
 // budget being left alone. It is the reference deadRules is checked against.
 func slowDeadRules(f *file, budget int) []deadRule {
 	in, dead := map[int]int{}, map[int]int{}
-	why := map[int]verdict{}
+	why := map[int]deadRule{}
 	groupOf := map[int]int{}
 	for gi, g := range f.groups {
 		for _, r := range g.Rules {
@@ -47,14 +47,14 @@ func slowDeadRules(f *file, budget int) []deadRule {
 			}
 			dead[r.Line]++
 			if _, ok := why[r.Line]; !ok {
-				why[r.Line] = v
+				why[r.Line] = deadRule{r.Line, r, v}
 			}
 		}
 	}
 	var out []deadRule
 	for line, n := range in {
 		if dead[line] == n {
-			out = append(out, deadRule{line, why[line]})
+			out = append(out, why[line])
 		}
 	}
 	slices.SortFunc(out, func(a, b deadRule) int { return a.line - b.line })

@@ -32,9 +32,9 @@ func checkStarRules(f *file) {
 	if star == nil || !slices.ContainsFunc(f.ruleSets(), others) {
 		return // no crawler has rules of its own (most files have one "*" group)
 	}
-	ids, nids := f.valueIDs()
-	var starDisallow []robots.Rule // each value once: a rule the "*" group repeats is one rule dropped
-	seen := make([]bool, nids)     // by value number, so that a file of many rules costs linear time
+	ids, count := f.valueIDs()
+	var starDisallow []robots.Rule   // each value once: a rule the "*" group repeats is one rule dropped
+	seen := make([]bool, len(count)) // by value number, so that a file of many rules costs linear time
 	for _, r := range star.rules {
 		if f.stopped() {
 			return
