@@ -405,16 +405,6 @@ type agentKey struct {
 	ok  bool
 }
 
-// groupsKey writes the indexes of a set of groups as a map key.
-func groupsKey(gs []int) string {
-	b := make([]byte, 0, 4*len(gs))
-	for _, g := range gs {
-		b = strconv.AppendInt(b, int64(g), 10)
-		b = append(b, ',')
-	}
-	return string(b)
-}
-
 // maxNamed is how many crawler names a blocks-all message lists before "and N more".
 const maxNamed = 5
 
@@ -428,13 +418,22 @@ var majorNames = sync.OnceValue(func() []string {
 	return names
 })
 
-// majorKeys are majorNames in lower case.
-var majorKeys = sync.OnceValue(func() []string {
-	var keys []string
-	for _, name := range majorNames() {
-		keys = append(keys, strings.ToLower(name))
+// majors are the major crawlers as checkBlocksAll reads them, read once: their
+// names, whether each is ASCII, and by lower-case name their indexes in names.
+type majors struct {
+	names []string
+	ascii []bool
+	byKey map[string][]int
+}
+
+var majorSet = sync.OnceValue(func() *majors {
+	m := &majors{names: majorNames(), byKey: map[string][]int{}}
+	for i, name := range m.names {
+		m.ascii = append(m.ascii, isASCII(name))
+		key := strings.ToLower(name)
+		m.byKey[key] = append(m.byKey[key], i)
 	}
-	return keys
+	return m
 })
 
 func isASCII(s string) bool {
@@ -459,10 +458,13 @@ func checkBlocksAll(f *file) {
 	// A crawler that no user-agent line names (the parser compares product tokens
 	// in ASCII lower case, as agentKey makes them) gets the "*" groups, as every
 	// other such crawler does: the parser is asked once for them all.
-	named := map[string]bool{}
+	m := majorSet()
+	named := make([]bool, len(m.names))
 	for _, g := range f.groups {
 		for _, a := range g.Agents {
-			named[f.agentKey(a.Line, a.Name)] = true
+			for _, i := range m.byKey[f.agentKey(a.Line, a.Name)] {
+				named[i] = true
+			}
 		}
 	}
 	var others struct {
@@ -470,11 +472,10 @@ func checkBlocksAll(f *file) {
 		global, got, blocks bool
 	}
 	var blocks []*block
-	byKey := map[string]*block{}
-	for i, name := range majorNames() {
+	for i, name := range m.names {
 		var gs []int
 		var global bool
-		if named[majorKeys()[i]] || !isASCII(name) {
+		if named[i] || !m.ascii[i] {
 			gs, global = f.r.GroupsFor(name)
 			if len(gs) == 0 || !blocksEverything(f, gs) {
 				continue
@@ -489,14 +490,14 @@ func checkBlocksAll(f *file) {
 			}
 			gs, global = others.gs, others.global
 		}
-		key := groupsKey(gs)
-		b, ok := byKey[key]
-		if !ok {
-			b = &block{groups: gs, global: global}
-			byKey[key] = b
-			blocks = append(blocks, b)
+		// Crawlers blocked by the same groups share a finding (few sets of groups:
+		// a search of those found so far).
+		k := slices.IndexFunc(blocks, func(b *block) bool { return slices.Equal(b.groups, gs) })
+		if k < 0 {
+			k = len(blocks)
+			blocks = append(blocks, &block{groups: gs, global: global})
 		}
-		b.names = append(b.names, name)
+		blocks[k].names = append(blocks[k].names, name)
 	}
 	for _, b := range blocks {
 		g := f.groups[b.groups[0]]
