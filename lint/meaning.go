@@ -537,7 +537,8 @@ func groupBlocks(g robots.Group) int8 {
 		case !isPath(r.Value):
 		case r.Allow:
 			return -1
-		case b == 0 && covers(r.Value, "/"):
+		case b == 0 && (len(r.Value) < 2 || r.Value[1] == '*' || r.Value[0] == '*') && covers(r.Value, "/"):
+			// ("/x…": the "x" would have to match what follows "/" in every path.)
 			b = 1
 		}
 	}
