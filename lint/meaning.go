@@ -163,11 +163,15 @@ func checkAgents(f *file) {
 	rulesOf := map[string]map[rule]bool{} // lower-case token → the rules of the groups naming it so far
 	disallows := map[string]bool{}        // lower-case token → whether those rules include a disallow
 	// Only a token named more than once can be in more than one group, with rules to
-	// compare: the others' are not collected (most files name each token once).
-	named := map[string]int{}
-	for _, g := range f.groups {
-		for _, a := range g.Agents {
-			named[f.agentKey(a.Line, a.Name)]++
+	// compare: the others' are not collected (most files name each token once, and
+	// most name none in two groups, which a rule set of two groups or more shows).
+	var named map[string]int
+	if slices.ContainsFunc(f.ruleSets(), func(s ruleSet) bool { return len(s.groups) > 1 }) {
+		named = map[string]int{}
+		for _, g := range f.groups {
+			for _, a := range g.Agents {
+				named[f.agentKey(a.Line, a.Name)]++
+			}
 		}
 	}
 	inGroup := map[string]int{} // token named more than once → 1 + the last group naming it
@@ -181,6 +185,9 @@ func checkAgents(f *file) {
 				if msg := wildcardProblem(a.Name); msg != "" {
 					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentWildcard, "%s", msg)
 				}
+			}
+			if named == nil {
+				continue
 			}
 			key := f.agentKey(a.Line, a.Name)
 			if key == "" || named[key] < 2 || inGroup[key] == gi+1 {
