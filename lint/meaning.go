@@ -332,8 +332,15 @@ func (f *file) ruleSets() []ruleSet {
 		key, name string // lower case; as Google reads it ("Googlebot" of "Googlebot, Bingbot")
 		groups    []int
 	}
-	var toks []token
-	at := map[string]int{} // key → index in toks
+	n := 0
+	for _, g := range f.groups {
+		n += len(g.Agents)
+	}
+	// Sized for every user-agent line; most tokens are named in one group, whose
+	// list is one element of one: a few allocations a file, not a few a token.
+	toks := make([]token, 0, n)
+	at := make(map[string]int, n) // key → index in toks
+	one := make([]int, n)
 	for gi, g := range f.groups {
 		for _, a := range g.Agents {
 			key := f.agentKey(a.Line, a.Name)
@@ -344,10 +351,12 @@ func (f *file) ruleSets() []ruleSet {
 			if !ok {
 				i = len(toks)
 				at[key] = i
-				toks = append(toks, token{key: key, name: a.Token()})
+				one[i] = gi
+				toks = append(toks, token{key: key, name: a.Token(), groups: one[i : i+1 : i+1]})
+				continue
 			}
 			// Groups come in order: a group already listed is the last one.
-			if gs := toks[i].groups; len(gs) == 0 || gs[len(gs)-1] != gi {
+			if gs := toks[i].groups; gs[len(gs)-1] != gi {
 				toks[i].groups = append(gs, gi)
 			}
 		}
@@ -358,8 +367,9 @@ func (f *file) ruleSets() []ruleSet {
 	for i := range first {
 		first[i] = -1
 	}
-	var next []int
-	sets := []ruleSet{}
+	next := make([]int, 0, len(toks))
+	sets := make([]ruleSet, 0, len(toks))
+	names := make([]string, len(toks)) // the first name of each set, a slice of one
 	for _, t := range toks {
 		gs := t.groups
 		k := first[gs[0]]
@@ -376,7 +386,8 @@ func (f *file) ruleSets() []ruleSet {
 		first[gs[0]] = len(sets)
 		s := ruleSet{token: t.key, groups: gs}
 		if t.key != "*" {
-			s.names = []string{t.name}
+			names[len(sets)] = t.name
+			s.names = names[len(sets) : len(sets)+1 : len(sets)+1]
 		}
 		if len(gs) == 1 {
 			s.rules = slices.Clip(f.groups[gs[0]].Rules) // read only
