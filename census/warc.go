@@ -333,35 +333,45 @@ func parseRecord(rec *record, data []byte) (int, error) {
 			first = false
 			continue
 		}
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		if !ok {
+		colon := bytes.IndexByte(line, ':')
+		if colon < 0 {
 			if len(bytes.TrimSpace(line)) == 0 || line[0] == ' ' || line[0] == '\t' {
 				continue // a continuation line, of no field read here
 			}
 			// Not a field: the header of a record cut short, then another record's.
 			return 0, fmt.Errorf("WARC header line %q is not a field", truncate(line, 40))
 		}
-		value = bytes.TrimSpace(value)
-		switch {
-		case equalFold(name, "WARC-Type"):
-			if len(rec.typ) > 0 {
-				return 0, errors.New("two WARC-Type fields: a record cut short, then another")
+		name, value := line[:colon], line[colon+1:] // value trimmed where read
+		// The names by length first: a record has a dozen fields, six are read.
+		switch len(name) {
+		case len("WARC-Type"): // and WARC-Date
+			if equalFold(name, "WARC-Type") {
+				if len(rec.typ) > 0 {
+					return 0, errors.New("two WARC-Type fields: a record cut short, then another")
+				}
+				rec.typ = bytes.TrimSpace(value)
+			} else if equalFold(name, "WARC-Date") {
+				rec.date = bytes.TrimSpace(value)
 			}
-			rec.typ = value
-		case equalFold(name, "WARC-Target-URI"):
-			rec.uri = bytes.TrimSuffix(bytes.TrimPrefix(value, []byte("<")), []byte(">"))
-		case equalFold(name, "WARC-Date"):
-			rec.date = value
-		case equalFold(name, "Content-Type"):
-			rec.contentType = value
-		case equalFold(name, "WARC-Truncated"):
-			rec.truncated = value
-		case equalFold(name, "Content-Length"):
-			n, err := strconv.Atoi(string(value))
-			if err != nil || n < 0 {
-				return 0, fmt.Errorf("invalid Content-Length %q", value)
+		case len("WARC-Target-URI"):
+			if equalFold(name, "WARC-Target-URI") {
+				rec.uri = bytes.TrimSuffix(bytes.TrimPrefix(bytes.TrimSpace(value), []byte("<")), []byte(">"))
 			}
-			length = n
+		case len("Content-Type"):
+			if equalFold(name, "Content-Type") {
+				rec.contentType = bytes.TrimSpace(value)
+			}
+		case len("Content-Length"): // and WARC-Truncated
+			if equalFold(name, "Content-Length") {
+				value = bytes.TrimSpace(value)
+				n, err := strconv.Atoi(string(value))
+				if err != nil || n < 0 {
+					return 0, fmt.Errorf("invalid Content-Length %q", value)
+				}
+				length = n
+			} else if equalFold(name, "WARC-Truncated") {
+				rec.truncated = bytes.TrimSpace(value)
+			}
 		}
 	}
 	if length < 0 {
@@ -392,13 +402,16 @@ func parseRecord(rec *record, data []byte) (int, error) {
 	return n, nil
 }
 
-// equalFold reports whether b is s, ignoring ASCII case.
-func equalFold(b []byte, s string) bool {
-	if len(b) != len(s) {
+// equalFold reports whether b is name, ignoring ASCII case.
+func equalFold(b []byte, name string) bool {
+	if string(b) == name {
+		return true // spelt as the specification spells it, as almost always
+	}
+	if len(b) != len(name) {
 		return false
 	}
 	for i := range len(b) {
-		c, d := b[i], s[i]
+		c, d := b[i], name[i]
 		if c|0x20 != d|0x20 || (c|0x20 < 'a' || c|0x20 > 'z') && c != d {
 			return false
 		}
