@@ -30,6 +30,14 @@ const (
 	maxRedirectBody = 0
 )
 
+// GCPercent is the garbage collector's setting (GOGC, debug.SetGCPercent) that
+// robots corpus runs scans with when GOGC is not set, and BenchmarkScan measures
+// them with. A scan allocates much that dies young around a small live heap, which
+// the default of 100 collects again and again: 400 lets the heap grow to five
+// times its live size between collections, for 5% fewer instructions reading one
+// crawler's rows and twice the peak memory (BENCHMARKS.md, "robots corpus").
+const GCPercent = 400
+
 // Config says what a scan writes.
 type Config struct {
 	// Crawlers are the crawlers of each row, in order (crawlers.Major() when nil).

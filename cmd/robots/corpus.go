@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -122,6 +123,9 @@ func runCorpus(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("corpus: -cacert %s: no PEM certificate", *cacert)
 		}
 		client.Transport = &http.Transport{Proxy: http.ProxyFromEnvironment, TLSClientConfig: &tls.Config{RootCAs: pool}}
+	}
+	if _, set := e.lookupEnv("GOGC"); !set {
+		debug.SetGCPercent(census.GCPercent)
 	}
 	c := &corpusRun{e: e, client: client, cfg: census.Config{Crawlers: chosen, NoLint: !*lintCodes}, format: *format, out: *out}
 	return c.run(ctx, inputs, names, *jobs)

@@ -51,7 +51,8 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// lookupEnv reads an environment variable (os.LookupEnv); only serve reads any.
+	// lookupEnv reads an environment variable (os.LookupEnv): serve's settings, and
+	// GOMEMLIMIT (logs) and GOGC (corpus), which the environment wins over.
 	lookupEnv func(string) (string, bool)
 }
 
