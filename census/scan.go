@@ -117,7 +117,9 @@ type job struct {
 	chain      []*response
 	unresolved bool // the last response redirects to a URL the file does not hold
 	rows       []Row
-	done       chan struct{}
+	sent       bool           // given to the workers
+	done       sync.WaitGroup // decided
+	one        [1]*response   // chain's first, without an allocation of its own
 }
 
 func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error) (Stats, error) {
@@ -132,7 +134,7 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 		wg.Go(func() {
 			for j := range work {
 				s.decide(ctx, j)
-				close(j.done)
+				j.done.Done()
 			}
 		})
 	}
@@ -141,7 +143,7 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 	go func() {
 		defer close(emitted)
 		for j := range ordered {
-			<-j.done
+			j.done.Wait()
 			if emitErr != nil {
 				continue
 			}
@@ -160,7 +162,8 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 	}()
 
 	send := func(j *job) bool {
-		j.done = make(chan struct{})
+		j.sent = true
+		j.done.Add(1)
 		st.Robots++
 		if j.unresolved {
 			st.Unresolved++
@@ -214,7 +217,7 @@ func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(
 		for waiting > MaxPending && len(order) > 0 {
 			old := order[0]
 			order = order[1:]
-			if old.done == nil && s.unpend(pending, old) {
+			if !old.sent && s.unpend(pending, old) {
 				waiting--
 				if !finish(old, true) {
 					return false
@@ -278,7 +281,9 @@ func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(
 		if !resp.robots {
 			continue
 		}
-		j := &job{chain: []*response{resp}}
+		j := &job{}
+		j.one[0] = resp
+		j.chain = j.one[:]
 		ok := true
 		if resp.target != "" {
 			ok = wait(j)
@@ -291,7 +296,7 @@ func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(
 	}
 	// The end of the file: what still waits redirects out of it.
 	for _, j := range order {
-		if j.done == nil && s.unpend(pending, j) {
+		if !j.sent && s.unpend(pending, j) {
 			if !finish(j, true) {
 				return ctx.Err()
 			}
