@@ -209,15 +209,6 @@ func trimInvisible(s string) string {
 // fieldNames are the fields whose near misses are worth naming.
 var fieldNames = []string{"User-agent", "Disallow", "Allow", "Sitemap", "Crawl-delay"}
 
-// fieldInitial is whether a byte is the first letter of one of fieldNames, in
-// either case.
-var fieldInitial = func() (t [256]bool) {
-	for _, name := range fieldNames {
-		t[name[0]|0x20], t[name[0]&^0x20] = true, true
-	}
-	return t
-}()
-
 // maxMessageKey is how much of an unknown field name a message quotes.
 const maxMessageKey = 40
 
@@ -256,33 +247,46 @@ func unknownMessage(l robots.Line) string {
 // followed by a colon (blanks between) or ends the field name Google read without a
 // colon ("</div>Disallow /x"). It returns the name as written and its 1-based column,
 // or column 0. A name after invisible characters alone is unknownMessage's.
+//
+// The names are looked for where they can end: before each colon and at the end of
+// the field name, not at each byte of the line (the lines are often long: HTML).
 func gluedField(l robots.Line) (string, int) {
 	if l.Kind != robots.KindUnknown && l.Kind != robots.KindInvalid {
 		return "", 0
 	}
 	s := l.Text
 	start := keyCol(l) - 1
-	for i := start + 1; i < len(s); i++ {
-		if !fieldInitial[s[i]] {
-			continue // most bytes start no field name
-		}
-		c := s[i] | 0x20 // lower case, for letters: the names are ASCII, so is what matches them
+	at, end := -1, 0       // the leftmost name found: s[at:end]
+	names := func(e int) { // the names ending at e, after the first byte of the field
 		for _, name := range fieldNames {
-			if name[0]|0x20 != c || len(s)-i < len(name) || !strings.EqualFold(s[i:i+len(name)], name) {
-				continue
+			i := e - len(name)
+			if i > start && (at < 0 || i < at) && s[i]|0x20 == name[0]|0x20 && strings.EqualFold(s[i:e], name) {
+				at, end = i, e
 			}
-			end := i + len(name)
-			colon := strings.HasPrefix(strings.TrimLeft(s[end:], " \t"), ":")
-			if !colon && !(l.MissingColon && s[start:end] == l.Key) {
-				continue
-			}
-			if trimInvisible(s[start:i]) == "" {
-				return "", 0
-			}
-			return s[i:end], i + 1
 		}
 	}
-	return "", 0
+	if l.MissingColon && strings.HasPrefix(s[start:], l.Key) {
+		names(start + len(l.Key))
+	}
+	for c := start; ; c++ {
+		k := strings.IndexByte(s[c:], ':')
+		if k < 0 {
+			break
+		}
+		c += k
+		if at >= 0 && at < c {
+			break // a name before a later colon starts after this one
+		}
+		e := c
+		for e > start && (s[e-1] == ' ' || s[e-1] == '\t') {
+			e--
+		}
+		names(e)
+	}
+	if at < 0 || trimInvisible(s[start:at]) == "" {
+		return "", 0
+	}
+	return s[at:end], at + 1
 }
 
 // gluedMessage says how crawlers read line l, whose field name is glued at col to
