@@ -18,12 +18,13 @@ func checkGroupMerge(f *file) {
 	var first, between robots.Line // the group's first user-agent line; the first field after a user-agent line
 	open := false                  // still in the user-agent lines of a group
 	var named []string             // the tokens named so far in the group
-	for _, l := range f.lines {
+	for i := range f.lines {
+		l := &f.lines[i] // not copied: most lines are passed over
 		switch l.Kind {
 		case robots.KindUserAgent:
 			tok := f.agentKey(l.Num, l.Value)
 			if !open {
-				first, between, open = l, robots.Line{}, true
+				first, between, open = *l, robots.Line{}, true
 				named = append(named[:0], tok)
 				continue
 			}
@@ -37,7 +38,7 @@ func checkGroupMerge(f *file) {
 				if between.Kind == robots.KindOther && strings.EqualFold(between.Key, "content-usage") {
 					rfc = " (under RFC 9309, with draft-ietf-aipref-attach, a Content-Usage line is a rule and does end it: crawlers read this file two ways)"
 				}
-				f.add(l.Num, keyCol(l), GroupMerge, "User-agent: %s joins the group of line %d (User-agent: %s): the %s line %d between them does not end a group%s, so both share every rule that follows; end the first group with a rule (an empty \"Disallow:\" allows everything)",
+				f.add(l.Num, keyCol(*l), GroupMerge, "User-agent: %s joins the group of line %d (User-agent: %s): the %s line %d between them does not end a group%s, so both share every rule that follows; end the first group with a rule (an empty \"Disallow:\" allows everything)",
 					l.Value, first.Num, first.Value, fieldName(between), between.Num, rfc)
 				between = robots.Line{}
 			}
@@ -45,7 +46,7 @@ func checkGroupMerge(f *file) {
 			open = false
 		case robots.KindSitemap, robots.KindOther, robots.KindUnknown:
 			if open && between.Num == 0 {
-				between = l
+				between = *l
 			}
 		}
 	}
@@ -298,8 +299,8 @@ func (f *file) hasRuleLines(gi int) bool {
 	if gi+1 < len(f.groups) {
 		end = f.groups[gi+1].Line - 1
 	}
-	for _, l := range f.lines[f.groups[gi].Line-1 : end] {
-		if l.Kind == robots.KindAllow || l.Kind == robots.KindDisallow {
+	for i := f.groups[gi].Line - 1; i < end; i++ {
+		if k := f.lines[i].Kind; k == robots.KindAllow || k == robots.KindDisallow {
 			return true
 		}
 	}

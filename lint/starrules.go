@@ -143,8 +143,8 @@ func (f *file) hasDisallowLine(groups []int) bool {
 		if gi+1 < len(f.groups) {
 			end = f.groups[gi+1].Line - 1
 		}
-		for _, l := range f.lines[f.groups[gi].Line-1 : end] {
-			if l.Kind == robots.KindDisallow {
+		for i := f.groups[gi].Line - 1; i < end; i++ {
+			if f.lines[i].Kind == robots.KindDisallow {
 				return true
 			}
 		}

@@ -35,8 +35,8 @@ func checkNotRobots(f *file) {
 	if f.html {
 		return
 	}
-	for _, l := range f.lines {
-		switch l.Kind {
+	for i := range f.lines {
+		switch f.lines[i].Kind {
 		case robots.KindBlank, robots.KindInvalid, robots.KindUnknown:
 		default:
 			return
@@ -108,7 +108,7 @@ func checkLines(f *file) {
 	if f.html {
 		return // an error page: one finding says it all
 	}
-	outside := map[int]bool{} // rule lines that belong to no group: their values do not matter
+	var outside map[int]bool // rule lines that belong to no group: their values do not matter
 	for _, d := range f.diags {
 		l := f.line(d.Line)
 		switch d.Code {
@@ -149,6 +149,9 @@ func checkLines(f *file) {
 		case EmptyUserAgent:
 			f.add(l.Num, keyCol(l), EmptyUserAgent, "user-agent without a value names no crawler")
 		case RuleOutsideGroup:
+			if outside == nil {
+				outside = map[int]bool{}
+			}
 			outside[l.Num] = true
 			f.add(l.Num, keyCol(l), RuleOutsideGroup, "%s before the first user-agent line belongs to no group: every crawler ignores it; add \"User-agent: *\" above it", canonical[l.Kind])
 		default: // a diagnostic newer than this switch
@@ -158,10 +161,11 @@ func checkLines(f *file) {
 	// A line of a file that is all UTF-8 is UTF-8 (or cut in a character, which
 	// invalidUTF8 forgives): one pass over the file spares most files a pass per line.
 	valid := utf8.Valid(f.body)
-	for _, l := range f.read {
+	for i := range f.read {
+		l := &f.read[i] // not copied: most lines are passed over
 		if !valid {
-			if col := invalidUTF8(l); col > 0 {
-				f.add(l.Num, col, InvalidUTF8, "%s", invalidUTF8Message(l, col))
+			if col := invalidUTF8(*l); col > 0 {
+				f.add(l.Num, col, InvalidUTF8, "%s", invalidUTF8Message(*l, col))
 			}
 		}
 		switch l.Kind {
@@ -174,14 +178,14 @@ func checkLines(f *file) {
 		case robots.KindOther:
 			key := strings.ToLower(l.Key)
 			if why, ok := unsupported[key]; ok {
-				f.add(l.Num, keyCol(l), UnsupportedField, "%s", why)
+				f.add(l.Num, keyCol(*l), UnsupportedField, "%s", why)
 			}
 			if key == "license" {
-				checkLicense(f, l)
+				checkLicense(f, *l)
 			}
 			if key == "crawl-delay" {
 				if _, err := robots.ParseCrawlDelay(l.Value); err != nil {
-					f.add(l.Num, max(l.ValueCol, keyCol(l)), InvalidCrawlDelay, "%v: crawlers that read crawl-delay ignore it", err)
+					f.add(l.Num, max(l.ValueCol, keyCol(*l)), InvalidCrawlDelay, "%v: crawlers that read crawl-delay ignore it", err)
 				}
 			}
 		}
@@ -418,7 +422,7 @@ func invalidUTF8Message(l robots.Line, col int) string {
 }
 
 // checkValue looks at the value of an allow or disallow line.
-func checkValue(f *file, l robots.Line) {
+func checkValue(f *file, l *robots.Line) {
 	v := l.Value
 	if v == "" {
 		return
@@ -483,9 +487,9 @@ func checkLicense(f *file, l robots.Line) {
 	}
 }
 
-func checkSitemap(f *file, l robots.Line) {
+func checkSitemap(f *file, l *robots.Line) {
 	v := l.Value
-	col := max(l.ValueCol, keyCol(l))
+	col := max(l.ValueCol, keyCol(*l))
 	if v == "" {
 		f.add(l.Num, col, SitemapNotAbsolute, "sitemap without a URL")
 		return

@@ -55,14 +55,13 @@ func checkUsage(f *file) {
 	if f.html {
 		return
 	}
-	inGroup := map[int]int{} // line of a usage field -> its group
-	for gi, g := range f.groups {
-		for _, fl := range g.Fields {
-			inGroup[fl.Line] = gi
-		}
-	}
+	var inGroup map[int]int // line of a usage field -> its group, made at the first
 	first := 0
-	for _, l := range f.read {
+	for i := range f.read {
+		if k := f.read[i].Kind; k != robots.KindOther && k != robots.KindUnknown {
+			continue // not copied: most lines are passed over
+		}
+		l := f.read[i]
 		var uf *usageField
 		switch {
 		case l.Kind == robots.KindOther && strings.EqualFold(l.Key, contentUsage.key):
@@ -79,6 +78,12 @@ func checkUsage(f *file) {
 		}
 		if first == 0 {
 			first = l.Num
+			inGroup = map[int]int{}
+			for gi, g := range f.groups {
+				for _, fl := range g.Fields {
+					inGroup[fl.Line] = gi
+				}
+			}
 		}
 		gi, ok := inGroup[l.Num]
 		switch {
