@@ -494,6 +494,9 @@ func checkSitemap(f *file, l *robots.Line) {
 		f.add(l.Num, col, SitemapNotAbsolute, "sitemap without a URL")
 		return
 	}
+	if plainHTTPURL(v) {
+		return // most sitemap lines: no need to parse the URL to know it is fine
+	}
 	u, err := url.Parse(v)
 	switch {
 	case err != nil:
@@ -503,6 +506,39 @@ func checkSitemap(f *file, l *robots.Line) {
 	case !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https"):
 		f.add(l.Num, col, SitemapNotAbsolute, "sitemap %q is not an http or https URL: crawlers ignore it", v)
 	}
+}
+
+// plainHTTPURL reports whether v is an http or https URL written plainly enough that
+// url.Parse surely reads it without error, with its scheme and a host: "http://" or
+// "https://" in any case, a host of letters, digits, "-" and ".", and a path and
+// query of letters, digits and "-._~/?&=" (no "%", whose escapes url.Parse checks,
+// no ":", "@", "[" of other parts of a URL). TestPlainHTTPURL holds it to url.Parse.
+func plainHTTPURL(v string) bool {
+	var rest string
+	switch {
+	case len(v) > 7 && strings.EqualFold(v[:7], "http://"):
+		rest = v[7:]
+	case len(v) > 8 && strings.EqualFold(v[:8], "https://"):
+		rest = v[8:]
+	default:
+		return false
+	}
+	host := true // still in the host
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.':
+		case c == '/' || c == '?':
+			if i == 0 {
+				return false // no host
+			}
+			host = false
+		case !host && (c == '_' || c == '~' || c == '&' || c == '='):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // IsHTML reports whether body is an HTML or XML page rather than robots.txt, as the
