@@ -115,3 +115,20 @@ func ExampleParseCrawlDelay() {
 	// 0s crawl-delay "soon" is not a number of seconds
 	// 0s crawl-delay "-1" is negative
 }
+
+// The rules that apply to a crawler, without building every group: a tool asking
+// about many crawlers reuses one slice for their groups.
+func ExampleRobots_Rules() {
+	r := robots.Parse([]byte(exampleFile))
+	var gs []int
+	for _, agent := range []string{"Googlebot-Image", "bingbot"} {
+		gs, _ = r.AppendGroupsFor(gs[:0], agent)
+		for rule := range r.Rules(gs) {
+			fmt.Println(agent, rule.Line, rule)
+		}
+	}
+	// Output:
+	// Googlebot-Image 8 Disallow: /photos/
+	// bingbot 3 Disallow: /private/
+	// bingbot 4 Allow: /private/press/
+}

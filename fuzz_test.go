@@ -35,6 +35,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("user-agent: *\ndisallow: /\n"), "/x", "*")
 	f.Add([]byte("\xef\xbb\xbfUser-agent: a\r\nAllow: /a*b$\rDisallow /\n"), "/ab", "a")
 	f.Add([]byte("User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nCrawl-delay: 1\nDisallow: /\n"), "/x", "a")
+	f.Add([]byte("\xef\xbb\xbfLicense: /a\r  LICENSE:b\rlicense c\nUser-agent: *\n\tLicense: d # e\nLicenses: f\nLicense\x00: g\n"), "/", "a")
 	f.Fuzz(func(t *testing.T, body []byte, url, agent string) {
 		start := time.Now()
 		r := Parse(body)
@@ -80,6 +81,20 @@ func FuzzParse(f *testing.F) {
 				if g.Line != int(r.groups[gi].line) || g.Agents[0].Line != g.Line {
 					t.Fatalf("%s: group %d at line %d, Groups says %d (first agent on %d)", dl, gi, r.groups[gi].line, g.Line, g.Agents[0].Line)
 				}
+				// Rules reads a group's rules again from the body, where it starts.
+				if rules := slices.Collect(r.Rules([]int{gi})); !slices.Equal(rules, g.Rules) {
+					t.Fatalf("%s: Rules([%d]) = %v; Groups()[%d].Rules = %v", dl, gi, rules, gi, g.Rules)
+				}
+			}
+			// Parse's reading notes License lines; the detailed reading reads them as fields.
+			var licenses []string
+			for _, f := range r.Fields() {
+				if f.Name == "license" {
+					licenses = append(licenses, f.Value)
+				}
+			}
+			if got := r.Licenses(); !slices.Equal(got, licenses) {
+				t.Fatalf("%s: Licenses() = %q; Fields has %q", dl, got, licenses)
 			}
 		}
 	})

@@ -40,3 +40,21 @@ func TestLicenses(t *testing.T) {
 		}
 	}
 }
+
+// TestLicenseLines: Licenses finds License lines however the line is written, as every
+// other field is read: after a byte order mark, white space or a CR alone, in any case,
+// before a comment; without a colon only where the dialect reads such a line (Google and
+// RFC 9309 read "name value"). "Licenses" is another name (License is read exactly),
+// and a NUL byte ends a line's content.
+func TestLicenseLines(t *testing.T) {
+	body := "\xef\xbb\xbfLicense: /a\r  LICENSE:b\rlicense c\nUser-agent: *\n\tLicense: d # e\nLicenses: f\nLicense\x00: g\n"
+	for _, d := range Dialects() {
+		want := []string{"/a", "b", "c", "d"}
+		if d.legacy() {
+			want = []string{"/a", "b", "d"}
+		}
+		if got := ParseString(body, WithDialect(d)).Licenses(); !slices.Equal(got, want) {
+			t.Errorf("%s: Licenses() = %q; want %q", d, got, want)
+		}
+	}
+}

@@ -205,6 +205,7 @@ func (r *Robots) parse(body string) {
 	// are searched for one (classify), and a rule set's compilation searches its groups.
 	gr := groupReader{groups: grouper{b: b, size: len(body)}}
 	r.exact = gr.readBody(body, r.dialect)
+	r.licenses = gr.groups.licenses
 	r.index(b)
 	r.groups = clone(b.groups)
 	r.tokens, r.setGroup = clone(b.tokens), clone(b.setGroup)
@@ -217,14 +218,16 @@ func (r *Robots) parse(body string) {
 // grouper is what parse records of a body's groups as groupReader reads them: where
 // each starts and ends, and the product tokens that name it.
 type grouper struct {
-	b    *builder
-	size int // the body's
+	b        *builder
+	size     int  // the body's
+	licenses bool // a License line was read
 }
 
 // reset forgets what a first reading recorded, for a second (groupReader.readBody).
 func (gr *grouper) reset() {
 	b := gr.b
 	b.groups, b.names, b.stars = b.groups[:0], b.names[:0], b.stars[:0]
+	gr.licenses = false
 }
 
 // end ends group gi before the line at start.
@@ -529,26 +532,12 @@ func (r *Robots) compileSet(gs []int32, index bool) []byte {
 	defer b.release()
 	dialect := r.dialect
 	legacy := dialect.legacy()
-	var l Line
 	for _, gi := range gs {
-		g := &r.groups[gi]
-		rd := readerAt(r.body[:g.end], dialect, int(g.start), int(g.line)-1, r.exact)
-		// The group's lines need no search for a NUL byte when it has none.
-		rd.noNUL = strings.IndexByte(r.body[g.start:g.end], 0) < 0
-		for {
-			start, end, kind, n, ok := rd.next()
-			if !ok {
-				break
-			}
-			if kind == KindUserAgent {
-				continue
-			}
-			rd.classify(&l, start, end, kind, n)
-			if l.Kind != KindAllow && l.Kind != KindDisallow || l.Value == "" {
-				continue // an empty value restricts nothing
-			}
+		rr := r.groupRules(int(gi))
+		l := &rr.l
+		for rr.next() {
 			allow := l.Kind == KindAllow
-			src := start + l.ValueCol - 1
+			src := rr.src
 			pat := dialect.compilePattern(l.Value)
 			b.addRule(pat, l.Num, src, len(l.Value), allow)
 			if pat.s == l.Value {
@@ -563,6 +552,43 @@ func (r *Robots) compileSet(gs []int32, index bool) []byte {
 	}
 	// The old dialects have no buckets: they try rules in file order.
 	return b.writeSet(!legacy, index)
+}
+
+// ruleReader reads the allow and disallow lines of one group again from the body,
+// from where parse found the group to where it ends: what a rule set's compilation
+// reads (compileSet) and Robots.Rules reports.
+type ruleReader struct {
+	rd  reader
+	l   Line // the rule line just read
+	src int  // where its value starts in the body
+}
+
+// groupRules returns a reader of the rules of group gi.
+func (r *Robots) groupRules(gi int) ruleReader {
+	g := &r.groups[gi]
+	rd := readerAt(r.body[:g.end], r.dialect, int(g.start), int(g.line)-1, r.exact)
+	// The group's lines need no search for a NUL byte when it has none.
+	rd.noNUL = strings.IndexByte(r.body[g.start:g.end], 0) < 0
+	return ruleReader{rd: rd}
+}
+
+// next reads the next allow or disallow line of the group into rr.l, and reports
+// whether there was one. Lines of an empty value are passed over: they restrict nothing.
+func (rr *ruleReader) next() bool {
+	for {
+		start, end, kind, n, ok := rr.rd.next()
+		if !ok {
+			return false
+		}
+		if kind == KindUserAgent {
+			continue
+		}
+		rr.rd.classify(&rr.l, start, end, kind, n)
+		if l := &rr.l; (l.Kind == KindAllow || l.Kind == KindDisallow) && l.Value != "" {
+			rr.src = start + l.ValueCol - 1
+			return true
+		}
+	}
 }
 
 // writeSet writes the rules added (addRule) as a set, bucketed or not (the legacy

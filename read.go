@@ -233,6 +233,29 @@ var groupBytes = func() (t [len(dialectNames)][256]bool) {
 	return t
 }()
 var agentByte = initialBytes(KindUserAgent)
+
+// parseBytes and parseAgentByte are groupBytes and agentByte with the initials of
+// License: Parse's reading sees License lines too, which stand outside groups, so that
+// Robots.Licenses needs no other reading of a file that has none (most files).
+var parseBytes = func() (t [len(dialectNames)][256]bool) {
+	for d := range t {
+		t[d] = orBytes(groupBytes[d], licenseByte)
+	}
+	return t
+}()
+var parseAgentByte = orBytes(agentByte, licenseByte)
+var licenseByte = initialsOf(func(f *fieldName) bool { return f.name == licenseField })
+
+// licenseField is the name of RSL's License field.
+const licenseField = "license"
+
+func orBytes(a, b [256]bool) [256]bool {
+	for c := range a {
+		a[c] = a[c] || b[c]
+	}
+	return a
+}
+
 var anyByte = func() (t [256]bool) {
 	for c := range t {
 		t[c] = true
@@ -330,7 +353,8 @@ type reader struct {
 	s         string
 	dialect   Dialect
 	want      *[256]bool // the first bytes of the lines next returns (see agentsOnly)
-	groups    *[256]bool // groupBytes of the dialect
+	groups    *[256]bool // groupBytes of the dialect (parseBytes in Parse's reading)
+	agents    *[256]bool // agentByte (parseAgentByte in Parse's reading)
 	blanks    bool       // next returns empty lines
 	noNUL     bool       // s has no NUL byte: classify need not search a line for one
 	exact     bool       // a CR alone ends a line too
@@ -363,7 +387,7 @@ func newReader(s string, d Dialect) reader {
 func readerAt(s string, d Dialect, pos, num int, exact bool) reader {
 	crs := strings.Count(s[pos:], "\r")
 	groups := &groupBytes[d]
-	return reader{s: s, dialect: d, want: groups, groups: groups, blanks: d.legacy(), exact: exact, hasCR: crs > 0, crs: crs,
+	return reader{s: s, dialect: d, want: groups, groups: groups, agents: &agentByte, blanks: d.legacy(), exact: exact, hasCR: crs > 0, crs: crs,
 		pos: pos, num: num, nextLF: -1, nextCR: -1, nextH: -1}
 }
 
@@ -478,7 +502,7 @@ func (rd *reader) exactEnd(pos int) (end, next int) {
 func (rd *reader) agentsOnly(only bool) {
 	rd.want, rd.skip = rd.groups, false
 	if only {
-		rd.want = &agentByte
+		rd.want = rd.agents
 	}
 }
 
@@ -697,7 +721,7 @@ type groupReader struct {
 // read the body exactly (see reader.misread): a first reading that finds some CR ending a
 // line by itself is forgotten, and the body read again.
 func (gr *groupReader) readBody(s string, d Dialect) (exact bool) {
-	rd := readerAt(s, d, skipBOM(s), 0, false)
+	rd := gr.readerAt(s, d, false)
 	gr.read(&rd)
 	if !rd.misread() || gr.decide && gr.once.budget < 0 {
 		return false
@@ -708,9 +732,18 @@ func (gr *groupReader) readBody(s string, d Dialect) (exact bool) {
 		gr.groups.reset()
 	}
 	gr.g = newGrouping()
-	rd = readerAt(s, d, skipBOM(s), 0, true)
+	rd = gr.readerAt(s, d, true)
 	gr.read(&rd)
 	return true
+}
+
+// readerAt returns the reader of body s for readBody: Parse's sees License lines too.
+func (gr *groupReader) readerAt(s string, d Dialect, exact bool) reader {
+	rd := readerAt(s, d, skipBOM(s), 0, exact)
+	if !gr.decide {
+		rd.want, rd.groups, rd.agents = &parseBytes[d], &parseBytes[d], &parseAgentByte
+	}
+	return rd
 }
 
 // read reads the lines of rd.
@@ -765,6 +798,9 @@ func (gr *groupReader) read(rd *reader) {
 			}
 			if rd.dialect.groupRule(key) {
 				gr.rule(rd)
+			}
+			if !gr.decide && equalFold(key, licenseField) {
+				gr.groups.licenses = true
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package robots
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,7 @@ type Robots struct {
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	dialect  Dialect
 	exact    bool   // some CR ends a line by itself: the body is read exactly (see reader); beside dialect, in its word
+	licenses bool   // the body has a License line (Parse's reading sees them: parseBytes)
 	body     string // the body parsed, immutable: every string reported is part of it
 
 	groups      []group     // in file order
@@ -377,6 +379,22 @@ func (r *Robots) group(d *details, gi int) Group {
 	}
 }
 
+// Rules returns the allow and disallow rules of the groups at indexes gs in Groups
+// (as GroupsFor returns them), group by group, each group's in file order: the Rules
+// of those groups as Groups reports them, read again from the body without building
+// the groups. It allocates nothing.
+func (r *Robots) Rules(gs []int) iter.Seq[Rule] {
+	return func(yield func(Rule) bool) {
+		for _, gi := range gs {
+			for rr := r.groupRules(gi); rr.next(); {
+				if !yield(Rule{Allow: rr.l.Kind == KindAllow, Value: rr.l.Value, Line: rr.l.Num}) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Sitemaps returns the values of the sitemap lines, in file order.
 func (r *Robots) Sitemaps() []string {
 	if r == nil {
@@ -395,12 +413,12 @@ func (r *Robots) Sitemaps() []string {
 // the absolute URL of an XML licence for the whole site), in file order. Like
 // sitemaps, they stand outside groups and speak to every crawler.
 func (r *Robots) Licenses() []string {
-	if r == nil {
+	if r == nil || !r.licenses {
 		return nil
 	}
 	var out []string
 	for _, f := range r.details().fields {
-		if f.Name == "license" {
+		if f.Name == licenseField {
 			out = append(out, f.Value)
 		}
 	}
@@ -433,35 +451,57 @@ func (r *Robots) Diagnostics() []Diagnostic {
 // these product tokens, in file order, and whether they are the "*" fallback. It
 // returns no groups when none applies (everything is allowed).
 func (r *Robots) GroupsFor(agents ...string) (groups []int, global bool) {
+	return r.AppendGroupsFor(nil, agents...)
+}
+
+// AppendGroupsFor is GroupsFor appending the indexes to dst: a caller asking for many
+// crawlers may reuse one slice. It allocates nothing when dst has room for them.
+func (r *Robots) AppendGroupsFor(dst []int, agents ...string) (groups []int, global bool) {
 	if r == nil {
-		return nil, false
+		return dst, false
 	}
 	if r.dialect.legacy() {
 		gi, global := r.legacyGroup(agents)
 		if gi < 0 {
-			return nil, false
+			return dst, false
 		}
-		return []int{gi}, global
+		return append(dst, gi), global
 	}
+	// Most crawlers are named by one token at most: the groups of one set are in file
+	// order, each once (Robots.index).
+	var set *setRef
+	named := 0
 	for _, a := range agents {
-		if set := r.lookup(a); set != nil {
-			for _, g := range r.groupsOf(set) {
-				groups = append(groups, int(g))
+		if s := r.lookup(a); s != nil {
+			set = s
+			named++
+		}
+	}
+	switch {
+	case named > 1:
+		// Several agents may name the same groups: sorted, each is kept once (a sort, not
+		// a search per group, so that a file of many groups costs linear time).
+		n := len(dst)
+		for _, a := range agents {
+			if s := r.lookup(a); s != nil {
+				dst = appendGroups(dst, r.groupsOf(s))
 			}
 		}
+		slices.Sort(dst[n:])
+		return dst[:n+len(slices.Compact(dst[n:]))], false
+	case named == 0 && r.star.groupN > 0:
+		set, global = &r.star, true
+	case named == 0:
+		return dst, false
 	}
-	// Several agents may name the same groups: sorted, each is kept once (a sort, not a
-	// search per group, so that a file of many groups costs linear time).
-	slices.Sort(groups)
-	groups = slices.Compact(groups)
-	if len(groups) == 0 && r.star.groupN > 0 {
-		global = true
-		for _, g := range r.groupsOf(&r.star) {
-			groups = append(groups, int(g))
-		}
+	return appendGroups(dst, r.groupsOf(set)), global
+}
+
+func appendGroups(dst []int, gs []int32) []int {
+	for _, g := range gs {
+		dst = append(dst, int(g))
 	}
-	slices.Sort(groups)
-	return groups, global
+	return dst
 }
 
 // CrawlDelay returns the crawl-delay that applies to a crawler with these product

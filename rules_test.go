@@ -1,0 +1,166 @@
+package robots
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gorobots/robots/internal/testenv"
+)
+
+// rulesBody has a group named by two tokens, a group of "*" and a second group of a
+// (RFC 9309 2.2.1: the groups naming a crawler are combined), an empty allow (which
+// restricts nothing) and a License line between the groups.
+const rulesBody = `User-agent: a
+User-agent: b
+Disallow: /x
+Allow:
+Allow: /y
+License: https://example.com/l.xml
+
+User-agent: *
+Disallow: /
+User-agent: A
+Disallow: /z
+`
+
+// TestRulesAndGroupsFor: GroupsFor and AppendGroupsFor give the groups that name one
+// of the agents, case-insensitively, in file order, each once, else the "*" groups;
+// Rules gives their allow and disallow lines, group by group, as written.
+func TestRulesAndGroupsFor(t *testing.T) {
+	r := ParseString(rulesBody)
+	for _, tt := range []struct {
+		agents []string
+		groups []int
+		global bool
+		rules  []Rule
+	}{
+		{[]string{"a"}, []int{0, 2}, false, []Rule{{false, "/x", 3}, {true, "/y", 5}, {false, "/z", 11}}},
+		{[]string{"B", "a"}, []int{0, 2}, false, []Rule{{false, "/x", 3}, {true, "/y", 5}, {false, "/z", 11}}},
+		{[]string{"b"}, []int{0}, false, []Rule{{false, "/x", 3}, {true, "/y", 5}}},
+		{[]string{"c"}, []int{1}, true, []Rule{{false, "/", 9}}},
+		{[]string{"c", "d"}, []int{1}, true, []Rule{{false, "/", 9}}},
+	} {
+		gs, global := r.GroupsFor(tt.agents...)
+		if !slices.Equal(gs, tt.groups) || global != tt.global {
+			t.Errorf("GroupsFor(%q) = %v, %v; want %v, %v", tt.agents, gs, global, tt.groups, tt.global)
+		}
+		prefix := []int{7, 7}
+		gs, global = r.AppendGroupsFor(prefix, tt.agents...)
+		if !slices.Equal(gs, append(prefix, tt.groups...)) || global != tt.global {
+			t.Errorf("AppendGroupsFor(%v, %q) = %v, %v; want %v then %v, %v", prefix, tt.agents, gs, global, prefix, tt.groups, tt.global)
+		}
+		if got := slices.Collect(r.Rules(tt.groups)); !slices.Equal(got, tt.rules) {
+			t.Errorf("Rules(%v) = %v; want %v", tt.groups, got, tt.rules)
+		}
+	}
+	if r.detail.Load() != nil {
+		t.Error("GroupsFor or Rules read the file in detail")
+	}
+	if got := r.Licenses(); !slices.Equal(got, []string{"https://example.com/l.xml"}) {
+		t.Errorf("Licenses() = %q", got)
+	}
+	var none *Robots
+	if gs, global := none.GroupsFor("a"); gs != nil || global {
+		t.Errorf("nil Robots: GroupsFor = %v, %v", gs, global)
+	}
+	if got := slices.Collect(ParseString("").Rules(nil)); got != nil {
+		t.Errorf("empty file: Rules(nil) = %v", got)
+	}
+}
+
+// TestRulesAllocs: Rules, and AppendGroupsFor into a slice with room, allocate nothing.
+func TestRulesAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	r := ParseString(rulesBody)
+	buf := make([]int, 0, 8)
+	n := testing.AllocsPerRun(100, func() {
+		gs, _ := r.AppendGroupsFor(buf[:0], "b", "a")
+		for rule := range r.Rules(gs) {
+			if rule.Line == 0 {
+				panic("no line")
+			}
+		}
+		r.AppendGroupsFor(buf[:0], "c")
+	})
+	if n != 0 {
+		t.Errorf("AppendGroupsFor and Rules allocate %v times; want 0", n)
+	}
+}
+
+// TestDetailsCorpus checks, on every corpus file in every dialect, what Parse's reading
+// and the readings of one group answer without the detailed reading of the file (the
+// one behind Groups and Fields): Licenses, the License fields of Fields (and no
+// detailed reading at all for a file without one); Rules, each group's Rules; and in
+// Google's dialect and RFC 9309's, GroupsFor, the groups with a user-agent line whose
+// product token is the agent's (Agent.Token), else those of "*".
+func TestDetailsCorpus(t *testing.T) {
+	c := testenv.Corpus(t)
+	// nil: no agent, which the "*" groups alone apply to.
+	agents := [][]string{{"googlebot"}, {"bingbot", "msnbot"}, {"GPTBot", "ChatGPT-User"}, {"nobody-names-this"}, nil}
+	for _, a := range c.Major {
+		agents = append(agents, []string{a})
+	}
+	failed, licensed := 0, 0
+	fail := func(format string, args ...any) {
+		t.Errorf(format, args...)
+		if failed++; failed > 20 {
+			t.Fatal("stopped after 20 disagreements")
+		}
+	}
+	for fi, file := range c.Files {
+		if raceEnabled && fi%raceSample != 0 {
+			continue
+		}
+		for _, d := range Dialects() {
+			r := Parse(file.Body, WithDialect(d))
+			licenses := r.Licenses()
+			if licenses == nil && r.detail.Load() != nil {
+				fail("%s, %s: Licenses read the file in detail, and found none", file.Host, d)
+			}
+			var want []string
+			for _, f := range r.Fields() {
+				if f.Name == "license" {
+					want = append(want, f.Value)
+				}
+			}
+			if !slices.Equal(licenses, want) {
+				fail("%s, %s: Licenses() = %q; Fields has %q", file.Host, d, licenses, want)
+			}
+			if d == Google && len(want) > 0 {
+				licensed++
+			}
+			groups := r.Groups()
+			for gi, g := range groups {
+				if got := slices.Collect(r.Rules([]int{gi})); !slices.Equal(got, g.Rules) {
+					fail("%s, %s: Rules([%d]) = %v; Groups()[%d].Rules = %v", file.Host, d, gi, got, gi, g.Rules)
+				}
+			}
+			if d != Google && d != RFC9309 {
+				continue
+			}
+			for _, as := range agents {
+				var named, star []int
+				for gi, g := range groups {
+					if slices.ContainsFunc(g.Agents, func(a Agent) bool {
+						return slices.ContainsFunc(as, func(s string) bool { return equalFold(a.Token(), s) })
+					}) {
+						named = append(named, gi)
+					}
+					if slices.ContainsFunc(g.Agents, func(a Agent) bool { return a.Token() == "*" }) {
+						star = append(star, gi)
+					}
+				}
+				wantGs, wantGlobal := named, false
+				if named == nil && star != nil {
+					wantGs, wantGlobal = star, true
+				}
+				if gs, global := r.GroupsFor(as...); !slices.Equal(gs, wantGs) || global != wantGlobal {
+					fail("%s, %s: GroupsFor(%q) = %v, %v; want %v, %v", file.Host, d, as, gs, global, wantGs, wantGlobal)
+				}
+			}
+		}
+	}
+	t.Logf("%d files with a License line (Google's reading)", licensed)
+}
