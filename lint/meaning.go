@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -596,16 +597,32 @@ const (
 // crawler fetch; groups are a file's robots.Robots.Groups and gs what its
 // GroupsFor returns for the crawler.
 func AccessOf(groups []robots.Group, gs []int) Access {
-	allowed, covered, part := false, false, false
-	for _, gi := range gs {
-		switch groupBlocks(groups[gi]) {
-		case -1:
-			allowed = true
-		case 1:
-			covered = true
+	return AccessOfRules(func(yield func(robots.Rule) bool) {
+		for _, gi := range gs {
+			for _, r := range groups[gi].Rules {
+				if !yield(r) {
+					return
+				}
+			}
 		}
-		for _, r := range groups[gi].Rules {
-			part = part || !r.Allow && isPath(r.Value)
+	})
+}
+
+// AccessOfRules is AccessOf for the rules of the crawler's groups, as
+// robots.Robots.Rules gives them for what GroupsFor returns: without building the
+// groups. What AccessOf says of the groups depends only on their rules together: no
+// allow rule with a path in any of them, and some disallow rule that matches every
+// path, is AccessNone.
+func AccessOfRules(rules iter.Seq[robots.Rule]) Access {
+	allowed, covered, part := false, false, false
+	for r := range rules {
+		switch {
+		case !isPath(r.Value):
+		case r.Allow:
+			allowed = true
+		default:
+			part = true
+			covered = covered || covers(r.Value, "/")
 		}
 	}
 	switch {
