@@ -465,12 +465,15 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 	} else {
 		rows = make([]Row, len(s.crawlers))
 	}
+	// The groups of each reading are in gsBuf, at lo:hi: most files need no more
+	// room than the arrays give, and nothing of a reading is allocated.
 	type reading struct {
-		gs                    []int
+		lo, hi                int
 		access, usage, signal string
 	}
-	var groups []robots.Group // read when a crawler has groups
-	var readings []reading
+	var gsArr [16]int
+	var readingArr [4]reading
+	gsBuf, readings := gsArr[:0], readingArr[:0]
 	for i, c := range s.crawlers {
 		row := &rows[i]
 		*row = base
@@ -485,13 +488,14 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 			case fetch.DisallowAll:
 				row.Access = string(lint.AccessNone)
 			case fetch.ObeyRules:
-				gs, _ := res.Robots.GroupsFor(c.Name)
-				k := slices.IndexFunc(readings, func(r reading) bool { return slices.Equal(r.gs, gs) })
-				if k < 0 {
-					if groups == nil && len(gs) > 0 {
-						groups = res.Robots.Groups()
-					}
-					rd := reading{gs: gs, access: string(lint.AccessOf(groups, gs))}
+				lo := len(gsBuf)
+				gsBuf, _ = res.Robots.AppendGroupsFor(gsBuf, c.Name)
+				gs := gsBuf[lo:]
+				k := slices.IndexFunc(readings, func(r reading) bool { return slices.Equal(gsBuf[r.lo:r.hi], gs) })
+				if k >= 0 {
+					gsBuf = gsBuf[:lo]
+				} else {
+					rd := reading{lo: lo, hi: len(gsBuf), access: string(lint.AccessOfRules(res.Robots.Rules(gs)))}
 					if res.Robots.StatesUsage() { // else no preference is stated: skip reading them
 						u := res.Robots.Usage(c.Name, res.Origin+"/")
 						rd.usage, rd.signal = stated(u.ContentUsage), stated(u.ContentSignal)
