@@ -220,41 +220,22 @@ func fieldOf(key string, d Dialect) *fieldName {
 // blank, or a field after white space). Any other line is none of them in d, and is
 // passed over by its first byte. agentByte marks those that may start a user-agent
 // line: all a reading needs while rule lines change nothing for it (reader.agentsOnly).
-// anyByte marks every byte.
+// Both mark the initials of License too: Parse's reading notes License lines, which
+// stand outside groups, so that Robots.Licenses needs no other reading of a file that
+// has none (most files); the other readings pass over them (lines that start so are
+// rare: tables of their own would cost every reading more). anyByte marks every byte.
 var groupBytes = func() (t [len(dialectNames)][256]bool) {
 	for d := range t {
-		t[d] = initialBytes(groupKinds[:]...)
-		for _, f := range fieldNames {
-			if f.rule>>d&1 != 0 {
-				t[d][f.name[0]], t[d][f.name[0]-'a'+'A'] = true, true
-			}
-		}
+		t[d] = initialsOf(func(f *fieldName) bool {
+			return slices.Contains(groupKinds[:], f.kind) || f.rule>>d&1 != 0 || f.name == licenseField
+		})
 	}
 	return t
 }()
-var agentByte = initialBytes(KindUserAgent)
-
-// parseBytes and parseAgentByte are groupBytes and agentByte with the initials of
-// License: Parse's reading sees License lines too, which stand outside groups, so that
-// Robots.Licenses needs no other reading of a file that has none (most files).
-var parseBytes = func() (t [len(dialectNames)][256]bool) {
-	for d := range t {
-		t[d] = orBytes(groupBytes[d], licenseByte)
-	}
-	return t
-}()
-var parseAgentByte = orBytes(agentByte, licenseByte)
-var licenseByte = initialsOf(func(f *fieldName) bool { return f.name == licenseField })
+var agentByte = initialsOf(func(f *fieldName) bool { return f.kind == KindUserAgent || f.name == licenseField })
 
 // licenseField is the name of RSL's License field.
 const licenseField = "license"
-
-func orBytes(a, b [256]bool) [256]bool {
-	for c := range a {
-		a[c] = a[c] || b[c]
-	}
-	return a
-}
 
 var anyByte = func() (t [256]bool) {
 	for c := range t {
@@ -262,10 +243,6 @@ var anyByte = func() (t [256]bool) {
 	}
 	return t
 }()
-
-func initialBytes(kinds ...Kind) [256]bool {
-	return initialsOf(func(f *fieldName) bool { return slices.Contains(kinds, f.kind) })
-}
 
 // initialsOf marks the bytes that may start a line of a field of fieldNames that the
 // reading wants: their initials in either case, white space and NUL (see groupBytes).
@@ -353,8 +330,7 @@ type reader struct {
 	s         string
 	dialect   Dialect
 	want      *[256]bool // the first bytes of the lines next returns (see agentsOnly)
-	groups    *[256]bool // groupBytes of the dialect (parseBytes in Parse's reading)
-	agents    *[256]bool // agentByte (parseAgentByte in Parse's reading)
+	groups    *[256]bool // groupBytes of the dialect
 	blanks    bool       // next returns empty lines
 	noNUL     bool       // s has no NUL byte: classify need not search a line for one
 	exact     bool       // a CR alone ends a line too
@@ -387,7 +363,7 @@ func newReader(s string, d Dialect) reader {
 func readerAt(s string, d Dialect, pos, num int, exact bool) reader {
 	crs := strings.Count(s[pos:], "\r")
 	groups := &groupBytes[d]
-	return reader{s: s, dialect: d, want: groups, groups: groups, agents: &agentByte, blanks: d.legacy(), exact: exact, hasCR: crs > 0, crs: crs,
+	return reader{s: s, dialect: d, want: groups, groups: groups, blanks: d.legacy(), exact: exact, hasCR: crs > 0, crs: crs,
 		pos: pos, num: num, nextLF: -1, nextCR: -1, nextH: -1}
 }
 
@@ -502,7 +478,7 @@ func (rd *reader) exactEnd(pos int) (end, next int) {
 func (rd *reader) agentsOnly(only bool) {
 	rd.want, rd.skip = rd.groups, false
 	if only {
-		rd.want = rd.agents
+		rd.want = &agentByte
 	}
 }
 
@@ -721,7 +697,7 @@ type groupReader struct {
 // read the body exactly (see reader.misread): a first reading that finds some CR ending a
 // line by itself is forgotten, and the body read again.
 func (gr *groupReader) readBody(s string, d Dialect) (exact bool) {
-	rd := gr.readerAt(s, d, false)
+	rd := readerAt(s, d, skipBOM(s), 0, false)
 	gr.read(&rd)
 	if !rd.misread() || gr.decide && gr.once.budget < 0 {
 		return false
@@ -732,18 +708,9 @@ func (gr *groupReader) readBody(s string, d Dialect) (exact bool) {
 		gr.groups.reset()
 	}
 	gr.g = newGrouping()
-	rd = gr.readerAt(s, d, true)
+	rd = readerAt(s, d, skipBOM(s), 0, true)
 	gr.read(&rd)
 	return true
-}
-
-// readerAt returns the reader of body s for readBody: Parse's sees License lines too.
-func (gr *groupReader) readerAt(s string, d Dialect, exact bool) reader {
-	rd := readerAt(s, d, skipBOM(s), 0, exact)
-	if !gr.decide {
-		rd.want, rd.groups, rd.agents = &parseBytes[d], &parseBytes[d], &parseAgentByte
-	}
-	return rd
 }
 
 // read reads the lines of rd.
@@ -796,13 +763,22 @@ func (gr *groupReader) read(rd *reader) {
 			if n > 0 {
 				key = s[start : start+n]
 			}
-			if rd.dialect.groupRule(key) {
-				gr.rule(rd)
-			}
-			if !gr.decide && equalFold(key, licenseField) {
-				gr.groups.licenses = true
-			}
+			gr.other(rd, key)
 		}
+	}
+}
+
+// other reads a line of KindOther whose field name is key: a rule in some dialects
+// (Dialect.groupRule), and for Parse maybe a License line. Such lines are rare among
+// those read: a call of its own keeps the loop of read small.
+//
+//go:noinline
+func (gr *groupReader) other(rd *reader, key string) {
+	if rd.dialect.groupRule(key) {
+		gr.rule(rd)
+	}
+	if !gr.decide && equalFold(key, licenseField) {
+		gr.groups.licenses = true
 	}
 }
 

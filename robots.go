@@ -25,7 +25,7 @@ type Robots struct {
 	tokens   []tokenSet // sorted by token, compared case-insensitively
 	dialect  Dialect
 	exact    bool   // some CR ends a line by itself: the body is read exactly (see reader); beside dialect, in its word
-	licenses bool   // the body has a License line (Parse's reading sees them: parseBytes)
+	licenses bool   // the body has a License line (Parse's reading notes them: groupBytes)
 	body     string // the body parsed, immutable: every string reported is part of it
 
 	groups      []group     // in file order
@@ -386,7 +386,7 @@ func (r *Robots) group(d *details, gi int) Group {
 func (r *Robots) Rules(gs []int) iter.Seq[Rule] {
 	return func(yield func(Rule) bool) {
 		for _, gi := range gs {
-			for rr := r.groupRules(gi); rr.next(); {
+			for rr := (ruleReader{rd: r.groupLines(gi)}); rr.next(); {
 				if !yield(Rule{Allow: rr.l.Kind == KindAllow, Value: rr.l.Value, Line: rr.l.Num}) {
 					return
 				}
