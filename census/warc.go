@@ -289,6 +289,63 @@ func (r *warcReader) plain() (*record, error) {
 	}
 }
 
+// header is what parseRecord has read of a record's header so far.
+type header struct {
+	rec    *record
+	length int   // Content-Length, -1 until read
+	err    error // the first line that is wrong
+}
+
+// read reads one line of a record's header (without its line end).
+func (h *header) read(line []byte) {
+	if h.err != nil {
+		return
+	}
+	rec := h.rec
+	colon := bytes.IndexByte(line, ':')
+	if colon < 0 {
+		if len(bytes.TrimSpace(line)) == 0 || line[0] == ' ' || line[0] == '\t' {
+			return // a continuation line, of no field read here
+		}
+		// Not a field: the header of a record cut short, then another record's.
+		h.err = fmt.Errorf("WARC header line %q is not a field", truncate(line, 40))
+		return
+	}
+	name, value := line[:colon], line[colon+1:] // value trimmed where read
+	// The names by length first: a record has a dozen fields, six are read.
+	switch len(name) {
+	case len("WARC-Type"): // and WARC-Date
+		if equalFold(name, "WARC-Type") {
+			if len(rec.typ) > 0 {
+				h.err = errors.New("two WARC-Type fields: a record cut short, then another")
+			}
+			rec.typ = bytes.TrimSpace(value)
+		} else if equalFold(name, "WARC-Date") {
+			rec.date = bytes.TrimSpace(value)
+		}
+	case len("WARC-Target-URI"):
+		if equalFold(name, "WARC-Target-URI") {
+			rec.uri = bytes.TrimSuffix(bytes.TrimPrefix(bytes.TrimSpace(value), []byte("<")), []byte(">"))
+		}
+	case len("Content-Type"):
+		if equalFold(name, "Content-Type") {
+			rec.contentType = bytes.TrimSpace(value)
+		}
+	case len("Content-Length"): // and WARC-Truncated
+		if equalFold(name, "Content-Length") {
+			value = bytes.TrimSpace(value)
+			n, err := strconv.Atoi(string(value))
+			if err != nil || n < 0 {
+				h.err = fmt.Errorf("invalid Content-Length %q", value)
+				return
+			}
+			h.length = n
+		} else if equalFold(name, "WARC-Truncated") {
+			rec.truncated = bytes.TrimSpace(value)
+		}
+	}
+}
+
 // shortError says that data ends before the record does; need is how many bytes
 // the record takes when known.
 type shortError struct {
@@ -301,16 +358,46 @@ func (e *shortError) Error() string { return e.what }
 // parseRecord reads into rec the record at the start of data: its version line,
 // header fields and block. It returns the bytes the record takes, with the
 // CRLF CRLF that ends it.
+//
+// The header ends at the first CRLF CRLF of data or, when there is none, at the
+// first LF LF (bare LF, which lenient readers take). Its lines are read in the one
+// pass that looks for its end: past an LF LF the pass goes on in case a CRLF CRLF
+// follows, and what it read there is dropped if none does.
 func parseRecord(rec *record, data []byte) (int, error) {
 	if !bytes.HasPrefix(data, warcMagic) {
 		return 0, errors.New("not a WARC record: no \"WARC/\" version line")
 	}
-	hdrEnd := bytes.Index(data, []byte("\r\n\r\n"))
-	sep := 4
-	if hdrEnd < 0 {
-		if i := bytes.Index(data, []byte("\n\n")); i >= 0 { // bare LF, which lenient readers take
-			hdrEnd, sep = i, 2
+	*rec = record{}
+	h := header{rec: rec, length: -1}
+	var atLF header // as it was at the first LF LF
+	var atLFRec record
+	// crlf2 reports whether the line end at nl (a '\n') is the middle of a CRLF CRLF.
+	crlf2 := func(nl int) bool {
+		return data[nl-1] == '\r' && len(data) >= nl+3 && data[nl+1] == '\r' && data[nl+2] == '\n'
+	}
+	hdrEnd, sep, lfEnd := -1, 0, -1
+	for nl := bytes.IndexByte(data, '\n'); nl >= 0; { // nl ends the version line, then each line read
+		if crlf2(nl) {
+			hdrEnd, sep = nl-1, 4
+			break
 		}
+		if lfEnd < 0 && nl+1 < len(data) && data[nl+1] == '\n' {
+			lfEnd, atLF, atLFRec = nl, h, *rec
+		}
+		start := nl + 1
+		i := bytes.IndexByte(data[start:], '\n')
+		if i < 0 {
+			break
+		}
+		nl = start + i
+		line := data[start:nl]
+		if crlf2(nl) {
+			line = line[:len(line)-1] // the header's last line, read without its CR
+		}
+		h.read(line)
+	}
+	if hdrEnd < 0 && lfEnd >= 0 {
+		hdrEnd, sep, h, *rec = lfEnd, 2, atLF, atLFRec
 	}
 	if hdrEnd < 0 {
 		if len(data) > maxHeaderBytes {
@@ -318,62 +405,10 @@ func parseRecord(rec *record, data []byte) (int, error) {
 		}
 		return 0, &shortError{what: "WARC header cut short"}
 	}
-	*rec = record{}
-	length := -1
-	lines := data[:hdrEnd]
-	first := true
-	for len(lines) > 0 {
-		line := lines
-		if i := bytes.IndexByte(lines, '\n'); i >= 0 {
-			line, lines = lines[:i], lines[i+1:]
-		} else {
-			lines = nil
-		}
-		if first {
-			first = false
-			continue
-		}
-		colon := bytes.IndexByte(line, ':')
-		if colon < 0 {
-			if len(bytes.TrimSpace(line)) == 0 || line[0] == ' ' || line[0] == '\t' {
-				continue // a continuation line, of no field read here
-			}
-			// Not a field: the header of a record cut short, then another record's.
-			return 0, fmt.Errorf("WARC header line %q is not a field", truncate(line, 40))
-		}
-		name, value := line[:colon], line[colon+1:] // value trimmed where read
-		// The names by length first: a record has a dozen fields, six are read.
-		switch len(name) {
-		case len("WARC-Type"): // and WARC-Date
-			if equalFold(name, "WARC-Type") {
-				if len(rec.typ) > 0 {
-					return 0, errors.New("two WARC-Type fields: a record cut short, then another")
-				}
-				rec.typ = bytes.TrimSpace(value)
-			} else if equalFold(name, "WARC-Date") {
-				rec.date = bytes.TrimSpace(value)
-			}
-		case len("WARC-Target-URI"):
-			if equalFold(name, "WARC-Target-URI") {
-				rec.uri = bytes.TrimSuffix(bytes.TrimPrefix(bytes.TrimSpace(value), []byte("<")), []byte(">"))
-			}
-		case len("Content-Type"):
-			if equalFold(name, "Content-Type") {
-				rec.contentType = bytes.TrimSpace(value)
-			}
-		case len("Content-Length"): // and WARC-Truncated
-			if equalFold(name, "Content-Length") {
-				value = bytes.TrimSpace(value)
-				n, err := strconv.Atoi(string(value))
-				if err != nil || n < 0 {
-					return 0, fmt.Errorf("invalid Content-Length %q", value)
-				}
-				length = n
-			} else if equalFold(name, "WARC-Truncated") {
-				rec.truncated = bytes.TrimSpace(value)
-			}
-		}
+	if h.err != nil {
+		return 0, h.err
 	}
+	length := h.length
 	if length < 0 {
 		return 0, errors.New("WARC header without Content-Length")
 	}
