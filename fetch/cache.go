@@ -214,7 +214,13 @@ func (c *Client) remember(r *Result) *Result {
 // are reused when they come from the same fetch.
 func (c *Client) withRules(r *Result, prev *Result) *Result {
 	res := *r
-	c.cfg.Policy.settle(&res)
+	c.setRules(&res, prev)
+	return &res
+}
+
+// setRules is withRules in place, for a result no one else holds.
+func (c *Client) setRules(res *Result, prev *Result) {
+	c.cfg.Policy.settle(res)
 	// The origin, which is also the cache's key, as the start of the robots.txt URL:
 	// one string rather than two, so that looking an origin up and answering with
 	// both (serve does, for every origin of a batch) reads one place in memory.
@@ -231,7 +237,6 @@ func (c *Client) withRules(r *Result, prev *Result) *Result {
 			res.Robots = robots.ParseString(res.Body, c.cfg.parse...)
 		}
 	}
-	return &res
 }
 
 // refuseLiteral returns the result of a fetch the dialer would refuse, when origin's

@@ -151,7 +151,9 @@ func (c *Client) Replay(rawURL string, get func(url string) (*Recorded, error)) 
 		}
 		return reply{status: rec.Status, header: rec.Header, recorded: rec.Body}, nil
 	})
-	return c.withRules(c.read(f, origin, robotsURL, nil, now), nil), nil
+	res := c.read(f, origin, robotsURL, nil, now)
+	c.setRules(res, nil)
+	return res, nil
 }
 
 // FetchAs is Fetch with the requests sent with userAgent as their User-Agent
