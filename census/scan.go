@@ -474,8 +474,8 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 	var gsArr [16]int
 	var readingArr [4]reading
 	gsBuf, readings := gsArr[:0], readingArr[:0]
-	for i, c := range s.crawlers {
-		row := &rows[i]
+	for i := range s.crawlers {
+		c, row := &s.crawlers[i], &rows[i] // a Crawler is large: not copied
 		*row = base
 		row.Agent = c.Name
 		if len(c.Purposes) > 0 {
@@ -495,7 +495,7 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 				if k >= 0 {
 					gsBuf = gsBuf[:lo]
 				} else {
-					rd := reading{lo: lo, hi: len(gsBuf), access: string(lint.AccessOfRules(res.Robots.Rules(gs)))}
+					rd := reading{lo: lo, hi: len(gsBuf), access: string(lint.AccessIn(res.Robots, gs))}
 					if res.Robots.StatesUsage() { // else no preference is stated: skip reading them
 						u := res.Robots.Usage(c.Name, res.Origin+"/")
 						rd.usage, rd.signal = stated(u.ContentUsage), stated(u.ContentSignal)

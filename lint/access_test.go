@@ -29,6 +29,7 @@ func TestAccess(t *testing.T) {
 		{"empty disallow", "User-agent: bot\nDisallow:\n", AccessAll},
 		{"allow only", "User-agent: bot\nAllow: /\n", AccessAll},
 		{"no path", "User-agent: bot\nDisallow: private\n", AccessAll},
+		{"allow, then root", "User-agent: bot\nAllow: /a\nDisallow: /b\nDisallow: /\n", AccessPart},
 		{"named group over star", "User-agent: *\nDisallow: /\n\nUser-agent: bot\nDisallow: /tmp\n", AccessPart},
 	} {
 		r := robots.ParseString(tt.body)
@@ -36,8 +37,17 @@ func TestAccess(t *testing.T) {
 		if got := AccessOf(r.Groups(), gs); got != tt.want {
 			t.Errorf("%s: AccessOf = %s; want %s", tt.name, got, tt.want)
 		}
-		if got := AccessOfRules(r.Rules(gs)); got != tt.want {
-			t.Errorf("%s: AccessOfRules = %s; want %s", tt.name, got, tt.want)
+		if got := AccessIn(r, gs); got != tt.want {
+			t.Errorf("%s: AccessIn = %s; want %s", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestAccessInAllocs: AccessIn reads the rules in place.
+func TestAccessInAllocs(t *testing.T) {
+	r := robots.ParseString("User-agent: *\nDisallow: /a\nAllow: /b\n\nUser-agent: bot\nDisallow: /\n")
+	gs := []int{0, 1}
+	if n := testing.AllocsPerRun(100, func() { AccessIn(r, gs) }); n != 0 {
+		t.Errorf("AccessIn allocates %v times; want 0", n)
 	}
 }

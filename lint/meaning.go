@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -597,38 +596,54 @@ const (
 // crawler fetch; groups are a file's robots.Robots.Groups and gs what its
 // GroupsFor returns for the crawler.
 func AccessOf(groups []robots.Group, gs []int) Access {
-	return AccessOfRules(func(yield func(robots.Rule) bool) {
-		for _, gi := range gs {
-			for _, r := range groups[gi].Rules {
-				if !yield(r) {
-					return
-				}
+	var a accessOf
+	for _, gi := range gs {
+		for _, r := range groups[gi].Rules {
+			if a.add(r) {
+				return a.access()
 			}
 		}
-	})
+	}
+	return a.access()
 }
 
-// AccessOfRules is AccessOf for the rules of the crawler's groups, as
-// robots.Robots.Rules gives them for what GroupsFor returns: without building the
-// groups. What AccessOf says of the groups depends only on their rules together: no
-// allow rule with a path in any of them, and some disallow rule that matches every
-// path, is AccessNone.
-func AccessOfRules(rules iter.Seq[robots.Rule]) Access {
-	allowed, covered, part := false, false, false
-	for r := range rules {
-		switch {
-		case !isPath(r.Value):
-		case r.Allow:
-			allowed = true
-		default:
-			part = true
-			covered = covered || covers(r.Value, "/")
+// AccessIn is AccessOf for the groups at indexes gs of a parsed file r, reading
+// their rules alone (robots.Robots.Rules) rather than building every group. It
+// allocates nothing.
+func AccessIn(r *robots.Robots, gs []int) Access {
+	var a accessOf
+	for rule := range r.Rules(gs) {
+		if a.add(rule) {
+			break
 		}
 	}
+	return a.access()
+}
+
+// accessOf reads the rules of a crawler's groups for AccessOf: what it says
+// depends only on their rules together, in any order. No allow rule with a path
+// in any of the groups, and some disallow rule that matches every path, is
+// AccessNone.
+type accessOf struct{ allowed, covered, part bool }
+
+// add reads rule r, and reports whether the answer is known whatever rules follow.
+func (a *accessOf) add(r robots.Rule) bool {
 	switch {
-	case covered && !allowed:
+	case !isPath(r.Value):
+	case r.Allow:
+		a.allowed = true
+	default:
+		a.part = true
+		a.covered = a.covered || covers(r.Value, "/")
+	}
+	return a.allowed && a.part
+}
+
+func (a *accessOf) access() Access {
+	switch {
+	case a.covered && !a.allowed:
 		return AccessNone
-	case part:
+	case a.part:
 		return AccessPart
 	}
 	return AccessAll
