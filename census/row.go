@@ -15,40 +15,40 @@ import (
 // Row is what a robots.txt fetch of a WARC file means for one crawler. Every
 // format writes the same columns, named as the tags say.
 type Row struct {
-	File   string `parquet:"file,dict" json:"file"`          // the WARC file, as named on the command line
+	File   string `parquet:"file" json:"file"`               // the WARC file, as named on the command line
 	Offset int64  `parquet:"warc_offset" json:"warc_offset"` // of the robots.txt response record in the file
 	URL    string `parquet:"url" json:"url"`                 // the record's WARC-Target-URI
 	Host   string `parquet:"host" json:"host"`               // its host, lower case
 	Origin string `parquet:"origin" json:"origin"`           // its origin as the access method writes it; "" when the URL has none
-	Date   string `parquet:"date,dict" json:"date"`          // the record's WARC-Date
+	Date   string `parquet:"date" json:"date"`               // the record's WARC-Date
 	Status int32  `parquet:"status" json:"status"`           // the HTTP status recorded for the robots.txt URL
 	// FinalStatus is the status of the last response the access method read, after
 	// the redirects it followed (0 when none, or when the chain leaves the file).
 	FinalStatus int32  `parquet:"final_status" json:"final_status"`
-	Redirects   int32  `parquet:"redirects" json:"redirects"`            // redirects followed
-	FinalURL    string `parquet:"final_url" json:"final_url"`            // the URL of the last response read
-	Outcome     string `parquet:"outcome,dict" json:"outcome"`           // success, unavailable, unreachable (fetch.Outcome); "" when unknown
-	Effect      string `parquet:"effect,dict" json:"effect"`             // rules, allow-all, disallow-all (fetch.Effect); "" when unknown
-	Error       string `parquet:"error" json:"error"`                    // why the fetch was not a plain answer: too many redirects, a redirect out of the file
-	ContentType string `parquet:"content_type,dict" json:"content_type"` // of the robots.txt response
+	Redirects   int32  `parquet:"redirects" json:"redirects"`       // redirects followed
+	FinalURL    string `parquet:"final_url" json:"final_url"`       // the URL of the last response read
+	Outcome     string `parquet:"outcome" json:"outcome"`           // success, unavailable, unreachable (fetch.Outcome); "" when unknown
+	Effect      string `parquet:"effect" json:"effect"`             // rules, allow-all, disallow-all (fetch.Effect); "" when unknown
+	Error       string `parquet:"error" json:"error"`               // why the fetch was not a plain answer: too many redirects, a redirect out of the file
+	ContentType string `parquet:"content_type" json:"content_type"` // of the robots.txt response
 	// Size is the size of the file the rules come from (of the robots.txt response
 	// otherwise), as recorded.
 	Size          int64  `parquet:"size" json:"size"`
-	Truncated     bool   `parquet:"truncated" json:"truncated"`                // the access method read only its first 500 KiB
-	WARCTruncated string `parquet:"warc_truncated,dict" json:"warc_truncated"` // WARC-Truncated: why the crawler stored only part of it
-	HTML          bool   `parquet:"html" json:"html"`                          // an HTML or XML page, not robots.txt (lint's html-page)
-	License       bool   `parquet:"rsl_license" json:"rsl_license"`            // a License line (Really Simple Licensing)
-	Lint          string `parquet:"lint,dict" json:"lint"`                     // the lint codes of the file, sorted, comma-separated
-	Agent         string `parquet:"agent,dict" json:"agent"`                   // the crawler's product token
-	Purpose       string `parquet:"purpose,dict" json:"purpose"`               // its main purpose in the registry; "" when not in it
+	Truncated     bool   `parquet:"truncated" json:"truncated"`           // the access method read only its first 500 KiB
+	WARCTruncated string `parquet:"warc_truncated" json:"warc_truncated"` // WARC-Truncated: why the crawler stored only part of it
+	HTML          bool   `parquet:"html" json:"html"`                     // an HTML or XML page, not robots.txt (lint's html-page)
+	License       bool   `parquet:"rsl_license" json:"rsl_license"`       // a License line (Really Simple Licensing)
+	Lint          string `parquet:"lint" json:"lint"`                     // the lint codes of the file, sorted, comma-separated
+	Agent         string `parquet:"agent" json:"agent"`                   // the crawler's product token
+	Purpose       string `parquet:"purpose" json:"purpose"`               // its main purpose in the registry; "" when not in it
 	// Access is how much of the site the crawler may fetch: blocked (entirely),
 	// partly, open (lint.Access); "" when unknown.
-	Access string `parquet:"access,dict" json:"access"`
+	Access string `parquet:"access" json:"access"`
 	// ContentUsage and ContentSignal are the usage preferences stated for the
 	// crawler at the site's root, "label=y|n" comma-separated: Content-Usage
 	// categories, Content-Signal signals (robots.Usage).
-	ContentUsage  string `parquet:"content_usage,dict" json:"content_usage"`
-	ContentSignal string `parquet:"content_signal,dict" json:"content_signal"`
+	ContentUsage  string `parquet:"content_usage" json:"content_usage"`
+	ContentSignal string `parquet:"content_signal" json:"content_signal"`
 }
 
 // columns are the CSV header, in Row's order.
@@ -89,6 +89,7 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 		opts := []parquet.WriterOption{
 			parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
 			parquet.CreatedBy("robots corpus", "", ""),
+			parquet.PageBufferSize(parquetPage),
 		}
 		// Only warc_offset, which grows with the file, has page statistics and
 		// bounds: the rows are in the order of the WARC file, so every page spans
@@ -109,6 +110,16 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 	}
 	return nil, fmt.Errorf("unknown format %q (want parquet, csv or jsonl)", format)
 }
+
+// parquetPage is the size of a Parquet column's page before compression. No
+// column has a dictionary: the rows of one fetch repeat every value but those of
+// agent, purpose, access, content_usage and content_signal, and zstd over 2 MiB
+// pages of plain values finds those runs for less than a dictionary's map lookup
+// a value cost: the whole writer 0.75x the instructions of 256 KiB pages with
+// dictionaries on the 12 columns of few values, in a file of the same size
+// (census.BenchmarkWrite; docs/corpus.md, "Speed"). Each column buffers at most
+// one page (and a row's value) before compressing it.
+const parquetPage = 2 << 20
 
 // parquetRowGroup is how many rows a Parquet row group holds: a bound on the rows
 // buffered (a few hundred bytes each before compression) and large enough for
