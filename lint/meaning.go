@@ -156,26 +156,34 @@ func leading(v string) string {
 // checkAgents looks at the user-agent lines: their product tokens and the crawlers
 // named in more than one group.
 func checkAgents(f *file) {
-	firstGroup := map[string]int{} // lower-case token (or "*") → first user-agent line naming it
-	type rule struct {
-		allow bool
-		value string
-	}
-	rulesOf := map[string]map[rule]bool{} // lower-case token → the rules of the groups naming it so far
-	disallows := map[string]bool{}        // lower-case token → whether those rules include a disallow
 	// Only a token named more than once can be in more than one group, with rules to
 	// compare: the others' are not collected (most files name each token once, and
 	// most name none in two groups, which a rule set of two groups or more shows).
-	var named map[string]int
+	type token struct {
+		n         int  // its number
+		named     int  // user-agent lines naming it
+		first     int  // the first user-agent line naming it, once its groups are read
+		inGroup   int  // 1 + the last group read naming it
+		disallows bool // the rules of its groups read so far include a disallow
+	}
+	var tokens map[string]*token // by lower-case token (or "*")
+	var seen map[uint64]bool     // of each token, the rules of its groups read so far: number, value number, allow
+	var ids []int32
 	if slices.ContainsFunc(f.ruleSets(), func(s ruleSet) bool { return len(s.groups) > 1 }) {
-		named = map[string]int{}
+		tokens, seen = map[string]*token{}, map[uint64]bool{}
+		ids, _ = f.valueIDs()
 		for _, g := range f.groups {
 			for _, a := range g.Agents {
-				named[f.agentKey(a.Line, a.Name)]++
+				key := f.agentKey(a.Line, a.Name)
+				t := tokens[key]
+				if t == nil {
+					t = &token{n: len(tokens)}
+					tokens[key] = t
+				}
+				t.named++
 			}
 		}
 	}
-	inGroup := map[string]int{} // token named more than once → 1 + the last group naming it
 	for gi, g := range f.groups {
 		for _, a := range g.Agents {
 			tok := a.Token()
@@ -187,34 +195,38 @@ func checkAgents(f *file) {
 					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentWildcard, "%s", msg)
 				}
 			}
-			if named == nil {
+			if tokens == nil {
 				continue
 			}
 			key := f.agentKey(a.Line, a.Name)
-			if key == "" || named[key] < 2 || inGroup[key] == gi+1 {
+			t := tokens[key]
+			if key == "" || t.named < 2 || t.inGroup == gi+1 {
 				continue
 			}
-			inGroup[key] = gi + 1
-			prev, ok := firstGroup[key]
+			t.inGroup = gi + 1
+			prev, ok := t.first, t.first > 0
 			if !ok {
-				firstGroup[key] = a.Line
-				rulesOf[key] = map[rule]bool{}
+				t.first = a.Line
 			}
 			// Merging matters only when this group adds rules the earlier ones lack
 			// ("Crescent" and "Crescent Internet ToolPak", both "Disallow: /", agree).
 			// A new allow matters only next to a disallow it could override.
-			newDisallow, newAllow, anyDisallow := false, false, disallows[key]
+			newDisallow, newAllow, anyDisallow := false, false, t.disallows
 			for _, r := range g.Rules {
 				if !r.Allow {
 					anyDisallow = true
 				}
-				if k := (rule{r.Allow, r.Value}); !rulesOf[key][k] {
-					rulesOf[key][k] = true
+				k := uint64(t.n)<<33 | uint64(ids[r.Line])<<1
+				if r.Allow {
+					k |= 1
+				}
+				if !seen[k] {
+					seen[k] = true
 					newDisallow = newDisallow || !r.Allow
 					newAllow = newAllow || r.Allow
 				}
 			}
-			disallows[key] = anyDisallow
+			t.disallows = anyDisallow
 			adds := newDisallow || newAllow && anyDisallow
 			if !ok || !adds {
 				continue
