@@ -467,37 +467,42 @@ func (r *Robots) AppendGroupsFor(dst []int, agents ...string) (groups []int, glo
 		}
 		return append(dst, gi), global
 	}
-	// Most crawlers are named by one token at most: the groups of one set are in file
-	// order, each once (Robots.index).
+	// The groups of one set are in file order, each once (Robots.index): most crawlers
+	// are named by one token at most, whose set (or the "*" set) is appended as it is.
 	var set *setRef
-	named := 0
-	for _, a := range agents {
-		if s := r.lookup(a); s != nil {
-			set = s
-			named++
+	for i, a := range agents {
+		s := r.lookup(a)
+		if s == nil {
+			continue
 		}
+		if set != nil {
+			return r.appendNamed(dst, set, agents[i:]), false
+		}
+		set = s
 	}
-	switch {
-	case named > 1:
-		// Several agents may name the same groups: sorted, each is kept once (a sort, not
-		// a search per group, so that a file of many groups costs linear time).
-		n := len(dst)
-		for _, a := range agents {
-			if s := r.lookup(a); s != nil {
-				dst = appendGroups(dst, r.groupsOf(s))
-			}
-		}
-		slices.Sort(dst[n:])
-		return dst[:n+len(slices.Compact(dst[n:]))], false
-	case named == 0 && r.star.groupN > 0:
-		set, global = &r.star, true
-	case named == 0:
-		return dst, false
+	if set == nil {
+		set, global = &r.star, r.star.groupN > 0
 	}
 	return appendGroups(dst, r.groupsOf(set)), global
 }
 
+// appendNamed appends the groups of set, and of the sets agents name, sorted, each
+// once: several agents may name the same groups (a sort, not a search per group, so
+// that a file of many groups costs linear time).
+func (r *Robots) appendNamed(dst []int, set *setRef, agents []string) []int {
+	n := len(dst)
+	dst = appendGroups(dst, r.groupsOf(set))
+	for _, a := range agents {
+		if s := r.lookup(a); s != nil {
+			dst = appendGroups(dst, r.groupsOf(s))
+		}
+	}
+	slices.Sort(dst[n:])
+	return dst[:n+len(slices.Compact(dst[n:]))]
+}
+
 func appendGroups(dst []int, gs []int32) []int {
+	dst = slices.Grow(dst, len(gs))
 	for _, g := range gs {
 		dst = append(dst, int(g))
 	}

@@ -568,12 +568,17 @@ func groupBlocks(g robots.Group) int8 {
 		case !isPath(r.Value):
 		case r.Allow:
 			return -1
-		case b == 0 && (len(r.Value) < 2 || r.Value[1] == '*' || r.Value[0] == '*') && covers(r.Value, "/"):
-			// ("/x…": the "x" would have to match what follows "/" in every path.)
+		case b == 0 && coversAll(r.Value):
 			b = 1
 		}
 	}
 	return b
+}
+
+// coversAll reports whether a rule of path value v matches every path.
+func coversAll(v string) bool {
+	// ("/x…": the "x" would have to match what follows "/" in every path.)
+	return (len(v) < 2 || v[1] == '*' || v[0] == '*') && covers(v, "/")
 }
 
 // blocksAll reports whether the groups gs, whose groupBlocks are blocks, disallow
@@ -646,7 +651,7 @@ func (a *accessOf) add(r robots.Rule) bool {
 		a.allowed = true
 	default:
 		a.part = true
-		a.covered = a.covered || covers(r.Value, "/")
+		a.covered = a.covered || coversAll(r.Value)
 	}
 	return a.allowed && a.part
 }
