@@ -53,13 +53,14 @@ func checkGroupMerge(f *file) {
 }
 
 // groupRules returns the number of rules of the group with a user-agent line at line.
+// Groups are in line order: the one that can hold it is the last starting at or
+// before it (a search, not a walk over every group: a file of thousands of merged
+// groups asks for each).
 func (f *file) groupRules(line int) int {
-	for _, g := range f.groups {
-		for _, a := range g.Agents {
-			if a.Line == line {
-				return len(g.Rules)
-			}
-		}
+	gi, _ := slices.BinarySearchFunc(f.groups, line+1, func(g robots.Group, n int) int { return g.Line - n })
+	gi-- // the last group starting at or before line
+	if gi >= 0 && slices.ContainsFunc(f.groups[gi].Agents, func(a robots.Agent) bool { return a.Line == line }) {
+		return len(f.groups[gi].Rules)
 	}
 	return 0
 }
