@@ -62,12 +62,15 @@ var unboundedColumns = []string{"file", "url", "host", "origin", "date", "status
 	"final_url", "outcome", "effect", "error", "content_type", "size", "truncated", "warc_truncated", "html",
 	"rsl_license", "lint", "agent", "purpose", "access", "content_usage", "content_signal"}
 
-func (r *Row) strings() []string {
+func (r *Row) strings() []string { return r.appendStrings(nil) }
+
+// appendStrings appends the row's values, as text in Row's order, to dst.
+func (r *Row) appendStrings(dst []string) []string {
 	i := func(n int64) string { return strconv.FormatInt(n, 10) }
 	b := strconv.FormatBool
-	return []string{r.File, i(r.Offset), r.URL, r.Host, r.Origin, r.Date, i(int64(r.Status)), i(int64(r.FinalStatus)),
+	return append(dst, r.File, i(r.Offset), r.URL, r.Host, r.Origin, r.Date, i(int64(r.Status)), i(int64(r.FinalStatus)),
 		i(int64(r.Redirects)), r.FinalURL, r.Outcome, r.Effect, r.Error, r.ContentType, i(r.Size), b(r.Truncated),
-		r.WARCTruncated, b(r.HTML), b(r.License), r.Lint, r.Agent, r.Purpose, r.Access, r.ContentUsage, r.ContentSignal}
+		r.WARCTruncated, b(r.HTML), b(r.License), r.Lint, r.Agent, r.Purpose, r.Access, r.ContentUsage, r.ContentSignal)
 }
 
 // Formats are the output formats, by name.
@@ -168,6 +171,7 @@ func (p *parquetWriter) Close() error {
 type csvWriter struct {
 	w      *csv.Writer
 	header bool
+	record []string // the fields of the row written last, reused
 }
 
 func (c *csvWriter) Write(r *Row) error {
@@ -177,7 +181,8 @@ func (c *csvWriter) Write(r *Row) error {
 			return err
 		}
 	}
-	return c.w.Write(r.strings())
+	c.record = r.appendStrings(c.record[:0])
+	return c.w.Write(c.record)
 }
 
 func (c *csvWriter) Close() error {
