@@ -401,3 +401,81 @@ func TestScanNoLint(t *testing.T) {
 		t.Error("no HTML page among the cases")
 	}
 }
+
+// TestScanStops: Scan stops when emit fails, when its context ends and when its
+// input fails, having emitted rows in the file's order up to there; with the input
+// failing, the rows of the fetches read before it are emitted.
+func TestScanStops(t *testing.T) {
+	w := newWARC(true)
+	const fetches = 300 // several batches of jobs
+	for i := range fetches {
+		w.capture(fmt.Sprintf("https://h%d.example/robots.txt", i), 200, []byte("User-agent: *\nDisallow: /x\n"))
+	}
+	data := w.bytes()
+	cfg := Config{Crawlers: testCrawlers[:1], NoLint: true, Workers: 2}
+	all, _, _ := scanAll(t, data, cfg)
+	if len(all) != fetches {
+		t.Fatalf("%d rows, want %d", len(all), fetches)
+	}
+	prefix := func(t *testing.T, rows []Row) {
+		t.Helper()
+		for i := range rows {
+			if rows[i] != all[i] {
+				t.Fatalf("row %d: %s, want %s", i, rows[i].URL, all[i].URL)
+			}
+		}
+	}
+
+	t.Run("emit fails", func(t *testing.T) {
+		stop := errors.New("stop")
+		var rows []Row
+		_, err := Scan(context.Background(), bytes.NewReader(data), "test.warc.gz", cfg, func(r *Row) error {
+			if len(rows) == 100 {
+				return stop
+			}
+			rows = append(rows, *r)
+			return nil
+		})
+		if !errors.Is(err, stop) || len(rows) != 100 {
+			t.Fatalf("err %v, %d rows; want stop after 100", err, len(rows))
+		}
+		prefix(t, rows)
+	})
+
+	t.Run("context ends", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var rows []Row
+		_, err := Scan(ctx, bytes.NewReader(data), "test.warc.gz", cfg, func(r *Row) error {
+			rows = append(rows, *r)
+			if len(rows) == 50 {
+				cancel()
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) || len(rows) != 50 {
+			t.Fatalf("err %v, %d rows; want context.Canceled after 50", err, len(rows))
+		}
+		prefix(t, rows)
+	})
+
+	t.Run("input fails", func(t *testing.T) {
+		broken := errors.New("connection reset")
+		cut := len(data) * 2 / 3
+		src := io.MultiReader(bytes.NewReader(data[:cut]), iotest.ErrReader(broken))
+		var rows []Row
+		_, err := Scan(context.Background(), src, "test.warc.gz", cfg, func(r *Row) error {
+			rows = append(rows, *r)
+			return nil
+		})
+		if !errors.Is(err, broken) {
+			t.Fatalf("err %v, want the input's", err)
+		}
+		// Every fetch whose records end before the cut is read and emitted (a
+		// fetch is three records; the last ones may be cut).
+		if want := fetches*2/3 - 2; len(rows) < want || len(rows) == fetches {
+			t.Fatalf("%d rows, want at least %d and not all", len(rows), want)
+		}
+		prefix(t, rows)
+	})
+}

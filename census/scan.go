@@ -117,24 +117,41 @@ type job struct {
 	chain      []*response
 	unresolved bool // the last response redirects to a URL the file does not hold
 	rows       []Row
-	sent       bool           // given to the workers
-	done       sync.WaitGroup // decided
-	one        [1]*response   // chain's first, without an allocation of its own
+	sent       bool         // given to the workers
+	one        [1]*response // chain's first, without an allocation of its own
 }
+
+// A batch is jobs handed to a worker together, so that the reader and the workers
+// take turns less often: on one core each turn costs a switch and evicts the other's
+// tables and buffers from the caches.
+type batch struct {
+	jobs  []*job
+	bytes int // the bodies of their chains
+	done  sync.WaitGroup
+}
+
+// A batch goes to the workers at batchJobs jobs or batchBytes bytes of bodies, so
+// that the jobs between the reader and the emitter stay few and small.
+const (
+	batchJobs  = 32
+	batchBytes = 1 << 20
+)
 
 func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error) (Stats, error) {
 	var st Stats
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	work := make(chan *job, 2*s.cfg.Workers)
-	ordered := make(chan *job, 4*s.cfg.Workers)
+	work := make(chan *batch, 2*s.cfg.Workers)
+	ordered := make(chan *batch, 4*s.cfg.Workers)
 	var wg sync.WaitGroup
 	for range s.cfg.Workers {
 		wg.Go(func() {
-			for j := range work {
-				s.decide(ctx, j)
-				j.done.Done()
+			for b := range work {
+				for _, j := range b.jobs {
+					s.decide(ctx, j)
+				}
+				b.done.Done()
 			}
 		})
 	}
@@ -142,41 +159,62 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 	emitted := make(chan struct{})
 	go func() {
 		defer close(emitted)
-		for j := range ordered {
-			j.done.Wait()
-			if emitErr != nil {
-				continue
-			}
-			for i := range j.rows {
-				if err := emit(&j.rows[i]); err != nil {
-					emitErr = err
-					cancel()
+		for b := range ordered {
+			b.done.Wait()
+			for _, j := range b.jobs {
+				if emitErr != nil || ctx.Err() != nil {
 					break
 				}
-				st.Rows++
+				for i := range j.rows {
+					if err := emit(&j.rows[i]); err != nil {
+						emitErr = err
+						cancel()
+						break
+					}
+					st.Rows++
+				}
+				rows := j.rows
+				j.rows = nil
+				s.rowPool.Put(&rows)
 			}
-			rows := j.rows
-			j.rows = nil
-			s.rowPool.Put(&rows)
 		}
 	}()
 
+	cur := &batch{}
+	flush := func() bool {
+		if len(cur.jobs) == 0 {
+			return true
+		}
+		b := cur
+		cur = &batch{jobs: make([]*job, 0, batchJobs)}
+		b.done.Add(1)
+		select {
+		case ordered <- b:
+		case <-ctx.Done():
+			return false
+		}
+		work <- b
+		return true
+	}
 	send := func(j *job) bool {
 		j.sent = true
-		j.done.Add(1)
 		st.Robots++
 		if j.unresolved {
 			st.Unresolved++
 		}
-		select {
-		case ordered <- j:
-		case <-ctx.Done():
-			return false
+		cur.jobs = append(cur.jobs, j)
+		for _, r := range j.chain {
+			cur.bytes += len(r.body)
 		}
-		work <- j
-		return true
+		if len(cur.jobs) < batchJobs && cur.bytes < batchBytes {
+			return true
+		}
+		return flush()
 	}
 	err := s.read(ctx, src, &st, send)
+	if !flush() && err == nil {
+		err = ctx.Err()
+	}
 	close(work)
 	close(ordered)
 	wg.Wait()
