@@ -249,13 +249,17 @@ func (p *pattern) prep() {
 	}
 	p.ready = true
 	base := p.glob.base
+	stars := 0
 	for i := 0; i < len(base); i++ {
 		c := base[i]
 		p.bytes[c>>6] |= 1 << (c & 63)
+		if c == '*' {
+			stars++
+		}
 	}
 	p.bytes['*'>>6] &^= 1 << ('*' & 63)
 	p.ascii = p.bytes[2]|p.bytes[3] == 0
-	p.lit = len(base) - strings.Count(base, "*")
+	p.lit = len(base) - stars
 }
 
 // mayCover is a quick test that rules out most pairs before q.glob.match(p.glob):
