@@ -3,6 +3,7 @@ package robots
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -85,6 +86,11 @@ func FuzzParse(f *testing.F) {
 				if rules := slices.Collect(r.Rules([]int{gi})); !slices.Equal(rules, g.Rules) {
 					t.Fatalf("%s: Rules([%d]) = %v; Groups()[%d].Rules = %v", dl, gi, rules, gi, g.Rules)
 				}
+			}
+			// The detailed reading reads lines as Parse found it must (Robots.exact): as an
+			// exact reading does.
+			if !r.exact && !reflect.DeepEqual(r.readDetailsAs(false), r.readDetailsAs(true)) {
+				t.Fatalf("%s: the detailed reading differs from an exact one", dl)
 			}
 			// Parse's reading notes License lines; the detailed reading reads them as fields.
 			var licenses []string

@@ -382,7 +382,13 @@ func (r *Robots) details() *details { return loadOrRead(&r.detail, r, (*Robots).
 
 // readDetails reads every line of the body as Google's parser (or the dialect's
 // documents) would, for Groups, Fields, Diagnostics and the legacy dialects' records.
-func (r *Robots) readDetails() *details {
+func (r *Robots) readDetails() *details { return r.readDetailsAs(r.exact) }
+
+// readDetailsAs is readDetails, reading the body exactly (a CR alone ends a line too)
+// if exact. Parse found whether some CR ends a line by itself (Robots.exact): where
+// none does, lines end at LF, a CR before it dropped, which costs one search a line
+// rather than two (see reader).
+func (r *Robots) readDetailsAs(exact bool) *details {
 	b := builders.Get().(*builder)
 	defer b.release()
 	body := r.body
@@ -393,6 +399,7 @@ func (r *Robots) readDetails() *details {
 	var cur *span
 	// A loop rather than Lines' iterator: the Line stays on the stack.
 	rd := newReader(body, dialect)
+	rd.exact = exact
 	var line Line
 	l := &line
 	for {

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -89,9 +90,10 @@ func TestRulesAllocs(t *testing.T) {
 	}
 }
 
-// TestDetailsCorpus checks, on every corpus file in every dialect, what Parse's reading
-// and the readings of one group answer without the detailed reading of the file (the
-// one behind Groups and Fields): Licenses, the License fields of Fields (and no
+// TestDetailsCorpus checks, on every corpus file in every dialect, that the detailed
+// reading of the file (the one behind Groups and Fields), not exact where Parse found
+// no CR ending a line by itself, is an exact one; and what Parse's reading and the
+// readings of one group answer without it: Licenses, the License fields of Fields (and no
 // detailed reading at all for a file without one); Rules, each group's Rules; and in
 // Google's dialect and RFC 9309's, GroupsFor, the groups with a user-agent line whose
 // product token is the agent's (Agent.Token), else those of "*".
@@ -115,6 +117,9 @@ func TestDetailsCorpus(t *testing.T) {
 		}
 		for _, d := range Dialects() {
 			r := Parse(file.Body, WithDialect(d))
+			if !r.exact && !reflect.DeepEqual(r.readDetailsAs(false), r.readDetailsAs(true)) {
+				fail("%s, %s: the detailed reading differs from an exact one", file.Host, d)
+			}
 			licenses := r.Licenses()
 			if licenses == nil && r.detail.Load() != nil {
 				fail("%s, %s: Licenses read the file in detail, and found none", file.Host, d)
