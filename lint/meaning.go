@@ -81,8 +81,8 @@ func fieldName(l robots.Line) string {
 // letter or digit follows ("MJ12bot" is "MJ"), or a dot and more name
 // ("archive.org_bot" is "archive"). A version ("Googlebot/2.1"), a space or
 // punctuation ("Baiduspider+") ends the name where the token ends, which is fine.
-func tokenProblem(v string) string {
-	tok := leading(v)
+// tok is v's product token (leading(v)), which the caller has read.
+func tokenProblem(v, tok string) string {
 	if tok == "" {
 		return fmt.Sprintf("Google reads no product token in %q (a token is letters, \"_\" and \"-\", from the start): this line names no crawler", v)
 	}
@@ -118,9 +118,9 @@ func tokenProblem(v string) string {
 // wildcardProblem says what a "*" straight after a user-agent name's product token
 // does ("Google*"), or "" when there is none: only "*" alone is a wildcard, so Google
 // reads the token, which names one crawler and not those whose names start with it,
-// and a crawler that compares the whole value as a token names none.
-func wildcardProblem(v string) string {
-	tok := leading(v)
+// and a crawler that compares the whole value as a token names none. tok is v's
+// product token (leading(v)).
+func wildcardProblem(v, tok string) string {
 	if tok == "" || !strings.HasPrefix(v[len(tok):], "*") {
 		return ""
 	}
@@ -189,10 +189,10 @@ func checkAgents(f *file) {
 		for _, a := range g.Agents {
 			tok := a.Token()
 			if a.Name != "" && tok != "*" {
-				if msg := tokenProblem(a.Name); msg != "" {
+				if msg := tokenProblem(a.Name, tok); msg != "" {
 					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentToken, "%s", msg)
 				}
-				if msg := wildcardProblem(a.Name); msg != "" {
+				if msg := wildcardProblem(a.Name, tok); msg != "" {
 					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentWildcard, "%s", msg)
 				}
 			}
