@@ -169,3 +169,16 @@ func TestDetailsCorpus(t *testing.T) {
 	}
 	t.Logf("%d files with a License line (Google's reading)", licensed)
 }
+
+// TestGroupsApart: the groups Groups returns share no room: appending to one group's
+// agents, rules or fields leaves the next group's as they were.
+func TestGroupsApart(t *testing.T) {
+	r := ParseString("User-agent: a\nDisallow: /a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /b\nCrawl-delay: 2\n")
+	gs := r.Groups()
+	_ = append(gs[0].Agents, Agent{Name: "x"})
+	_ = append(gs[0].Rules, Rule{Value: "/x"})
+	_ = append(gs[0].Fields, Field{Name: "x"})
+	if g := gs[1]; g.Agents[0].Name != "b" || g.Rules[0].Value != "/b" || g.Fields[0].Value != "2" {
+		t.Errorf("group 1 after appending to group 0: %+v", g)
+	}
+}
