@@ -293,7 +293,7 @@ func (p *Policy) settle(r *Result) {
 func maxAge(h http.Header) (time.Duration, bool) {
 	var age time.Duration
 	found := false
-	for _, v := range h.Values("Cache-Control") {
+	for _, v := range h["Cache-Control"] {
 		for d := range strings.SplitSeq(v, ",") {
 			d = strings.TrimSpace(d)
 			name, val, _ := strings.Cut(d, "=")
@@ -320,11 +320,11 @@ func maxAge(h http.Header) (time.Duration, bool) {
 // matter), and whether there is one. An invalid Expires means already expired
 // (RFC 9111 §5.3).
 func expires(h http.Header) (time.Duration, bool) {
-	v := h.Get("Expires")
+	v := headerValue(h, "Expires")
 	if v == "" {
 		return 0, false
 	}
-	date, err := http.ParseTime(h.Get("Date"))
+	date, err := http.ParseTime(headerValue(h, "Date"))
 	if err != nil {
 		return 0, false // no reference instant: leave it to the policy's TTL
 	}
@@ -337,7 +337,7 @@ func expires(h http.Header) (time.Duration, bool) {
 
 // retryAfter returns the Retry-After of h (seconds or an HTTP date), and whether there is one.
 func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	v := strings.TrimSpace(h.Get("Retry-After"))
+	v := strings.TrimSpace(headerValue(h, "Retry-After"))
 	if v == "" {
 		return 0, false
 	}
