@@ -64,7 +64,11 @@ func (f *file) deadRules(budget int) []deadRule {
 	st := make([]state, len(f.lines)+1)
 	var group []int32
 	var why []deadRule
-	var paths []robots.Rule
+	longest := 0 // the most rules of a set
+	for _, s := range f.ruleSets() {
+		longest = max(longest, len(s.rules))
+	}
+	paths := make([]robots.Rule, 0, longest)
 	ids, count := f.valueIDs()
 	var same sameValue
 	var wild wildRules
