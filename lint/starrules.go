@@ -33,8 +33,8 @@ func checkStarRules(f *file) {
 		return // no crawler has rules of its own (most files have one "*" group)
 	}
 	ids, count := f.valueIDs()
-	var starDisallow []robots.Rule   // each value once: a rule the "*" group repeats is one rule dropped
-	seen := make([]bool, len(count)) // by value number, so that a file of many rules costs linear time
+	starDisallow := make([]robots.Rule, 0, len(star.rules)) // each value once: a rule the "*" group repeats is one rule dropped
+	seen := make([]bool, len(count))                        // by value number, so that a file of many rules costs linear time
 	for _, r := range star.rules {
 		if f.stopped() {
 			return
@@ -53,6 +53,7 @@ func checkStarRules(f *file) {
 	// is let in: dropping the "*" rules is its purpose.
 	whitelist := blocksEverything(f, star.groups)
 	var allows, disallows []*pattern
+	var dropped []robots.Rule // of each group: "*" disallow rules these crawlers do not obey, unsaid
 	for _, s := range f.ruleSets() {
 		if !others(s) {
 			continue
@@ -80,7 +81,7 @@ func checkStarRules(f *file) {
 		for _, p := range disallows {
 			p.prep()
 		}
-		var dropped []robots.Rule // "*" disallow rules these crawlers do not obey, unsaid
+		dropped = dropped[:0]
 		kept := false
 		// A group that repeats the "*" rules (the usual way to keep them) covers each
 		// with the same value: a set finds it without comparing each pair.
