@@ -116,13 +116,15 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 
 // parquetPage is the size of a Parquet column's page before compression. No
 // column has a dictionary: the rows of one fetch repeat every value but those of
-// agent, purpose, access, content_usage and content_signal, and zstd over 2 MiB
-// pages of plain values finds those runs for less than a dictionary's map lookup
-// a value cost: the whole writer 0.75x the instructions of 256 KiB pages with
-// dictionaries on the 12 columns of few values, in a file of the same size
+// agent, purpose, access, content_usage and content_signal, and zstd over pages
+// of plain values finds those runs for less than a dictionary's map lookup a
+// value cost: the writer 0.76x the instructions of 256 KiB pages with
+// dictionaries on the 12 columns of few values, in a 6% larger file
 // (census.BenchmarkWrite; docs/corpus.md, "Speed"). Each column buffers at most
-// one page (and a row's value) before compressing it.
-const parquetPage = 2 << 20
+// one page (and a row's value) before compressing it: 2 MiB pages would write
+// the file of the dictionaries' size for 1% fewer instructions but 13% more
+// peak RSS, 256 KiB pages a 25% larger file.
+const parquetPage = 1 << 20
 
 // parquetRowGroup is how many rows a Parquet row group holds: a bound on the rows
 // buffered (a few hundred bytes each before compression) and large enough for
