@@ -115,8 +115,8 @@ type response struct {
 // responses its redirects led to, as the file holds them.
 type job struct {
 	chain      []*response
-	unresolved bool // the last response redirects to a URL the file does not hold
-	rows       []Row
+	unresolved bool         // the last response redirects to a URL the file does not hold
+	rows       *[]Row       // from scanner.rowPool, back to it once emitted
 	sent       bool         // given to the workers
 	one        [1]*response // chain's first, without an allocation of its own
 }
@@ -165,17 +165,17 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 				if emitErr != nil || ctx.Err() != nil {
 					break
 				}
-				for i := range j.rows {
-					if err := emit(&j.rows[i]); err != nil {
+				rows := *j.rows
+				for i := range rows {
+					if err := emit(&rows[i]); err != nil {
 						emitErr = err
 						cancel()
 						break
 					}
 					st.Rows++
 				}
-				rows := j.rows
+				s.rowPool.Put(j.rows)
 				j.rows = nil
-				s.rowPool.Put(&rows)
 			}
 		}
 	}()
@@ -498,13 +498,13 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 // rows makes base's row for each crawler, deciding by res (nil: undecided).
 // Crawlers that the same groups apply to (most fall to the "*" group) share one
 // reading of them.
-func (s *scanner) rows(base Row, res *fetch.Result) []Row {
-	var rows []Row
-	if p, ok := s.rowPool.Get().(*[]Row); ok {
-		rows = *p
-	} else {
-		rows = make([]Row, len(s.crawlers))
+func (s *scanner) rows(base Row, res *fetch.Result) *[]Row {
+	p, ok := s.rowPool.Get().(*[]Row)
+	if !ok {
+		rows := make([]Row, len(s.crawlers))
+		p = &rows
 	}
+	rows := *p
 	// The groups of each reading are in gsBuf, at lo:hi: most files need no more
 	// room than the arrays give, and nothing of a reading is allocated.
 	type reading struct {
@@ -547,7 +547,7 @@ func (s *scanner) rows(base Row, res *fetch.Result) []Row {
 			}
 		}
 	}
-	return rows
+	return p
 }
 
 // stated writes the preferences that are not unknown as "label=y" or "label=n",
