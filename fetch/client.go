@@ -131,7 +131,8 @@ type Recorded struct {
 // redirects, size limit and Content-Encoding, and the same Result. get answers the
 // GET of each URL the access method asks for, from rawURL's origin's robots.txt on,
 // as it was recorded (an error, such as a URL the record does not hold, is a
-// failed request); the Result may share the Body of what it returns. No request
+// failed request); the Result may share the Body of what it returns, and get may
+// return the same *Recorded again, as Replay is done with one before it asks again. No request
 // goes out, and the cache is neither read nor changed.
 func (c *Client) Replay(rawURL string, get func(url string) (*Recorded, error)) (*Result, error) {
 	origin, err := Origin(rawURL)
@@ -142,7 +143,10 @@ func (c *Client) Replay(rawURL string, get func(url string) (*Recorded, error)) 
 	if res := c.refuseLiteral(origin, now); res != nil {
 		return res, nil
 	}
-	robotsURL := origin + robotsPath
+	robotsURL := rawURL // when it is the robots.txt URL already, as written
+	if !strings.HasPrefix(rawURL, origin) || rawURL[len(origin):] != robotsPath {
+		robotsURL = origin + robotsPath
+	}
 	f := &fetched{}
 	c.follow(f, robotsURL, c.cfg.MaxBytes, func(next string) (reply, error) {
 		rec, err := get(next)
