@@ -115,10 +115,11 @@ type response struct {
 // responses its redirects led to, as the file holds them.
 type job struct {
 	chain      []*response
-	unresolved bool         // the last response redirects to a URL the file does not hold
-	rows       *[]Row       // from scanner.rowPool, back to it once emitted
-	sent       bool         // given to the workers
-	one        [1]*response // chain's first, without an allocation of its own
+	unresolved bool           // the last response redirects to a URL the file does not hold
+	rows       *[]Row         // from scanner.rowPool, back to it once emitted
+	sent       bool           // given to the workers
+	one        [1]*response   // chain's first, without an allocation of its own
+	recorded   fetch.Recorded // the hop Replay reads, one after another
 }
 
 // A batch is jobs handed to a worker together, so that the reader and the workers
@@ -439,7 +440,8 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 		}
 		r := j.chain[next]
 		next++
-		return &fetch.Recorded{Status: r.status, Header: r.header, Body: r.body}, nil
+		j.recorded = fetch.Recorded{Status: r.status, Header: r.header, Body: r.body}
+		return &j.recorded, nil
 	})
 	base := Row{
 		File: s.name, Offset: first.offset, URL: first.uri, Date: first.date,
