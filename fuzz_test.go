@@ -87,6 +87,11 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("%s: Rules([%d]) = %v; Groups()[%d].Rules = %v", dl, gi, rules, gi, g.Rules)
 				}
 			}
+			// Robots.Lines reads the lines as an exact reading does, and the detailed
+			// reading on the way.
+			if msg := linesDiffer(Parse(body, WithDialect(dl))); msg != "" {
+				t.Fatalf("%s: %s", dl, msg)
+			}
 			// The detailed reading reads lines as Parse found it must (Robots.exact): as an
 			// exact reading does.
 			if !r.exact && !reflect.DeepEqual(r.readDetailsAs(false), r.readDetailsAs(true)) {

@@ -365,6 +365,7 @@ type details struct {
 	spans  []span  // per group, in file order
 	delays []delay // per group, in file order: its crawl-delay, read once (servers ask for every origin)
 	diags  []diag
+	usage  bool // some line is of a field that states usage preferences: Groups reads them only then
 }
 
 // delay is a group's crawl-delay, as crawlDelay reads it from the group's fields.
@@ -389,101 +390,125 @@ func (r *Robots) readDetails() *details { return r.readDetailsAs(r.exact) }
 // none does, lines end at LF, a CR before it dropped, which costs one search a line
 // rather than two (see reader).
 func (r *Robots) readDetailsAs(exact bool) *details {
-	b := builders.Get().(*builder)
-	defer b.release()
-	body := r.body
-	dialect := r.dialect
-	legacy := dialect.legacy()
-	g := newGrouping()
-	closed := false // a blank line has ended a record (legacy dialects)
-	var cur *span
+	var dr detailReader
+	dr.start(r)
+	defer dr.b.release()
 	// A loop rather than Lines' iterator: the Line stays on the stack.
-	rd := newReader(body, dialect)
+	rd := newReader(r.body, r.dialect)
 	rd.exact = exact
-	var line Line
-	l := &line
+	var l Line
 	for {
 		start, end, kind, n, ok := rd.next()
 		if !ok {
 			break
 		}
-		rd.classify(l, start, end, kind, n)
-		if l.TooLong {
-			b.diag(l.Num, LineTooLong, "", "")
+		rd.classify(&l, start, end, kind, n)
+		dr.line(&l)
+	}
+	return dr.done(r, rd.num)
+}
+
+// detailReader makes the detailed reading of a body from its lines, each as the
+// reader classified it, in order: readDetails reads them for it, and Robots.Lines as
+// it hands them out.
+type detailReader struct {
+	b       *builder
+	dialect Dialect
+	legacy  bool
+	g       grouping
+	closed  bool  // a blank line has ended a record (legacy dialects)
+	cur     *span // of the group being read, nil when none
+	usage   bool  // a line of a field that states usage preferences was read
+}
+
+func (dr *detailReader) start(r *Robots) {
+	*dr = detailReader{b: builders.Get().(*builder), dialect: r.dialect, legacy: r.dialect.legacy(), g: newGrouping()}
+}
+
+// line reads the next line of the body.
+func (dr *detailReader) line(l *Line) {
+	b := dr.b
+	if l.TooLong {
+		b.diag(l.Num, LineTooLong, "", "")
+	}
+	// Most lines are fields spelled out with a colon: one test each.
+	if KindUserAgent <= l.Kind && l.Kind <= KindOther &&
+		(l.Typo || l.MissingColon || l.Kind != KindOther && len(l.Key) != len(kindNames[l.Kind])) {
+		b.nameDiags(l)
+	}
+	switch l.Kind {
+	case KindBlank:
+		if dr.legacy && !l.Comment {
+			// A blank line ends the record in the old documents (1994: "records
+			// separated by one or more blank lines"; 1996: blank = *space CRLF);
+			// a comment line does not.
+			dr.g.blank()
+			dr.cur, dr.closed = nil, true
 		}
-		// Most lines are fields spelled out with a colon: one test each.
-		if KindUserAgent <= l.Kind && l.Kind <= KindOther &&
-			(l.Typo || l.MissingColon || l.Kind != KindOther && len(l.Key) != len(kindNames[l.Kind])) {
-			b.nameDiags(l)
+	case KindInvalid:
+		if !showsNothing(l.Text) {
+			b.diag(l.Num, InvalidLine, "", "")
 		}
-		switch l.Kind {
-		case KindBlank:
-			if legacy && !l.Comment {
-				// A blank line ends the record in the old documents (1994: "records
-				// separated by one or more blank lines"; 1996: blank = *space CRLF);
-				// a comment line does not.
-				g.blank()
-				cur, closed = nil, true
+	case KindUserAgent:
+		if dr.g.agent() {
+			n, nr, nf := int32(len(b.agents)), int32(len(b.ruleLs)), int32(len(b.fields))
+			b.spans = append(b.spans, span{n, n, nr, nr, nf, nf})
+			dr.cur = &b.spans[len(b.spans)-1]
+		}
+		b.agents = append(b.agents, Agent{Name: l.Value, Line: l.Num})
+		dr.cur.agentHi++
+		if l.Value == "" {
+			b.diag(l.Num, EmptyUserAgent, "", "")
+		}
+	case KindAllow, KindDisallow:
+		if !dr.g.rule() {
+			where := beforeAgents
+			if dr.closed {
+				where = afterBlank
 			}
-		case KindInvalid:
-			if !showsNothing(l.Text) {
-				b.diag(l.Num, InvalidLine, "", "")
+			b.diag(l.Num, RuleOutsideGroup, l.Kind.String(), where)
+			return
+		}
+		if l.Value == "" {
+			return // an empty value restricts nothing, but still ends the agent lines
+		}
+		b.ruleLs = append(b.ruleLs, Rule{Allow: l.Kind == KindAllow, Value: l.Value, Line: l.Num})
+		dr.cur.ruleHi++
+	case KindSitemap:
+		b.fields = append(b.fields, Field{Name: "sitemap", Value: l.Value, Line: l.Num})
+		if dr.cur != nil {
+			dr.cur.fieldHi++
+		}
+	case KindOther, KindUnknown:
+		name := l.Key
+		if l.Kind == KindOther {
+			f := fieldOf(name, dr.dialect)
+			name = f.name // lower case, without allocating
+			dr.usage = dr.usage || f.usage != 0
+			if f.rule>>dr.dialect&1 != 0 {
+				// A rule (Content-Usage in RFC9309) ends the user-agent lines; before
+				// any group it belongs to none (cur is nil), as in the other dialects.
+				dr.g.rule()
 			}
-		case KindUserAgent:
-			if g.agent() {
-				n, nr, nf := int32(len(b.agents)), int32(len(b.ruleLs)), int32(len(b.fields))
-				b.spans = append(b.spans, span{n, n, nr, nr, nf, nf})
-				cur = &b.spans[len(b.spans)-1]
-			}
-			b.agents = append(b.agents, Agent{Name: l.Value, Line: l.Num})
-			cur.agentHi++
-			if l.Value == "" {
-				b.diag(l.Num, EmptyUserAgent, "", "")
-			}
-		case KindAllow, KindDisallow:
-			if !g.rule() {
-				where := beforeAgents
-				if closed {
-					where = afterBlank
-				}
-				b.diag(l.Num, RuleOutsideGroup, l.Kind.String(), where)
-				continue
-			}
-			if l.Value == "" {
-				continue // an empty value restricts nothing, but still ends the agent lines
-			}
-			b.ruleLs = append(b.ruleLs, Rule{Allow: l.Kind == KindAllow, Value: l.Value, Line: l.Num})
-			cur.ruleHi++
-		case KindSitemap:
-			b.fields = append(b.fields, Field{Name: "sitemap", Value: l.Value, Line: l.Num})
-			if cur != nil {
-				cur.fieldHi++
-			}
-		case KindOther, KindUnknown:
-			name := l.Key
-			if l.Kind == KindOther {
-				f := fieldOf(name, dialect)
-				name = f.name // lower case, without allocating
-				if f.rule>>dialect&1 != 0 {
-					// A rule (Content-Usage in RFC9309) ends the user-agent lines; before
-					// any group it belongs to none (cur is nil), as in the other dialects.
-					g.rule()
-				}
-			} else {
-				b.diag(l.Num, UnknownField, l.Key, "")
-				b.diags[len(b.diags)-1].noColon = l.MissingColon
-			}
-			b.fields = append(b.fields, Field{Name: name, Value: l.Value, Line: l.Num})
-			if cur != nil {
-				cur.fieldHi++
-			}
+		} else {
+			b.diag(l.Num, UnknownField, l.Key, "")
+			b.diags[len(b.diags)-1].noColon = l.MissingColon
+		}
+		b.fields = append(b.fields, Field{Name: name, Value: l.Value, Line: l.Num})
+		if dr.cur != nil {
+			dr.cur.fieldHi++
 		}
 	}
-	if r.size > len(body) {
-		b.diag(rd.num, FileTooLarge, "", "")
+}
+
+// done returns the detailed reading of r's body, of which lines lines were read.
+func (dr *detailReader) done(r *Robots, lines int) *details {
+	b := dr.b
+	if r.size > len(r.body) {
+		b.diag(lines, FileTooLarge, "", "")
 	}
 	d := &details{agents: clone(b.agents), rules: clone(b.ruleLs), fields: clone(b.fields),
-		spans: clone(b.spans), diags: clone(b.diags)}
+		spans: clone(b.spans), diags: clone(b.diags), usage: dr.usage}
 	d.delays = make([]delay, len(d.spans))
 	for i := range d.spans {
 		sp := &d.spans[i]

@@ -74,6 +74,44 @@ func Lines(body []byte) iter.Seq[Line] {
 	}
 }
 
+// Lines returns the lines of the body r parsed, up to its size limit, as r's dialect
+// reads them (Lines reads as Google does): in Google's dialect, those Lines returns for
+// that part of the body. The strings of each Line are r's, not a copy. A loop that reads
+// every line also makes the reading of the body that Groups, Fields and Diagnostics
+// return, when none of them has been asked for yet, so that a tool that reads the
+// lines and the groups (package lint) reads the body once.
+func (r *Robots) Lines() iter.Seq[Line] {
+	return func(yield func(Line) bool) {
+		if r == nil {
+			return
+		}
+		var dr detailReader
+		if r.detail.Load() == nil {
+			dr.start(r)
+			defer dr.b.release()
+		}
+		rd := newReader(r.body, r.dialect)
+		rd.exact = r.exact // where no CR ends a line by itself, a line ends at LF
+		var l Line
+		for {
+			start, end, kind, n, ok := rd.next()
+			if !ok {
+				break
+			}
+			rd.classify(&l, start, end, kind, n)
+			if dr.b != nil {
+				dr.line(&l)
+			}
+			if !yield(l) {
+				return
+			}
+		}
+		if dr.b != nil {
+			r.detail.CompareAndSwap(nil, dr.done(r, rd.num))
+		}
+	}
+}
+
 // fieldName is a field name the reader knows.
 type fieldName struct {
 	name     string // lower case

@@ -375,7 +375,7 @@ func (r *Robots) group(d *details, gi int) Group {
 		Agents: slices.Clone(d.agents[sp.agentLo:sp.agentHi]),
 		Rules:  clone(d.rules[sp.ruleLo:sp.ruleHi]),
 		Fields: fields,
-		Usage:  r.groupUsage(gi),
+		Usage:  r.groupUsage(d, gi),
 	}
 }
 

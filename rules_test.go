@@ -1,8 +1,10 @@
 package robots
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gorobots/robots/internal/testenv"
@@ -136,6 +138,9 @@ func TestDetailsCorpus(t *testing.T) {
 			if d == Google && len(want) > 0 {
 				licensed++
 			}
+			if msg := linesDiffer(Parse(file.Body, WithDialect(d))); msg != "" {
+				fail("%s, %s: %s", file.Host, d, msg)
+			}
 			groups := r.Groups()
 			for gi, g := range groups {
 				if got := slices.Collect(r.Rules([]int{gi})); !slices.Equal(got, g.Rules) {
@@ -181,4 +186,89 @@ func TestGroupsApart(t *testing.T) {
 	if g := gs[1]; g.Agents[0].Name != "b" || g.Rules[0].Value != "/b" || g.Fields[0].Value != "2" {
 		t.Errorf("group 1 after appending to group 0: %+v", g)
 	}
+}
+
+// TestRobotsLines: Robots.Lines gives the lines of the body as far as it is read (CR,
+// LF and CR LF end a line; the size limit cuts the last), and a loop that reads them
+// all leaves the groups and diagnostics read; one that stops early does not.
+func TestRobotsLines(t *testing.T) {
+	r := ParseString("\ufeffUser-agent: a\r\nDisallow: /x # c\rAllow: /y\n\nfoo\n")
+	want := []struct {
+		kind  Kind
+		value string
+	}{{KindUserAgent, "a"}, {KindDisallow, "/x"}, {KindAllow, "/y"}, {KindBlank, ""}, {KindInvalid, ""}, {KindBlank, ""}}
+	for l := range r.Lines() {
+		if l.Num > len(want) || l.Kind != want[l.Num-1].kind || l.Value != want[l.Num-1].value {
+			t.Fatalf("line %+v; want %+v", l, want)
+		}
+		if l.Num == 1 && r.detail.Load() != nil {
+			t.Fatal("the detailed reading was kept before the last line")
+		}
+		if l.Num == 2 {
+			break
+		}
+	}
+	if r.detail.Load() != nil {
+		t.Fatal("a loop that stopped early left a detailed reading")
+	}
+	if n := len(slices.Collect(r.Lines())); n != len(want) {
+		t.Fatalf("%d lines; want %d", n, len(want))
+	}
+	if r.detail.Load() == nil {
+		t.Fatal("reading every line left no detailed reading")
+	}
+	if gs := r.Groups(); len(gs) != 1 || len(gs[0].Rules) != 2 || gs[0].Rules[1].Value != "/y" {
+		t.Errorf("Groups() = %+v", gs)
+	}
+	if ds := r.Diagnostics(); len(ds) != 1 || ds[0].Line != 5 || ds[0].Code != InvalidLine {
+		t.Errorf("Diagnostics() = %+v; want an invalid line 5", ds)
+	}
+
+	// Past the size limit: the line where it falls is cut, and no line follows.
+	// 14 bytes, then lines of 101: the limit (512,000) falls 17 bytes into line 5,071.
+	rule := "Disallow: /" + strings.Repeat("a", 89) + "\n"
+	body := "User-agent: *\n" + strings.Repeat(rule, 6000)
+	r = ParseString(body)
+	lines := slices.Collect(r.Lines())
+	if last := lines[len(lines)-1]; len(lines) != 5071 || last.Num != 5071 || last.Text != rule[:17] {
+		t.Fatalf("%d lines, the last %+v; want 5,071, the last %q", len(lines), last, rule[:17])
+	}
+	if ds := r.Diagnostics(); len(ds) != 1 || ds[0].Line != 5071 || ds[0].Code != FileTooLarge {
+		t.Errorf("Diagnostics() = %+v; want file-too-large on line 5,071", ds)
+	}
+	if msg := linesDiffer(ParseString(body)); msg != "" {
+		t.Error(msg)
+	}
+}
+
+// linesDiffer checks Robots.Lines on r, a Robots just parsed, against every line of
+// its body read exactly (a CR alone ends a line too) in its dialect, which in Google's
+// is Lines of the body; and the detailed reading its loop makes against one made
+// alone; and the lines once that reading is made. It returns what differs, or "".
+func linesDiffer(r *Robots) string {
+	var want []Line
+	if r.dialect == Google {
+		want = slices.Collect(Lines([]byte(r.body)))
+	} else {
+		rd := newReader(r.body, r.dialect)
+		for {
+			start, end, kind, n, ok := rd.next()
+			if !ok {
+				break
+			}
+			var l Line
+			rd.classify(&l, start, end, kind, n)
+			want = append(want, l)
+		}
+	}
+	if got := slices.Collect(r.Lines()); !slices.Equal(got, want) {
+		return fmt.Sprintf("Lines() gives %d lines, an exact reading %d: %+v", len(got), len(want), got)
+	}
+	if d := r.detail.Load(); d == nil || !reflect.DeepEqual(d, r.readDetailsAs(true)) {
+		return "the detailed reading Lines made differs from an exact one"
+	}
+	if got := slices.Collect(r.Lines()); !slices.Equal(got, want) {
+		return "Lines() differs once the detailed reading is made"
+	}
+	return ""
 }

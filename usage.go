@@ -348,8 +348,12 @@ func (r *Robots) StatesUsage() bool {
 }
 
 // groupUsage returns the usage lines of group gi, each with why its statement does
-// not parse, or nil.
-func (r *Robots) groupUsage(gi int) []UsageLine {
+// not parse, or nil. d is the detailed reading: a body in which it read no line of a
+// usage field (most) has none, and is not searched for them again.
+func (r *Robots) groupUsage(d *details, gi int) []UsageLine {
+	if !d.usage {
+		return nil
+	}
 	var out []UsageLine
 	ix := r.usageIndex()
 	for i, g := range ix.group {

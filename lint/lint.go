@@ -147,11 +147,21 @@ func newFile(ctx context.Context, name string, body []byte, opts Options) *file 
 	}
 	f := &file{ctx: ctx, name: name, body: body, r: r, opts: opts}
 	f.lines = make([]robots.Line, 0, bytes.Count(body, []byte{'\n'})+1) // CR alone ends a line too, rarely
-	for l := range robots.Lines(body) {
+	// One reading of the body gives its lines and, on the way, its groups and the
+	// parser's diagnostics.
+	for l := range r.Lines() {
 		f.lines = append(f.lines, l)
 	}
 	f.groups = f.r.Groups()
 	f.diags = f.r.Diagnostics()
+	if n := len(f.diags); n > 0 && f.diags[n-1].Code == robots.FileTooLarge {
+		// r read the body up to the size limit; the lines past it are checked too
+		// (checkSize), and the line where the limit falls is read whole.
+		f.lines = f.lines[:0]
+		for l := range robots.Lines(body) {
+			f.lines = append(f.lines, l)
+		}
+	}
 	f.read = f.lines
 	return f
 }
