@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -296,55 +297,102 @@ type header struct {
 	err    error // the first line that is wrong
 }
 
-// read reads one line of a record's header (without its line end).
-func (h *header) read(line []byte) {
-	if h.err != nil {
-		return
-	}
+// read reads one line of a record's header (not empty, without its line end), and
+// reports whether it is a field or a continuation line.
+func (h *header) read(line []byte) bool {
 	rec := h.rec
 	colon := bytes.IndexByte(line, ':')
 	if colon < 0 {
-		if len(bytes.TrimSpace(line)) == 0 || line[0] == ' ' || line[0] == '\t' {
-			return // a continuation line, of no field read here
-		}
-		// Not a field: the header of a record cut short, then another record's.
-		h.err = fmt.Errorf("WARC header line %q is not a field", truncate(line, 40))
-		return
+		// A continuation line, of no field read here, or not a field.
+		return len(bytes.TrimSpace(line)) == 0 || line[0] == ' ' || line[0] == '\t'
 	}
 	name, value := line[:colon], line[colon+1:] // value trimmed where read
-	// The names by length first: a record has a dozen fields, six are read.
+	// The names by length, then by a byte that tells those of one length apart: a
+	// record has a dozen fields, six are read. Each is compared as spelt first, which
+	// the compiler does in a few loads (a constant, not equalFold's argument).
 	switch len(name) {
 	case len("WARC-Type"): // and WARC-Date
-		if equalFold(name, "WARC-Type") {
-			if len(rec.typ) > 0 {
-				h.err = errors.New("two WARC-Type fields: a record cut short, then another")
+		switch name[5] | 0x20 {
+		case 't':
+			if string(name) == "WARC-Type" || foldEqual(name, "WARC-Type") {
+				if len(rec.typ) > 0 {
+					h.err = errors.New("two WARC-Type fields: a record cut short, then another")
+				}
+				rec.typ = trimSpace(value)
 			}
-			rec.typ = bytes.TrimSpace(value)
-		} else if equalFold(name, "WARC-Date") {
-			rec.date = bytes.TrimSpace(value)
+		case 'd':
+			if string(name) == "WARC-Date" || foldEqual(name, "WARC-Date") {
+				rec.date = trimSpace(value)
+			}
 		}
-	case len("WARC-Target-URI"):
-		if equalFold(name, "WARC-Target-URI") {
-			rec.uri = bytes.TrimSuffix(bytes.TrimPrefix(bytes.TrimSpace(value), []byte("<")), []byte(">"))
+	case len("WARC-Target-URI"): // and WARC-IP-Address
+		if name[5]|0x20 == 't' && (string(name) == "WARC-Target-URI" || foldEqual(name, "WARC-Target-URI")) {
+			rec.uri = bytes.TrimSuffix(bytes.TrimPrefix(trimSpace(value), []byte("<")), []byte(">"))
 		}
 	case len("Content-Type"):
-		if equalFold(name, "Content-Type") {
-			rec.contentType = bytes.TrimSpace(value)
+		if name[0]|0x20 == 'c' && (string(name) == "Content-Type" || foldEqual(name, "Content-Type")) {
+			rec.contentType = trimSpace(value)
 		}
-	case len("Content-Length"): // and WARC-Truncated
-		if equalFold(name, "Content-Length") {
-			value = bytes.TrimSpace(value)
-			n, err := strconv.Atoi(string(value))
-			if err != nil || n < 0 {
-				h.err = fmt.Errorf("invalid Content-Length %q", value)
-				return
+	case len("Content-Length"): // and WARC-Truncated, WARC-Record-ID
+		switch name[5] | 0x20 {
+		case 'n':
+			if string(name) == "Content-Length" || foldEqual(name, "Content-Length") {
+				value = trimSpace(value)
+				n, err := atoi(value)
+				if err != nil || n < 0 {
+					h.err = fmt.Errorf("invalid Content-Length %q", value)
+					return true
+				}
+				h.length = n
 			}
-			h.length = n
-		} else if equalFold(name, "WARC-Truncated") {
-			rec.truncated = bytes.TrimSpace(value)
+		case 't':
+			if string(name) == "WARC-Truncated" || foldEqual(name, "WARC-Truncated") {
+				rec.truncated = trimSpace(value)
+			}
 		}
 	}
+	return true
 }
+
+// atoi is strconv.Atoi of b, with a number of up to 18 digits (a length, as
+// almost always) read without a call.
+func atoi(b []byte) (int, error) {
+	if len(b) == 0 || len(b) > 18 {
+		return strconv.Atoi(string(b))
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return strconv.Atoi(string(b))
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, nil
+}
+
+// trimSpace is bytes.TrimSpace, with one space after the colon, as values are
+// written, passed over without a call.
+func trimSpace(b []byte) []byte {
+	if len(b) > 1 && b[0] == ' ' {
+		b = b[1:]
+	}
+	if len(b) == 0 || trimEdge[b[0]] || trimEdge[b[len(b)-1]] {
+		return bytes.TrimSpace(b)
+	}
+	return b
+}
+
+// trimEdge holds the bytes that bytes.TrimSpace may trim at an edge of a value:
+// ASCII white space, and those of characters beyond ASCII.
+var trimEdge = func() (t [256]bool) {
+	for _, c := range "\t\n\v\f\r " {
+		t[c] = true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}()
 
 // shortError says that data ends before the record does; need is how many bytes
 // the record takes when known.
@@ -371,30 +419,35 @@ func parseRecord(rec *record, data []byte) (int, error) {
 	h := header{rec: rec, length: -1}
 	var atLF header // as it was at the first LF LF
 	var atLFRec record
-	// crlf2 reports whether the line end at nl (a '\n') is the middle of a CRLF CRLF.
-	crlf2 := func(nl int) bool {
-		return data[nl-1] == '\r' && len(data) >= nl+3 && data[nl+1] == '\r' && data[nl+2] == '\n'
-	}
 	hdrEnd, sep, lfEnd := -1, 0, -1
-	for nl := bytes.IndexByte(data, '\n'); nl >= 0; { // nl ends the version line, then each line read
-		if crlf2(nl) {
-			hdrEnd, sep = nl-1, 4
-			break
-		}
-		if lfEnd < 0 && nl+1 < len(data) && data[nl+1] == '\n' {
-			lfEnd, atLF, atLFRec = nl, h, *rec
-		}
-		start := nl + 1
+	// Each line is read without its line end, LF or CR LF: an empty line may end the
+	// header, and no other line needs its CR (white space around a value is trimmed).
+	for start := bytes.IndexByte(data, '\n') + 1; start > 0; { // past the version line
 		i := bytes.IndexByte(data[start:], '\n')
 		if i < 0 {
 			break
 		}
-		nl = start + i
+		nl := start + i
 		line := data[start:nl]
-		if crlf2(nl) {
-			line = line[:len(line)-1] // the header's last line, read without its CR
+		if i > 0 && line[i-1] == '\r' {
+			line = line[:i-1]
 		}
-		h.read(line)
+		if len(line) > 0 {
+			if h.err == nil && !h.read(line) {
+				// Not a field: the header of a record cut short, then another record's.
+				// The line as it is, with its CR but for the header's last line.
+				if !(data[nl-1] == '\r' && len(data) >= nl+3 && data[nl+1] == '\r' && data[nl+2] == '\n') {
+					line = data[start:nl]
+				}
+				h.err = fmt.Errorf("WARC header line %q is not a field", truncate(line, 40))
+			}
+		} else if i == 1 && data[start-2] == '\r' { // the CR LF CR LF that ends the header
+			hdrEnd, sep = start-2, 4
+			break
+		} else if i == 0 && lfEnd < 0 { // the first LF LF
+			lfEnd, atLF, atLFRec = start-1, h, *rec
+		}
+		start = nl + 1
 	}
 	if hdrEnd < 0 && lfEnd >= 0 {
 		hdrEnd, sep, h, *rec = lfEnd, 2, atLF, atLFRec
@@ -439,9 +492,11 @@ func parseRecord(rec *record, data []byte) (int, error) {
 
 // equalFold reports whether b is name, ignoring ASCII case.
 func equalFold(b []byte, name string) bool {
-	if string(b) == name {
-		return true // spelt as the specification spells it, as almost always
-	}
+	return string(b) == name || foldEqual(b, name)
+}
+
+// foldEqual is equalFold, byte by byte.
+func foldEqual(b []byte, name string) bool {
 	if len(b) != len(name) {
 		return false
 	}
