@@ -67,7 +67,8 @@ type Stats struct {
 // Scan reads the WARC file src (compressed or not; name is what rows and errors
 // call it) and calls emit with the rows of each robots.txt fetch it holds, in the
 // order of the file: the same input and version give the same rows (the *Row
-// is emit's only during the call: it copies what it keeps). A record
+// is emit's to read only during the call: it copies what it keeps, and changes
+// nothing). A record
 // that cannot be read is reported to cfg.Errors and skipped. Scan returns early
 // when emit fails, ctx ends or src fails; the Stats say how far it got.
 func Scan(ctx context.Context, src io.Reader, name string, cfg Config, emit func(*Row) error) (Stats, error) {
@@ -80,13 +81,22 @@ type scanner struct {
 	cfg      Config
 	client   *fetch.Client
 	crawlers []crawlers.Crawler
-	rowPool  sync.Pool // *[]Row of len(crawlers), emitted and free again
+	agents   []string // each crawler's Row.Agent
+	purposes []string // and Row.Purpose
 }
 
 func newScanner(name string, cfg Config) *scanner {
 	s := &scanner{name: name, cfg: cfg, crawlers: cfg.Crawlers}
 	if s.crawlers == nil {
 		s.crawlers = crawlers.Major()
+	}
+	for i := range s.crawlers {
+		c := &s.crawlers[i] // a Crawler is large: not copied
+		purpose := ""
+		if len(c.Purposes) > 0 {
+			purpose = string(c.Purposes[0])
+		}
+		s.agents, s.purposes = append(s.agents, c.Name), append(s.purposes, purpose)
 	}
 	if s.cfg.Workers <= 0 {
 		s.cfg.Workers = runtime.GOMAXPROCS(0)
@@ -116,10 +126,26 @@ type response struct {
 type job struct {
 	chain      []*response
 	unresolved bool           // the last response redirects to a URL the file does not hold
-	rows       *[]Row         // from scanner.rowPool, back to it once emitted
 	sent       bool           // given to the workers
 	one        [1]*response   // chain's first, without an allocation of its own
 	recorded   fetch.Recorded // the hop Replay reads, one after another
+	// The rows, once decided: base is what every crawler's row holds, picks[i] the
+	// reading of groups that is crawler i's (its access and usage preferences).
+	// The emitter writes each crawler's fields into one Row in turn, where a Row
+	// was copied for every crawler and the collector scanned them: 3% fewer
+	// instructions for 75 crawlers without output (1,562 -> 1,513 M).
+	base     Row
+	picks    []int32
+	readings []reading
+	pickArr  [16]int32
+	readArr  [2]reading
+}
+
+// reading is what a crawler's row says of the groups that apply to it, read once
+// for all the crawlers they apply to; lo:hi are the groups (in rows' buffer).
+type reading struct {
+	lo, hi                int
+	access, usage, signal string
 }
 
 // A batch is jobs handed to a worker together, so that the reader and the workers
@@ -160,23 +186,25 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 	emitted := make(chan struct{})
 	go func() {
 		defer close(emitted)
+		var row Row
 		for b := range ordered {
 			b.done.Wait()
 			for _, j := range b.jobs {
 				if emitErr != nil || ctx.Err() != nil {
 					break
 				}
-				rows := *j.rows
-				for i := range rows {
-					if err := emit(&rows[i]); err != nil {
+				row = j.base
+				for i, k := range j.picks {
+					rd := &j.readings[k]
+					row.Agent, row.Purpose = s.agents[i], s.purposes[i]
+					row.Access, row.ContentUsage, row.ContentSignal = rd.access, rd.usage, rd.signal
+					if err := emit(&row); err != nil {
 						emitErr = err
 						cancel()
 						break
 					}
 					st.Rows++
 				}
-				s.rowPool.Put(j.rows)
-				j.rows = nil
 			}
 		}
 	}()
@@ -451,7 +479,7 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 	base.Host = first.host
 	if err != nil {
 		base.Error = err.Error()
-		j.rows = s.rows(base, nil)
+		s.rows(j, base, nil)
 		return
 	}
 	base.Origin = res.Origin
@@ -469,7 +497,7 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 		// method makes of it is unknown here.
 		base.FinalStatus = 0
 		base.Error = fmt.Sprintf("redirect to %s, which this WARC file does not hold", miss)
-		j.rows = s.rows(base, nil)
+		s.rows(j, base, nil)
 		return
 	}
 	base.Outcome, base.Effect = res.Outcome.String(), res.Effect.String()
@@ -494,62 +522,55 @@ func (s *scanner) decide(ctx context.Context, j *job) {
 		}
 		base.License = len(res.Robots.Licenses()) > 0
 	}
-	j.rows = s.rows(base, res)
+	s.rows(j, base, res)
 }
 
-// rows makes base's row for each crawler, deciding by res (nil: undecided).
-// Crawlers that the same groups apply to (most fall to the "*" group) share one
-// reading of them.
-func (s *scanner) rows(base Row, res *fetch.Result) *[]Row {
-	p, ok := s.rowPool.Get().(*[]Row)
-	if !ok {
-		rows := make([]Row, len(s.crawlers))
-		p = &rows
+// rows makes j's rows: base, and the reading of groups of each crawler, by res
+// (nil: undecided). Crawlers that the same groups apply to (most fall to the "*"
+// group) share one reading of them.
+func (s *scanner) rows(j *job, base Row, res *fetch.Result) {
+	j.base = base
+	j.picks, j.readings = j.pickArr[:0], j.readArr[:0]
+	if len(s.crawlers) > len(j.pickArr) {
+		j.picks = make([]int32, 0, len(s.crawlers))
 	}
-	rows := *p
-	// The groups of each reading are in gsBuf, at lo:hi: most files need no more
-	// room than the arrays give, and nothing of a reading is allocated.
-	type reading struct {
-		lo, hi                int
-		access, usage, signal string
-	}
-	var gsArr [16]int
-	var readingArr [4]reading
-	gsBuf, readings := gsArr[:0], readingArr[:0]
-	for i := range s.crawlers {
-		c, row := &s.crawlers[i], &rows[i] // a Crawler is large: not copied
-		*row = base
-		row.Agent = c.Name
-		if len(c.Purposes) > 0 {
-			row.Purpose = string(c.Purposes[0])
-		}
+	if res == nil || res.Effect != fetch.ObeyRules {
+		rd := reading{}
 		if res != nil {
 			switch res.Effect {
 			case fetch.AllowAll:
-				row.Access = string(lint.AccessAll)
+				rd.access = string(lint.AccessAll)
 			case fetch.DisallowAll:
-				row.Access = string(lint.AccessNone)
-			case fetch.ObeyRules:
-				lo := len(gsBuf)
-				gsBuf, _ = res.Robots.AppendGroupsFor(gsBuf, c.Name)
-				gs := gsBuf[lo:]
-				k := slices.IndexFunc(readings, func(r reading) bool { return slices.Equal(gsBuf[r.lo:r.hi], gs) })
-				if k >= 0 {
-					gsBuf = gsBuf[:lo]
-				} else {
-					rd := reading{lo: lo, hi: len(gsBuf), access: string(lint.AccessIn(res.Robots, gs))}
-					if res.Robots.StatesUsage() { // else no preference is stated: skip reading them
-						u := res.Robots.Usage(c.Name, res.Origin+"/")
-						rd.usage, rd.signal = stated(u.ContentUsage), stated(u.ContentSignal)
-					}
-					readings = append(readings, rd)
-					k = len(readings) - 1
-				}
-				row.Access, row.ContentUsage, row.ContentSignal = readings[k].access, readings[k].usage, readings[k].signal
+				rd.access = string(lint.AccessNone)
 			}
 		}
+		j.readings = append(j.readings, rd)
+		j.picks = j.picks[:len(s.crawlers)] // all 0
+		clear(j.picks)
+		return
 	}
-	return p
+	// The groups of each reading are in gsBuf, at lo:hi: most files need no more
+	// room than the array gives, and nothing of a reading is allocated.
+	var gsArr [16]int
+	gsBuf := gsArr[:0]
+	for i := range s.crawlers {
+		lo := len(gsBuf)
+		gsBuf, _ = res.Robots.AppendGroupsFor(gsBuf, s.agents[i])
+		gs := gsBuf[lo:]
+		k := slices.IndexFunc(j.readings, func(r reading) bool { return slices.Equal(gsBuf[r.lo:r.hi], gs) })
+		if k >= 0 {
+			gsBuf = gsBuf[:lo]
+		} else {
+			rd := reading{lo: lo, hi: len(gsBuf), access: string(lint.AccessIn(res.Robots, gs))}
+			if res.Robots.StatesUsage() { // else no preference is stated: skip reading them
+				u := res.Robots.Usage(s.agents[i], res.Origin+"/")
+				rd.usage, rd.signal = stated(u.ContentUsage), stated(u.ContentSignal)
+			}
+			j.readings = append(j.readings, rd)
+			k = len(j.readings) - 1
+		}
+		j.picks = append(j.picks, int32(k))
+	}
 }
 
 // stated writes the preferences that are not unknown as "label=y" or "label=n",
