@@ -356,27 +356,34 @@ func (r *Robots) Groups() []Group {
 	}
 	d := r.details()
 	out := make([]Group, len(r.groups))
+	// The agents, rules and fields of all groups are copied in one allocation each,
+	// each group's part capped, so that appending to it copies it rather than
+	// changing the next group's.
+	agents, rules := clone(d.agents), clone(d.rules)
+	var fields []Field // without sitemaps and licences, which stand outside groups
+	if n := len(d.spans); n > 0 && d.spans[n-1].fieldHi > d.spans[0].fieldLo {
+		fields = make([]Field, 0, d.spans[n-1].fieldHi-d.spans[0].fieldLo)
+	}
 	for gi := range r.groups {
-		out[gi] = r.group(d, gi)
+		sp := &d.spans[gi]
+		g := &out[gi]
+		g.Line = int(r.groups[gi].line)
+		g.Agents = agents[sp.agentLo:sp.agentHi:sp.agentHi]
+		if sp.ruleHi > sp.ruleLo {
+			g.Rules = rules[sp.ruleLo:sp.ruleHi:sp.ruleHi]
+		}
+		lo := len(fields)
+		for _, f := range d.fields[sp.fieldLo:sp.fieldHi] {
+			if f.Name != "sitemap" && f.Name != licenseField {
+				fields = append(fields, f)
+			}
+		}
+		if hi := len(fields); hi > lo {
+			g.Fields = fields[lo:hi:hi]
+		}
+		g.Usage = r.groupUsage(d, gi)
 	}
 	return out
-}
-
-func (r *Robots) group(d *details, gi int) Group {
-	sp := &d.spans[gi]
-	var fields []Field
-	for _, f := range d.fields[sp.fieldLo:sp.fieldHi] {
-		if f.Name != "sitemap" && f.Name != "license" { // sitemaps and RSL licences stand outside groups
-			fields = append(fields, f)
-		}
-	}
-	return Group{
-		Line:   int(r.groups[gi].line),
-		Agents: slices.Clone(d.agents[sp.agentLo:sp.agentHi]),
-		Rules:  clone(d.rules[sp.ruleLo:sp.ruleHi]),
-		Fields: fields,
-		Usage:  r.groupUsage(d, gi),
-	}
 }
 
 // Rules returns the allow and disallow rules of the groups at indexes gs in Groups
