@@ -253,15 +253,26 @@ func (p *pattern) prep() {
 	}
 	p.ready = true
 	base := p.glob.base
+	// The ASCII bytes (nearly all) are gathered in two words held in registers.
+	var lo, hi uint64
 	stars := 0
 	for i := 0; i < len(base); i++ {
 		c := base[i]
-		p.bytes[c>>6] |= 1 << (c & 63)
+		if c >= 64 {
+			if c < 128 {
+				hi |= 1 << (c & 63)
+			} else {
+				p.bytes[c>>6] |= 1 << (c & 63)
+			}
+			continue
+		}
+		lo |= 1 << (c & 63)
 		if c == '*' {
 			stars++
 		}
 	}
-	p.bytes['*'>>6] &^= 1 << ('*' & 63)
+	p.bytes[0] |= lo &^ (1 << '*')
+	p.bytes[1] |= hi
 	p.ascii = p.bytes[2]|p.bytes[3] == 0
 	p.lit = len(base) - stars
 }
@@ -413,7 +424,10 @@ func (w *wildRules) index() {
 		return
 	}
 	slices.SortFunc(w.rules, func(a, b wildRule) int {
-		return cmp.Or(cmp.Compare(a.h, b.h), byPrecedence(a.rule, b.rule))
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c // most pairs: precedence is not read (cmp.Or would read it)
+		}
+		return byPrecedence(a.rule, b.rule)
 	})
 	for lo := 0; lo < len(w.rules); {
 		b := wildBucket{h: w.rules[lo].h, lo: lo}
