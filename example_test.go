@@ -132,3 +132,19 @@ func ExampleRobots_Rules() {
 	// bingbot 3 Disallow: /private/
 	// bingbot 4 Allow: /private/press/
 }
+
+// A tool that shows a file line by line, with its groups and diagnostics, reads the
+// body once: the loop over Lines makes the reading behind Groups and Diagnostics.
+func ExampleRobots_Lines() {
+	r := robots.Parse([]byte("User-agent: *\nDisalow: /tmp/ # old\nunicorns: /x\n"))
+	for l := range r.Lines() {
+		fmt.Printf("%d %s %q %q\n", l.Num, l.Kind, l.Key, l.Value)
+	}
+	fmt.Println(len(r.Groups()), "group,", len(r.Diagnostics()), "diagnostics")
+	// Output:
+	// 1 user-agent "User-agent" "*"
+	// 2 disallow "Disalow" "/tmp/"
+	// 3 unknown "unicorns" "/x"
+	// 4 blank "" ""
+	// 1 group, 2 diagnostics
+}
