@@ -175,8 +175,11 @@ type parquetWriter struct {
 }
 
 func (p *parquetWriter) Write(r *Row) error {
-	p.batch = append(p.batch, *r)
-	if len(p.batch) == cap(p.batch) {
+	// Copied in place: append copies a Row twice, through the stack.
+	n := len(p.batch)
+	p.batch = p.batch[:n+1]
+	p.batch[n] = *r
+	if n+1 == cap(p.batch) {
 		if err := p.flushBatch(); err != nil {
 			return err
 		}
