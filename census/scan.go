@@ -81,9 +81,11 @@ type scanner struct {
 	cfg      Config
 	client   *fetch.Client
 	crawlers []crawlers.Crawler
-	agents   []string // each crawler's Row.Agent
-	purposes []string // and Row.Purpose
+	names    []names // each crawler's
 }
+
+// names are what a crawler's row says of it.
+type names struct{ agent, purpose string }
 
 func newScanner(name string, cfg Config) *scanner {
 	s := &scanner{name: name, cfg: cfg, crawlers: cfg.Crawlers}
@@ -96,7 +98,7 @@ func newScanner(name string, cfg Config) *scanner {
 		if len(c.Purposes) > 0 {
 			purpose = string(c.Purposes[0])
 		}
-		s.agents, s.purposes = append(s.agents, c.Name), append(s.purposes, purpose)
+		s.names = append(s.names, names{c.Name, purpose})
 	}
 	if s.cfg.Workers <= 0 {
 		s.cfg.Workers = runtime.GOMAXPROCS(0)
@@ -196,7 +198,8 @@ func (s *scanner) run(ctx context.Context, src io.Reader, emit func(*Row) error)
 				row = j.base
 				for i, k := range j.picks {
 					rd := &j.readings[k]
-					row.Agent, row.Purpose = s.agents[i], s.purposes[i]
+					n := &s.names[i]
+					row.Agent, row.Purpose = n.agent, n.purpose
 					row.Access, row.ContentUsage, row.ContentSignal = rd.access, rd.usage, rd.signal
 					if err := emit(&row); err != nil {
 						emitErr = err
@@ -559,15 +562,21 @@ func (s *scanner) rows(j *job, base Row, res *fetch.Result) {
 	gsBuf := gsArr[:0]
 	for i := range s.crawlers {
 		lo := len(gsBuf)
-		gsBuf, _ = res.Robots.AppendGroupsFor(gsBuf, s.agents[i])
+		gsBuf, _ = res.Robots.AppendGroupsFor(gsBuf, s.names[i].agent)
 		gs := gsBuf[lo:]
-		k := slices.IndexFunc(j.readings, func(r reading) bool { return slices.Equal(gsBuf[r.lo:r.hi], gs) })
+		k := -1
+		for ri := range j.readings { // a loop: IndexFunc's func took each reading by value
+			if r := &j.readings[ri]; slices.Equal(gsBuf[r.lo:r.hi], gs) {
+				k = ri
+				break
+			}
+		}
 		if k >= 0 {
 			gsBuf = gsBuf[:lo]
 		} else {
 			rd := reading{lo: lo, hi: len(gsBuf), access: string(lint.AccessIn(res.Robots, gs))}
 			if res.Robots.StatesUsage() { // else no preference is stated: skip reading them
-				u := res.Robots.Usage(s.agents[i], res.Origin+"/")
+				u := res.Robots.Usage(s.names[i].agent, res.Origin+"/")
 				rd.usage, rd.signal = stated(u.ContentUsage), stated(u.ContentSignal)
 			}
 			j.readings = append(j.readings, rd)
