@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -78,9 +79,9 @@ type warcReader struct {
 
 	zr      *gzip.Reader
 	br      bytes.Reader
-	out     bytes.Buffer // a decompressed member
-	pending []byte       // out's records not yet returned (a member holding several)
-	rec     record       // the record next returns
+	out     []byte // a decompressed member
+	pending []byte // out's records not yet returned (a member holding several)
+	rec     record // the record next returns
 	pendOff int64
 }
 
@@ -189,7 +190,7 @@ func (r *warcReader) member() (*record, error) {
 		err := r.decode()
 		if err == nil {
 			r.pos += r.end - r.pos - r.br.Len()
-			r.pending, r.pendOff = r.out.Bytes(), off
+			r.pending, r.pendOff = r.out, off
 			return r.fromPending()
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
@@ -227,17 +228,17 @@ func (r *warcReader) decode() error {
 		return err
 	}
 	r.zr.Multistream(false)
-	r.out.Reset()
+	r.out = r.out[:0]
 	for {
-		if r.out.Available() < 32<<10 {
-			if r.out.Len() >= MaxRecordBytes {
+		if cap(r.out)-len(r.out) < 32<<10 {
+			if len(r.out) >= MaxRecordBytes {
 				return errTooLarge
 			}
-			r.out.Grow(64 << 10)
+			r.out = slices.Grow(r.out, 64<<10)
 		}
-		b := r.out.AvailableBuffer()
-		n, err := r.zr.Read(b[:cap(b)])
-		r.out.Write(b[:n])
+		// Decompressed in place, past what the member gave so far.
+		n, err := r.zr.Read(r.out[len(r.out):cap(r.out)])
+		r.out = r.out[:len(r.out)+n]
 		if err == io.EOF {
 			return nil
 		}
