@@ -78,9 +78,10 @@ type Options struct {
 	// read, lints that part and says, as for a whole file, that the file is too
 	// large (file-too-large, with this size). 0 when body is the whole file.
 	FileBytes int
-	// Parsed is body as robots.Parse(body) reads it, when the caller has parsed it
-	// already (robots corpus: the access method did), so that it is not parsed
-	// again; nil lets Check parse it.
+	// Parsed is body as robots.Parse(body) reads it (Google's reading, with the
+	// default size limit), when the caller has parsed it already (robots corpus: the
+	// access method did), so that it is not parsed again: the lines checked are
+	// Parsed's (robots.Robots.Lines). nil lets Check parse it.
 	Parsed *robots.Robots
 }
 
