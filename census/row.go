@@ -80,12 +80,11 @@ func (r *Row) crawler() crawlerColumns {
 	return crawlerColumns{r.Agent, r.Purpose, r.Access, r.ContentUsage, r.ContentSignal}
 }
 
-// fetch returns r without the crawler's columns: the same for every row of one
-// fetch.
-func (r *Row) fetch() Row {
-	f := *r
-	f.Agent, f.Purpose, f.Access, f.ContentUsage, f.ContentSignal = "", "", "", "", ""
-	return f
+// sameFetch reports whether r and o, o written before, are rows of one fetch: o
+// takes r's crawler columns, so that the rows compare whole without a copy.
+func (r *Row) sameFetch(o *Row) bool {
+	o.Agent, o.Purpose, o.Access, o.ContentUsage, o.ContentSignal = r.Agent, r.Purpose, r.Access, r.ContentUsage, r.ContentSignal
+	return *r == *o
 }
 
 func (c *crawlerColumns) appendStrings(dst []string) []string {
@@ -222,7 +221,7 @@ type csvWriter struct {
 	header bool
 	record []string // the fields encoded last, reused
 
-	fetch Row          // the fetch's columns of the head
+	fetch Row          // the row the head was encoded from
 	head  []byte       // they, encoded, with the comma after them; in hb
 	hb    bytes.Buffer // hw's output
 	hw    *csv.Writer
@@ -235,16 +234,16 @@ func (c *csvWriter) Write(r *Row) error {
 			return err
 		}
 	}
-	if f := r.fetch(); c.head == nil || f != c.fetch {
+	if c.head == nil || !r.sameFetch(&c.fetch) {
 		c.hb.Reset()
-		c.record = f.appendStrings(c.record[:0])[:fetchColumns]
+		c.record = r.appendStrings(c.record[:0])[:fetchColumns]
 		if err := c.hw.Write(c.record); err != nil {
 			return err
 		}
 		c.hw.Flush()
 		c.head = c.hb.Bytes()
 		c.head[len(c.head)-1] = ',' // for the newline
-		c.fetch = f
+		c.fetch = *r
 	}
 	if _, err := c.out.Write(c.head); err != nil {
 		return err
@@ -270,7 +269,7 @@ type jsonWriter struct {
 	buf bytes.Buffer  // enc's output
 	enc *json.Encoder // with encoding/json's defaults, as json.Marshal
 
-	fetch Row            // the fetch's columns of the row written last
+	fetch Row            // the first row of the fetch written last
 	cr    crawlerColumns // its crawler's, encoded through a pointer: no allocation
 	whole int            // > 0: buf holds that row encoded whole, its first of the fetch
 	head  []byte         // the fetch's columns, from "{" to the comma after them
@@ -278,15 +277,14 @@ type jsonWriter struct {
 }
 
 func (j *jsonWriter) Write(r *Row) error {
-	f := r.fetch()
-	if f != j.fetch || !j.cut && j.whole == 0 {
+	if !r.sameFetch(&j.fetch) || !j.cut && j.whole == 0 {
 		// The first row of a fetch, whole: a fetch of one row (one crawler)
 		// costs what it did before heads.
 		j.buf.Reset()
 		if err := j.enc.Encode(r); err != nil {
 			return err
 		}
-		j.fetch, j.cr, j.whole, j.cut = f, r.crawler(), j.buf.Len(), false
+		j.fetch, j.cr, j.whole, j.cut = *r, r.crawler(), j.buf.Len(), false
 		_, err := j.w.Write(j.buf.Bytes())
 		return err
 	}

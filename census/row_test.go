@@ -114,8 +114,8 @@ func TestWritersEncodeRows(t *testing.T) {
 	}
 }
 
-// TestCrawlerColumns: crawlerColumns are Row's last fields, and Row.fetch keeps
-// every other one.
+// TestCrawlerColumns: crawlerColumns are Row's last fields, and Row.sameFetch
+// compares every other one.
 func TestCrawlerColumns(t *testing.T) {
 	rt, ct := reflect.TypeFor[Row](), reflect.TypeFor[crawlerColumns]()
 	if rt.NumField() != len(columns) {
@@ -139,7 +139,7 @@ func TestCrawlerColumns(t *testing.T) {
 		default:
 			f.SetInt(1)
 		}
-		if same := r.fetch() == zero.fetch(); same != (i >= fetchColumns) {
+		if same := r.sameFetch(&zero); same != (i >= fetchColumns) {
 			t.Errorf("a row differing in %s only: the same fetch %v, want %v", rt.Field(i).Name, same, i >= fetchColumns)
 		}
 	}
