@@ -179,6 +179,19 @@ func TestConcurrentFirstDecisions(t *testing.T) {
 					t.Errorf("Diagnostics = %v, want one invalid-line on line 16 (no colon, four words)", ds)
 				}
 			}()
+			// Lines makes the same reading as Groups and Diagnostics on its way.
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				lines := slices.Collect(r.Lines())
+				if len(lines) != 17 || lines[15].Kind != KindInvalid || lines[16].Kind != KindBlank {
+					t.Errorf("Lines gave %d lines, want 17: line 16 invalid, 17 empty", len(lines))
+				}
+				if gs := r.Groups(); len(gs) != 4 {
+					t.Errorf("Groups after Lines = %+v, want 4 groups", gs)
+				}
+			}()
 		}
 		close(start)
 		wg.Wait()
