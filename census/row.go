@@ -212,8 +212,8 @@ func (p *parquetWriter) Close() error {
 // The CSV and JSON lines writers encode the fetch's columns once for all the rows
 // of a fetch (one a crawler, 75 by default) and write that head before each row's
 // crawler columns, the bytes of encoding each row whole, as both formats encode
-// each field apart: the whole of robots corpus -format csv 1.82x faster by
-// default, jsonl 1.95x (docs/corpus.md, "Speed"; TestWritersEncodeRows).
+// each field apart: the whole of robots corpus -format csv 1.88x faster by
+// default, jsonl 1.98x (docs/corpus.md, "Speed"; TestWritersEncodeRows).
 
 type csvWriter struct {
 	out    *bufio.Writer // the output, which w writes to
