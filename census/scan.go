@@ -130,6 +130,7 @@ type job struct {
 	unresolved bool           // the last response redirects to a URL the file does not hold
 	sent       bool           // given to the workers
 	one        [1]*response   // chain's first, without an allocation of its own
+	first      response       // the robots.txt response it starts with, where one[0] points
 	recorded   fetch.Recorded // the hop Replay reads, one after another
 	// The rows, once decided: base is what every crawler's row holds, picks[i] the
 	// reading of groups that is crawler i's (its access and usage preferences).
@@ -139,7 +140,7 @@ type job struct {
 	base     Row
 	picks    []int32
 	readings []reading
-	pickArr  [16]int32
+	pickArr  [4]int32
 	readArr  [2]reading
 }
 
@@ -331,8 +332,23 @@ func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(
 			continue
 		}
 		st.Responses++
+		js := pending[resp.url]
+		if len(js) == 0 && !resp.robots {
+			continue // nothing reads it
+		}
+		// The response outlives the next record, which hr reads into the same place: in
+		// the job it starts, or alone.
+		var j *job
+		if resp.robots {
+			j = &job{first: *resp}
+			resp = &j.first
+		} else {
+			r := new(response)
+			*r = *resp
+			resp = r
+		}
 		// The chains that redirected here go on with this response.
-		if js := pending[resp.url]; len(js) > 0 {
+		if len(js) > 0 {
 			delete(pending, resp.url)
 			for _, j := range js {
 				waiting--
@@ -348,10 +364,9 @@ func (s *scanner) read(ctx context.Context, src io.Reader, st *Stats, send func(
 				}
 			}
 		}
-		if !resp.robots {
+		if j == nil {
 			continue
 		}
-		j := &job{}
 		j.one[0] = resp
 		j.chain = j.one[:]
 		ok := true
@@ -395,11 +410,13 @@ func (s *scanner) unpend(pending map[string][]*job, j *job) bool {
 // headerReader reads the HTTP headers of a file's response records with
 // net/http, through one bufio.Reader.
 type headerReader struct {
-	src bytes.Reader
-	br  *bufio.Reader
+	src  bytes.Reader
+	br   *bufio.Reader
+	resp response // the response parse read last
 }
 
-// parse reads the HTTP response a response record holds.
+// parse reads the HTTP response a response record holds into h.resp, which is
+// h's again at the next call.
 func (h *headerReader) parse(rec *record) (*response, error) {
 	block := rec.block
 	var head []byte
@@ -425,7 +442,8 @@ func (h *headerReader) parse(rec *record) (*response, error) {
 	}
 	u.Fragment = ""
 	payload := block[end+sep:]
-	resp := &response{
+	resp := &h.resp
+	*resp = response{
 		offset: rec.offset, uri: uri, url: u.String(), date: string(rec.date), truncated: string(rec.truncated),
 		host:   strings.ToLower(u.Hostname()),
 		robots: (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Path == "/robots.txt" && u.RawQuery == "",
