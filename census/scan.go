@@ -578,9 +578,16 @@ func (s *scanner) rows(j *job, base Row, res *fetch.Result) {
 	// room than the array gives, and nothing of a reading is allocated.
 	var gsArr [16]int
 	gsBuf := gsArr[:0]
+	star := -1 // the reading of the crawlers that fall to the "*" groups, once made
 	for i := range s.crawlers {
 		lo := len(gsBuf)
-		gsBuf, _ = res.Robots.AppendGroupsFor(gsBuf, s.names[i].agent)
+		var global bool
+		gsBuf, global = res.Robots.AppendGroupsFor(gsBuf, s.names[i].agent)
+		if global && star >= 0 { // most crawlers: no comparison of groups
+			gsBuf = gsBuf[:lo]
+			j.picks = append(j.picks, int32(star))
+			continue
+		}
 		gs := gsBuf[lo:]
 		k := -1
 		for ri := range j.readings { // a loop: IndexFunc's func took each reading by value
@@ -599,6 +606,9 @@ func (s *scanner) rows(j *job, base Row, res *fetch.Result) {
 			}
 			j.readings = append(j.readings, rd)
 			k = len(j.readings) - 1
+		}
+		if global {
+			star = k
 		}
 		j.picks = append(j.picks, int32(k))
 	}
