@@ -167,18 +167,25 @@ func checkAgents(f *file) {
 		inGroup   int  // 1 + the last group read naming it
 		disallows bool // the rules of its groups read so far include a disallow
 	}
-	var tokens map[string]*token // by lower-case token (or "*")
-	var seen map[uint64]bool     // of each token, the rules of its groups read so far: number, value number, allow
+	var tokens map[string]*token // by lower-case token (or "*"), in slab
+	var slab []token
+	var seen map[uint64]bool // of each token, the rules of its groups read so far: number, value number, allow
 	var ids []int32
 	if slices.ContainsFunc(f.ruleSets(), func(s ruleSet) bool { return len(s.groups) > 1 }) {
 		tokens, seen = map[string]*token{}, map[uint64]bool{}
 		ids, _ = f.valueIDs()
+		n := 0
+		for _, g := range f.groups {
+			n += len(g.Agents)
+		}
+		slab = make([]token, 0, n) // one a user-agent line at most: never moved
 		for _, g := range f.groups {
 			for _, a := range g.Agents {
 				key := f.agentKey(a.Line, a.Name)
 				t := tokens[key]
 				if t == nil {
-					t = &token{n: len(tokens)}
+					slab = append(slab, token{n: len(tokens)})
+					t = &slab[len(slab)-1]
 					tokens[key] = t
 				}
 				t.named++

@@ -75,9 +75,9 @@ func (f *file) deadRules(budget int) []deadRule {
 	for _, s := range f.ruleSets() {
 		paths = paths[:0]
 		repeats := false // a value of the set is written on more than one line of the file
-		for _, r := range s.rules {
-			if isPath(r.Value) && r.Line > 0 && r.Line < len(st) {
-				paths = append(paths, r)
+		for i := range s.rules {
+			if r := &s.rules[i]; isPath(r.Value) && r.Line > 0 && r.Line < len(st) {
+				paths = append(paths, *r)
 				repeats = repeats || count[ids[r.Line]] > 1
 			}
 		}
@@ -90,29 +90,31 @@ func (f *file) deadRules(budget int) []deadRule {
 			}
 		}
 		wild.reset()
-		for _, r := range paths {
-			if strings.IndexByte(r.Value, '*') < 0 {
+		for i := range paths {
+			if strings.IndexByte(paths[i].Value, '*') < 0 {
 				continue
 			}
-			p := f.pattern(r)
+			p := f.pattern(paths[i])
 			if p.prep(); p.ascii {
-				wild.add(p)
+				wild.add(p, longest)
 			}
 		}
 		wild.index()
-		for i, r := range paths {
+		for i := range paths {
 			if f.stopped() {
 				return nil
 			}
-			st[r.Line].in++
+			r := &paths[i]
+			s := &st[r.Line]
+			s.in++
 			v, ok := neverDecides(f, r, paths, sv, i, &wild, group, &budget)
 			if !ok {
 				continue
 			}
-			st[r.Line].dead++
-			if st[r.Line].why == 0 {
-				why = append(why, deadRule{r.Line, r, v})
-				st[r.Line].why = int32(len(why))
+			s.dead++
+			if s.why == 0 {
+				why = append(why, deadRule{r.Line, *r, v})
+				s.why = int32(len(why))
 			}
 		}
 	}
@@ -321,20 +323,20 @@ func (f *file) pattern(r robots.Rule) *pattern {
 // neverDecides reports whether rule r, rules[i], never decides in a set of rules
 // linked by value by same (when a value of the set repeats) and whose ASCII rules
 // with wildcards are wild, and why. group maps each rule's line to its group.
-func neverDecides(f *file, r robots.Rule, rules []robots.Rule, same *sameValue, i int, wild *wildRules, group []int32, budget *int) (verdict, bool) {
+func neverDecides(f *file, r *robots.Rule, rules []robots.Rule, same *sameValue, i int, wild *wildRules, group []int32, budget *int) (verdict, bool) {
 	if same != nil { // r's value may repeat: the rules of the set with r's value
 		for k := same.head[i]; k >= 0; k = same.next[k] {
-			q := rules[k]
-			if q.Line == r.Line || !beats(q, r) {
+			q := &rules[k]
+			if q.Line == r.Line || !beats(*q, *r) {
 				continue
 			}
 			if q.Allow != r.Allow {
-				return verdict{ConflictingRules, q}, true
+				return verdict{ConflictingRules, *q}, true
 			}
 			// The same rule in another group naming the same crawler is what merging
 			// groups does; repeated-agent speaks of it when it matters.
 			if group[q.Line] == group[r.Line] {
-				return verdict{DuplicateRule, q}, true
+				return verdict{DuplicateRule, *q}, true
 			}
 			return verdict{}, false
 		}
@@ -347,11 +349,25 @@ func neverDecides(f *file, r robots.Rule, rules []robots.Rule, same *sameValue, 
 	// Values with non-ASCII bytes are compared by the parser after escaping, which can
 	// change their length; they are left alone. So is an allow of ".../index.html",
 	// which the parser widens to the directory.
-	p := f.pattern(r)
-	if p.prep(); !p.ascii || r.Allow && strings.Contains(r.Value, "/index.htm") || *budget <= 0 {
+	if r.Allow && strings.Contains(r.Value, "/index.htm") || *budget <= 0 {
 		return verdict{}, false // past the budget, the wildcard rules are not read again for each rule
 	}
-	best := wild.cover(p, budget)
+	// The candidates are found from r's text before its first "*": a rule with none
+	// (nor any cost against the budget) is not read further.
+	p := f.pattern(*r)
+	n := wild.candidates(p)
+	if n == 0 {
+		return verdict{}, false
+	}
+	if p.prep(); !p.ascii {
+		return verdict{}, false
+	}
+	if n > *budget { // none is compared, and the budget is spent
+		*budget = 0
+		return verdict{}, false
+	}
+	*budget -= n
+	best := wild.cover(p)
 	if best == nil {
 		return verdict{}, false
 	}
@@ -408,7 +424,10 @@ func (w *wildRules) reset() {
 	w.longest = 0
 }
 
-func (w *wildRules) add(p *pattern) {
+func (w *wildRules) add(p *pattern, most int) {
+	if w.rules == nil { // as many as the largest set has rules, made once
+		w.rules, w.lengths = make([]wildRule, 0, most), make([]int, 0, most)
+	}
 	h := uint64(fnvOffset)
 	for i := 0; i < len(p.prefix); i++ {
 		h = (h ^ uint64(p.prefix[i])) * fnvPrime
@@ -429,6 +448,9 @@ func (w *wildRules) index() {
 		}
 		return byPrecedence(a.rule, b.rule)
 	})
+	if w.buckets == nil {
+		w.hashes, w.buckets = make([]uint64, 0, cap(w.rules)), make([]wildBucket, 0, cap(w.rules))
+	}
 	for lo := 0; lo < len(w.rules); {
 		b := wildBucket{h: w.rules[lo].h, lo: lo}
 		for b.hi = lo; b.hi < len(w.rules) && w.rules[b.hi].h == b.h; b.hi++ {
@@ -459,14 +481,12 @@ func byPrecedence(a, b robots.Rule) int {
 	return 0
 }
 
-// cover returns the rule that wins over p's of those that match every path p's
-// matches, or nil. Its candidates are the wildcard rules whose text before their
-// first "*" starts p's (the others cannot match it) and that win over p's rule:
-// each counts against budget, whether it is compared or not, and when they are
-// more than budget is left none is (the budget is then spent). The rules that can
-// win over p's are read from the one that wins most, down to the first that
-// matches.
-func (w *wildRules) cover(p *pattern, budget *int) *pattern {
+// candidates counts the wildcard rules that can match every path p's rule matches
+// and win over it: those whose text before their first "*" starts p's (the others
+// cannot match it) and that win over p's rule. Each counts against MaxCoverChecks,
+// whether cover compares it or not. It reads p's text before its first "*" and p's
+// rule only (p need not be prepared); cover then reads the spans it found.
+func (w *wildRules) candidates(p *pattern) int {
 	n := 0
 	w.visit = w.visit[:0]
 	h, i := uint64(fnvOffset), 0
@@ -493,14 +513,19 @@ func (w *wildRules) cover(p *pattern, budget *int) *pattern {
 				lo = m + 1
 			}
 		}
-		n += b.hi - lo
-		w.visit = append(w.visit, wildSpan{lo, b.hi, b.extra})
+		if lo < b.hi {
+			n += b.hi - lo
+			w.visit = append(w.visit, wildSpan{lo, b.hi, b.extra})
+		}
 	}
-	if n > *budget {
-		*budget = 0
-		return nil
-	}
-	*budget -= n
+	return n
+}
+
+// cover returns the rule that wins over p's of those that match every path p's
+// matches, or nil, comparing the candidates found for p (candidates): the rules that
+// can win over p's are read from the one that wins most, down to the first that
+// matches. p is prepared.
+func (w *wildRules) cover(p *pattern) *pattern {
 	var best *pattern
 	text := len(p.glob.base)
 	for _, s := range w.visit {
