@@ -194,7 +194,7 @@ func checkAgents(f *file) {
 	}
 	for gi, g := range f.groups {
 		for _, a := range g.Agents {
-			tok := a.Token()
+			tok, _ := f.agent(a.Line, a.Name)
 			if a.Name != "" && tok != "*" {
 				if msg := tokenProblem(a.Name, tok); msg != "" {
 					f.add(a.Line, max(f.line(a.Line).ValueCol, 1), AgentToken, "%s", msg)
@@ -373,7 +373,8 @@ func (f *file) ruleSets() []ruleSet {
 				i = len(toks)
 				at[key] = i
 				one[i] = gi
-				toks = append(toks, token{key: key, name: a.Token(), groups: one[i : i+1 : i+1]})
+				name, _ := f.agent(a.Line, a.Name)
+				toks = append(toks, token{key: key, name: name, groups: one[i : i+1 : i+1]})
 				continue
 			}
 			// Groups come in order: a group already listed is the last one.
@@ -424,24 +425,34 @@ func (f *file) ruleSets() []ruleSet {
 }
 
 // agentKey is the lower-case product token of the user-agent line numbered line
-// whose value is name, made once per line (ruleSets, checkAgents and
-// checkGroupMerge all ask).
+// whose value is name (see agent).
 func (f *file) agentKey(line int, name string) string {
+	_, key := f.agent(line, name)
+	return key
+}
+
+// agent returns the product token of the user-agent line numbered line whose value
+// is name, as Google reads it (robots.Agent.Token), and that token in lower case,
+// made once per line (ruleSets, checkAgents and checkGroupMerge all ask).
+func (f *file) agent(line int, name string) (tok, key string) {
 	if line < 1 || line > len(f.lines) {
-		return strings.ToLower(leading(name))
+		tok = leading(name)
+		return tok, strings.ToLower(tok)
 	}
 	if f.keys == nil {
 		f.keys = make([]agentKey, len(f.lines)+1)
 	}
-	if k := &f.keys[line]; !k.ok {
-		k.key, k.ok = strings.ToLower(leading(name)), true
+	k := &f.keys[line]
+	if !k.ok {
+		k.tok = leading(name)
+		k.key, k.ok = strings.ToLower(k.tok), true
 	}
-	return f.keys[line].key
+	return k.tok, k.key
 }
 
 type agentKey struct {
-	key string
-	ok  bool
+	tok, key string
+	ok       bool
 }
 
 // maxNamed is how many crawler names a blocks-all message lists before "and N more".
