@@ -183,9 +183,9 @@ func Codes() []CodeInfo {
 
 // Describe returns the description of c, and false for a code lint does not report.
 func Describe(c Code) (CodeInfo, bool) {
-	for _, ci := range codes {
-		if ci.Code == c {
-			return ci, true
+	for i := range codes { // not copied: most are passed over
+		if codes[i].Code == c {
+			return codes[i], true
 		}
 	}
 	return CodeInfo{}, false

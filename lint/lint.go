@@ -19,6 +19,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gorobots/robots"
@@ -192,5 +193,5 @@ func keyCol(l robots.Line) int {
 
 // describe writes a rule as the file does, with its line: `Disallow: /x (line 3)`.
 func describe(r robots.Rule) string {
-	return fmt.Sprintf("%q (line %d)", r.String(), r.Line)
+	return strconv.Quote(r.String()) + " (line " + strconv.Itoa(r.Line) + ")" // fmt's %q and %d
 }
