@@ -3,10 +3,12 @@ package lint
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/gorobots/robots"
 	"github.com/gorobots/robots/internal/corpus"
 )
 
@@ -68,3 +70,40 @@ func BenchmarkFile(b *testing.B) {
 		Check("robots.txt", data)
 	}
 }
+
+var benchBodies = flag.String("bodies", "", "a directory of robots.txt bodies BenchmarkBodies lints")
+
+// BenchmarkBodies lints every file of the directory given with -bodies as robots
+// corpus does: parsed once (the access method's reading), then CheckWith with
+// Options.Parsed. docs/corpus.md ("lint's share") quotes it under cachegrind for the
+// bodies of one Common Crawl robots.txt WARC file, less a run with -parseonly.
+//
+//	go test -c -o /tmp/lint.test ./lint
+//	GOGC=off valgrind --tool=cachegrind /tmp/lint.test -test.run '^$' -test.bench Bodies -test.benchtime 1x -bodies DIR [-parseonly]
+func BenchmarkBodies(b *testing.B) {
+	if *benchBodies == "" {
+		b.Skip("give -bodies")
+	}
+	ents, err := os.ReadDir(*benchBodies)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var bodies [][]byte
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(*benchBodies, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		bodies = append(bodies, data)
+	}
+	for b.Loop() {
+		for _, body := range bodies {
+			r := robots.Parse(body)
+			if !*parseOnly {
+				CheckWith("robots.txt", body, Options{Parsed: r})
+			}
+		}
+	}
+}
+
+var parseOnly = flag.Bool("parseonly", false, "BenchmarkBodies only parses: the part to subtract")
