@@ -466,12 +466,33 @@ func mayStateUsage(s string) bool {
 			return false
 		}
 		i += j
-		if equalFold(s[i-len(stem)+1:i], stem[:len(stem)-1]) {
+		if len(stem) == 8 { // as it is: the bytes before the '-' compared as one word, in any case
+			if u64(s, i-7)|usageFold == usageWord {
+				return true
+			}
+		} else if equalFold(s[i-len(stem)+1:i], stem[:len(stem)-1]) {
 			return true
 		}
 	}
 	return false
 }
+
+// usageWord is usageStem as a word (u64) when it is 8 bytes long, its letters in lower
+// case, and usageFold their case bit: a word w is the stem in any case when
+// w|usageFold == usageWord.
+var usageWord, usageFold = func() (w, fold uint64) {
+	if len(usageStem) != 8 {
+		return 0, 0
+	}
+	for i := range 8 {
+		c := usageStem[i]
+		w |= uint64(c) << (8 * i)
+		if 'a' <= c && c <= 'z' {
+			fold |= 0x20 << (8 * i)
+		}
+	}
+	return w, fold
+}()
 
 // usageStem is the longest start the names of the usage fields share ("content-").
 var usageStem = func() string {

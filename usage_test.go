@@ -776,4 +776,31 @@ func TestMayStateUsage(t *testing.T) {
 			t.Errorf("mayStateUsage(%q) = %v, want %v", tc.body, got, tc.want)
 		}
 	}
+	// Against a look at every place, on strings of the stem's bytes in both cases and
+	// of the bytes that differ from them by the case bit alone ('\r' from '-').
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "cCoOnNtTeE--\r\x03x\n"
+	for range 20_000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if rng.IntN(4) == 0 { // the stem in some case, somewhere
+			at := rng.IntN(len(b) + 1)
+			stem := []byte(usageStem)
+			for i := range stem {
+				if rng.IntN(2) == 0 && 'a' <= stem[i] && stem[i] <= 'z' {
+					stem[i] -= 'a' - 'A'
+				}
+			}
+			b = append(b[:at], append(stem, b[at:]...)...)
+		}
+		body, want := string(b), false
+		for i := 0; i+len(usageStem) <= len(body); i++ {
+			want = want || equalFold(body[i:i+len(usageStem)], usageStem)
+		}
+		if got := mayStateUsage(body); got != want {
+			t.Fatalf("mayStateUsage(%q) = %v, want %v", body, got, want)
+		}
+	}
 }
